@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package Braid needs to build, test and benchmark.
+# Idempotent; safe to run as root on a fresh machine. Tolerates a concurrent apt (lock timeout).
+set -euo pipefail
+
+PKGS=(
+  # build
+  build-essential cmake ninja-build pkg-config git
+  libev-dev libsodium-dev libssl-dev libsystemd-dev libmnl-dev libnetfilter-queue-dev
+  # bpf
+  clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+  # test bed, peers, traffic
+  iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc
+  curl python3 python3-cryptography python3-matplotlib
+  # VM for the kernel module
+  qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static xz-utils cpio kmod
+)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: must run as root (apt-get)" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+APT=(apt-get -o DPkg::Lock::Timeout=600 -y --no-install-recommends)
+for attempt in 1 2 3; do
+  if apt-get -o DPkg::Lock::Timeout=600 update -q && "${APT[@]}" install "${missing[@]}"; then
+    echo "install-deps: installed ${#missing[@]} packages"
+    exit 0
+  fi
+  echo "install-deps: apt attempt $attempt failed, retrying" >&2
+  sleep 5
+done
+exit 1
