@@ -12,8 +12,6 @@ PKGS=(
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc
   curl python3 python3-cryptography python3-matplotlib
-  # VM for the kernel module
-  qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static xz-utils cpio kmod
 )
 
 if [ "$(id -u)" -ne 0 ]; then
