@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The whole test suite, from a fresh Debian 12 machine as root: install dependencies, build twice (release and
+# ASan+UBSan), run every ctest entry in both builds. Benchmarks (label bench) are not part of it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash packaging/install-deps.sh
+jobs=$(nproc)
+rc=0
+for variant in release asan; do
+	dir=build-ci-$variant
+	extra=()
+	[ $variant = asan ] && extra=(-DBRAID_SANITIZE=ON)
+	echo "=== $variant: configure + build ($dir)"
+	cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
+	cmake --build "$dir" -j "$jobs"
+	echo "=== $variant: ctest"
+	# netns tests take the namespaces' CPU: run them one at a time; unit tests in parallel
+	(cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure -LE bench -j "$jobs") || rc=1
+done
+exit $rc
