@@ -1,0 +1,1235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mp.c - the multipath engine: paths and their state machine, validation,
+ * probes and reports, pacing, failover with re-send, receive reordering.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mp_int.h"
+
+#define PACE_SLACK_US 1000
+#define BUSY_US 1000000
+#define IDLE_CHALLENGE_US 1000000
+#define DEGRADED_HOLD_US 2000000
+
+static int is_pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+void braid_mp_config_init(struct braid_mp_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->sched = BRAID_MP_SCHED_EDF;
+	c->reorder_cap_us = 100000;
+	c->reorder_max_pkts = 1024;
+	c->reorder_window = 4096;
+	c->probe_busy_us = 25000;
+	c->probe_idle_us = 1000000;
+	c->fail_floor_us = 300000;
+	c->challenge_us = 100000;
+	c->report_min_us = 5000;
+	c->report_max_us = 50000;
+	c->queue_pkts = 8192;
+	c->retain_pkts = 4096;
+	c->init_rate_bps = 2000000;
+	c->qdelay_thresh_us = 5000;
+	c->aqm_target_us = 5000;
+	c->aqm_interval_us = 100000;
+	c->queue_limit_us = 50000;
+	c->mtu = 1500;
+	c->degraded_loss_pm = 100;
+	c->latency_classes = 1;
+}
+
+/* ---- small rings ---- */
+
+static int ring_init(struct mp_ring *r, uint32_t cap)
+{
+	r->v = calloc(cap, sizeof(*r->v));
+	r->cap = cap;
+	r->head = r->n = 0;
+	return r->v ? 0 : -ENOMEM;
+}
+
+static void ring_push(struct mp_ring *r, uint32_t v)
+{
+	r->v[(r->head + r->n) & (r->cap - 1)] = v;
+	r->n++;
+}
+
+static uint32_t ring_pop(struct mp_ring *r)
+{
+	uint32_t v = r->v[r->head];
+
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->n--;
+	return v;
+}
+
+static struct mp_sent *sent_at(struct mp_path *p, uint32_t cap, uint32_t i)
+{
+	return &p->sent[(p->sent_head + i) & (cap - 1)];
+}
+
+/* ---- tx packet slots ---- */
+
+static void slot_put(struct braid_mp *mp, uint32_t idx, enum braid_mp_release why)
+{
+	struct mp_slot *s = &mp->slots[idx];
+
+	if (--s->refs)
+		return;
+	mp->cfg.tx_release(mp->cfg.user, s->ref, why);
+	s->ref = NULL;
+	mp->free_slots[mp->nfree++] = idx;
+}
+
+/* ---- control queue ---- */
+
+static struct mp_ctl *ctl_new(struct braid_mp *mp, int path)
+{
+	struct mp_ctl *c;
+
+	if (mp->ctl_n == MP_CTLQ)
+		return NULL;	/* bounded; a lost probe/report is harmless */
+	c = &mp->ctl[(mp->ctl_head + mp->ctl_n) % MP_CTLQ];
+	c->path = path;
+	c->len = 0;
+	c->rx_us = 0;
+	mp->ctl_n++;
+	return c;
+}
+
+static void ctl_send(struct braid_mp *mp, int path, const struct braid_mp_msg *m, uint64_t rx_us)
+{
+	struct mp_ctl *c = ctl_new(mp, path);
+	int n;
+
+	if (!c)
+		return;
+	n = braid_mp_msg_encode(m, c->buf, sizeof(c->buf));
+	if (n < 0) {
+		mp->ctl_n--;
+		return;
+	}
+	c->len = (uint32_t)n;
+	c->rx_us = rx_us;
+}
+
+/* ---- configuration ---- */
+
+static int check_config(const struct braid_mp_config *c)
+{
+	if (!c->tx_release || !c->random)
+		return -EINVAL;
+	if (!is_pow2(c->queue_pkts) || !is_pow2(c->retain_pkts) || !is_pow2(c->reorder_window))
+		return -EINVAL;
+	if (c->queue_pkts > 1u << 20 || c->retain_pkts > 1u << 20 || c->reorder_window > 1u << 20)
+		return -EINVAL;
+	if (!c->reorder_max_pkts || c->reorder_max_pkts > c->reorder_window)
+		return -EINVAL;
+	if (!c->probe_busy_us || !c->probe_idle_us || !c->fail_floor_us || !c->challenge_us ||
+	    !c->report_min_us || c->report_max_us < c->report_min_us || !c->init_rate_bps ||
+	    !c->mtu)
+		return -EINVAL;
+	if (c->aqm_target_us && !c->aqm_interval_us)
+		return -EINVAL;
+	if ((unsigned int)c->sched > BRAID_MP_SCHED_REDUNDANT)
+		return -EINVAL;
+	return 0;
+}
+
+int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
+{
+	struct braid_mp *mp;
+	uint32_t i;
+	int r;
+
+	*out = NULL;
+	r = check_config(cfg);
+	if (r)
+		return r;
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	mp->cfg = *cfg;
+	r = -ENOMEM;
+	mp->slots = calloc(cfg->queue_pkts, sizeof(*mp->slots));
+	if (!mp->slots)
+		goto err_mp;
+	mp->free_slots = calloc(cfg->queue_pkts, sizeof(*mp->free_slots));
+	if (!mp->free_slots)
+		goto err_slots;
+	for (i = 0; i < cfg->queue_pkts; i++)
+		mp->free_slots[i] = cfg->queue_pkts - 1 - i;
+	mp->nfree = cfg->queue_pkts;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		if (ring_init(&p->q, cfg->queue_pkts))
+			goto err_paths;
+		p->sent = calloc(cfg->retain_pkts, sizeof(*p->sent));
+		if (!p->sent)
+			goto err_paths;
+	}
+	r = mp_reorder_init(&mp->ro, cfg->reorder_window, cfg->reorder_max_pkts);
+	if (r)
+		goto err_paths;
+	*out = mp;
+	return 0;
+
+err_paths:
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		free(mp->path[i].sent);
+		free(mp->path[i].q.v);
+	}
+	free(mp->free_slots);
+err_slots:
+	free(mp->slots);
+err_mp:
+	free(mp);
+	return r;
+}
+
+static void rx_drop(void *ctx, void *ref)
+{
+	struct braid_mp *mp = ctx;
+
+	if (mp->cfg.rx_release)
+		mp->cfg.rx_release(mp->cfg.user, ref);
+}
+
+void braid_mp_free(struct braid_mp *mp)
+{
+	int i;
+
+	if (!mp)
+		return;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		while (p->q.n)
+			slot_put(mp, ring_pop(&p->q) & ~MP_RESEND_BIT, BRAID_MP_REL_FLUSH);
+		while (p->sent_n) {
+			slot_put(mp, sent_at(p, mp->cfg.retain_pkts, 0)->slot, BRAID_MP_REL_FLUSH);
+			p->sent_head = (p->sent_head + 1) & (mp->cfg.retain_pkts - 1);
+			p->sent_n--;
+		}
+		free(p->sent);
+		free(p->q.v);
+		memset(p->token, 0, sizeof(p->token));
+	}
+	mp_reorder_fini(&mp->ro, rx_drop, mp);
+	free(mp->free_slots);
+	free(mp->slots);
+	free(mp);
+}
+
+/* ---- names and scheduler selection ---- */
+
+static const char *const sched_names[] = {
+	[BRAID_MP_SCHED_EDF] = "edf",
+	[BRAID_MP_SCHED_RTT] = "rtt",
+	[BRAID_MP_SCHED_RATIO] = "ratio",
+	[BRAID_MP_SCHED_MPIP] = "mpip",
+	[BRAID_MP_SCHED_LOWEST_RTT] = "lowest-rtt",
+	[BRAID_MP_SCHED_BACKUP] = "backup",
+	[BRAID_MP_SCHED_REDUNDANT] = "redundant",
+};
+
+const char *braid_mp_sched_name(enum braid_mp_sched s)
+{
+	return (unsigned int)s <= BRAID_MP_SCHED_REDUNDANT ? sched_names[s] : "?";
+}
+
+const char *braid_mp_state_name(enum braid_mp_path_state s)
+{
+	switch (s) {
+	case BRAID_MP_PATH_PROBING: return "probing";
+	case BRAID_MP_PATH_VALIDATED: return "validated";
+	case BRAID_MP_PATH_ACTIVE: return "active";
+	case BRAID_MP_PATH_STANDBY: return "standby";
+	case BRAID_MP_PATH_DEGRADED: return "degraded";
+	case BRAID_MP_PATH_FAILED: return "failed";
+	}
+	return "?";
+}
+
+int braid_mp_sched_parse(const char *s, enum braid_mp_sched *out, uint32_t *ratio,
+			 unsigned int *n)
+{
+	unsigned int i, k = 0;
+	size_t len;
+
+	for (i = 0; i <= BRAID_MP_SCHED_REDUNDANT; i++) {
+		len = strlen(sched_names[i]);
+		if (strncmp(s, sched_names[i], len) == 0 && (s[len] == '\0' || s[len] == ' '))
+			break;
+	}
+	if (i > BRAID_MP_SCHED_REDUNDANT)
+		return -EINVAL;
+	*out = (enum braid_mp_sched)i;
+	s += len;
+	if (i != BRAID_MP_SCHED_RATIO) {
+		if (*s)
+			return -EINVAL;
+		if (n)
+			*n = 0;
+		return 0;
+	}
+	if (*s++ != ' ')
+		return -EINVAL;
+	for (;;) {
+		uint64_t v = 0;
+		int digits = 0;
+
+		while (*s >= '0' && *s <= '9') {
+			v = v * 10 + (uint64_t)(*s++ - '0');
+			if (v > 1000000)
+				return -EINVAL;
+			digits++;
+		}
+		if (!digits || k == BRAID_MP_MAX_PATHS)
+			return -EINVAL;
+		ratio[k++] = (uint32_t)v;
+		if (*s == '\0')
+			break;
+		if (*s++ != ':')
+			return -EINVAL;
+	}
+	if (n)
+		*n = k;
+	return 0;
+}
+
+int braid_mp_set_sched(struct braid_mp *mp, enum braid_mp_sched s, const uint32_t *ratio,
+		       unsigned int n)
+{
+	unsigned int i, sum = 0;
+
+	if ((unsigned int)s > BRAID_MP_SCHED_REDUNDANT || n > BRAID_MP_MAX_PATHS)
+		return -EINVAL;
+	if (s == BRAID_MP_SCHED_RATIO) {
+		for (i = 0; i < n; i++)
+			sum += ratio[i];
+		if (!sum)
+			return -EINVAL;
+		memset(mp->cfg.ratio, 0, sizeof(mp->cfg.ratio));
+		memcpy(mp->cfg.ratio, ratio, n * sizeof(*ratio));
+	}
+	mp->cfg.sched = s;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		mp->path[i].vt = 0.0;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp_usable(&mp->path[i]))
+			mp_sched_path_up(mp, (int)i);
+	return 0;
+}
+
+/* ---- paths ---- */
+
+static struct mp_path *get_path(struct braid_mp *mp, int i)
+{
+	if (i < 0 || i >= BRAID_MP_MAX_PATHS || !mp->path[i].used)
+		return NULL;
+	return &mp->path[i];
+}
+
+static uint64_t fail_timeout(const struct braid_mp *mp, const struct mp_path *p)
+{
+	uint64_t t = 3 * p->est.srtt;
+
+	return t > mp->cfg.fail_floor_us ? t : mp->cfg.fail_floor_us;
+}
+
+static int start_validation(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	if (mp->cfg.random(mp->cfg.user, p->token, sizeof(p->token)))
+		return -EIO;
+	p->chal_pending = 1;
+	p->chal_next = now;
+	p->chal_backoff = mp->cfg.challenge_us;
+	return 0;
+}
+
+int braid_mp_path_find(const struct braid_mp *mp, uint64_t key)
+{
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp->path[i].used && mp->path[i].key == key)
+			return i;
+	return -ENOENT;
+}
+
+int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned int flags,
+		      uint64_t cap_bps)
+{
+	struct mp_path *p;
+	struct mp_ring q;
+	struct mp_sent *sent;
+	int i;
+
+	if (braid_mp_path_find(mp, key) >= 0)
+		return -EEXIST;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (!mp->path[i].used)
+			break;
+	if (i == BRAID_MP_MAX_PATHS)
+		return -ENOSPC;
+	p = &mp->path[i];
+	q = p->q;
+	sent = p->sent;
+	memset(p, 0, sizeof(*p));
+	p->q = q;
+	p->q.head = p->q.n = 0;
+	p->sent = sent;
+	p->key = key;
+	p->flags = flags;
+	p->cap_bps = cap_bps;
+	p->state = BRAID_MP_PATH_PROBING;
+	p->c.key = key;
+	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
+	if (start_validation(mp, p, now))
+		return -EIO;
+	p->used = 1;
+	return i;
+}
+
+int braid_mp_path_set(struct braid_mp *mp, int path, unsigned int flags, uint64_t cap_bps)
+{
+	struct mp_path *p = get_path(mp, path);
+
+	if (!p)
+		return -ENOENT;
+	p->flags = flags;
+	p->cap_bps = cap_bps;
+	if (p->state == BRAID_MP_PATH_ACTIVE && (flags & BRAID_MP_PATH_F_BACKUP))
+		p->state = BRAID_MP_PATH_STANDBY;
+	else if (p->state == BRAID_MP_PATH_STANDBY && !(flags & BRAID_MP_PATH_F_BACKUP))
+		p->state = BRAID_MP_PATH_ACTIVE;
+	return 0;
+}
+
+static void enqueue_on(struct braid_mp *mp, int i, uint32_t idx, uint32_t resend_bit)
+{
+	struct mp_path *p = &mp->path[i];
+
+	mp->slots[idx].refs++;
+	ring_push(&p->q, idx | resend_bit);
+	p->q_bytes += mp->slots[idx].len;
+	mp_sched_charge(mp, i, mp->slots[idx].len);
+}
+
+/* Move a packet (slot idx) that was bound to a dead path to a live one. */
+static void reschedule(struct braid_mp *mp, uint64_t now, uint32_t idx, uint32_t resend_bit)
+{
+	struct mp_slot *s = &mp->slots[idx];
+	uint32_t mask;
+
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT) {
+		slot_put(mp, idx, BRAID_MP_REL_DONE);	/* copies are on the others */
+		return;
+	}
+	mask = mp_sched_pick(mp, now, s->len, BRAID_MP_CLASS_BULK);
+	if (!mask) {
+		slot_put(mp, idx, BRAID_MP_REL_NOPATH);
+		return;
+	}
+	s->enq_us = now;
+	enqueue_on(mp, __builtin_ctz(mask), idx, resend_bit);
+	slot_put(mp, idx, BRAID_MP_REL_DONE);	/* the dead path's reference */
+}
+
+/* Stop using a path: everything queued for it or unacknowledged on it goes
+ * to live paths (the receiver drops the copies that did arrive). */
+static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts;
+
+	p->state = BRAID_MP_PATH_FAILED;
+	p->c.failures++;
+	p->c.last_fail_us = now;
+	p->oldest_probe = 0;
+	while (p->sent_n) {
+		struct mp_sent *r = sent_at(p, cap, 0);
+
+		p->sent_head = (p->sent_head + 1) & (cap - 1);
+		p->sent_n--;
+		p->c.resent_pkts++;
+		reschedule(mp, now, r->slot, MP_RESEND_BIT);
+	}
+	while (p->q.n) {
+		uint32_t e = ring_pop(&p->q);
+
+		p->q_bytes -= mp->slots[e & ~MP_RESEND_BIT].len;
+		reschedule(mp, now, e & ~MP_RESEND_BIT, e & MP_RESEND_BIT);
+	}
+	p->q_bytes = 0;
+	memset(&p->codel, 0, sizeof(p->codel));
+	if (!p->link_down && start_validation(mp, p, now + mp->cfg.challenge_us) == 0)
+		p->chal_next = now + mp->cfg.challenge_us;
+}
+
+int braid_mp_path_link_event(struct braid_mp *mp, uint64_t now, int path, int up)
+{
+	struct mp_path *p = get_path(mp, path);
+
+	if (!p)
+		return -ENOENT;
+	if (!up) {
+		p->link_down = 1;
+		p->chal_pending = 0;
+		if (p->state != BRAID_MP_PATH_FAILED && p->state != BRAID_MP_PATH_PROBING)
+			path_fail(mp, p, now);
+		else
+			p->state = BRAID_MP_PATH_FAILED;
+		return 0;
+	}
+	p->link_down = 0;
+	if (!mp_usable(p)) {
+		p->state = BRAID_MP_PATH_FAILED;
+		return start_validation(mp, p, now);
+	}
+	return 0;
+}
+
+int braid_mp_path_del(struct braid_mp *mp, uint64_t now, int path)
+{
+	struct mp_path *p = get_path(mp, path);
+	struct braid_mp_msg m;
+
+	if (!p)
+		return -ENOENT;
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PATH_CLOSE;
+	m.path_id = (uint32_t)path;
+	if (!p->link_down)
+		ctl_send(mp, path, &m, 0);
+	p->link_down = 1;
+	path_fail(mp, p, now);
+	p->chal_pending = 0;
+	memset(p->token, 0, sizeof(p->token));
+	p->used = 0;
+	return 0;
+}
+
+static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64_t now)
+{
+	p->chal_pending = 0;
+	memset(p->token, 0, sizeof(p->token));
+	p->state = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_PATH_STANDBY :
+							 BRAID_MP_PATH_ACTIVE;
+	p->c.validations++;
+	/* a fresh rate ramp, as after any (re)validation */
+	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
+	p->probe_next = now;
+	p->oldest_probe = 0;
+	p->next_tx = now;
+	p->have_report = 0;
+	memset(&p->codel, 0, sizeof(p->codel));
+	mp_sched_path_up(mp, i);
+}
+
+/* ---- transmit ---- */
+
+int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
+		     unsigned int meta, uint64_t pid)
+{
+	uint32_t mask, idx;
+	struct mp_slot *s;
+	int i;
+
+	mask = mp_sched_pick(mp, now, len, meta);
+	if (!mask) {
+		mp->st.enq_nopath++;
+		return -ENETUNREACH;
+	}
+	if (mp->nfree < (uint32_t)__builtin_popcount(mask)) {
+		mp->st.enq_nobufs++;
+		return -ENOBUFS;
+	}
+	if (mp->cfg.queue_limit_us && __builtin_popcount(mask) == 1) {
+		struct mp_path *p = &mp->path[__builtin_ctz(mask)];
+
+		if ((p->q_bytes + len) * 8000000ULL / mp_path_rate(mp, p) >
+		    mp->cfg.queue_limit_us + mp_sched_free_delay(mp, __builtin_ctz(mask))) {
+			mp->st.enq_nobufs++;
+			return -ENOBUFS;
+		}
+	}
+	idx = mp->free_slots[--mp->nfree];
+	s = &mp->slots[idx];
+	s->ref = ref;
+	s->len = len;
+	s->pid = pid;
+	s->meta = (uint8_t)meta;
+	s->enq_us = now;
+	s->sent = 0;
+	s->refs = 1;	/* held across the loop */
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mask & (1u << i))
+			enqueue_on(mp, i, idx, 0);
+	mp->st.enq_pkts++;
+	slot_put(mp, idx, BRAID_MP_REL_DONE);
+	return 0;
+}
+
+static void sent_push(struct braid_mp *mp, struct mp_path *p, uint32_t idx, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts;
+	struct mp_sent *r;
+
+	if (p->sent_n == cap) {	/* retention full: forget the oldest */
+		r = sent_at(p, cap, 0);
+		p->sent_head = (p->sent_head + 1) & (cap - 1);
+		p->sent_n--;
+		slot_put(mp, r->slot, BRAID_MP_REL_DONE);
+	}
+	r = sent_at(p, cap, p->sent_n);
+	r->pid = mp->slots[idx].pid;
+	r->tx_us = now;
+	r->slot = idx;
+	r->len = mp->slots[idx].len;
+	r->al = p->q.n == 0;
+	p->sent_n++;
+}
+
+static int pop_ctl(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
+{
+	struct mp_ctl *c = &mp->ctl[mp->ctl_head];
+
+	mp->ctl_head = (mp->ctl_head + 1) % MP_CTLQ;
+	mp->ctl_n--;
+	memcpy(mp->ctl_out, c->buf, c->len);
+	if (c->rx_us && mp->ctl_out[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_PROBE_ECHO) {
+		uint64_t hold = now - c->rx_us;
+		uint8_t *h = mp->ctl_out + BRAID_MP_HDR_LEN + 16;
+
+		h[0] = (uint8_t)(hold >> 24);
+		h[1] = (uint8_t)(hold >> 16);
+		h[2] = (uint8_t)(hold >> 8);
+		h[3] = (uint8_t)hold;
+	}
+	memset(out, 0, sizeof(*out));
+	out->kind = BRAID_MP_TX_CONTROL;
+	out->path = c->path;
+	out->ctl = mp->ctl_out;
+	out->ctl_len = c->len;
+	mp->st.ctl_sent++;
+	return 1;
+}
+
+static void send_probe(struct braid_mp *mp, int i, uint64_t now)
+{
+	struct mp_path *p = &mp->path[i];
+	struct braid_mp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PROBE;
+	m.path_id = (uint32_t)i;
+	m.u.probe.seq = ++p->probe_seq;
+	m.u.probe.tx_us = now;
+	ctl_send(mp, i, &m, 0);
+	p->c.probes_sent++;
+	if (!p->oldest_probe)
+		p->oldest_probe = now;
+}
+
+static uint64_t probe_interval(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
+{
+	uint64_t t;
+
+	if (!p->last_data_tx || now - p->last_data_tx > BUSY_US)
+		return mp->cfg.probe_idle_us;
+	t = p->est.srtt / 4;
+	return t > mp->cfg.probe_busy_us ? t : mp->cfg.probe_busy_us;
+}
+
+static uint64_t report_interval(const struct braid_mp *mp)
+{
+	uint64_t best = UINT64_MAX, t;
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp_usable(&mp->path[i]) && mp->path[i].est.have_rtt &&
+		    mp->path[i].est.srtt < best)
+			best = mp->path[i].est.srtt;
+	t = best == UINT64_MAX ? mp->cfg.report_max_us : best / 4;
+	if (t < mp->cfg.report_min_us)
+		t = mp->cfg.report_min_us;
+	if (t > mp->cfg.report_max_us)
+		t = mp->cfg.report_max_us;
+	return t;
+}
+
+/* Control traffic goes on the path with the lowest delay. */
+static int best_ctl_path(const struct braid_mp *mp)
+{
+	uint64_t best = UINT64_MAX;
+	int i, bi = -1;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *p = &mp->path[i];
+		uint64_t r;
+
+		if (!mp_usable(p))
+			continue;
+		r = p->est.have_rtt ? p->est.srtt : UINT64_MAX - 1;
+		if (r < best) {
+			best = r;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
+static void send_report(struct braid_mp *mp, uint64_t now)
+{
+	struct braid_mp_msg m;
+	int i, path = best_ctl_path(mp);
+
+	if (path < 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_REPORT;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+		struct braid_mp_report_entry *e;
+
+		if (!p->used || !p->rx.dirty || !p->peer_known)
+			continue;
+		e = &m.u.report.e[m.u.report.n++];
+		e->path_id = p->peer_id;
+		e->rx_pkts = p->rx.pkts;
+		e->rx_bytes = p->rx.bytes;
+		e->last_pid = p->rx.last_pid;
+		if (p->rx.span_pkts > 1) {
+			e->span_us = (uint32_t)(p->rx.span_last - p->rx.span_first);
+			e->span_bytes = p->rx.span_bytes;
+		}
+		e->owd_min_us = p->rx.owd_min;
+		e->owd_last_us = p->rx.owd_last;
+		e->probe_seq_hi = p->rx.probe_hi;
+		e->probes_lost = p->rx.probes_lost;
+		p->rx.dirty = 0;
+		p->rx.span_pkts = 0;
+		p->rx.span_bytes = 0;
+	}
+	if (m.u.report.n)
+		ctl_send(mp, path, &m, 0);
+	(void)now;
+}
+
+static int any_rx_dirty(const struct braid_mp *mp)
+{
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp->path[i].used && mp->path[i].rx.dirty && mp->path[i].peer_known)
+			return 1;
+	return 0;
+}
+
+static uint64_t oldest_unacked(const struct braid_mp *mp, const struct mp_path *p)
+{
+	uint64_t t = p->oldest_probe ? p->oldest_probe : UINT64_MAX;
+
+	if (p->sent_n) {
+		const struct mp_sent *r = &p->sent[p->sent_head];
+
+		(void)mp;
+		if (r->tx_us < t)
+			t = r->tx_us;
+	}
+	return t;
+}
+
+/* Adaptive reorder deadline: spread of the incoming paths' current one-way
+ * delays plus twice their jitter plus 2 ms, capped. */
+static uint64_t reorder_deadline(struct braid_mp *mp, uint64_t now)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t jit = 0, d;
+	int i, n = 0, unknown = 0;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_rxp *rx = &mp->path[i].rx;
+
+		if (!mp->path[i].used || !rx->last_data_us || now - rx->last_data_us > BUSY_US)
+			continue;
+		n++;
+		if (!rx->have_owd) {
+			unknown = 1;
+			continue;
+		}
+		if (rx->owd_s < lo)
+			lo = rx->owd_s;
+		if (rx->owd_s > hi)
+			hi = rx->owd_s;
+		if (rx->owd_var > jit)
+			jit = rx->owd_var;
+	}
+	if (unknown && n > 1)
+		d = mp->cfg.reorder_cap_us;
+	else
+		d = (n > 1 && hi > lo ? (uint64_t)(hi - lo) : 0) + 2 * jit + 2000;
+	if (d > mp->cfg.reorder_cap_us)
+		d = mp->cfg.reorder_cap_us;
+	mp->ro_deadline = d;
+	return d;
+}
+
+static void run_timers(struct braid_mp *mp, uint64_t now)
+{
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+		uint64_t old;
+
+		if (!p->used)
+			continue;
+		if (p->chal_pending && !p->link_down && now >= p->chal_next) {
+			struct braid_mp_msg m;
+
+			memset(&m, 0, sizeof(m));
+			m.type = BRAID_MP_MSG_PATH_CHALLENGE;
+			m.path_id = (uint32_t)i;
+			memcpy(m.u.token, p->token, sizeof(m.u.token));
+			ctl_send(mp, i, &m, 0);
+			p->chal_next = now + p->chal_backoff;
+			p->chal_backoff = p->chal_backoff * 2 > IDLE_CHALLENGE_US ?
+					  IDLE_CHALLENGE_US : p->chal_backoff * 2;
+		}
+		if (!mp_usable(p))
+			continue;
+		old = oldest_unacked(mp, p);
+		if (old != UINT64_MAX && now >= old && now - old > fail_timeout(mp, p)) {
+			path_fail(mp, p, now);
+			continue;
+		}
+		if (now >= p->probe_next) {
+			send_probe(mp, i, now);
+			p->probe_next = now + probe_interval(mp, p, now);
+		}
+		mp_est_tick(&p->est, now);
+		/* Lossy in steady state: degrade. A degraded path gets no data,
+		 * so it is given another chance after DEGRADED_HOLD_US. */
+		if (p->state != BRAID_MP_PATH_DEGRADED && p->est.phase == MP_PROBE_BW &&
+		    p->est.loss_pm > mp->cfg.degraded_loss_pm) {
+			p->state = BRAID_MP_PATH_DEGRADED;
+			p->degraded_since = now;
+		} else if (p->state == BRAID_MP_PATH_DEGRADED &&
+			   now - p->degraded_since >= DEGRADED_HOLD_US) {
+			p->est.loss_pm = 0;
+			p->state = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_PATH_STANDBY :
+									 BRAID_MP_PATH_ACTIVE;
+		}
+	}
+	if (any_rx_dirty(mp) && now >= mp->report_next) {
+		send_report(mp, now);
+		mp->report_next = now + report_interval(mp);
+	}
+	if (mp->cfg.sched == BRAID_MP_SCHED_MPIP) {
+		if (!mp->mpip_next)
+			mp->mpip_next = now + MP_MPIP_T_US;
+		while (now >= mp->mpip_next) {
+			mp_sched_mpip_step(mp);
+			mp->mpip_next += MP_MPIP_T_US;
+		}
+	}
+}
+
+int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
+{
+	run_timers(mp, now);
+	if (mp->ctl_n)
+		return pop_ctl(mp, now, out);
+
+	for (;;) {
+		struct mp_path *p = NULL;
+		struct mp_slot *s;
+		uint32_t e, idx, k;
+		uint64_t best = UINT64_MAX, rate, sojourn, free_us;
+		int i, bi = -1, ce = 0;
+
+		for (k = 0; k < BRAID_MP_MAX_PATHS; k++) {
+			i = (int)((mp->rr + k) % BRAID_MP_MAX_PATHS);
+			if (!mp->path[i].used || !mp->path[i].q.n || !mp_usable(&mp->path[i]))
+				continue;
+			if (mp->path[i].next_tx <= now && mp->path[i].next_tx < best) {
+				best = mp->path[i].next_tx;
+				bi = i;
+			}
+		}
+		if (bi < 0)
+			return 0;
+		mp->rr = (uint32_t)bi + 1;
+		p = &mp->path[bi];
+		e = ring_pop(&p->q);
+		idx = e & ~MP_RESEND_BIT;
+		s = &mp->slots[idx];
+		p->q_bytes -= s->len;
+		/* CoDel judges the delay the tunnel adds: sojourn beyond what
+		 * the slowest path in use costs anyway. */
+		sojourn = now - s->enq_us;
+		free_us = mp->cfg.aqm_target_us ? mp_sched_free_delay(mp, bi) : 0;
+		sojourn = sojourn > free_us ? sojourn - free_us : 0;
+		if (mp->cfg.aqm_target_us && !(e & MP_RESEND_BIT) && !s->sent &&
+		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
+				   mp->cfg.aqm_target_us, mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
+			if (s->meta & BRAID_MP_META_ECT) {
+				ce = 1;
+				p->c.aqm_marks++;
+				mp->st.aqm_marks++;
+			} else {
+				p->c.aqm_drops++;
+				mp->st.aqm_drops++;
+				slot_put(mp, idx, BRAID_MP_REL_AQM);
+				continue;
+			}
+		}
+		rate = mp_path_rate(mp, p);
+		if (!mp->cfg.no_pacing) {
+			if (p->next_tx + PACE_SLACK_US < now)
+				p->next_tx = now - PACE_SLACK_US;
+			p->next_tx += (uint64_t)s->len * 8000000ULL / rate;
+		}
+		sent_push(mp, p, idx, now);	/* the queue's reference moves here */
+		memset(out, 0, sizeof(*out));
+		out->kind = BRAID_MP_TX_DATA;
+		out->path = bi;
+		out->ref = s->ref;
+		out->len = s->len;
+		out->pid = s->pid;
+		out->resend = (e & MP_RESEND_BIT) || s->sent;
+		out->ce = (uint8_t)ce;
+		s->sent = 1;
+		p->last_data_tx = now;
+		if (p->probe_next > now + probe_interval(mp, p, now))
+			p->probe_next = now + probe_interval(mp, p, now);
+		p->c.tx_pkts++;
+		p->c.tx_bytes += s->len;
+		return 1;
+	}
+}
+
+uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now)
+{
+	uint64_t t = UINT64_MAX, x;
+	int i;
+
+	if (mp->ctl_n || mp->ro.ready_n)
+		return now;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		if (!p->used)
+			continue;
+		if (p->chal_pending && !p->link_down && p->chal_next < t)
+			t = p->chal_next;
+		if (!mp_usable(p))
+			continue;
+		if (p->q.n && p->next_tx < t)
+			t = p->next_tx;
+		if (p->probe_next < t)
+			t = p->probe_next;
+		x = oldest_unacked(mp, p);
+		if (x != UINT64_MAX && x + fail_timeout(mp, p) + 1 < t)
+			t = x + fail_timeout(mp, p) + 1;
+		x = mp_est_next_tick(&p->est);
+		if (x < t)
+			t = x;
+		if (p->state == BRAID_MP_PATH_DEGRADED && p->degraded_since + DEGRADED_HOLD_US < t)
+			t = p->degraded_since + DEGRADED_HOLD_US;
+	}
+	if (any_rx_dirty(mp) && mp->report_next < t)
+		t = mp->report_next;
+	if (mp->cfg.sched == BRAID_MP_SCHED_MPIP && mp->mpip_next && mp->mpip_next < t)
+		t = mp->mpip_next;
+	x = mp_reorder_next_expiry(&mp->ro, reorder_deadline(mp, now));
+	if (x < t)
+		t = x;
+	return t < now ? now : t;
+}
+
+/* ---- receive ---- */
+
+int braid_mp_rx_data(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
+		     uint32_t len)
+{
+	struct mp_path *p = get_path(mp, path);
+	int r;
+
+	if (!p)
+		return -ENOENT;
+	r = mp_reorder_insert(&mp->ro, now, pid, ref, len);
+	p->rx.pkts++;
+	p->rx.bytes += len;
+	p->rx.last_pid = pid;
+	if (!p->rx.span_pkts)
+		p->rx.span_first = now;
+	else
+		p->rx.span_bytes += len;
+	p->rx.span_last = now;
+	p->rx.span_pkts++;
+	p->rx.dirty = 1;
+	p->rx.last_data_us = now;
+	p->c.rx_pkts++;
+	p->c.rx_bytes += len;
+	if (!mp_usable(p))
+		p->c.rx_unvalidated++;	/* delivered (authenticated), never validates */
+	if (!mp->report_next || mp->report_next + mp->cfg.report_max_us < now)
+		mp->report_next = now + report_interval(mp);
+	return r;
+}
+
+static void on_probe(struct braid_mp *mp, uint64_t now, int i, const struct braid_mp_msg *m)
+{
+	struct mp_path *p = &mp->path[i];
+	struct mp_rxp *rx = &p->rx;
+	struct braid_mp_msg e;
+	int64_t owd = (int64_t)(now - m->u.probe.tx_us);
+
+	if (!rx->have_owd) {
+		rx->owd_min = rx->owd_s = owd;
+		rx->have_owd = 1;
+	}
+	if (owd < rx->owd_min)
+		rx->owd_min = owd;
+	rx->owd_var = (3 * rx->owd_var +
+		       (uint64_t)(owd > rx->owd_s ? owd - rx->owd_s : rx->owd_s - owd)) / 4;
+	rx->owd_s = (3 * rx->owd_s + owd) / 4;
+	rx->owd_last = owd;
+	if (rx->have_probe && m->u.probe.seq > rx->probe_hi + 1)
+		rx->probes_lost += m->u.probe.seq - rx->probe_hi - 1;
+	if (!rx->have_probe || m->u.probe.seq > rx->probe_hi)
+		rx->probe_hi = m->u.probe.seq;
+	rx->have_probe = 1;
+
+	memset(&e, 0, sizeof(e));
+	e.type = BRAID_MP_MSG_PROBE_ECHO;
+	e.path_id = m->path_id;
+	e.u.echo.seq = m->u.probe.seq;
+	e.u.echo.tx_us = m->u.probe.tx_us;
+	e.u.echo.owd_us = owd;
+	ctl_send(mp, i, &e, now);
+}
+
+static void on_echo(struct braid_mp *mp, uint64_t now, int i, const struct braid_mp_msg *m)
+{
+	struct mp_path *p = &mp->path[i];
+	uint64_t rtt;
+
+	if (m->path_id != (uint32_t)i || !mp_usable(p) || m->u.echo.tx_us > now)
+		return;
+	rtt = now - m->u.echo.tx_us;
+	rtt = rtt > m->u.echo.hold_us ? rtt - m->u.echo.hold_us : 1;
+	mp_est_rtt(&p->est, rtt);
+	mp_est_owd(&p->est, now, m->u.echo.owd_us);
+	p->oldest_probe = 0;
+	p->c.echoes++;
+}
+
+static void on_report_entry(struct braid_mp *mp, uint64_t now,
+			    const struct braid_mp_report_entry *e)
+{
+	uint32_t cap = mp->cfg.retain_pkts, k, n = 0, delivered, lost = 0;
+	struct mp_path *p;
+	uint64_t newest = 0;
+	int al = 1, found = 0, new_round = 0;
+
+	if (e->path_id >= BRAID_MP_MAX_PATHS)
+		return;
+	p = &mp->path[e->path_id];
+	if (!mp_usable(p))
+		return;
+	for (k = 0; k < p->sent_n; k++)
+		if (sent_at(p, cap, k)->pid == e->last_pid) {
+			found = 1;
+			n = k + 1;
+			break;
+		}
+	if (found) {
+		delivered = p->have_report ? e->rx_pkts - p->last_rx_pkts : n;
+		if (n > delivered)
+			lost = n - delivered;
+		al = 0;
+		for (k = 0; k < n; k++) {
+			struct mp_sent *r = sent_at(p, cap, 0);
+
+			al |= r->al;
+			newest = r->tx_us;
+			p->sent_head = (p->sent_head + 1) & (cap - 1);
+			p->sent_n--;
+			slot_put(mp, r->slot, BRAID_MP_REL_DONE);
+		}
+		if (newest >= p->est.round_start) {
+			new_round = 1;
+			p->est.round_start = now;
+		}
+		mp_est_loss(&p->est, n, lost);
+		p->c.lost_pkts += lost;
+	}
+	p->last_rx_pkts = e->rx_pkts;
+	p->have_report = 1;
+	if (e->probe_seq_hi != p->last_probe_hi) {
+		p->last_probe_hi = e->probe_seq_hi;
+		p->oldest_probe = 0;	/* the path delivers probes: alive */
+	}
+	p->c.probes_lost_peer = e->probes_lost;
+	if (e->span_us >= 500 && e->span_bytes)
+		mp_est_rate(&p->est, now, (uint64_t)e->span_bytes * 8000000ULL / e->span_us,
+			    al || !found, new_round);
+}
+
+static int ct_equal(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	uint8_t d = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
+int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pid,
+			const uint8_t *buf, size_t len)
+{
+	struct mp_path *p = get_path(mp, path);
+	struct braid_mp_msg m, r;
+	int ret, i;
+
+	if (!p)
+		return -ENOENT;
+	ret = braid_mp_msg_parse(buf, len, &m);
+	if (ret) {
+		mp->st.ctl_bad++;
+		return ret;
+	}
+	mp->st.ctl_rx++;
+	mp_reorder_filler(&mp->ro, now, pid);
+
+	switch (m.type) {
+	case BRAID_MP_MSG_PROBE:
+		p->peer_id = m.path_id;
+		p->peer_known = 1;
+		on_probe(mp, now, path, &m);
+		break;
+	case BRAID_MP_MSG_PROBE_ECHO:
+		on_echo(mp, now, path, &m);
+		break;
+	case BRAID_MP_MSG_REPORT:
+		for (i = 0; i < m.u.report.n; i++)
+			on_report_entry(mp, now, &m.u.report.e[i]);
+		break;
+	case BRAID_MP_MSG_PATH_CHALLENGE:
+		p->peer_id = m.path_id;
+		p->peer_known = 1;
+		memset(&r, 0, sizeof(r));
+		r.type = BRAID_MP_MSG_PATH_RESPONSE;
+		r.path_id = m.path_id;
+		memcpy(r.u.token, m.u.token, sizeof(r.u.token));
+		ctl_send(mp, path, &r, 0);
+		memset(&r, 0, sizeof(r));
+		break;
+	case BRAID_MP_MSG_PATH_RESPONSE:
+		if (!p->chal_pending || mp_usable(p)) {
+			p->c.unsolicited_resp++;
+		} else if (m.path_id != (uint32_t)path ||
+			   !ct_equal(m.u.token, p->token, sizeof(p->token))) {
+			p->c.bad_token++;
+		} else {
+			path_validated(mp, p, path, now);
+		}
+		break;
+	case BRAID_MP_MSG_PATH_CLOSE:
+		for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+			struct mp_path *q = &mp->path[i];
+
+			if (q->used && q->peer_known && q->peer_id == m.path_id && mp_usable(q)) {
+				path_fail(mp, q, now);
+				q->chal_backoff = IDLE_CHALLENGE_US;
+				q->chal_next = now + IDLE_CHALLENGE_US;
+			}
+		}
+		break;
+	}
+	memset(&m, 0, sizeof(m));
+	return 0;
+}
+
+int braid_mp_poll_rx(struct braid_mp *mp, uint64_t now, struct braid_mp_rx *out)
+{
+	struct mp_ro_out o;
+
+	mp_reorder_expire(&mp->ro, now, reorder_deadline(mp, now));
+	if (!mp_reorder_pop(&mp->ro, now, &o))
+		return 0;
+	out->ref = o.ref;
+	out->len = o.len;
+	out->pid = o.pid;
+	out->held_us = now - o.arr_us;
+	return 1;
+}
+
+/* ---- stats ---- */
+
+int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_path_stats *st)
+{
+	const struct mp_path *p;
+	uint64_t total = 0, best = UINT64_MAX;
+	int i;
+
+	if (path < 0 || path >= BRAID_MP_MAX_PATHS || !mp->path[path].used)
+		return -ENOENT;
+	p = &mp->path[path];
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		if (!mp->path[i].used)
+			continue;
+		total += mp->path[i].c.tx_bytes;
+		if (mp->path[i].est.have_owd && (int64_t)best > mp->path[i].est.owd_min &&
+		    mp_usable(&mp->path[i]))
+			best = (uint64_t)mp->path[i].est.owd_min;
+	}
+	*st = p->c;
+	st->state = p->state;
+	st->key = p->key;
+	st->flags = p->flags;
+	st->srtt_us = p->est.srtt;
+	st->rttvar_us = p->est.rttvar;
+	st->min_rtt_us = p->est.min_rtt;
+	st->owd_rel_us = p->est.have_owd && best != UINT64_MAX ?
+			 p->est.owd_min - (int64_t)best : 0;
+	st->qdelay_us = p->est.qdelay;
+	st->loss_pm = p->est.loss_pm;
+	st->bw_bps = p->est.bw_bps;
+	st->rate_bps = mp_path_rate(mp, p);
+	st->cap_bps = p->cap_bps;
+	st->mpip_weight = p->mpip_w;
+	st->share_pm = total ? (uint32_t)(p->c.tx_bytes * 1000 / total) : 0;
+	st->queue_pkts = p->q.n;
+	st->queue_bytes = p->q_bytes;
+	st->retained_pkts = p->sent_n;
+	return 0;
+}
+
+void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st)
+{
+	*st = mp->st;
+	st->rx_delivered = mp->ro.st.delivered;
+	st->rx_in_order = mp->ro.st.in_order;
+	st->rx_late = mp->ro.st.late;
+	st->rx_dups = mp->ro.st.dups;
+	st->rx_too_old = mp->ro.st.too_old;
+	st->rx_gaps_deadline = mp->ro.st.gaps_deadline;
+	st->rx_gaps_bound = mp->ro.st.gaps_bound;
+	st->rx_held = mp->ro.st.held;
+	st->rx_max_held = mp->ro.st.max_held;
+	st->rx_max_hold_us = mp->ro.st.max_hold_us;
+	st->reorder_deadline_us = mp->ro_deadline;
+}

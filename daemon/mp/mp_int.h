@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mp_int.h - engine internals shared by mp.c and mp_sched.c.
+ */
+#ifndef BRAID_MP_INT_H
+#define BRAID_MP_INT_H
+
+#include <stdint.h>
+
+#include "mp.h"
+#include "mp_aqm.h"
+#include "mp_est.h"
+#include "mp_reorder.h"
+
+#define MP_RESEND_BIT 0x80000000u
+#define MP_CTLQ 64
+#define MP_MPIP_S 10
+#define MP_MPIP_T_US 100000ULL
+#define MP_MPIP_WMAX 1000
+
+struct mp_slot {
+	void *ref;
+	uint64_t pid;
+	uint64_t enq_us;
+	uint32_t len;
+	uint16_t refs;
+	uint8_t meta;
+	uint8_t sent;
+};
+
+struct mp_ring {
+	uint32_t *v;
+	uint32_t cap, head, n;
+};
+
+struct mp_sent {
+	uint64_t pid;
+	uint64_t tx_us;
+	uint32_t slot;
+	uint32_t len;
+	uint8_t al;		/* queue was empty after it: app-limited */
+};
+
+/* Receive side of a path: what the next REPORT says about it. */
+struct mp_rxp {
+	uint32_t pkts;
+	uint64_t bytes;
+	uint64_t last_pid;
+	uint64_t span_first, span_last;
+	uint32_t span_bytes, span_pkts;
+	int64_t owd_min, owd_last, owd_s;
+	uint64_t owd_var;
+	int have_owd;
+	uint32_t probe_hi, probes_lost;
+	int have_probe;
+	int dirty;
+	uint64_t last_data_us;
+};
+
+struct mp_path {
+	int used;
+	uint64_t key;
+	unsigned int flags;
+	uint64_t cap_bps;
+	enum braid_mp_path_state state;
+	uint32_t peer_id;
+	int peer_known;
+	int link_down;
+	/* validation */
+	uint8_t token[BRAID_MP_TOKEN_LEN];
+	int chal_pending;
+	uint64_t chal_next;
+	uint32_t chal_backoff;
+	/* transmit */
+	struct mp_ring q;
+	uint64_t q_bytes;
+	uint64_t next_tx;
+	struct mp_codel codel;
+	struct mp_sent *sent;
+	uint32_t sent_head, sent_n;
+	uint32_t last_rx_pkts;
+	int have_report;
+	uint32_t last_probe_hi;
+	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
+	uint32_t probe_seq;
+	uint64_t probe_next;
+	uint64_t last_data_tx;
+	uint64_t degraded_since;
+	double vt;		/* stride scheduler virtual time */
+	uint32_t mpip_w;
+	struct mp_est est;
+	struct mp_rxp rx;
+	struct braid_mp_path_stats c;	/* counters */
+};
+
+struct mp_ctl {
+	int path;
+	uint32_t len;
+	uint64_t rx_us;		/* PROBE_ECHO: probe arrival, for hold time */
+	uint8_t buf[BRAID_MP_MSG_MAX];
+};
+
+struct braid_mp {
+	struct braid_mp_config cfg;
+	struct mp_slot *slots;
+	uint32_t *free_slots;
+	uint32_t nfree;
+	struct mp_path path[BRAID_MP_MAX_PATHS];
+	struct mp_ctl ctl[MP_CTLQ];
+	uint32_t ctl_head, ctl_n;
+	uint8_t ctl_out[BRAID_MP_MSG_MAX];
+	struct mp_reorder ro;
+	uint64_t report_next;
+	uint64_t mpip_next;
+	uint32_t rr;
+	uint64_t ro_deadline;
+	struct braid_mp_stats st;
+};
+
+static inline int mp_usable(const struct mp_path *p)
+{
+	return p->used && (p->state == BRAID_MP_PATH_ACTIVE || p->state == BRAID_MP_PATH_STANDBY ||
+			   p->state == BRAID_MP_PATH_DEGRADED);
+}
+
+/* Bit mask of the paths data may use now (best tier only). */
+uint32_t mp_sched_usable(const struct braid_mp *mp);
+/* Paths to put a packet on (bit mask), 0 = none. */
+uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta);
+/* Charge len bytes to path i in the stride scheduler. */
+void mp_sched_charge(struct braid_mp *mp, int i, uint32_t len);
+/* A path became usable: align its stride clock and MPIP weight. */
+void mp_sched_path_up(struct braid_mp *mp, int i);
+/* Relative one-way delay of path i among the paths in mask. */
+double mp_sched_rel_delay(const struct braid_mp *mp, uint32_t mask, int i);
+/* Send-queue delay on path i that costs nothing: the slowest usable path
+ * takes that much longer anyway (EDF fills the fast path up to it). */
+uint64_t mp_sched_free_delay(const struct braid_mp *mp, int i);
+/* MPIP Algorithm 1 step (every T). */
+void mp_sched_mpip_step(struct braid_mp *mp);
+uint64_t mp_path_rate(const struct braid_mp *mp, const struct mp_path *p);
+
+#endif /* BRAID_MP_INT_H */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mp_msg.h - Braid multipath control messages (encode / parse).
+ *
+ * Control messages travel inside the AEAD data channel, like OpenVPN's ping
+ * and OCC messages: a 16-byte magic, a type byte, then fixed big-endian
+ * fields. docs/multipath.md has the byte layouts; this header is the code's
+ * copy of them. Parsers never trust lengths or counts and return -EBADMSG on
+ * anything malformed, -ENOMSG when the buffer is not a Braid control message.
+ */
+#ifndef BRAID_MP_MSG_H
+#define BRAID_MP_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BRAID_MP_MAGIC_LEN 16
+#define BRAID_MP_TOKEN_LEN 8
+#define BRAID_MP_REPORT_MAX 8	/* entries per REPORT (= max paths) */
+
+extern const uint8_t braid_mp_magic[BRAID_MP_MAGIC_LEN];
+
+enum braid_mp_msg_type {
+	BRAID_MP_MSG_PROBE = 1,
+	BRAID_MP_MSG_PROBE_ECHO = 2,
+	BRAID_MP_MSG_REPORT = 3,
+	BRAID_MP_MSG_PATH_CHALLENGE = 4,
+	BRAID_MP_MSG_PATH_RESPONSE = 5,
+	BRAID_MP_MSG_PATH_CLOSE = 6,
+};
+
+/* Sizes on the wire (magic + type included). */
+#define BRAID_MP_HDR_LEN (BRAID_MP_MAGIC_LEN + 1)
+#define BRAID_MP_PROBE_LEN (BRAID_MP_HDR_LEN + 16)
+#define BRAID_MP_ECHO_LEN (BRAID_MP_HDR_LEN + 28)
+#define BRAID_MP_REPORT_ENTRY_LEN 56
+#define BRAID_MP_REPORT_LEN(n) (BRAID_MP_HDR_LEN + 1 + (n) * BRAID_MP_REPORT_ENTRY_LEN)
+#define BRAID_MP_CHALLENGE_LEN (BRAID_MP_HDR_LEN + 4 + BRAID_MP_TOKEN_LEN)
+#define BRAID_MP_CLOSE_LEN (BRAID_MP_HDR_LEN + 5)
+#define BRAID_MP_MSG_MAX BRAID_MP_REPORT_LEN(BRAID_MP_REPORT_MAX)
+
+struct braid_mp_report_entry {
+	uint32_t path_id;	/* the data *sender's* id of the path */
+	uint32_t rx_pkts;	/* cumulative data packets received (wraps) */
+	uint64_t rx_bytes;	/* cumulative data bytes received */
+	uint64_t last_pid;	/* packet-id of the last data packet that arrived */
+	uint32_t span_us;	/* first..last arrival in this report interval */
+	uint32_t span_bytes;	/* bytes that arrived after the first one */
+	int64_t owd_min_us;	/* min relative one-way delay (probes) */
+	int64_t owd_last_us;	/* last relative one-way delay sample */
+	uint32_t probe_seq_hi;	/* highest probe sequence seen on this path */
+	uint32_t probes_lost;	/* cumulative probe losses (seq gaps) */
+};
+
+struct braid_mp_msg {
+	enum braid_mp_msg_type type;
+	uint32_t path_id;
+	union {
+		struct {
+			uint32_t seq;
+			uint64_t tx_us;
+		} probe;
+		struct {
+			uint32_t seq;
+			uint64_t tx_us;		/* echoed sender timestamp */
+			uint32_t hold_us;	/* time the echo waited at the receiver */
+			int64_t owd_us;		/* receiver clock - tx_us */
+		} echo;
+		struct {
+			uint8_t n;
+			struct braid_mp_report_entry e[BRAID_MP_REPORT_MAX];
+		} report;
+		uint8_t token[BRAID_MP_TOKEN_LEN];
+		uint8_t close_reason;
+	} u;
+};
+
+/* 1 if buf starts with the Braid magic, else 0. */
+int braid_mp_msg_is_control(const uint8_t *buf, size_t len);
+/* Encode into buf (capacity cap). Returns the length or -ENOSPC / -EINVAL. */
+int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap);
+/* Parse; 0, -ENOMSG (no magic) or -EBADMSG (malformed). */
+int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m);
+
+#endif /* BRAID_MP_MSG_H */

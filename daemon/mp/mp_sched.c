@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mp_sched.c - path schedulers: edf (default), rtt, ratio, mpip, lowest-rtt,
+ * backup, redundant; plus the traffic-class override (small / ack / dns /
+ * ef go on the path where they arrive first).
+ *
+ * Weighted schedulers (rtt, ratio, mpip) use stride scheduling by bytes: the
+ * deterministic form of MPIP's weighted random choice, with the same shares.
+ */
+#include <float.h>
+
+#include "mp_int.h"
+
+uint64_t mp_path_rate(const struct braid_mp *mp, const struct mp_path *p)
+{
+	(void)mp;
+	return mp_est_pacing(&p->est, p->cap_bps);
+}
+
+uint32_t mp_sched_usable(const struct braid_mp *mp)
+{
+	uint32_t tier[3] = { 0, 0, 0 };
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *p = &mp->path[i];
+
+		if (!mp_usable(p))
+			continue;
+		if (p->flags & BRAID_MP_PATH_F_BACKUP)
+			tier[2] |= 1u << i;
+		else if (p->state == BRAID_MP_PATH_ACTIVE)
+			tier[0] |= 1u << i;
+		else
+			tier[1] |= 1u << i;
+	}
+	return tier[0] ? tier[0] : tier[1] ? tier[1] : tier[2];
+}
+
+/* Relative one-way delay of path i: base OWD over the best path's base,
+ * plus its current queuing delay; srtt/2 until OWD samples exist. */
+double mp_sched_rel_delay(const struct braid_mp *mp, uint32_t mask, int i)
+{
+	const struct mp_path *p = &mp->path[i];
+	int64_t best = INT64_MAX;
+	uint64_t best_rtt = UINT64_MAX;
+	int j, all_owd = 1;
+
+	for (j = 0; j < BRAID_MP_MAX_PATHS; j++) {
+		const struct mp_path *q = &mp->path[j];
+
+		if (!(mask & (1u << j)))
+			continue;
+		if (!q->est.have_owd)
+			all_owd = 0;
+		else if (q->est.owd_min < best)
+			best = q->est.owd_min;
+		if (q->est.have_rtt && q->est.srtt < best_rtt)
+			best_rtt = q->est.srtt;
+	}
+	if (all_owd && p->est.have_owd)
+		return (double)(p->est.owd_min - best) + (double)p->est.qdelay;
+	if (p->est.have_rtt && best_rtt != UINT64_MAX)
+		return (double)(p->est.srtt - best_rtt) / 2.0;
+	return 0.0;
+}
+
+static double predicted_arrival(const struct braid_mp *mp, uint64_t now, uint32_t mask, int i,
+				uint32_t len)
+{
+	const struct mp_path *p = &mp->path[i];
+	double rate = (double)mp_path_rate(mp, p);
+	double start = (double)(p->next_tx > now ? p->next_tx : now);
+
+	return start + (double)(p->q_bytes + len) * 8e6 / rate + mp_sched_rel_delay(mp, mask, i);
+}
+
+static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint32_t len)
+{
+	double best = DBL_MAX, t;
+	int i, bi = -1;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		t = predicted_arrival(mp, now, mask, i, len);
+		if (t < best) {
+			best = t;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
+static double weight(const struct braid_mp *mp, int i)
+{
+	const struct mp_path *p = &mp->path[i];
+
+	switch (mp->cfg.sched) {
+	case BRAID_MP_SCHED_RTT:
+		return 1e6 / (double)(p->est.have_rtt && p->est.srtt > 100 ? p->est.srtt : 100);
+	case BRAID_MP_SCHED_RATIO:
+		return (double)mp->cfg.ratio[i];
+	case BRAID_MP_SCHED_MPIP:
+		return (double)p->mpip_w;
+	default:
+		return 1.0;
+	}
+}
+
+static int pick_stride(const struct braid_mp *mp, uint32_t mask, uint32_t len)
+{
+	double best = DBL_MAX, t, w;
+	int i, bi = -1;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		w = weight(mp, i);
+		if (w <= 0.0)
+			continue;
+		t = mp->path[i].vt + (double)len / w;
+		if (t < best) {
+			best = t;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
+void mp_sched_charge(struct braid_mp *mp, int i, uint32_t len)
+{
+	double w = weight(mp, i);
+
+	if (w > 0.0)
+		mp->path[i].vt += (double)len / w;
+}
+
+void mp_sched_path_up(struct braid_mp *mp, int i)
+{
+	double vmin = DBL_MAX;
+	uint32_t n = 0;
+	int j;
+
+	for (j = 0; j < BRAID_MP_MAX_PATHS; j++) {
+		if (j == i || !mp_usable(&mp->path[j]))
+			continue;
+		n++;
+		if (mp->path[j].vt < vmin)
+			vmin = mp->path[j].vt;
+	}
+	mp->path[i].vt = n ? vmin : 0.0;
+	mp->path[i].mpip_w = MP_MPIP_WMAX / (n + 1);
+}
+
+void mp_sched_mpip_step(struct braid_mp *mp)
+{
+	uint32_t mask = mp_sched_usable(mp);
+	double q[BRAID_MP_MAX_PATHS], avg = 0.0;
+	int i, n = 0;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		if (!(mask & (1u << i)))
+			continue;
+		/* Queuing delay of the path as the tunnel sees it: in the network
+		 * (OWD over min) plus in our own send queue. */
+		q[i] = (double)p->est.qdelay + (double)p->q_bytes * 8e6 / (double)mp_path_rate(mp, p);
+		avg += q[i];
+		n++;
+	}
+	if (!n)
+		return;
+	avg /= n;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		if (!(mask & (1u << i)))
+			continue;
+		if (q[i] <= avg)
+			p->mpip_w = p->mpip_w + MP_MPIP_S > MP_MPIP_WMAX ? MP_MPIP_WMAX :
+				    p->mpip_w + MP_MPIP_S;
+		else
+			p->mpip_w = p->mpip_w <= MP_MPIP_S ? 1 : p->mpip_w - MP_MPIP_S;
+	}
+}
+
+uint64_t mp_sched_free_delay(const struct braid_mp *mp, int i)
+{
+	uint32_t mask = mp_sched_usable(mp);
+	double mine, worst = 0.0, d;
+	int j;
+
+	if (!(mask & (1u << i)))
+		return 0;
+	mine = mp_sched_rel_delay(mp, mask, i);
+	for (j = 0; j < BRAID_MP_MAX_PATHS; j++) {
+		if (!(mask & (1u << j)))
+			continue;
+		d = mp_sched_rel_delay(mp, mask, j);
+		if (d > worst)
+			worst = d;
+	}
+	return worst > mine ? (uint64_t)(worst - mine) : 0;
+}
+
+uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta)
+{
+	uint32_t mask = mp_sched_usable(mp);
+	double best = DBL_MAX;
+	int i, bi = -1;
+
+	if (!mask)
+		return 0;
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT)
+		return mask;
+	if (mp->cfg.latency_classes && (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK)
+		bi = pick_edf(mp, now, mask, len);
+	else {
+		switch (mp->cfg.sched) {
+		case BRAID_MP_SCHED_EDF:
+			bi = pick_edf(mp, now, mask, len);
+			break;
+		case BRAID_MP_SCHED_RTT:
+		case BRAID_MP_SCHED_RATIO:
+		case BRAID_MP_SCHED_MPIP:
+			bi = pick_stride(mp, mask, len);
+			break;
+		case BRAID_MP_SCHED_LOWEST_RTT:
+			for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+				double r;
+
+				if (!(mask & (1u << i)))
+					continue;
+				r = mp->path[i].est.have_rtt ? (double)mp->path[i].est.srtt : 1e12;
+				if (r < best) {
+					best = r;
+					bi = i;
+				}
+			}
+			break;
+		case BRAID_MP_SCHED_BACKUP:
+			for (i = 0; i < BRAID_MP_MAX_PATHS && bi < 0; i++)
+				if (mask & (1u << i))
+					bi = i;
+			break;
+		case BRAID_MP_SCHED_REDUNDANT:
+			break;
+		}
+	}
+	if (bi < 0)
+		return 0;
+	return 1u << bi;
+}
