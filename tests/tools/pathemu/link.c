@@ -11,12 +11,16 @@
 
 #define PRNG_STREAM_LOSS 1
 #define PRNG_STREAM_JITTER 2
+#define PRNG_STREAM(l, which) (((uint64_t)(l)->par.stream << 8) | (which))
 
 static void reseed(struct link *l)
 {
-	/* separate streams: the drop pattern of a seed does not depend on the jitter setting */
-	prng_seed(&l->loss_rng, l->par.seed, PRNG_STREAM_LOSS);
-	prng_seed(&l->jit_rng, l->par.seed, PRNG_STREAM_JITTER);
+	/*
+	 * separate streams: the drop pattern of a seed does not depend on the jitter setting, and the two
+	 * directions of a path (two queues, same options) draw independent jitter and loss
+	 */
+	prng_seed(&l->loss_rng, l->par.seed, PRNG_STREAM(l, PRNG_STREAM_LOSS));
+	prng_seed(&l->jit_rng, l->par.seed, PRNG_STREAM(l, PRNG_STREAM_JITTER));
 	ge_init(&l->ge, &l->par.ge);
 }
 

@@ -253,6 +253,7 @@ int main(int argc, char **argv)
 	sigdelset(&waitmask, SIGINT);
 	prctl(PR_SET_TIMERSLACK, 1UL); /* 1 ns slack: wake-ups as close to due times as the kernel allows */
 
+	o.par.stream = o.qnum; /* same seed on both directions of a path, still independent draws */
 	rc = link_init(&e->link, &o.par);
 	if (rc) {
 		fprintf(stderr, "pathemu: link model: %s\n", strerror(-rc));
@@ -268,7 +269,7 @@ int main(int argc, char **argv)
 	rc = nfqio_open(&e->nfq, o.qnum, PE_MAX_HELD, RCVBUF_BYTES);
 	if (rc) {
 		fprintf(stderr, "pathemu: NFQUEUE %u: %s%s\n", o.qnum, strerror(-rc),
-			rc == -EPERM ? " (needs CAP_NET_ADMIN)" : rc == -EBUSY ? " (queue bound by another process)" : "");
+			rc == -EPERM ? " (queue bound by another process, or no CAP_NET_ADMIN)" : "");
 		goto out_ctl;
 	}
 	if (e->verbose)

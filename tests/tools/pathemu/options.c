@@ -22,7 +22,7 @@ void options_usage(FILE *f)
 	      "  -P, --qpkts PKTS      tail drop above PKTS packets waiting for serialisation, 0 = off (default 0)\n"
 	      "  -l, --loss PCT        uniform loss in percent (default 0)\n"
 	      "  -g, --ge p,r,1-k,1-h  Gilbert-Elliott loss, four percentages (default off)\n"
-	      "  -s, --seed SEED       PRNG seed (default 1): same seed, same drop pattern\n"
+	      "  -s, --seed SEED       PRNG seed (default 1): same seed and queue, same drop pattern\n"
 	      "  -G, --batch US        release everything due within US microseconds in one verdict (default 250)\n"
 	      "  -v, --verbose         log to stderr\n",
 	      f);

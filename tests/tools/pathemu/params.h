@@ -22,6 +22,7 @@ struct pe_params {
 	bool ge_on;
 	struct ge_params ge;
 	uint64_t seed;
+	uint32_t stream;    /* PRNG stream within the seed (pathemu uses the queue number) */
 	uint32_t batch_us;  /* release everything due within this window */
 };
 

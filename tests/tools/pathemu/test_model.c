@@ -224,7 +224,7 @@ static void test_jitter(void)
 	CHECK(m1 > m2, "clamp raises the mean");
 }
 
-static void pattern(uint64_t seed, double jitter, unsigned char *bits, int n)
+static void pattern(uint64_t seed, uint32_t stream, double jitter, unsigned char *bits, int n)
 {
 	struct pe_params par = base();
 	struct link l;
@@ -232,6 +232,7 @@ static void pattern(uint64_t seed, double jitter, unsigned char *bits, int n)
 	int i;
 
 	par.seed = seed;
+	par.stream = stream;
 	par.loss_pct = 5;
 	par.ge_on = true;
 	par.ge = (struct ge_params){ 1, 20, 0, 100 };
@@ -247,15 +248,17 @@ static void pattern(uint64_t seed, double jitter, unsigned char *bits, int n)
 static void test_seed(void)
 {
 	enum { N = 10000 };
-	static unsigned char a[N], b[N], c[N], d[N];
+	static unsigned char a[N], b[N], c[N], d[N], e[N];
 
-	pattern(42, 0, a, N);
-	pattern(42, 0, b, N);
-	pattern(43, 0, c, N);
-	pattern(42, 7, d, N);
+	pattern(42, 1, 0, a, N);
+	pattern(42, 1, 0, b, N);
+	pattern(43, 1, 0, c, N);
+	pattern(42, 1, 7, d, N);
+	pattern(42, 2, 0, e, N);
 	CHECK(!memcmp(a, b, N), "same seed, different drops");
 	CHECK(memcmp(a, c, N), "seeds 42 and 43 gave the same drops");
 	CHECK(!memcmp(a, d, N), "jitter changed the drop pattern");
+	CHECK(memcmp(a, e, N), "queues 1 and 2 of one seed gave the same drops");
 }
 
 static void test_states(void)
