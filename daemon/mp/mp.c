@@ -440,8 +440,28 @@ static void reschedule(struct braid_mp *mp, uint64_t now, uint32_t idx, uint32_t
 		return;
 	}
 	s->enq_us = now;
+	/* The failed path's backlog lands at once; it is not a standing
+	 * queue the inner flows should be punished for. */
+	mp->path[__builtin_ctz(mask)].aqm_off = 1;
 	enqueue_on(mp, __builtin_ctz(mask), idx, resend_bit);
 	slot_put(mp, idx, BRAID_MP_REL_DONE);	/* the dead path's reference */
+}
+
+/* A path that never carried data (a standby, or one just validated) takes
+ * over from a failed one: start it at the failed path's rate instead of
+ * the slow initial ramp; a standing queue cuts it back within a round. */
+static void warm_start_others(struct braid_mp *mp, const struct mp_path *dead)
+{
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_path *p = &mp->path[i];
+
+		if (p == dead || !mp_usable(p) || p->est.phase != MP_STARTUP || p->est.rounds)
+			continue;
+		if (dead->est.bw_bps > p->est.bw_bps)
+			mp_est_warm(&p->est, mp->cfg.init_rate_bps ? dead->est.bw_bps : 0);
+	}
 }
 
 /* Stop using a path: everything queued for it or unacknowledged on it goes
@@ -450,6 +470,8 @@ static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 {
 	uint32_t cap = mp->cfg.retain_pkts;
 
+	if (p->est.phase != MP_STARTUP || p->est.rounds)
+		p->bw_before_fail = p->est.bw_bps;
 	p->state = BRAID_MP_PATH_FAILED;
 	p->c.failures++;
 	p->c.last_fail_us = now;
@@ -470,6 +492,7 @@ static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 	}
 	p->q_bytes = 0;
 	memset(&p->codel, 0, sizeof(p->codel));
+	warm_start_others(mp, p);
 	if (!p->link_down && start_validation(mp, p, now + mp->cfg.challenge_us) == 0)
 		p->chal_next = now + mp->cfg.challenge_us;
 }
@@ -524,8 +547,10 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 	p->state = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_PATH_STANDBY :
 							 BRAID_MP_PATH_ACTIVE;
 	p->c.validations++;
-	/* a fresh rate ramp, as after any (re)validation */
+	/* fresh estimators; the rate starts where it was before a failure */
 	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
+	if (p->bw_before_fail)
+		mp_est_warm(&p->est, p->bw_before_fail);	/* probably the same link */
 	p->probe_next = now;
 	p->oldest_probe = 0;
 	p->next_tx = now;
@@ -555,7 +580,7 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 	if (mp->cfg.queue_limit_us && __builtin_popcount(mask) == 1) {
 		struct mp_path *p = &mp->path[__builtin_ctz(mask)];
 
-		if ((p->q_bytes + len) * 8000000ULL / mp_path_rate(mp, p) >
+		if (!p->aqm_off &&(p->q_bytes + len) * 8000000ULL / mp_path_rate(mp, p) >
 		    mp->cfg.queue_limit_us + mp_sched_free_delay(mp, __builtin_ctz(mask))) {
 			mp->st.enq_nobufs++;
 			return -ENOBUFS;
@@ -687,6 +712,26 @@ static int best_ctl_path(const struct braid_mp *mp)
 	return bi;
 }
 
+static int second_ctl_path(const struct braid_mp *mp, int first)
+{
+	uint64_t best = UINT64_MAX;
+	int i, bi = -1;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *p = &mp->path[i];
+		uint64_t r;
+
+		if (i == first || !mp_usable(p))
+			continue;
+		r = p->est.have_rtt ? p->est.srtt : UINT64_MAX - 1;
+		if (r < best) {
+			best = r;
+			bi = i;
+		}
+	}
+	return bi;
+}
+
 static void send_report(struct braid_mp *mp, uint64_t now)
 {
 	struct braid_mp_msg m;
@@ -719,7 +764,13 @@ static void send_report(struct braid_mp *mp, uint64_t now)
 		p->rx.span_pkts = 0;
 		p->rx.span_bytes = 0;
 	}
-	if (m.u.report.n)
+	if (!m.u.report.n)
+		return;
+	ctl_send(mp, path, &m, 0);
+	/* A copy on the next-best path: if the best one just died, the
+	 * sender still hears about the others and fails only the dead one. */
+	path = second_ctl_path(mp, path);
+	if (path >= 0)
 		ctl_send(mp, path, &m, 0);
 	(void)now;
 }
@@ -879,7 +930,9 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		sojourn = now - s->enq_us;
 		free_us = mp->cfg.aqm_target_us ? mp_sched_free_delay(mp, bi) : 0;
 		sojourn = sojourn > free_us ? sojourn - free_us : 0;
-		if (mp->cfg.aqm_target_us && !(e & MP_RESEND_BIT) && !s->sent &&
+		if (!p->q.n)
+			p->aqm_off = 0;
+		if (mp->cfg.aqm_target_us && !p->aqm_off && !(e & MP_RESEND_BIT) && !s->sent &&
 		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
 				   mp->cfg.aqm_target_us, mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
 			if (s->meta & BRAID_MP_META_ECT) {
@@ -1048,6 +1101,8 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now,
 	p = &mp->path[e->path_id];
 	if (!mp_usable(p))
 		return;
+	if (p->have_report && (int32_t)(e->rx_pkts - p->last_rx_pkts) < 0)
+		return;	/* an older copy (reports are sent on two paths) */
 	for (k = 0; k < p->sent_n; k++)
 		if (sent_at(p, cap, k)->pid == e->last_pid) {
 			found = 1;
@@ -1232,4 +1287,10 @@ void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st)
 	st->rx_max_held = mp->ro.st.max_held;
 	st->rx_max_hold_us = mp->ro.st.max_hold_us;
 	st->reorder_deadline_us = mp->ro_deadline;
+}
+
+void braid_mp_stats_reset_peaks(struct braid_mp *mp)
+{
+	mp->ro.st.max_held = mp->ro.st.held;
+	mp->ro.st.max_hold_us = 0;
 }

@@ -215,5 +215,7 @@ int braid_mp_poll_rx(struct braid_mp *mp, uint64_t now, struct braid_mp_rx *out)
 
 int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_path_stats *st);
 void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st);
+/* Restart the peak values (rx_max_held, rx_max_hold_us) for a new interval. */
+void braid_mp_stats_reset_peaks(struct braid_mp *mp);
 
 #endif /* BRAID_MP_H */

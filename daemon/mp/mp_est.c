@@ -81,6 +81,20 @@ void mp_est_reset(struct mp_est *e, uint64_t now, uint64_t init_bps, uint32_t qt
 	e->rate_bps = 2 * init_bps;
 }
 
+void mp_est_warm(struct mp_est *e, uint64_t bps)
+{
+	uint64_t t = e->bw.t[0];
+
+	maxfilt_reset(&e->bw, t, bps);
+	e->bw_bps = bps;
+	e->full_bw = bps;
+	/* pace at the old path's rate, not twice it */
+	e->phase = MP_PROBE_BW;
+	e->cycle = 2;
+	e->cycle_start = t;
+	e->phase_start = t;
+}
+
 void mp_est_rtt(struct mp_est *e, uint64_t rtt)
 {
 	if (!e->have_rtt) {
@@ -124,12 +138,14 @@ static uint32_t qthresh(const struct mp_est *e)
 }
 
 /* Probe-up and its drain are short (the queue a probe builds is
- * (gain - 1) x phase x rate); cruise phases last a round trip or 25 ms. */
+ * (gain - 1) x phase x rate): half a min RTT or 8 ms; cruise phases last a
+ * round trip or 25 ms. */
 static uint64_t cycle_len(const struct mp_est *e)
 {
+	uint64_t t = e->cycle < 2 ? e->min_rtt / 2 : e->srtt;
 	uint64_t min = e->cycle < 2 ? 8000 : 25000;
 
-	return e->srtt > min ? e->srtt : min;
+	return t > min ? t : min;
 }
 
 static uint64_t drain_limit(const struct mp_est *e)

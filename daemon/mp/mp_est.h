@@ -46,6 +46,8 @@ struct mp_est {
 };
 
 void mp_est_reset(struct mp_est *e, uint64_t now, uint64_t init_bps, uint32_t qthresh_us);
+/* Start a path with no history at bps (still in startup). */
+void mp_est_warm(struct mp_est *e, uint64_t bps);
 void mp_est_rtt(struct mp_est *e, uint64_t rtt_us);
 void mp_est_owd(struct mp_est *e, uint64_t now, int64_t owd_us);
 /* A delivery-rate sample; new_round when it acks data sent after the last

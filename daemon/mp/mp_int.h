@@ -86,6 +86,8 @@ struct mp_path {
 	uint64_t probe_next;
 	uint64_t last_data_tx;
 	uint64_t degraded_since;
+	uint64_t bw_before_fail;	/* warm start when it comes back */
+	int aqm_off;		/* re-sends queued: no AQM / limit until drained */
 	double vt;		/* stride scheduler virtual time */
 	uint32_t mpip_w;
 	struct mp_est est;

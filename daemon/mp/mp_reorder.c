@@ -256,9 +256,9 @@ static int place(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref, ui
 			fifo_push(r, pid, now);
 	}
 	drain(r, now);
+	enforce_bound(r, now);
 	if (r->st.held > r->st.max_held)
 		r->st.max_held = r->st.held;
-	enforce_bound(r, now);
 	return 0;
 }
 

@@ -72,7 +72,11 @@ static double predicted_arrival(const struct braid_mp *mp, uint64_t now, uint32_
 	double rate = (double)mp_path_rate(mp, p);
 	double start = (double)(p->next_tx > now ? p->next_tx : now);
 
-	return start + (double)(p->q_bytes + len) * 8e6 / rate + mp_sched_rel_delay(mp, mask, i);
+	/* The packet leaves once the bytes queued before it are paced out; a
+	 * path whose pacing slot is free takes it now. (Its own size is not
+	 * charged at the pacing rate: that would starve a path in startup.) */
+	(void)len;
+	return start + (double)p->q_bytes * 8e6 / rate + mp_sched_rel_delay(mp, mask, i);
 }
 
 static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint32_t len)
