@@ -6,7 +6,7 @@ source "$BENCH_DIR/systems/mptcp-common.sh"
 SYS_SERVER_NS_NAME=srv
 SYS_WRAP="mptcpize run"
 sys_start() {
-	tb_mptcp_setup || { echo "MPTCP setup failed (net.mptcp.enabled / ip mptcp)" >&2; return 1; }
+	mptcp_setup || return 1
 	tb_wait_ping "$TB_CLI" "$(tb_srv_addr 1)" 10 || { echo "srv $(tb_srv_addr 1) does not answer" >&2; return 1; }
 }
 sys_target() { tb_srv_addr 1; }

@@ -9,7 +9,7 @@ OVPN_WRAP="mptcpize run"
 OVPN_BIND_ALL=1
 SYS_SERVER_NS_NAME=app
 sys_start() {
-	tb_mptcp_setup || { echo "MPTCP setup failed (net.mptcp.enabled / ip mptcp)" >&2; return 1; }
+	mptcp_setup || return 1
 	ovpn_start
 }
 sys_target() { echo "$TB_APP_ADDR"; }

@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Benchmark orchestrator: runs grids of cells (scenario x system x workload x repetition) through run-cell.sh
+and appends one JSON line per run to a result file.
+
+  sudo tests/bench/bench.py --grid quick|acceptance|seed [--systems a,b] [--workloads http,iperf1]
+       [--reps N] [--out FILE.jsonl] [--resume] [--retry-failed] [--max-minutes M] [--gate BUSY:TIMEOUT]
+       [--list]
+
+Within a cell and repetition every system runs back to back (same conditions, compared in the same run); the
+order of the systems rotates with the repetition so that none always runs first. Each run is gated by tb_quiet
+(recorded as "gated" in its line, never hidden). The first line of a new file records the environment
+({"type": "env", ...}). --resume skips scenario x system x workload x run keys already in the file (failed runs
+too, unless --retry-failed), so a long grid survives restarts. --max-minutes stops starting new runs after M
+minutes.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+RUN_CELL = os.path.join(HERE, 'run-cell.sh')
+
+# Seed 004 Table 1: Gilbert-Elliott with p = 1 %, r = 75 %, 1-h = 50 %; 1-k sets the observed loss rate.
+GE_TABLE1 = {'0': 1, '0.5': 2, '1': 3, '3': 7}  # 1-k (%) -> observed loss (%) in the seed
+
+
+def ge(one_minus_k):
+    return f'ge:1,75,{one_minus_k},50'
+
+
+def cell(name, family, rate1=10, rate2=10, rtt1=20, rtt2=20, loss='none', paths=2, unshaped=False):
+    return {'scenario': name, 'family': family, 'paths': paths, 'rate1': rate1, 'rate2': rate2,
+            'rtt1': rtt1, 'rtt2': rtt2, 'loss': loss, 'unshaped': unshaped}
+
+
+def loss_tag(loss):
+    if loss == 'none':
+        return 'noloss'
+    if loss.startswith('uniform:'):
+        return 'u' + loss.split(':')[1]
+    k = loss.split(',')[2]
+    return f'ge{GE_TABLE1.get(k, k)}'
+
+
+def ratio_cells(losses, rate=10):
+    out = []
+    for loss in losses:
+        for k in range(1, 6):
+            out.append(cell(f'ratio1:{k}-{loss_tag(loss)}', 'ratio', rate, rate, 20, 20 * k, loss))
+    return out
+
+
+def grid_quick():
+    return {
+        'cells': [
+            cell('sym20-noloss', 'sym', 10, 10, 20, 20),
+            cell('50+20-rtt0', 'rate', 50, 20, 0, 0),
+            cell('ratio1:3-ge7', 'ratio', 10, 10, 20, 60, ge('3')),
+            cell('unshaped-1path', 'unshaped', paths=1, unshaped=True),
+        ],
+        'reps': 1, 'workloads': ['http', 'iperf1'], 'size': 2, 'secs': 3, 'timeout': 60,
+    }
+
+
+def grid_acceptance():
+    return {
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20),
+                  cell('50+20-rtt0', 'rate', 50, 20, 0, 0)]
+        + ratio_cells([ge('0.5'), ge('3')])
+        + [cell('unshaped-1path', 'unshaped', paths=1, unshaped=True)],
+        'reps': 3, 'workloads': ['http'], 'size': 16, 'secs': 10, 'timeout': 180,
+    }
+
+
+def grid_seed():
+    cells = []
+    for loss in ['none', 'uniform:0.1', 'uniform:1', 'uniform:3'] + [ge(k) for k in GE_TABLE1]:
+        for rtt in (1, 10, 20, 40, 60, 80, 100):
+            cells.append(cell(f'sym{rtt}-{loss_tag(loss)}', 'sym', 10, 10, rtt, rtt, loss))
+    cells += ratio_cells([ge(k) for k in GE_TABLE1])
+    cells += [cell('sym20-noloss-50M', 'rate', 50, 50, 20, 20),
+              cell('50+10-rtt20', 'rate', 50, 10, 20, 20),
+              cell('50+20-rtt0', 'rate', 50, 20, 0, 0),
+              cell('unshaped-1path', 'unshaped', paths=1, unshaped=True)]
+    return {'cells': cells, 'reps': 20, 'workloads': ['http'], 'size': 16, 'secs': 10, 'timeout': 300}
+
+
+GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed}
+
+
+def registry_systems():
+    out = subprocess.run(['bash', '-c', f'source "{HERE}/systems/registry.sh"; echo "${{BENCH_SYSTEMS[@]}}"'],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return out
+
+
+def first_line(cmd):
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
+        return (r.stdout or r.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.SubprocessError):
+        return None
+
+
+def environment(grid_name):
+    cpu = None
+    try:
+        with open('/proc/cpuinfo') as f:
+            for line in f:
+                if line.startswith('model name'):
+                    cpu = line.split(':', 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = None
+    try:
+        with open('/proc/meminfo') as f:
+            mem = int(f.readline().split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    commit = first_line(['git', '-C', REPO, 'rev-parse', '--short', 'HEAD'])
+    return {
+        'type': 'env', 'ts': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
+        'grid': grid_name, 'kernel': platform.release(), 'cpu': cpu, 'nproc': os.cpu_count(), 'mem_mb': mem,
+        'os': first_line(['sh', '-c', '. /etc/os-release; echo "$PRETTY_NAME"']),
+        'openvpn': first_line(['openvpn', '--version']), 'iperf3': first_line(['iperf3', '--version']),
+        'curl': first_line(['curl', '--version']), 'mptcpize': first_line(['dpkg-query', '-W', 'mptcpize']),
+        'python': platform.python_version(), 'git_commit': commit,
+        'tcp_cc': 'cubic (set by tb_setup in every namespace)',
+    }
+
+
+def run_key(scenario, system, workload, run, size_bytes, secs):
+    """Identity of a run for --resume: a different transfer size or duration is a different run."""
+    return (scenario, system, workload, run, size_bytes if workload == 'http' else secs)
+
+
+def load_done(path, retry_failed):
+    done = set()
+    has_env = False
+    if not os.path.exists(path):
+        return done, has_env
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                print(f'bench.py: {path}:{n}: not JSON, ignored', file=sys.stderr)
+                continue
+            if rec.get('type') == 'env':
+                has_env = True
+                continue
+            if retry_failed and not rec.get('ok'):
+                continue
+            done.add(run_key(rec.get('scenario'), rec.get('system'), rec.get('workload'), rec.get('run'),
+                             rec.get('size_bytes'), rec.get('secs')))
+    return done, has_env
+
+
+def size_bytes(g):
+    return int(float(g['size']) * 1048576)
+
+
+def run_one(c, system, workload, rep, g, args):
+    cmd = [RUN_CELL, '-s', system, '-w', workload, '--scenario', c['scenario'], '--run', str(rep),
+           '--seed', str(rep + 1), '--paths', str(c['paths']), '--size', str(g['size']),
+           '--secs', str(g['secs']), '--timeout', str(g['timeout'])]
+    if args.gate == 'none':
+        cmd.append('--no-gate')
+    else:
+        cmd += ['--gate', args.gate]
+    if c['unshaped']:
+        cmd.append('--unshaped')
+    else:
+        cmd += ['--rate1', str(c['rate1']), '--rate2', str(c['rate2']), '--rtt1', str(c['rtt1']),
+                '--rtt2', str(c['rtt2']), '--loss', c['loss']]
+    limit = g['timeout'] + g['secs'] + 240
+    t0 = time.monotonic()
+    # On overrun: SIGTERM first (run-cell.sh tears its bed down and still prints its line), SIGKILL 30 s later.
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        p.terminate()
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        err = (err or '') + f' run-cell.sh stopped after {limit}s'
+    rc = p.returncode
+    rec = None
+    for line in reversed(out.strip().splitlines()):
+        try:
+            rec = json.loads(line)
+            break
+        except ValueError:
+            continue
+    if rec is None:
+        tail = ' '.join(err.strip().splitlines()[-3:])[:400]
+        rec = {'ts': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ'),
+               'scenario': c['scenario'], 'system': system, 'workload': workload, 'run': rep, 'ok': False,
+               'error': f'run-cell.sh rc {rc} without a JSON line: {tail}', 'goodput_mbps': None,
+               'size_bytes': size_bytes(g) if workload == 'http' else None,
+               'secs': g['secs'] if workload != 'http' else None}
+    rec['grid'] = args.grid
+    rec['family'] = c['family']
+    rec['wall_s'] = round(time.monotonic() - t0, 1)
+    return rec
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--grid', choices=sorted(GRIDS), default='quick')
+    ap.add_argument('--systems', help='comma-separated (default: all in systems/registry.sh)')
+    ap.add_argument('--workloads', help='comma-separated: http, iperf1, iperf4 (default: per grid)')
+    ap.add_argument('--reps', type=int, help='repetitions per cell (default: per grid)')
+    ap.add_argument('--size', type=float, help='http file size in MiB (default: per grid, 16 = the seed)')
+    ap.add_argument('--secs', type=int, help='iperf duration in s (default: per grid)')
+    ap.add_argument('--scenarios', help='comma-separated scenario names to keep (default: all of the grid)')
+    ap.add_argument('--out', help='result file (default: docs/bench/<grid>.jsonl)')
+    ap.add_argument('--resume', action='store_true', help='skip runs already in --out')
+    ap.add_argument('--retry-failed', action='store_true', help='with --resume: rerun failed runs')
+    ap.add_argument('--max-minutes', type=float, default=0, help='stop starting runs after M minutes')
+    ap.add_argument('--gate', default='20:30', help="tb_quiet BUSY_PCT:TIMEOUT_S, or 'none' (default 20:30)")
+    ap.add_argument('--list', action='store_true', help='print the grid and exit')
+    args = ap.parse_args()
+
+    g = GRIDS[args.grid]()
+    known = registry_systems()
+    systems = args.systems.split(',') if args.systems else known
+    for s in systems:
+        if s not in known:
+            ap.error(f'unknown system {s!r} (known: {", ".join(known)})')
+    workloads = args.workloads.split(',') if args.workloads else g['workloads']
+    for w in workloads:
+        if w not in ('http', 'iperf1', 'iperf4'):
+            ap.error(f'unknown workload {w!r} (http, iperf1, iperf4)')
+    reps = args.reps if args.reps is not None else g['reps']
+    if args.size is not None:
+        if args.size <= 0:
+            ap.error('--size must be > 0')
+        g['size'] = f'{args.size:g}'
+    if args.secs is not None:
+        if args.secs < 1:
+            ap.error('--secs must be >= 1')
+        g['secs'] = args.secs
+    if reps < 1:
+        ap.error('--reps must be >= 1')
+    cells = g['cells']
+    if args.scenarios:
+        want = args.scenarios.split(',')
+        names = {c['scenario'] for c in cells}
+        for s in want:
+            if s not in names:
+                ap.error(f'unknown scenario {s!r} in grid {args.grid}')
+        cells = [c for c in cells if c['scenario'] in want]
+    if args.gate != 'none':
+        parts = args.gate.split(':')
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            ap.error(f'--gate must be BUSY_PCT:TIMEOUT_S or none, got {args.gate!r}')
+
+    if args.list:
+        for c in cells:
+            print(json.dumps(c))
+        print(f'{len(cells)} cells x {len(systems)} systems x {len(workloads)} workloads x {reps} reps '
+              f'= {len(cells) * len(systems) * len(workloads) * reps} runs')
+        return 0
+    if os.geteuid() != 0:
+        print('bench.py: needs root (network namespaces)', file=sys.stderr)
+        return 77
+
+    out = args.out or os.path.join(REPO, 'docs', 'bench', f'{args.grid}.jsonl')
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    if os.path.exists(out) and not args.resume:
+        print(f'bench.py: {out} exists; use --resume to continue it or pick another --out', file=sys.stderr)
+        return 2
+    done, has_env = load_done(out, args.retry_failed)
+    deadline = time.monotonic() + args.max_minutes * 60 if args.max_minutes > 0 else None
+    total = len(cells) * len(systems) * len(workloads) * reps
+    n = ran = failed = 0
+    stopped = False
+    with open(out, 'a') as f:
+        if not has_env:
+            f.write(json.dumps(environment(args.grid)) + '\n')
+            f.flush()
+        for rep in range(reps):
+            for c in cells:
+                for w in workloads:
+                    order = systems[rep % len(systems):] + systems[:rep % len(systems)]
+                    for s in order:
+                        n += 1
+                        if run_key(c['scenario'], s, w, rep, size_bytes(g), g['secs']) in done:
+                            continue
+                        if deadline is not None and time.monotonic() >= deadline:
+                            stopped = True
+                            break
+                        rec = run_one(c, s, w, rep, g, args)
+                        f.write(json.dumps(rec) + '\n')
+                        f.flush()
+                        ran += 1
+                        failed += 0 if rec.get('ok') else 1
+                        gp = rec.get('goodput_mbps')
+                        print(f'[{n}/{total}] {c["scenario"]} {w} {s} run {rep}: '
+                              f'{"%.2f Mbit/s" % gp if gp is not None else "FAILED: " + str(rec.get("error"))}'
+                              f' gated={rec.get("gated")} ({rec["wall_s"]} s)', file=sys.stderr, flush=True)
+                    if stopped:
+                        break
+                if stopped:
+                    break
+            if stopped:
+                break
+    print(f'bench.py: {ran} runs ({failed} failed) appended to {out}'
+          + ('; stopped at --max-minutes' if stopped else ''), file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,428 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Benchmark report: per cell x system statistics, plots and docs/benchmarks.md, from result files only.
+
+  tests/bench/report.py [FILE.jsonl ...]            (default: docs/bench/*.jsonl)
+       [--md docs/benchmarks.md] [--plots docs/bench] [--no-plots] [--stats-json]
+
+For each scenario x workload x system it takes the goodput of the successful runs and computes n, median, mean,
+sample standard deviation and the 95 % confidence interval of the mean (Student t, n-1 degrees of freedom), the
+ratio of medians against stock OpenVPN over UDP ("ovpn-udp") in the same scenario and workload, median CPU and
+retransmissions, and counts failed and ungated runs. Output depends only on the input files (sorted, no clock).
+--stats-json prints the statistics as JSON on stdout and writes nothing else (used by the unit test).
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+BASELINE = 'ovpn-udp'
+SYSTEM_ORDER = ['ovpn-udp', 'ovpn-tcp', 'ovpn-mptcp', 'mptcp', 'braid']
+
+
+# ---- statistics ------------------------------------------------------------------------------------------------
+
+def _betacf(a, b, x):
+    """Continued fraction of the regularised incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def betainc(a, b, x):
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log(1.0 - x)
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1.0 - math.exp(lbt) * _betacf(b, a, 1.0 - x) / b
+
+
+def t_cdf(t, df):
+    x = df / (df + t * t)
+    tail = 0.5 * betainc(df / 2.0, 0.5, x)
+    return 1.0 - tail if t > 0 else tail
+
+
+def t_quantile(p, df):
+    """Inverse Student t CDF by bisection (deterministic, ~1e-12)."""
+    lo, hi = -1e3, 1e3
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def median(xs):
+    s = sorted(xs)
+    n = len(s)
+    if n == 0:
+        return None
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def summarize(xs):
+    """n, median, mean, sd, ci95 (half width of the 95 % CI of the mean; None for n < 2)."""
+    n = len(xs)
+    if n == 0:
+        return {'n': 0, 'median': None, 'mean': None, 'sd': None, 'ci95': None}
+    mean = math.fsum(xs) / n
+    if n < 2:
+        return {'n': 1, 'median': xs[0], 'mean': mean, 'sd': None, 'ci95': None}
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    ci = t_quantile(0.975, n - 1) * sd / math.sqrt(n)
+    return {'n': n, 'median': median(xs), 'mean': mean, 'sd': sd, 'ci95': ci}
+
+
+# ---- data ------------------------------------------------------------------------------------------------------
+
+def load(paths):
+    envs, recs = [], []
+    for p in paths:
+        with open(p) as f:
+            for ln, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    print(f'report.py: {p}:{ln}: not JSON, skipped', file=sys.stderr)
+                    continue
+                if r.get('type') == 'env':
+                    r['_file'] = os.path.basename(p)
+                    envs.append(r)
+                else:
+                    recs.append(r)
+    return envs, recs
+
+
+def sys_key(s):
+    return (SYSTEM_ORDER.index(s) if s in SYSTEM_ORDER else len(SYSTEM_ORDER), s)
+
+
+def loss_label(r):
+    m, p = r.get('loss_model') or 'none', r.get('loss_params') or ''
+    if m == 'uniform':
+        return f'uniform {p} %'
+    if m == 'ge':
+        k = p.split(',')[2] if p.count(',') == 3 else p
+        obs = {'0': 1, '0.5': 2, '1': 3, '3': 7}.get(k)
+        return f'GE 1-k={k} %' + (f' (seed: {obs} % observed)' if obs is not None else '')
+    return 'no loss'
+
+
+def cell_params(r):
+    if not r.get('shaped', True) or r.get('family') == 'unshaped':
+        return f'unshaped, {r.get("paths", "?")} path(s)'
+    return (f'{fmt(r.get("rate1"))}+{fmt(r.get("rate2"))} Mbit/s, RTT {fmt(r.get("rtt1"))}/{fmt(r.get("rtt2"))} ms, '
+            f'{loss_label(r)}')
+
+
+def fmt(v, nd=None):
+    if v is None:
+        return '–'
+    if isinstance(v, float):
+        if nd is None:
+            return f'{v:g}'
+        return f'{v:.{nd}f}'
+    return str(v)
+
+
+def compute(recs):
+    """Group by (scenario, workload, system); returns a sorted list of row dicts."""
+    groups = {}
+    for r in recs:
+        key = (r.get('scenario'), r.get('workload'), r.get('system'), xfer(r))
+        g = groups.setdefault(key, {'ok': [], 'failed': 0, 'ungated': 0, 'cpu': [], 'retr': [], 'tretr': [],
+                                    'sf': [], 'sample': r, 'errors': []})
+        if r.get('gated') is False:
+            g['ungated'] += 1
+        if r.get('ok') and r.get('goodput_mbps') is not None:
+            g['ok'].append(float(r['goodput_mbps']))
+            if r.get('cpu') is not None:
+                g['cpu'].append(float(r['cpu']))
+            if r.get('retransmits') is not None:
+                g['retr'].append(float(r['retransmits']))
+            if r.get('tunnel_retransmits') is not None:
+                g['tretr'].append(float(r['tunnel_retransmits']))
+            if r.get('mptcp_subflows') is not None:
+                g['sf'].append(int(r['mptcp_subflows']))
+        else:
+            g['failed'] += 1
+            if r.get('error'):
+                g['errors'].append(str(r['error'])[:120])
+            if r.get('ok') is None:
+                g['sample'] = g['sample']
+    rows = []
+    for (sc, wl, sy, xf), g in groups.items():
+        st = summarize(g['ok'])
+        rows.append({'scenario': sc, 'workload': wl, 'system': sy, 'xfer': xf, 'wlx': f'{wl}, {xf}', **st, 'failed': g['failed'],
+                     'ungated': g['ungated'], 'cpu_median': median(g['cpu']), 'retr_median': median(g['retr']),
+                     'tunnel_retr_median': median(g['tretr']), 'subflows_max': max(g['sf']) if g['sf'] else None,
+                     'errors': sorted(set(g['errors'])), 'family': g['sample'].get('family'),
+                     'params': cell_params(g['sample']), 'sample': g['sample']})
+    base = {(r['scenario'], r['workload'], r['xfer']): r['median'] for r in rows if r['system'] == BASELINE}
+    for r in rows:
+        b = base.get((r['scenario'], r['workload'], r['xfer']))
+        r['ratio_vs_udp'] = (r['median'] / b) if (b and r['median'] is not None) else None
+    rows.sort(key=lambda r: (str(r['workload']), r['xfer'], family_key(r['family']), scenario_key(r),
+                             sys_key(r['system'])))
+    return rows
+
+
+def xfer(r):
+    """Transfer label: file size for http, duration for iperf (different sizes are different cells)."""
+    if r.get('workload') == 'http':
+        b = r.get('size_bytes')
+        return f'{b / 1048576:g} MiB' if b else '? MiB'
+    return f'{r.get("secs")} s' if r.get('secs') else '? s'
+
+
+def family_key(f):
+    order = ['sym', 'rate', 'ratio', 'unshaped']
+    return order.index(f) if f in order else len(order)
+
+
+def scenario_key(r):
+    s = r['sample']
+    return (loss_label(s), s.get('rtt1') or 0, s.get('rtt2') or 0, -(s.get('rate1') or 0), str(r['scenario']))
+
+
+def slug(s):
+    return ''.join(c if c.isalnum() or c in '.-' else '-' for c in s).replace('--', '-').strip('-')
+
+
+# ---- plots -----------------------------------------------------------------------------------------------------
+
+def plots(rows, outdir):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    matplotlib.rcParams['svg.hashsalt'] = 'braid'
+    made = []
+    for wl in sorted({r['wlx'] for r in rows}):
+        wrows = [r for r in rows if r['wlx'] == wl and r['n'] > 0]
+        # 1. goodput vs symmetric RTT (one panel per loss setting)
+        sym = [r for r in wrows if r['family'] == 'sym']
+        if sym:
+            losses = sorted({loss_label(r['sample']) for r in sym})
+            fig, axes = plt.subplots(1, len(losses), figsize=(5 * len(losses), 3.8), squeeze=False)
+            for ax, lo in zip(axes[0], losses):
+                for sy in sorted({r['system'] for r in sym}, key=sys_key):
+                    pts = sorted((r['sample']['rtt1'], r['mean'], r['ci95'] or 0) for r in sym
+                                 if r['system'] == sy and loss_label(r['sample']) == lo)
+                    ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker='o',
+                                capsize=3, label=sy)
+                ax.set_title(f'{wl}: symmetric paths, {lo}', fontsize=9)
+                ax.set_xlabel('RTT of each path (ms)')
+                ax.set_ylabel('goodput (Mbit/s), mean ± 95 % CI')
+                ax.set_ylim(bottom=0)
+                ax.grid(alpha=0.3)
+                ax.legend(fontsize=7)
+            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-vs-rtt.png'))
+        # 2. goodput vs RTT ratio (one panel per loss setting)
+        rat = [r for r in wrows if r['family'] == 'ratio']
+        if rat:
+            losses = sorted({loss_label(r['sample']) for r in rat})
+            fig, axes = plt.subplots(1, len(losses), figsize=(5 * len(losses), 3.8), squeeze=False)
+            for ax, lo in zip(axes[0], losses):
+                for sy in sorted({r['system'] for r in rat}, key=sys_key):
+                    pts = sorted((r['sample']['rtt2'] / r['sample']['rtt1'], r['mean'], r['ci95'] or 0)
+                                 for r in rat if r['system'] == sy and loss_label(r['sample']) == lo)
+                    ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker='o',
+                                capsize=3, label=sy)
+                ax.set_title(f'{wl}: RTT ratio (primary 20 ms), {lo}', fontsize=9)
+                ax.set_xlabel('secondary / primary RTT')
+                ax.set_xticks([1, 2, 3, 4, 5])
+                ax.set_xticklabels(['1:1', '1:2', '1:3', '1:4', '1:5'])
+                ax.set_ylabel('goodput (Mbit/s), mean ± 95 % CI')
+                ax.set_ylim(bottom=0)
+                ax.grid(alpha=0.3)
+                ax.legend(fontsize=7)
+            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-vs-rtt-ratio.png'))
+        # 3. bars: rate-asymmetric and unshaped cells
+        bar = [r for r in wrows if r['family'] in ('rate', 'unshaped')]
+        if bar:
+            scen = sorted({r['scenario'] for r in bar}, key=lambda s: (
+                family_key(next(r['family'] for r in bar if r['scenario'] == s)), s))
+            fig, axes = plt.subplots(1, len(scen), figsize=(4.5 * len(scen), 3.8), squeeze=False)
+            for ax, sc in zip(axes[0], scen):
+                rs = sorted([r for r in bar if r['scenario'] == sc], key=lambda r: sys_key(r['system']))
+                xs = range(len(rs))
+                ax.bar(xs, [r['mean'] for r in rs], yerr=[r['ci95'] or 0 for r in rs], capsize=3,
+                       color=[f'C{i}' for i in xs])
+                ax.set_xticks(list(xs))
+                ax.set_xticklabels([r['system'] for r in rs], rotation=20, fontsize=8)
+                ax.set_title(f'{wl}: {sc}\n{rs[0]["params"]}', fontsize=8)
+                ax.set_ylabel('goodput (Mbit/s), mean ± 95 % CI')
+                ax.grid(alpha=0.3, axis='y')
+            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-bars.png'))
+    return made
+
+
+def save(fig, plt, outdir, name):
+    os.makedirs(outdir, exist_ok=True)
+    fig.tight_layout()
+    path = os.path.join(outdir, name)
+    fig.savefig(path, dpi=90, metadata={'Software': None})
+    plt.close(fig)
+    return name
+
+
+# ---- markdown --------------------------------------------------------------------------------------------------
+
+def markdown(rows, envs, recs, files, made, plotdir_rel):
+    L = []
+    a = L.append
+    a('# Benchmarks')
+    a('')
+    a('<!-- Generated by tests/bench/report.py from the result files below; do not edit by hand. -->')
+    a('')
+    a('Reproduction of the experiment of seed 004 (Lukaszewski & Xie, *Multipath Transport for VPNs*): a client')
+    a('downloads a 16 MiB file from an intranet web server behind the VPN server, over two emulated paths')
+    a('(test bed of the seed\'s Figure 1, `tests/lib/testbed.sh`). Goodput = file size / curl `time_total`.')
+    a('Systems: stock OpenVPN 2.6 over UDP and TCP on path 1 (single path), OpenVPN TCP under `mptcpize` with an')
+    a('MPTCP subflow per path (`ovpn-mptcp`), and plain kernel MPTCP without a VPN (`mptcp`, upper reference).')
+    a('')
+    a('## Method')
+    a('')
+    a('* Paths: `pathemu` (NFQUEUE verdict-later emulator) in each router, both directions: rate, one-way delay')
+    a('  RTT/2, queue limit max(50 ms, path RTT) of serialisation (tail drop; at least one path BDP, far below the')
+    a('  seed\'s unbounded tc/netem queues), uniform or Gilbert-Elliott loss (seed Table 1: p = 1 %, r = 75 %,')
+    a('  1-h = 50 %, 1-k varies). Seeded per repetition. "unshaped" = raw veths, one path.')
+    a('* Tunnel: AES-256-GCM, tls-crypt, `disable-dco` (no DCO module here), otherwise OpenVPN defaults. The seed')
+    a('  ran without encryption; crypto is not the bottleneck at these rates (testbed notes §3).')
+    a('* TCP congestion control cubic in every namespace (the seed used BALIA for MPTCP; Linux has no BALIA).')
+    a('* Each run builds a fresh bed and tunnel. Within a cell and repetition the systems run back to back,')
+    a('  rotating the order per repetition. Before each transfer the host must be < 20 % busy for 1 s')
+    a('  (`tb_quiet`, waits up to 30 s); runs that started on a busy host are counted as "ungated", not hidden.')
+    a('* Statistics: median, mean and the 95 % confidence interval of the mean (Student t, n-1 df) over the')
+    a('  successful runs; "vs UDP" = median / median of `ovpn-udp` in the same cell. CPU = utime+stime of the')
+    a('  tunnel processes (both ends, % of one core) over the transfer. Retr. = TCP segments retransmitted by')
+    a('  the sending end of the inner connection; tunnel retr. = by the VPN server\'s TCP (outer connection).')
+    a('')
+    a('## How to rerun')
+    a('')
+    a('```sh')
+    a('cmake -S . -B build -G Ninja && ninja -C build         # builds pathemu into build/bin')
+    a('sudo tests/bench/bench.py --grid quick --out /tmp/quick.jsonl               # a few minutes')
+    a('sudo tests/bench/bench.py --grid acceptance --resume --max-minutes 60      # appends to docs/bench/acceptance.jsonl')
+    a('sudo tests/bench/bench.py --grid seed --resume --max-minutes 120           # hours; resumable')
+    a('tests/bench/report.py                                   # regenerates this file and docs/bench/*.png')
+    a('sudo tests/bench/run-cell.sh -s ovpn-udp -w http --rtt1 40 --rtt2 40 --loss ge:1,75,0.5,50   # one run')
+    a('```')
+    a('')
+    a('## Environment')
+    a('')
+    a(f'Result files: {", ".join("`docs/bench/" + os.path.basename(f) + "`" for f in files)}.')
+    a('')
+    seen = set()
+    for e in envs:
+        key = tuple((k, json.dumps(e.get(k))) for k in ('kernel', 'cpu', 'nproc', 'openvpn', 'iperf3', 'curl',
+                                                         'mptcpize', 'git_commit'))
+        if key in seen:
+            continue
+        seen.add(key)
+        a(f'* `{e["_file"]}` ({e.get("ts")}, grid {e.get("grid")}): kernel {e.get("kernel")}, {e.get("nproc")} × '
+          f'{e.get("cpu")}, {e.get("mem_mb")} MB; {e.get("os")}; {e.get("openvpn")}; {e.get("iperf3")}; '
+          f'{e.get("curl")}; mptcpize {e.get("mptcpize")}; git {e.get("git_commit")}.')
+    ok = sum(1 for r in recs if r.get('ok'))
+    ung = sum(1 for r in recs if r.get('gated') is False)
+    busy = [r['host_busy_pct'] for r in recs if r.get('host_busy_pct') is not None]
+    a('')
+    a(f'Runs: {len(recs)} total, {ok} successful, {len(recs) - ok} failed; {ung} started without passing the')
+    a(f'quiet gate (the host is shared with other builds). Host CPU busy during transfers: median '
+      f'{fmt(median(busy))} %, max {fmt(max(busy) if busy else None)} %.')
+    a('')
+    for wl in sorted({r['wlx'] for r in rows}):
+        a(f'## Results: {wl}')
+        a('')
+        for name in made:
+            if name.startswith(slug(wl) + '-'):
+                a(f'![{name}]({plotdir_rel}/{name})')
+                a('')
+        a('| scenario | cell | system | n | median Mbit/s | mean ± 95 % CI | vs UDP | CPU % | retr. | tunnel retr. '
+          '| subflows | failed | ungated |')
+        a('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+        for r in rows:
+            if r['wlx'] != wl:
+                continue
+            ci = f'{r["mean"]:.2f} ± {r["ci95"]:.2f}' if r['ci95'] is not None else fmt(r['mean'], 2)
+            a(f'| {r["scenario"]} | {r["params"]} | {r["system"]} | {r["n"]} | {fmt(r["median"], 2)} | {ci} | '
+              f'{fmt(r["ratio_vs_udp"], 2)} | {fmt(r["cpu_median"], 1)} | {fmt(r["retr_median"], 0)} | '
+              f'{fmt(r["tunnel_retr_median"], 0)} | {fmt(r["subflows_max"])} | {r["failed"]} | {r["ungated"]} |')
+        a('')
+        errs = [(r['scenario'], r['system'], e) for r in rows if r['wlx'] == wl for e in r['errors']]
+        if errs:
+            a('Failures:')
+            a('')
+            for sc, sy, e in errs:
+                a(f'* {sc} / {sy}: {e.replace("|", "/")}')
+            a('')
+    return '\n'.join(L) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('files', nargs='*')
+    ap.add_argument('--md', default=os.path.join(REPO, 'docs', 'benchmarks.md'))
+    ap.add_argument('--plots', default=os.path.join(REPO, 'docs', 'bench'))
+    ap.add_argument('--no-plots', action='store_true')
+    ap.add_argument('--stats-json', action='store_true')
+    args = ap.parse_args()
+    files = sorted(args.files or glob.glob(os.path.join(REPO, 'docs', 'bench', '*.jsonl')))
+    if not files:
+        print('report.py: no result files (give FILE.jsonl or run bench.py first)', file=sys.stderr)
+        return 2
+    for f in files:
+        if not os.path.isfile(f):
+            print(f'report.py: no such file: {f}', file=sys.stderr)
+            return 2
+    envs, recs = load(files)
+    rows = compute(recs)
+    if args.stats_json:
+        keep = ('scenario', 'workload', 'system', 'n', 'median', 'mean', 'sd', 'ci95', 'ratio_vs_udp', 'failed',
+                'ungated', 'cpu_median', 'retr_median')
+        print(json.dumps([{k: r[k] for k in keep} for r in rows], indent=1))
+        return 0
+    made = [] if args.no_plots else plots(rows, args.plots)
+    rel = os.path.relpath(args.plots, os.path.dirname(os.path.abspath(args.md)))
+    with open(args.md, 'w') as f:
+        f.write(markdown(rows, envs, recs, files, made, rel))
+    print(f'report.py: {len(recs)} runs, {len(rows)} rows -> {args.md}' +
+          (f', plots: {", ".join(made)}' if made else ''), file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
