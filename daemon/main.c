@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main.c - braidd: options, logging, pid file, then one tunnel until a
+ * SIGTERM/SIGINT. Exit codes: 0 normal end, 1 configuration or startup error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "config.h"
+#include "log.h"
+#include "options.h"
+#include "tunnel.h"
+
+#define BRAIDD_VERSION "0.1.0"
+
+static void usage(void)
+{
+	printf("Usage: braidd --config FILE [--option args ...]\n"
+	       "       braidd FILE\n"
+	       "Options are OpenVPN's, in a config file or on the command line with '--'.\n"
+	       "Point-to-point static-key mode: see braidd(8).\n");
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "we");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", (int)getpid());
+	if (fclose(f))
+		return -errno;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct braid_options o;
+	struct braid_tunnel *t = NULL;
+	char err[1024];
+	int r, code = 1;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("braidd %s (OpenVPN 2.6 compatible data channel)\n", BRAIDD_VERSION);
+		return 0;
+	}
+	if (argc < 2) {
+		usage();
+		return 1;
+	}
+	braid_log_hook_dc();
+	if (sodium_init() < 0) {
+		braid_err("libsodium initialisation failed");
+		return 1;
+	}
+	braid_options_init(&o);
+	r = braid_config_parse_argv(&o, argc, argv, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		goto out_opts;
+	}
+	braid_log_set_verb(o.verb);
+	r = braid_options_finalize(&o, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		goto out_opts;
+	}
+	if (o.log_path) {
+		r = braid_log_open_file(o.log_path, o.log_append);
+		if (r) {
+			braid_err("option 'log': cannot open '%s': %s", o.log_path, strerror(-r));
+			goto out_opts;
+		}
+	}
+	braid_info("braidd %s starting", BRAIDD_VERSION);
+	if (o.n_ignored)
+		braid_info("%u unknown option(s) ignored (ignore-unknown-option)", o.n_ignored);
+	if (o.writepid) {
+		r = write_pidfile(o.writepid);
+		if (r) {
+			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
+			goto out_log;
+		}
+	}
+	r = braid_tunnel_new(&t, &o);
+	if (r)
+		goto out_pid;
+	code = braid_tunnel_run(t);
+	braid_tunnel_free(t);
+	braid_info("exiting with status %d", code);
+out_pid:
+	if (o.writepid)
+		unlink(o.writepid);
+out_log:
+	braid_log_close();
+out_opts:
+	braid_options_free(&o);
+	return code;
+}
