@@ -5,6 +5,7 @@
 #include "dc.h"
 #include "dclog.h"
 #include "replay.h"
+#include "txpid.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -21,7 +22,8 @@ struct dc_key {
 	struct braid_aead *dec;
 	uint8_t enc_iv[BRAID_DC_IMPLICIT_IV_LEN];
 	uint8_t dec_iv[BRAID_DC_IMPLICIT_IV_LEN];
-	uint32_t tx_pid;        /* last packet-id sent; 0 = none yet */
+	uint32_t tx_pid;        /* last packet-id sent or reserved; 0 = none yet */
+	struct braid_txpid txpid; /* which reserved ids were sealed (lazy) */
 	struct braid_replay replay;
 	struct braid_dc_key_stats st;
 };
@@ -41,6 +43,7 @@ static void key_clear(struct dc_key *k)
 	braid_aead_free(k->enc);
 	braid_aead_free(k->dec);
 	braid_replay_free(&k->replay);
+	braid_txpid_free(&k->txpid);
 	sodium_memzero(k, sizeof(*k));
 }
 
@@ -198,6 +201,9 @@ int braid_dc_key_set_next_tx_packet_id(struct braid_dc *dc, unsigned key_id, uin
 		return -ENOKEY;
 	if (next == 0)
 		return -EINVAL;
+	/* Forward: the skipped ids count as used (never reserved, never to be
+	 * sealed). Backward (tests only) hands out ids again, as it always did. */
+	braid_txpid_skip(&k->txpid, k->tx_pid, next - 1);
 	k->tx_pid = next - 1;
 	return 0;
 }
@@ -214,26 +220,17 @@ static void make_nonce(uint8_t nonce[BRAID_AEAD_NONCE_LEN], const uint8_t *pid_b
 	memcpy(nonce + 4, iv, BRAID_DC_IMPLICIT_IV_LEN);
 }
 
-int braid_dc_encrypt(struct braid_dc *dc, const uint8_t *pt, size_t pt_len, uint8_t *out,
-		     size_t cap, size_t *out_len, uint32_t *packet_id)
+/* Write the header for (k, pid) and seal pt behind it; *out_len on success. */
+static int seal_packet(struct braid_dc *dc, struct dc_key *k, uint32_t pid, const uint8_t *pt,
+		       size_t pt_len, uint8_t *out, size_t *out_len)
 {
-	struct dc_key *k = &dc->keys[SLOT_PRIMARY];
 	bool v2 = dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE;
 	size_t hdr = v2 ? BRAID_DC_V2_HDR_LEN : BRAID_DC_V1_HDR_LEN;
 	uint8_t nonce[BRAID_AEAD_NONCE_LEN];
 	uint8_t *pid_p;
 	const uint8_t *ad;
 	size_t ad_len;
-	uint32_t pid;
 	int ret;
-
-	if (!k->used)
-		return -ENOKEY;
-	if (cap < hdr + BRAID_AEAD_TAG_LEN || pt_len > cap - hdr - BRAID_AEAD_TAG_LEN)
-		return -ENOBUFS;
-	if (k->tx_pid == UINT32_MAX)
-		return -EOVERFLOW; /* OpenVPN never wraps a short-form packet-id */
-	pid = k->tx_pid + 1;
 
 	if (v2) {
 		out[0] = (uint8_t)(BRAID_OP_DATA_V2 << 3 | k->key_id);
@@ -253,12 +250,95 @@ int braid_dc_encrypt(struct braid_dc *dc, const uint8_t *pt, size_t pt_len, uint
 			      out + hdr);
 	if (ret)
 		return ret;
+	*out_len = hdr + BRAID_AEAD_TAG_LEN + pt_len;
+	return 0;
+}
+
+static bool out_too_small(const struct braid_dc *dc, size_t pt_len, size_t cap)
+{
+	size_t hdr = dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE ? BRAID_DC_V2_HDR_LEN :
+							       BRAID_DC_V1_HDR_LEN;
+
+	return cap < hdr + BRAID_AEAD_TAG_LEN || pt_len > cap - hdr - BRAID_AEAD_TAG_LEN;
+}
+
+int braid_dc_encrypt(struct braid_dc *dc, const uint8_t *pt, size_t pt_len, uint8_t *out,
+		     size_t cap, size_t *out_len, uint32_t *packet_id)
+{
+	struct dc_key *k = &dc->keys[SLOT_PRIMARY];
+	uint32_t pid;
+	int ret;
+
+	if (!k->used)
+		return -ENOKEY;
+	if (out_too_small(dc, pt_len, cap))
+		return -ENOBUFS;
+	if (k->tx_pid == UINT32_MAX)
+		return -EOVERFLOW; /* OpenVPN never wraps a short-form packet-id */
+	pid = k->tx_pid + 1;
+
+	ret = seal_packet(dc, k, pid, pt, pt_len, out, out_len);
+	if (ret)
+		return ret;
 	k->tx_pid = pid;
+	/* the newest id enters the reservation window already sealed */
+	braid_txpid_mark(&k->txpid, pid);
 	k->st.tx_packets++;
 	k->st.tx_bytes += pt_len;
-	*out_len = hdr + BRAID_AEAD_TAG_LEN + pt_len;
 	if (packet_id)
 		*packet_id = pid;
+	return 0;
+}
+
+int braid_dc_reserve_packet_id(struct braid_dc *dc, uint8_t *key_id, uint32_t *packet_id)
+{
+	struct dc_key *k = &dc->keys[SLOT_PRIMARY];
+	uint32_t pid;
+	int ret;
+
+	if (!k->used)
+		return -ENOKEY;
+	if (k->tx_pid == UINT32_MAX)
+		return -EOVERFLOW;
+	ret = braid_txpid_start(&k->txpid);
+	if (ret)
+		return ret;
+	pid = k->tx_pid + 1;
+	braid_txpid_advance(&k->txpid, k->tx_pid, pid);
+	k->tx_pid = pid;
+	k->st.tx_reserved++;
+	*key_id = k->key_id;
+	*packet_id = pid;
+	return 0;
+}
+
+int braid_dc_encrypt_reserved(struct braid_dc *dc, unsigned key_id, uint32_t packet_id,
+			      const uint8_t *pt, size_t pt_len, uint8_t *out, size_t cap,
+			      size_t *out_len)
+{
+	struct dc_key *k = find_key(dc, key_id);
+	int ret;
+
+	if (!k)
+		return -ENOKEY;
+	if (out_too_small(dc, pt_len, cap))
+		return -ENOBUFS;
+	/* Claimed before sealing: an id whose sealing fails is burnt, never retried. */
+	ret = braid_txpid_claim(&k->txpid, k->tx_pid, packet_id);
+	if (ret) {
+		k->st.tx_reserve_refused++;
+		braid_dc_log(BRAID_DC_LOG_DEBUG, "key_id %u packet-id %u not sealed: %s", key_id,
+			     packet_id,
+			     ret == -EALREADY ? "already sealed once" :
+			     ret == -ESTALE ? "older than the reservation window" :
+			     "never reserved");
+		return ret;
+	}
+	ret = seal_packet(dc, k, packet_id, pt, pt_len, out, out_len);
+	if (ret)
+		return ret;
+	k->st.tx_packets++;
+	k->st.tx_bytes += pt_len;
 	return 0;
 }
 

@@ -10,8 +10,9 @@
  *   nonce = pkt-id (4B BE) || implicit IV (8B, prefix of the direction's hmac slot)
  *
  * Key slots: a primary key (encrypts and decrypts) and a lame-duck secondary
- * (decrypts only) left from the last renegotiation. Installing a key makes it
- * primary, demotes the old primary and drops the old lame duck.
+ * (decrypts only, except for packet-ids reserved while it was primary: see
+ * braid_dc_encrypt_reserved) left from the last renegotiation. Installing a
+ * key makes it primary, demotes the old primary and drops the old lame duck.
  *
  * Errors (negative errno), each with its own counter:
  *   -EMSGSIZE  truncated packet (shorter than header + tag)
@@ -24,6 +25,9 @@
  *              or packet-id 0)
  *   -ENOBUFS   output buffer too small
  *   -EOVERFLOW (encrypt) packet-id space of the primary key exhausted
+ *   -EINVAL    (encrypt_reserved) packet-id never reserved
+ *   -EALREADY  (encrypt_reserved) packet-id already sealed once
+ *   -ESTALE    (encrypt_reserved) packet-id older than the reservation window
  *
  * Not thread-safe: one session, one thread.
  */
@@ -36,6 +40,7 @@
 
 #include "aead.h"
 #include "static_key.h"
+#include "txpid.h"
 
 #define BRAID_OP_DATA_V1 6
 #define BRAID_OP_DATA_V2 9
@@ -63,7 +68,9 @@ struct braid_dc_key_stats {
 	uint64_t rx_packets, rx_bytes;
 	uint64_t rx_auth_failures;
 	uint64_t rx_replays;             /* duplicates + too old */
-	uint32_t tx_last_packet_id;
+	uint32_t tx_last_packet_id;      /* sent or reserved (the high-water mark) */
+	uint64_t tx_reserved;            /* ids taken by braid_dc_reserve_packet_id */
+	uint64_t tx_reserve_refused;     /* encrypt_reserved: -EINVAL/-EALREADY/-ESTALE */
 };
 
 struct braid_dc_stats {
@@ -104,7 +111,11 @@ void braid_dc_stats(const struct braid_dc *dc, struct braid_dc_stats *st);
 
 /* True once the primary key's tx packet-id reached the wrap trigger. */
 bool braid_dc_needs_renegotiation(const struct braid_dc *dc);
-/* Tests/vectors only: the next packet sent on key_id uses packet-id `next`. */
+/*
+ * Tests/vectors only: the next packet sent on key_id uses packet-id `next`.
+ * Ids skipped forward can no longer be sealed by encrypt_reserved. Moving it
+ * back hands out ids again, i.e. reuses nonces: never outside tests.
+ */
 int braid_dc_key_set_next_tx_packet_id(struct braid_dc *dc, unsigned key_id, uint32_t next);
 
 /* Header + tag bytes this session adds to each packet (21 or 24). */
@@ -117,6 +128,55 @@ size_t braid_dc_overhead(const struct braid_dc *dc);
  */
 int braid_dc_encrypt(struct braid_dc *dc, const uint8_t *pt, size_t pt_len, uint8_t *out,
 		     size_t cap, size_t *out_len, uint32_t *packet_id);
+
+/*
+ * Packet-ids reserved ahead of encryption (the multipath engine, docs/multipath.md §1).
+ *
+ * The engine numbers a data packet when it queues it and the daemon seals it
+ * when the engine sends it, which may be after packets with higher ids (EDF
+ * sends early on a slow path) and after a renegotiation. So:
+ *
+ * braid_dc_reserve_packet_id() takes the next packet-id of the primary key,
+ * from the same counter braid_dc_encrypt() uses: a reserved id and a plain
+ * one are never equal. *key_id says which key it belongs to. -ENOKEY (no
+ * primary key), -EOVERFLOW (id space used up; braid_dc_needs_renegotiation()
+ * turns true at the wrap trigger as for encrypt), -ENOMEM (the key's first
+ * reservation allocates an 8 KiB bitmap). An id that is reserved and never
+ * sealed is just a gap for the receiver.
+ *
+ * braid_dc_encrypt_reserved() seals pt with exactly (key_id, packet_id). The
+ * key may be the primary or, after a renegotiation, the lame duck: the peer
+ * still decrypts with its lame duck. Buffers as for braid_dc_encrypt().
+ *   -ENOKEY    no key with that key_id any more (lame duck dropped)
+ *   -ENOBUFS   out too small (the id stays unsealed and usable)
+ *   -EINVAL    packet_id 0 or above the key's last reserved/sent id
+ *   -EALREADY  this id was sealed before (by either function)
+ *   -ESTALE    more than BRAID_TXPID_WINDOW (65536) ids behind the key's
+ *              newest id: it can no longer be checked, and no receiver's
+ *              replay window (max 65536) would accept it anyway
+ * An id whose sealing failed inside the cipher (-EIO) is burnt.
+ *
+ * Why each (key, packet-id) is sealed at most once: the AEAD nonce is
+ * packet-id || implicit IV, fixed per key. Two different plaintexts under
+ * one nonce give away their XOR (AES-GCM and ChaCha20 are stream ciphers) and
+ * let an observer forge packets (GCM: the GHASH key falls out of two tags;
+ * Poly1305: the one-time key is used twice). A re-send of the same packet
+ * (multipath failover, the redundant scheduler) must therefore re-transmit
+ * the SAME ciphertext bytes, which the daemon keeps until the engine
+ * releases the packet; the receiver's replay window drops the extra copies.
+ * Sealing the same plaintext again would be harmless (deterministic, same
+ * bytes), but the library cannot know the bytes are the same (e.g. a CE mark
+ * set since), so it refuses any second sealing.
+ *
+ * key_id is 3 bits and is reused after 7 renegotiations: a reservation held
+ * that long could name a newer key with the same key_id. That cannot break
+ * the once-only rule (it is kept per installed key), it only means the
+ * packet may go out under the newer key or be refused.
+ */
+int braid_dc_reserve_packet_id(struct braid_dc *dc, uint8_t *key_id, uint32_t *packet_id);
+int braid_dc_encrypt_reserved(struct braid_dc *dc, unsigned key_id, uint32_t packet_id,
+			      const uint8_t *pt, size_t pt_len, uint8_t *out, size_t cap,
+			      size_t *out_len);
 
 /*
  * Authenticate and decrypt one packet. The replay check runs after

@@ -8,6 +8,11 @@
  *   dc-vector decrypt KEYOPTS --packet HEX [--packet HEX ...]
  *       prints "ok key_id=K packet_id=N opcode=O plaintext=HEX" or
  *       "error ENAME" per packet; exit 0 if all packets decrypted
+ *   dc-vector reserved KEYOPTS --key-id K --packet-id N --reserve R --send S ...
+ *       reserves R packet-ids starting at N, then per --send S prints the
+ *       packet as hex or "error ENAME": S = I:HEX seals HEX with the reserved
+ *       id N+I (braid_dc_encrypt_reserved), S = plain:HEX uses
+ *       braid_dc_encrypt (the next fresh id)
  *   dc-vector keyfile PATH
  *       prints the 256-byte key2 of a static key file as hex, or the error
  *
@@ -75,11 +80,12 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	const char *cipher = NULL, *key2hex = NULL, *keyfile = NULL, *dir_s = NULL;
-	const char *pt_hex = NULL, *pkts[256];
+	const char *pt_hex = NULL, *pkts[256], *sends[256];
 	struct braid_dc_config cfg = { .peer_id = 0 };
 	unsigned key_id = 0;
 	uint32_t packet_id = 1;
-	int npkts = 0, dir, ret, failed = 0;
+	int npkts = 0, nsends = 0, dir, ret, failed = 0;
+	uint32_t nreserve = 0;
 	struct braid_key2 k2;
 	struct braid_dc *dc;
 	char err[300];
@@ -128,6 +134,10 @@ int main(int argc, char **argv)
 			pt_hex = v;
 		else if (!strcmp(o, "--packet") && npkts < 256)
 			pkts[npkts++] = v;
+		else if (!strcmp(o, "--reserve"))
+			nreserve = (uint32_t)strtoul(v, NULL, 0);
+		else if (!strcmp(o, "--send") && nsends < 256)
+			sends[nsends++] = v;
 		else
 			return usage();
 	}
@@ -179,6 +189,40 @@ int main(int argc, char **argv)
 			}
 			printf("ok key_id=%u packet_id=%u opcode=%u plaintext=", info.key_id,
 			       info.packet_id, info.opcode);
+			puthex(out, m);
+			printf("\n");
+		}
+	} else if (strcmp(argv[1], "reserved") == 0) {
+		ret = braid_dc_key_set_next_tx_packet_id(dc, key_id, packet_id);
+		for (uint32_t i = 0; !ret && i < nreserve; i++) {
+			uint8_t kid;
+			uint32_t pid;
+
+			ret = braid_dc_reserve_packet_id(dc, &kid, &pid);
+		}
+		if (ret) {
+			fprintf(stderr, "reserve: %s\n", errname(-ret));
+			braid_dc_free(dc);
+			return 1;
+		}
+		for (int i = 0; i < nsends; i++) {
+			const char *colon = strchr(sends[i], ':');
+
+			if (!colon || unhex(colon + 1, in, sizeof(in), &n)) {
+				braid_dc_free(dc);
+				return usage();
+			}
+			if (!strncmp(sends[i], "plain:", 6))
+				ret = braid_dc_encrypt(dc, in, n, out, sizeof(out), &m, NULL);
+			else
+				ret = braid_dc_encrypt_reserved(dc, key_id,
+								packet_id + (uint32_t)strtoul(sends[i], NULL, 0),
+								in, n, out, sizeof(out), &m);
+			if (ret) {
+				printf("error %s\n", errname(-ret));
+				failed = 1;
+				continue;
+			}
 			puthex(out, m);
 			printf("\n");
 		}

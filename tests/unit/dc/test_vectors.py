@@ -178,6 +178,32 @@ class Vectors(unittest.TestCase):
         self.assertEqual(out.returncode, 1)
         self.assertEqual(out.stdout.splitlines(), [w for _, w in cases])
 
+    def test_reserved_out_of_order(self):
+        """Ids reserved at enqueue and sealed out of order (multipath), mixed with a
+        plain encryption: byte-identical to the reference, and accepted by the peer
+        in sending order; a second sealing and a never-reserved id are refused."""
+        for cipher in ("AES-256-GCM", "CHACHA20-POLY1305"):
+            key2 = self.rng.randbytes(256)
+            (skey, siv), _ = slice_key2(key2, cipher, "client")
+            pts = [self.rng.randbytes(40) for _ in range(4)]
+            opts = keyopts(cipher, key2, "0", "4242", "auto")
+            # reserve 100, 101, 102; send 102 first, then a plain packet (103), then 100, 101
+            out = dcv("reserved", *opts, "--key-id", "3", "--packet-id", "100", "--reserve", "3",
+                      "--send", "2:" + pts[2].hex(), "--send", "plain:" + pts[3].hex(),
+                      "--send", "0:" + pts[0].hex(), "--send", "1:" + pts[1].hex(),
+                      "--send", "1:" + pts[1].hex(), "--send", "4:00", check=False)
+            self.assertEqual(out.returncode, 1)
+            lines = out.stdout.splitlines()
+            sent = [(102, pts[2]), (103, pts[3]), (100, pts[0]), (101, pts[1])]
+            want = [build(cipher, skey, siv, 3, 4242, pid, pt).hex() for pid, pt in sent]
+            self.assertEqual(lines, want + ["error EALREADY", "error EINVAL"])
+            # the peer (server direction) decrypts them in sending order
+            ropts = keyopts(cipher, key2, "1", "4242", "auto")
+            out = dcv("decrypt", *ropts, "--key-id", "3",
+                      *[a for p in want for a in ("--packet", p)])
+            self.assertEqual(out.stdout, "".join(
+                f"ok key_id=3 packet_id={pid} opcode=9 plaintext={pt.hex()}\n" for pid, pt in sent))
+
     def test_backend_refusal(self):
         key2 = bytes(256)
         r = dcv("encrypt", *keyopts("AES-128-GCM", key2, "0", "1", "sodium"),
