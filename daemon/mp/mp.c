@@ -13,6 +13,7 @@
 #define BUSY_US 1000000
 #define IDLE_CHALLENGE_US 1000000
 #define DEGRADED_HOLD_US 2000000
+#define STARTUP_PROBE_US 5000
 
 static int is_pow2(uint32_t v)
 {
@@ -580,7 +581,8 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 	if (mp->cfg.queue_limit_us && __builtin_popcount(mask) == 1) {
 		struct mp_path *p = &mp->path[__builtin_ctz(mask)];
 
-		if (!p->aqm_off &&(p->q_bytes + len) * 8000000ULL / mp_path_rate(mp, p) >
+		if (!p->aqm_off &&
+		    (p->q_bytes + len) * 8000000ULL / mp_est_ref_rate(&p->est, p->cap_bps) >
 		    mp->cfg.queue_limit_us + mp_sched_free_delay(mp, __builtin_ctz(mask))) {
 			mp->st.enq_nobufs++;
 			return -ENOBUFS;
@@ -670,6 +672,11 @@ static uint64_t probe_interval(const struct braid_mp *mp, const struct mp_path *
 
 	if (!p->last_data_tx || now - p->last_data_tx > BUSY_US)
 		return mp->cfg.probe_idle_us;
+	/* Startup ends on the first queuing delay: look often. */
+	if (p->est.phase == MP_STARTUP) {
+		t = p->est.srtt / 8;
+		return t > STARTUP_PROBE_US ? t : STARTUP_PROBE_US;
+	}
 	t = p->est.srtt / 4;
 	return t > mp->cfg.probe_busy_us ? t : mp->cfg.probe_busy_us;
 }

@@ -177,7 +177,8 @@ void mp_est_rate(struct mp_est *e, uint64_t now, uint64_t bps, int app_limited, 
 	case MP_STARTUP:
 		/* A standing queue means the pipe is full: the delivery rate
 		 * now is the bottleneck rate. Leave startup at once. */
-		if (e->have_owd && e->qdelay > 2 * qthresh(e) && e->last_sample) {
+		if (((e->have_owd && e->qdelay > qthresh(e)) || e->startup_loss) &&
+		    e->last_sample) {
 			maxfilt_reset(&e->bw, now, e->last_sample > e->bw_bps / 2 ?
 				      e->last_sample : e->bw_bps / 2);
 			e->bw_bps = e->bw.v[0];
@@ -190,7 +191,7 @@ void mp_est_rate(struct mp_est *e, uint64_t now, uint64_t bps, int app_limited, 
 		if (e->bw_bps >= e->full_bw + e->full_bw / 4) {
 			e->full_bw = e->bw_bps;
 			e->full_cnt = 0;
-		} else if (++e->full_cnt >= 3) {
+		} else if (++e->full_cnt >= 2) {
 			e->phase = MP_DRAIN;
 			e->phase_start = now;
 		}
@@ -223,6 +224,15 @@ void mp_est_loss(struct mp_est *e, uint32_t covered, uint32_t lost)
 
 	if (!covered)
 		return;
+	/* Losses of our own overshoot (startup, a standing queue) say nothing
+	 * about the link: startup ends on them, the loss rate ignores them. */
+	if (e->phase == MP_STARTUP) {
+		if (lost)
+			e->startup_loss = 1;
+		return;
+	}
+	if (e->phase != MP_PROBE_BW || (e->have_owd && e->qdelay > qthresh(e)))
+		return;
 	if (lost > covered)
 		lost = covered;
 	pm = (uint32_t)((uint64_t)lost * 1000 / covered);
@@ -239,6 +249,15 @@ void mp_est_tick(struct mp_est *e, uint64_t now)
 		e->cycle = (e->cycle + 1) % 8;
 		e->cycle_start = now;
 	}
+}
+
+uint64_t mp_est_ref_rate(const struct mp_est *e, uint64_t cap_bps)
+{
+	uint64_t r = e->phase == MP_STARTUP ? 2 * e->bw_bps : e->bw_bps;
+
+	if (cap_bps && r > cap_bps)
+		r = cap_bps;
+	return r < MIN_RATE_BPS ? MIN_RATE_BPS : r;
 }
 
 uint64_t mp_est_next_tick(const struct mp_est *e)

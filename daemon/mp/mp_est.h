@@ -43,6 +43,7 @@ struct mp_est {
 	uint32_t loss_pm;		/* EWMA, per mille */
 	uint32_t qthresh_us;
 	uint64_t cuts;
+	int startup_loss;		/* a report showed loss during startup */
 };
 
 void mp_est_reset(struct mp_est *e, uint64_t now, uint64_t init_bps, uint32_t qthresh_us);
@@ -58,6 +59,9 @@ void mp_est_loss(struct mp_est *e, uint32_t covered, uint32_t lost);
 void mp_est_tick(struct mp_est *e, uint64_t now);
 /* Pacing rate now, capped (cap 0 = none), never below 64 kbit/s. */
 uint64_t mp_est_pacing(const struct mp_est *e, uint64_t cap_bps);
+/* Rate that queue sizes are judged by: bw (2 bw in startup), not the
+ * drain / probe gains of the moment. */
+uint64_t mp_est_ref_rate(const struct mp_est *e, uint64_t cap_bps);
 /* Next time mp_est_tick has something to do. */
 uint64_t mp_est_next_tick(const struct mp_est *e);
 

@@ -3,6 +3,7 @@
  * sim.c - deterministic two-engine multipath simulator (see sim.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +35,25 @@ static void sim_tx_release(void *user, void *ref, enum braid_mp_release why)
 {
 	struct sim_side *sd = user;
 
-	(void)ref;
+	free(ref);
 	if ((unsigned int)why < 4)
 		sd->rel[why]++;
+}
+
+static void sim_rx_release(void *user, void *ref)
+{
+	(void)user;
+	free(ref);
+}
+
+static struct sim_ipkt *ipkt_dup(const struct sim_ipkt *ip)
+{
+	struct sim_ipkt *c = malloc(sizeof(*c));
+
+	if (!c)
+		abort();
+	*c = *ip;
+	return c;
 }
 
 int sim_init(struct sim *s, int npaths, const struct sim_link_cfg *fwd,
@@ -48,6 +65,7 @@ int sim_init(struct sim *s, int npaths, const struct sim_link_cfg *fwd,
 	memset(s, 0, sizeof(*s));
 	s->npaths = npaths;
 	s->now = 1000000;	/* clocks need not start at 0 */
+	s->direct_path = -1;
 	s->is_data = calloc(SIM_MAX_PID, 1);
 	if (!s->is_data)
 		return -ENOMEM;
@@ -57,17 +75,23 @@ int sim_init(struct sim *s, int npaths, const struct sim_link_cfg *fwd,
 
 			l->cfg = d == 0 ? fwd[p] : rev[p];
 			if (!l->cfg.buf_bytes)
-				l->cfg.buf_bytes = (uint32_t)(l->cfg.rate_bps / 80);
+				l->cfg.buf_bytes = (uint32_t)(l->cfg.rate_bps *
+					(l->cfg.buf_us ? l->cfg.buf_us : 100000) / 8000000);
 			l->ring = calloc(RING, sizeof(*l->ring));
 			if (!l->ring)
 				return -ENOMEM;
 			l->rng = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(d * 16 + p + 1);
+			if (l->cfg.seed)
+				l->rng ^= l->cfg.seed * 0xbf58476d1ce4e5b9ULL;
+			if (!l->rng)
+				l->rng = 1;
 		}
 		if (cfg)
 			c = *cfg;
 		else
 			braid_mp_config_init(&c);
 		c.tx_release = sim_tx_release;
+		c.rx_release = sim_rx_release;
 		c.random = sim_random;
 		c.user = &s->side[d];
 		s->side[d].rng = 0x1234567ULL + (uint64_t)d * 0x777;
@@ -102,6 +126,8 @@ void sim_fini(struct sim *s)
 		}
 	}
 	free(s->is_data);
+	free(s->tcp);
+	free(s->ping_rtt);
 }
 
 void sim_set_load(struct sim *s, uint64_t bps, uint32_t len, uint64_t until)
@@ -119,6 +145,8 @@ void sim_window(struct sim *s, uint64_t start, uint64_t end)
 	s->win_start = start;
 	s->win_end = end;
 	s->win_offered_bytes = s->win_delivered_bytes = 0;
+	s->win_tcp_segs = 0;
+	s->ping_n = 0;
 	for (p = 0; p < s->npaths; p++)
 		s->link[0][p].win_data_bytes = 0;
 }
@@ -141,6 +169,17 @@ static void link_send(struct sim *s, struct sim_link *l, struct sim_pkt *pk)
 	if (l->cfg.loss_pm && xs(&l->rng) % 1000 < l->cfg.loss_pm) {
 		l->drop_loss++;
 		goto drop;
+	}
+	if (l->cfg.ge_p) {
+		int lost = xs(&l->rng) % 1000000 <
+			   (l->ge_bad ? l->cfg.ge_bad_loss : l->cfg.ge_good_loss);
+
+		if (xs(&l->rng) % 1000000 < (l->ge_bad ? l->cfg.ge_r : l->cfg.ge_p))
+			l->ge_bad = !l->ge_bad;
+		if (lost) {
+			l->drop_loss++;
+			goto drop;
+		}
 	}
 	backlog = l->busy_until > now ? (l->busy_until - now) * l->cfg.rate_bps / 8000000 : 0;
 	if (backlog + pk->len > l->cfg.buf_bytes || l->n == RING) {
@@ -186,8 +225,11 @@ static int drain_tx(struct sim *s, int d)
 		} else {
 			pk.pid = tx.pid;
 			pk.len = tx.len;
-			if (tx.ce)
+			pk.ip = *(const struct sim_ipkt *)tx.ref;
+			if (tx.ce) {
 				sd->ce_marks++;
+				pk.ip.ce = 1;
+			}
 			s->link[d][tx.path].data_bytes += tx.len;
 			if (in_win(s))
 				s->link[d][tx.path].win_data_bytes += tx.len;
@@ -198,6 +240,91 @@ static int drain_tx(struct sim *s, int d)
 	return any;
 }
 
+static void send_inner(struct sim *s, int d, const struct sim_ipkt *ip, uint32_t len,
+		       unsigned int meta);
+
+/* An inner packet leaves the tunnel (or the direct path) at side d. */
+static void inner_rx(struct sim *s, int d, const struct sim_ipkt *ip, uint64_t pid)
+{
+	struct sim_ipkt out;
+	uint32_t n;
+
+	switch (ip->kind) {
+	case SIM_K_LOAD:
+		if (d != 1)
+			break;
+		if (pid < SIM_MAX_PID && s->is_data[pid] == 2) {
+			s->dup_deliveries++;
+			break;
+		}
+		if (pid < SIM_MAX_PID)
+			s->is_data[pid] = 2;
+		if (pid < s->last_delivered_pid)
+			s->out_of_order++;
+		s->last_delivered_pid = pid;
+		s->delivered++;
+		s->delivered_bytes += s->pkt_len;
+		if (in_win(s))
+			s->win_delivered_bytes += s->pkt_len;
+		break;
+	case SIM_K_SEG:
+		if (d != 1 || !s->tcp)
+			break;
+		n = simtcp_on_seg(s->tcp, ip, &out);
+		s->tcp_segs += n;
+		if (in_win(s))
+			s->win_tcp_segs += n;
+		send_inner(s, 1, &out, 60, BRAID_MP_CLASS_ACK);
+		break;
+	case SIM_K_ACK:
+		if (d == 0 && s->tcp)
+			simtcp_on_ack(s->tcp, s->now, ip);
+		break;
+	case SIM_K_PING:
+		if (d != 1)
+			break;
+		out = *ip;
+		out.kind = SIM_K_PONG;
+		send_inner(s, 1, &out, 84, BRAID_MP_CLASS_SMALL);
+		break;
+	case SIM_K_PONG:
+		if (d == 0 && in_win(s) && s->ping_n < s->ping_cap)
+			s->ping_rtt[s->ping_n++] = s->now - ip->ts;
+		break;
+	}
+}
+
+static void send_inner(struct sim *s, int d, const struct sim_ipkt *ip, uint32_t len,
+		       unsigned int meta)
+{
+	struct sim_side *sd = &s->side[d];
+	struct sim_ipkt *c;
+	uint64_t pid;
+
+	if (s->direct_path >= 0 && ip->kind != SIM_K_LOAD) {
+		struct sim_pkt pk;
+
+		memset(&pk, 0, sizeof(pk));
+		pk.direct = 1;
+		pk.len = len;
+		pk.ip = *ip;
+		link_send(s, &s->link[d][s->direct_path], &pk);
+		return;
+	}
+	c = ipkt_dup(ip);
+	pid = sd->next_pid++;
+	if (braid_mp_enqueue(sd->mp, s->now, c, len, meta, pid)) {
+		sd->next_pid--;		/* dropped at the tunnel entry; pid reused */
+		free(c);
+		if (ip->kind == SIM_K_SEG)
+			s->tcp_entry_drops++;
+		else if (ip->kind == SIM_K_PING || ip->kind == SIM_K_PONG)
+			s->pings_lost_entry++;
+		else if (ip->kind == SIM_K_LOAD)
+			s->enq_fail++;
+	}
+}
+
 static int deliver(struct sim *s, int d)
 {
 	struct braid_mp *mp = s->side[d].mp;
@@ -206,23 +333,10 @@ static int deliver(struct sim *s, int d)
 
 	while (braid_mp_poll_rx(mp, s->now, &rx) == 1) {
 		any = 1;
-		if (d != 1)
-			continue;
-		if (rx.held_us > s->max_held_us)
+		if (d == 1 && rx.held_us > s->max_held_us)
 			s->max_held_us = rx.held_us;
-		if (rx.pid < SIM_MAX_PID && s->is_data[rx.pid] == 2) {
-			s->dup_deliveries++;
-			continue;
-		}
-		if (rx.pid < SIM_MAX_PID)
-			s->is_data[rx.pid] = 2;
-		if (rx.pid < s->last_delivered_pid)
-			s->out_of_order++;
-		s->last_delivered_pid = rx.pid;
-		s->delivered++;
-		s->delivered_bytes += rx.len;
-		if (in_win(s))
-			s->win_delivered_bytes += rx.len;
+		inner_rx(s, d, rx.ref, rx.pid);
+		free(rx.ref);
 	}
 	return any;
 }
@@ -244,9 +358,13 @@ static int arrivals(struct sim *s)
 				if (pk.is_ctl) {
 					braid_mp_rx_control(rmp, s->now, p, pk.pid, pk.ctl, pk.len);
 					free(pk.ctl);
+				} else if (pk.direct) {
+					inner_rx(s, !d, &pk.ip, 0);
 				} else {
-					braid_mp_rx_data(rmp, s->now, p, pk.pid,
-							 (void *)(uintptr_t)pk.pid, pk.len);
+					struct sim_ipkt *c = ipkt_dup(&pk.ip);
+
+					if (braid_mp_rx_data(rmp, s->now, p, pk.pid, c, pk.len))
+						free(c);
 				}
 				any = 1;
 			}
@@ -257,12 +375,15 @@ static int arrivals(struct sim *s)
 
 static int offer(struct sim *s)
 {
-	struct sim_side *a = &s->side[0];
 	int any = 0;
 
 	while (s->load_bps && s->load_next <= s->now && s->load_next < s->load_until) {
-		uint64_t pid = a->next_pid++;
+		struct sim_ipkt ip;
+		uint64_t pid = s->side[0].next_pid;
 
+		memset(&ip, 0, sizeof(ip));
+		ip.kind = SIM_K_LOAD;
+		ip.pid = pid;
 		s->load_next += (uint64_t)s->pkt_len * 8000000 / s->load_bps;
 		s->offered++;
 		s->offered_bytes += s->pkt_len;
@@ -270,13 +391,31 @@ static int offer(struct sim *s)
 			s->win_offered_bytes += s->pkt_len;
 		if (pid < SIM_MAX_PID)
 			s->is_data[pid] = 1;
-		if (braid_mp_enqueue(a->mp, s->now, (void *)(uintptr_t)pid, s->pkt_len, s->meta,
-				     pid)) {
-			s->enq_fail++;	/* dropped at the tunnel entry; pid reused */
+		send_inner(s, 0, &ip, s->pkt_len, s->meta);
+		if (s->side[0].next_pid == pid && pid < SIM_MAX_PID)
 			s->is_data[pid] = 0;
-			a->next_pid--;
-		}
 		any = 1;
+	}
+	while (s->ping_every && s->ping_next <= s->now && s->ping_next < s->ping_until) {
+		struct sim_ipkt ip;
+
+		memset(&ip, 0, sizeof(ip));
+		ip.kind = SIM_K_PING;
+		ip.seq = s->ping_seq++;
+		ip.ts = s->now;
+		s->ping_next += s->ping_every;
+		send_inner(s, 0, &ip, 84, BRAID_MP_CLASS_SMALL);
+		any = 1;
+	}
+	if (s->tcp) {
+		struct sim_ipkt ip;
+
+		simtcp_timer(s->tcp, s->now);
+		while (simtcp_next(s->tcp, s->now, &ip)) {
+			send_inner(s, 0, &ip, s->pkt_len,
+				   BRAID_MP_CLASS_BULK | (s->tcp->cfg.ect ? BRAID_MP_META_ECT : 0));
+			any = 1;
+		}
 	}
 	return any;
 }
@@ -298,6 +437,10 @@ void sim_run(struct sim *s, uint64_t t)
 
 		if (s->load_bps && s->load_next < s->load_until && s->load_next < next)
 			next = s->load_next;
+		if (s->ping_every && s->ping_next < s->ping_until && s->ping_next < next)
+			next = s->ping_next;
+		if (s->tcp && simtcp_deadline(s->tcp) < next)
+			next = simtcp_deadline(s->tcp);
 		for (d = 0; d < 2; d++) {
 			x = braid_mp_next_deadline(s->side[d].mp, s->now);
 			if (x < next)
@@ -315,6 +458,53 @@ void sim_run(struct sim *s, uint64_t t)
 		}
 		s->now = next;
 	}
+}
+
+int sim_tcp_start(struct sim *s, const struct sim_tcp_cfg *cfg, int direct_path)
+{
+	if (!s->tcp) {
+		s->tcp = malloc(sizeof(*s->tcp));
+		if (!s->tcp)
+			return -ENOMEM;
+	}
+	simtcp_init(s->tcp, cfg, s->now);
+	s->direct_path = direct_path;
+	s->tcp_start = s->now;
+	if (!s->pkt_len)
+		s->pkt_len = 1400;
+	return 0;
+}
+
+int sim_ping_start(struct sim *s, uint64_t every, uint64_t until, uint32_t cap)
+{
+	free(s->ping_rtt);
+	s->ping_rtt = calloc(cap, sizeof(*s->ping_rtt));
+	if (!s->ping_rtt)
+		return -ENOMEM;
+	s->ping_cap = cap;
+	s->ping_n = 0;
+	s->ping_every = every;
+	s->ping_next = s->now;
+	s->ping_until = until;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t sim_ping_pct(struct sim *s, unsigned int p)
+{
+	uint32_t i;
+
+	if (!s->ping_n)
+		return 0;
+	qsort(s->ping_rtt, s->ping_n, sizeof(*s->ping_rtt), cmp_u64);
+	i = (uint32_t)((uint64_t)(s->ping_n - 1) * p / 100);
+	return s->ping_rtt[i];
 }
 
 enum braid_mp_path_state sim_state(const struct sim *s, int side, int p)

@@ -17,7 +17,7 @@
 
 static struct sim_link_cfg L(uint64_t mbit, uint32_t delay_ms)
 {
-	struct sim_link_cfg c = { mbit * MBIT, delay_ms * 1000, 0, 0, 0 };
+	struct sim_link_cfg c = { .rate_bps = mbit * MBIT, .delay_us = delay_ms * 1000 };
 
 	if (!delay_ms)
 		c.delay_us = 100;	/* "~0 ms" */

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_mp_tcp.c - one inner TCP flow (simtcp.h) through two engines on a
+ * virtual clock: the data-plane targets of the issue "braidd: the multipath
+ * data plane", measured in the simulator.
+ *
+ * Usage: test_mp_tcp <scenario>   (assertions; see the table at the end)
+ *        test_mp_tcp table        (every cell, for docs/multipath.md)
+ *
+ * "TCP capacity" of a path = goodput of the same TCP model over that path
+ * alone, without the tunnel (direct), same queue and loss. Goodput counts
+ * segments delivered in order to the receiving application.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "test.h"
+
+#define MBIT 1000000ULL
+#define MS 1000ULL
+#define SEC 1000000ULL
+
+struct path_spec {
+	uint32_t mbit;
+	uint32_t owd_ms;	/* one way; RTT = 2 x */
+	uint32_t ge_good_loss;	/* ppm; 0 = no loss */
+	uint32_t buf_ms;
+};
+
+struct result {
+	double goodput;		/* Mbit/s in the window */
+	double share0;
+	uint64_t retrans, fast_rec, rtos, entry_drops;
+	uint64_t ro_max_hold_us, ro_gaps, ro_late;
+	uint32_t ro_max_held;
+	uint64_t ping_p50, ping_p95;
+	uint64_t aqm_drops, aqm_marks, resent;
+	double cap_sum;		/* Mbit/s of the links */
+};
+
+static struct sim_link_cfg link_of(const struct path_spec *p, uint64_t seed)
+{
+	struct sim_link_cfg c;
+
+	memset(&c, 0, sizeof(c));
+	c.rate_bps = (uint64_t)p->mbit * MBIT;
+	c.delay_us = p->owd_ms ? p->owd_ms * 1000 : 50;
+	c.buf_us = (p->buf_ms ? p->buf_ms : 50) * 1000;
+	if (p->ge_good_loss) {
+		c.ge_p = 10000;		/* 1 % */
+		c.ge_r = 750000;	/* 75 % */
+		c.ge_bad_loss = 500000;	/* 1-h = 50 % */
+		c.ge_good_loss = p->ge_good_loss;
+	}
+	c.seed = seed;
+	return c;
+}
+
+static int trace;
+
+/* sim_run, printing the state every 100 ms with MP_TRACE=1 */
+static void trace_run(struct sim *s, uint64_t until)
+{
+	uint64_t last = s->tcp_segs;
+	int i;
+
+	if (!trace) {
+		sim_run(s, until);
+		return;
+	}
+	while (s->now < until) {
+		sim_run(s, s->now + trace * MS);
+		printf("t=%6.2f gp %6.2f cwnd %7.1f ss %7.1f srtt %5.1f rec %d retx %llu rto %llu |",
+		       s->now / 1e6, (double)(s->tcp_segs - last) * s->pkt_len * 8 / (trace / 1e3) / 1e6,
+		       s->tcp->cwnd, s->tcp->ssthresh > 1e8 ? -1.0 : s->tcp->ssthresh,
+		       s->tcp->srtt / 1e3, s->tcp->in_rec, (unsigned long long)s->tcp->retrans,
+		       (unsigned long long)s->tcp->rtos);
+		last = s->tcp_segs;
+		printf(" entry %llu", (unsigned long long)s->tcp_entry_drops);
+		for (i = 0; i < s->npaths; i++) {
+			struct braid_mp_path_stats st;
+
+			braid_mp_path_stats(s->side[0].mp, i, &st);
+			printf(" p%d %.3s rate %5.1f bw %5.1f q %4llu qd %4.1f srtt %5.1f loss %u bdrop %llu",
+			       i, braid_mp_state_name(st.state), st.rate_bps / 1e6, st.bw_bps / 1e6,
+			       (unsigned long long)st.queue_pkts, st.qdelay_us / 1e3, st.srtt_us / 1e3,
+			       st.loss_pm, (unsigned long long)s->link[0][i].drop_buf);
+		}
+		printf("\n");
+	}
+}
+
+/*
+ * Run one TCP flow for warm + dur virtual us. direct < 0: through the
+ * tunnel on all paths; direct = k: over path k alone, no tunnel. ping_ms:
+ * ping every that many ms during the window (0 = none).
+ */
+static int run(const struct path_spec *ps, int np, int direct, uint64_t seed, uint64_t warm,
+	       uint64_t dur, uint32_t ping_ms, const struct braid_mp_config *cfg,
+	       struct result *res)
+{
+	struct sim_link_cfg f[SIM_MAX_PATHS], r[SIM_MAX_PATHS];
+	struct sim_tcp_cfg tc;
+	struct braid_mp_stats b0, b1;
+	struct sim *s;
+	int i, rc;
+	uint64_t t0, tot = 0, r0, f0, o0, e0;
+
+	memset(res, 0, sizeof(*res));
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -1;
+	for (i = 0; i < np; i++) {
+		f[i] = link_of(&ps[i], seed * 16 + (uint64_t)i + 1);
+		r[i] = link_of(&ps[i], seed * 16 + (uint64_t)i + 9);
+		res->cap_sum += ps[i].mbit;
+	}
+	rc = sim_init(s, np, f, r, cfg);
+	CHECK_EQ(rc, 0);
+	if (rc)
+		goto out;
+	/* let the paths validate (the daemon would not start before) */
+	sim_run(s, s->now + 300 * MS);
+	memset(&tc, 0, sizeof(tc));
+	tc.rwnd = 4096;
+	CHECK_EQ(sim_tcp_start(s, &tc, direct), 0);
+	trace_run(s, s->now + warm);
+	t0 = s->now;
+	r0 = s->tcp->retrans;
+	f0 = s->tcp->fast_recoveries;
+	o0 = s->tcp->rtos;
+	e0 = s->tcp_entry_drops;
+	braid_mp_stats(s->side[1].mp, &b0);
+	braid_mp_stats_reset_peaks(s->side[1].mp);
+	sim_window(s, t0, t0 + dur);
+	if (ping_ms)
+		CHECK_EQ(sim_ping_start(s, ping_ms * MS, t0 + dur, (uint32_t)(dur / (ping_ms * MS)) + 8),
+			 0);
+	trace_run(s, t0 + dur);
+	braid_mp_stats(s->side[1].mp, &b1);
+	res->goodput = (double)s->win_tcp_segs * s->pkt_len * 8 / ((double)dur / 1e6) / 1e6;
+	for (i = 0; i < np; i++)
+		tot += s->link[0][i].win_data_bytes;
+	res->share0 = tot ? (double)s->link[0][0].win_data_bytes / (double)tot : 0;
+	res->retrans = s->tcp->retrans - r0;
+	res->fast_rec = s->tcp->fast_recoveries - f0;
+	res->rtos = s->tcp->rtos - o0;
+	res->entry_drops = s->tcp_entry_drops - e0;
+	res->ro_max_hold_us = b1.rx_max_hold_us;
+	res->ro_max_held = b1.rx_max_held;
+	res->ro_gaps = (b1.rx_gaps_deadline - b0.rx_gaps_deadline) +
+		       (b1.rx_gaps_bound - b0.rx_gaps_bound);
+	res->ro_late = b1.rx_late - b0.rx_late;
+	for (i = 0; i < np; i++) {
+		struct braid_mp_path_stats st;
+
+		braid_mp_path_stats(s->side[0].mp, i, &st);
+		res->aqm_drops += st.aqm_drops;
+		res->aqm_marks += st.aqm_marks;
+		res->resent += st.resent_pkts;
+	}
+	if (ping_ms) {
+		res->ping_p50 = sim_ping_pct(s, 50);
+		res->ping_p95 = sim_ping_pct(s, 95);
+	}
+out:
+	sim_fini(s);
+	free(s);
+	return rc;
+}
+
+static void print_result(const char *name, const struct result *r)
+{
+	printf("%-34s %7.2f Mbit/s (%5.1f%% of links) share0 %4.1f%% retx %llu fr %llu rto %llu "
+	       "entry %llu aqm %llu/%llu ro hold %.1f ms held %u gaps %llu late %llu\n",
+	       name, r->goodput, 100 * r->goodput / r->cap_sum, 100 * r->share0,
+	       (unsigned long long)r->retrans, (unsigned long long)r->fast_rec,
+	       (unsigned long long)r->rtos, (unsigned long long)r->entry_drops,
+	       (unsigned long long)r->aqm_drops, (unsigned long long)r->aqm_marks,
+	       r->ro_max_hold_us / 1e3, r->ro_max_held, (unsigned long long)r->ro_gaps,
+	       (unsigned long long)r->ro_late);
+}
+
+static void one(void)
+{
+	struct path_spec ps[2];
+	struct result r;
+	const char *e = getenv("MP_CASE");
+	int direct = -1;
+
+	memset(ps, 0, sizeof(ps));
+	if (!e || sscanf(e, "%u,%u,%u,%u,%u,%u,%d", &ps[0].mbit, &ps[0].owd_ms, &ps[0].ge_good_loss,
+			 &ps[1].mbit, &ps[1].owd_ms, &ps[1].ge_good_loss, &direct) < 6) {
+		fprintf(stderr, "MP_CASE=mbit0,owd0,loss0,mbit1,owd1,loss1[,direct]\n");
+		return;
+	}
+	run(ps, 2, direct, 1, 3 * SEC, 5 * SEC, 10, NULL, &r);
+	print_result("case", &r);
+	printf("ping p50 %.2f p95 %.2f ms\n", r.ping_p50 / 1e3, r.ping_p95 / 1e3);
+}
+
+static void explore(void)
+{
+	struct path_spec a[2] = { { 50, 0, 0, 0 }, { 20, 0, 0, 0 } };
+	struct path_spec b[2] = { { 50, 10, 0, 0 }, { 50, 30, 0, 0 } };
+	struct result r;
+	char nm[64];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		run(a, 2, k, 1, 3 * SEC, 5 * SEC, 0, NULL, &r);
+		snprintf(nm, sizeof(nm), "50+20 direct %d", k);
+		print_result(nm, &r);
+	}
+	run(a, 2, -1, 1, 3 * SEC, 5 * SEC, 0, NULL, &r);
+	print_result("50+20 tunnel", &r);
+	for (k = 0; k < 2; k++) {
+		run(b, 2, k, 1, 3 * SEC, 5 * SEC, 0, NULL, &r);
+		snprintf(nm, sizeof(nm), "50+50 20/60 direct %d", k);
+		print_result(nm, &r);
+	}
+	run(b, 2, -1, 1, 3 * SEC, 5 * SEC, 0, NULL, &r);
+	print_result("50+50 20/60 tunnel", &r);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} scenarios[] = {
+	{ "explore", explore }, { "one", one },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int ran = 0;
+
+	trace = getenv("MP_TRACE") ? atoi(getenv("MP_TRACE")) : 0;
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		if (argc > 1 && strcmp(argv[1], scenarios[i].name))
+			continue;
+		scenarios[i].fn();
+		ran++;
+	}
+	if (!ran) {
+		fprintf(stderr, "unknown scenario '%s'\n", argv[1]);
+		return 2;
+	}
+	TEST_DONE();
+}
