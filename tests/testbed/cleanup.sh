@@ -22,7 +22,7 @@ echo "\$TB_ID" > "\$1"
 case \$2 in
 exit0) exit 0 ;;
 error) false ;;
-wait) sleep 300 & wait ;;
+wait) while :; do sleep 0.1; done ;;
 esac
 CHILD
 
@@ -40,14 +40,15 @@ for how in exit0 error TERM INT; do
 	case $how in
 	exit0 | error) bash "$tmp/child.sh" "$idf" "$how" 2>/dev/null ;;
 	TERM | INT)
-		# job control on: a background job of a non-interactive shell would otherwise start with SIGINT ignored
-		set -m
-		bash "$tmp/child.sh" "$idf" wait 2>/dev/null &
+		# a background job of a non-interactive shell starts with SIGINT ignored (and an ignored signal cannot be
+		# trapped): give the child the default disposition back, as a shell started from a terminal has it
+		env --default-signal=INT bash "$tmp/child.sh" "$idf" wait 2>/dev/null &
 		pid=$!
-		set +m
 		for _ in $(seq 100); do [ -s "$idf" ] && break; sleep 0.1; done
 		[ -s "$idf" ] || fail "$how: child never came up"
 		kill -"$how" "$pid"
+		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -0 "$pid" 2>/dev/null && { kill -9 "$pid"; fail "$how: child did not exit within 10 s"; }
 		wait "$pid"
 		;;
 	esac
