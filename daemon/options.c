@@ -611,6 +611,9 @@ static int h_replay_window(struct ctx *c, int argc, char **argv)
 		e = parse_long(c, "time", argv[2], 0, 600, &t);
 		if (e)
 			return e;
+		/* the data channel reads 0 as "default 15 s"; turning the time rule off needs a dc change */
+		if (t == 0)
+			return fail(c, "a time window of 0 (off) is not supported yet; use 1..600");
 		c->o->replay_time = (uint32_t)t;
 		c->o->has_replay_time = true;
 	}

@@ -346,6 +346,9 @@ static void test_errors(void)
 		     "t.conf:1: option 'replay-window': window 70000 is out of range (0..65536)");
 	expect_error("replay-window 64 601\n",
 		     "t.conf:1: option 'replay-window': time 601 is out of range (0..600)");
+	expect_error("replay-window 64 0\n",
+		     "t.conf:1: option 'replay-window': a time window of 0 (off) is not supported yet; "
+		     "use 1..600");
 	expect_error("keepalive 10 15\n",
 		     "t.conf:1: option 'keepalive': restart timeout 15 must be at least twice the "
 		     "ping interval 10");
