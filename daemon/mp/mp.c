@@ -43,6 +43,7 @@ void braid_mp_config_init(struct braid_mp_config *c)
 	c->mtu = 1500;
 	c->degraded_loss_pm = 100;
 	c->latency_classes = 1;
+	c->arq = 1;
 }
 
 /* ---- small rings ---- */
@@ -170,7 +171,7 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 		struct mp_path *p = &mp->path[i];
 
-		if (ring_init(&p->q, cfg->queue_pkts))
+		if (ring_init(&p->q, cfg->queue_pkts) || ring_init(&p->pq, cfg->queue_pkts))
 			goto err_paths;
 		p->sent = calloc(cfg->retain_pkts, sizeof(*p->sent));
 		if (!p->sent)
@@ -186,6 +187,7 @@ err_paths:
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 		free(mp->path[i].sent);
 		free(mp->path[i].q.v);
+		free(mp->path[i].pq.v);
 	}
 	free(mp->free_slots);
 err_slots:
@@ -214,6 +216,8 @@ void braid_mp_free(struct braid_mp *mp)
 
 		while (p->q.n)
 			slot_put(mp, ring_pop(&p->q) & ~MP_RESEND_BIT, BRAID_MP_REL_FLUSH);
+		while (p->pq.n)
+			slot_put(mp, ring_pop(&p->pq) & ~MP_RESEND_BIT, BRAID_MP_REL_FLUSH);
 		while (p->sent_n) {
 			slot_put(mp, sent_at(p, mp->cfg.retain_pkts, 0)->slot, BRAID_MP_REL_FLUSH);
 			p->sent_head = (p->sent_head + 1) & (mp->cfg.retain_pkts - 1);
@@ -221,6 +225,7 @@ void braid_mp_free(struct braid_mp *mp)
 		}
 		free(p->sent);
 		free(p->q.v);
+		free(p->pq.v);
 		memset(p->token, 0, sizeof(p->token));
 	}
 	mp_reorder_fini(&mp->ro, rx_drop, mp);
@@ -370,7 +375,7 @@ int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned 
 		      uint64_t cap_bps)
 {
 	struct mp_path *p;
-	struct mp_ring q;
+	struct mp_ring q, pq;
 	struct mp_sent *sent;
 	int i;
 
@@ -383,10 +388,13 @@ int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned 
 		return -ENOSPC;
 	p = &mp->path[i];
 	q = p->q;
+	pq = p->pq;
 	sent = p->sent;
 	memset(p, 0, sizeof(*p));
 	p->q = q;
 	p->q.head = p->q.n = 0;
+	p->pq = pq;
+	p->pq.head = p->pq.n = 0;
 	p->sent = sent;
 	p->key = key;
 	p->flags = flags;
@@ -415,12 +423,18 @@ int braid_mp_path_set(struct braid_mp *mp, int path, unsigned int flags, uint64_
 	return 0;
 }
 
+static int is_prio(const struct braid_mp *mp, const struct mp_slot *s, uint32_t resend_bit)
+{
+	return (resend_bit && mp->cfg.arq) ||
+	       (mp->cfg.latency_classes && (s->meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK);
+}
+
 static void enqueue_on(struct braid_mp *mp, int i, uint32_t idx, uint32_t resend_bit)
 {
 	struct mp_path *p = &mp->path[i];
 
 	mp->slots[idx].refs++;
-	ring_push(&p->q, idx | resend_bit);
+	ring_push(is_prio(mp, &mp->slots[idx], resend_bit) ? &p->pq : &p->q, idx | resend_bit);
 	p->q_bytes += mp->slots[idx].len;
 	mp_sched_charge(mp, i, mp->slots[idx].len);
 }
@@ -485,8 +499,8 @@ static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 		p->c.resent_pkts++;
 		reschedule(mp, now, r->slot, MP_RESEND_BIT);
 	}
-	while (p->q.n) {
-		uint32_t e = ring_pop(&p->q);
+	while (p->pq.n || p->q.n) {
+		uint32_t e = ring_pop(p->pq.n ? &p->pq : &p->q);
 
 		p->q_bytes -= mp->slots[e & ~MP_RESEND_BIT].len;
 		reschedule(mp, now, e & ~MP_RESEND_BIT, e & MP_RESEND_BIT);
@@ -554,7 +568,7 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 		mp_est_warm(&p->est, p->bw_before_fail);	/* probably the same link */
 	p->probe_next = now;
 	p->oldest_probe = 0;
-	p->next_tx = now;
+	p->next_tx = now > PACE_SLACK_US ? now - PACE_SLACK_US : 0;	/* idle: may burst */
 	p->have_report = 0;
 	memset(&p->codel, 0, sizeof(p->codel));
 	mp_sched_path_up(mp, i);
@@ -578,7 +592,8 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 		mp->st.enq_nobufs++;
 		return -ENOBUFS;
 	}
-	if (mp->cfg.queue_limit_us && __builtin_popcount(mask) == 1) {
+	if (mp->cfg.queue_limit_us && __builtin_popcount(mask) == 1 &&
+	    (meta & BRAID_MP_META_CLASS) == BRAID_MP_CLASS_BULK) {
 		struct mp_path *p = &mp->path[__builtin_ctz(mask)];
 
 		if (!p->aqm_off &&
@@ -621,7 +636,7 @@ static void sent_push(struct braid_mp *mp, struct mp_path *p, uint32_t idx, uint
 	r->tx_us = now;
 	r->slot = idx;
 	r->len = mp->slots[idx].len;
-	r->al = p->q.n == 0;
+	r->al = p->q.n == 0 && p->pq.n == 0;
 	p->sent_n++;
 }
 
@@ -640,6 +655,17 @@ static int pop_ctl(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		h[1] = (uint8_t)(hold >> 16);
 		h[2] = (uint8_t)(hold >> 8);
 		h[3] = (uint8_t)hold;
+	}
+	/* Control bytes use the path's capacity too: charge them to a
+	 * backlogged path's pacing, or a path paced at its bottleneck rate
+	 * builds a standing queue there. */
+	if (!mp->cfg.no_pacing && mp_usable(&mp->path[c->path]) &&
+	    mp->path[c->path].q.n + mp->path[c->path].pq.n) {
+		struct mp_path *p = &mp->path[c->path];
+
+		if (p->next_tx + PACE_SLACK_US < now)
+			p->next_tx = now - PACE_SLACK_US;
+		p->next_tx += (uint64_t)c->len * 8000000ULL / mp_path_rate(mp, p);
 	}
 	memset(out, 0, sizeof(*out));
 	out->kind = BRAID_MP_TX_CONTROL;
@@ -739,6 +765,47 @@ static int second_ctl_path(const struct braid_mp *mp, int first)
 	return bi;
 }
 
+/*
+ * NACK tail: which packet-ids below the highest one seen are missing, back
+ * to the last_pid of the report before the previous one on each path (a
+ * sender's records covered by this report lie there, unless a report was
+ * lost). The sender re-sends the covered ones at once.
+ */
+static void build_nack(struct braid_mp *mp, struct braid_mp_msg *m)
+{
+	uint64_t hi = mp->ro.hi, lo = UINT64_MAX, pid;
+	uint32_t bits, k;
+	int i, any = 0;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		struct mp_rxp *rx = &mp->path[i].rx;
+
+		if (!mp->path[i].used || !rx->pkts)
+			continue;
+		if (rx->rep_pid[0] < lo)
+			lo = rx->rep_pid[0];
+		rx->rep_pid[0] = rx->rep_pid[1];
+		rx->rep_pid[1] = rx->last_pid;
+	}
+	if (lo == UINT64_MAX || !mp->ro.started || hi <= lo)
+		return;
+	bits = (uint32_t)((hi - lo + 7) & ~7ULL);
+	if (bits > BRAID_MP_NACK_MAX_BITS)
+		bits = BRAID_MP_NACK_MAX_BITS;
+	memset(m->u.report.nack, 0, bits / 8);
+	for (k = 0; k < bits && k < hi; k++) {
+		pid = hi - 1 - k;
+		if (mp_reorder_missing(&mp->ro, pid)) {
+			m->u.report.nack[k / 8] |= (uint8_t)(0x80u >> (k % 8));
+			any = 1;
+		}
+	}
+	if (!any)
+		return;
+	m->u.report.nack_hi = hi;
+	m->u.report.nack_bits = (uint16_t)bits;
+}
+
 static void send_report(struct braid_mp *mp, uint64_t now)
 {
 	struct braid_mp_msg m;
@@ -773,6 +840,8 @@ static void send_report(struct braid_mp *mp, uint64_t now)
 	}
 	if (!m.u.report.n)
 		return;
+	if (mp->cfg.arq)
+		build_nack(mp, &m);
 	ctl_send(mp, path, &m, 0);
 	/* A copy on the next-best path: if the best one just died, the
 	 * sender still hears about the others and fails only the dead one. */
@@ -835,6 +904,21 @@ static uint64_t reorder_deadline(struct braid_mp *mp, uint64_t now)
 		d = mp->cfg.reorder_cap_us;
 	else
 		d = (n > 1 && hi > lo ? (uint64_t)(hi - lo) : 0) + 2 * jit + 2000;
+	if (mp->cfg.arq && n) {
+		/* A NACKed packet comes back after a report interval and a
+		 * round trip on the best path: wait that long for it. */
+		uint64_t best = UINT64_MAX, arq;
+
+		for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+			if (mp_usable(&mp->path[i]) && mp->path[i].est.have_rtt &&
+			    mp->path[i].est.srtt + mp->path[i].est.rttvar < best)
+				best = mp->path[i].est.srtt + mp->path[i].est.rttvar;
+		if (best != UINT64_MAX) {
+			arq = best + report_interval(mp) + 2 * jit + 2000;
+			if (arq > d)
+				d = arq;
+		}
+	}
 	if (d > mp->cfg.reorder_cap_us)
 		d = mp->cfg.reorder_cap_us;
 	mp->ro_deadline = d;
@@ -913,11 +997,12 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		struct mp_slot *s;
 		uint32_t e, idx, k;
 		uint64_t best = UINT64_MAX, rate, sojourn, free_us;
-		int i, bi = -1, ce = 0;
+		int i, bi = -1, ce = 0, prio;
 
 		for (k = 0; k < BRAID_MP_MAX_PATHS; k++) {
 			i = (int)((mp->rr + k) % BRAID_MP_MAX_PATHS);
-			if (!mp->path[i].used || !mp->path[i].q.n || !mp_usable(&mp->path[i]))
+			if (!mp->path[i].used || !(mp->path[i].q.n + mp->path[i].pq.n) ||
+			    !mp_usable(&mp->path[i]))
 				continue;
 			if (mp->path[i].next_tx <= now && mp->path[i].next_tx < best) {
 				best = mp->path[i].next_tx;
@@ -928,7 +1013,8 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 			return 0;
 		mp->rr = (uint32_t)bi + 1;
 		p = &mp->path[bi];
-		e = ring_pop(&p->q);
+		prio = p->pq.n != 0;
+		e = ring_pop(prio ? &p->pq : &p->q);
 		idx = e & ~MP_RESEND_BIT;
 		s = &mp->slots[idx];
 		p->q_bytes -= s->len;
@@ -937,9 +1023,10 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		sojourn = now - s->enq_us;
 		free_us = mp->cfg.aqm_target_us ? mp_sched_free_delay(mp, bi) : 0;
 		sojourn = sojourn > free_us ? sojourn - free_us : 0;
-		if (!p->q.n)
+		if (!p->q.n && !p->pq.n)
 			p->aqm_off = 0;
-		if (mp->cfg.aqm_target_us && !p->aqm_off && !(e & MP_RESEND_BIT) && !s->sent &&
+		if (mp->cfg.aqm_target_us && !p->aqm_off && !prio && !(e & MP_RESEND_BIT) &&
+		    !s->sent &&
 		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
 				   mp->cfg.aqm_target_us, mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
 			if (s->meta & BRAID_MP_META_ECT) {
@@ -947,8 +1034,19 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 				p->c.aqm_marks++;
 				mp->st.aqm_marks++;
 			} else {
+				/* tell the receiver not to wait for this id */
+				struct braid_mp_msg m;
+				int cp = best_ctl_path(mp);
+
 				p->c.aqm_drops++;
 				mp->st.aqm_drops++;
+				if (cp >= 0) {
+					memset(&m, 0, sizeof(m));
+					m.type = BRAID_MP_MSG_SKIP;
+					m.path_id = (uint32_t)bi;
+					m.u.skip_pid = s->pid;
+					ctl_send(mp, cp, &m, 0);
+				}
 				slot_put(mp, idx, BRAID_MP_REL_AQM);
 				continue;
 			}
@@ -994,7 +1092,7 @@ uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now)
 			t = p->chal_next;
 		if (!mp_usable(p))
 			continue;
-		if (p->q.n && p->next_tx < t)
+		if ((p->q.n || p->pq.n) && p->next_tx < t)
 			t = p->next_tx;
 		if (p->probe_next < t)
 			t = p->probe_next;
@@ -1022,12 +1120,21 @@ uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now)
 int braid_mp_rx_data(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
 		     uint32_t len)
 {
+	return braid_mp_rx_data_meta(mp, now, path, pid, ref, len, BRAID_MP_CLASS_BULK);
+}
+
+int braid_mp_rx_data_meta(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
+			  uint32_t len, unsigned int meta)
+{
 	struct mp_path *p = get_path(mp, path);
 	int r;
 
 	if (!p)
 		return -ENOENT;
-	r = mp_reorder_insert(&mp->ro, now, pid, ref, len);
+	if (mp->cfg.latency_classes && (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK)
+		r = mp_reorder_insert_now(&mp->ro, now, pid, ref, len);
+	else
+		r = mp_reorder_insert(&mp->ro, now, pid, ref, len);
 	p->rx.pkts++;
 	p->rx.bytes += len;
 	p->rx.last_pid = pid;
@@ -1095,7 +1202,43 @@ static void on_echo(struct braid_mp *mp, uint64_t now, int i, const struct braid
 	p->c.echoes++;
 }
 
-static void on_report_entry(struct braid_mp *mp, uint64_t now,
+/* Did the peer's NACK name pid as missing? */
+static int nacked(const struct braid_mp_msg *m, uint64_t pid)
+{
+	uint64_t k;
+
+	if (!m->u.report.nack_bits || pid >= m->u.report.nack_hi)
+		return 0;
+	k = m->u.report.nack_hi - 1 - pid;
+	if (k >= m->u.report.nack_bits)
+		return 0;
+	return (m->u.report.nack[k / 8] >> (7 - k % 8)) & 1;
+}
+
+/* ARQ: a packet lost on path from re-sent ahead of bulk on the path with
+ * the earliest arrival (possibly the same one). Too old to still fill a
+ * gap in the peer's reorder buffer: given up. */
+static void arq_resend(struct braid_mp *mp, uint64_t now, struct mp_path *from, uint32_t idx)
+{
+	struct mp_slot *s = &mp->slots[idx];
+	uint32_t mask;
+
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT ||
+	    now - s->enq_us > 2ULL * mp->cfg.reorder_cap_us) {
+		slot_put(mp, idx, BRAID_MP_REL_DONE);
+		return;
+	}
+	mask = mp_sched_pick(mp, now, s->len, BRAID_MP_CLASS_SMALL);
+	if (!mask) {
+		slot_put(mp, idx, BRAID_MP_REL_NOPATH);
+		return;
+	}
+	from->arq_resent++;
+	enqueue_on(mp, __builtin_ctz(mask), idx, MP_RESEND_BIT);
+	slot_put(mp, idx, BRAID_MP_REL_DONE);	/* the record's reference */
+}
+
+static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct braid_mp_msg *m,
 			    const struct braid_mp_report_entry *e)
 {
 	uint32_t cap = mp->cfg.retain_pkts, k, n = 0, delivered, lost = 0;
@@ -1128,7 +1271,10 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now,
 			newest = r->tx_us;
 			p->sent_head = (p->sent_head + 1) & (cap - 1);
 			p->sent_n--;
-			slot_put(mp, r->slot, BRAID_MP_REL_DONE);
+			if (mp->cfg.arq && lost && nacked(m, r->pid))
+				arq_resend(mp, now, p, r->slot);
+			else
+				slot_put(mp, r->slot, BRAID_MP_REL_DONE);
 		}
 		if (newest >= p->est.round_start) {
 			new_round = 1;
@@ -1187,7 +1333,7 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 		break;
 	case BRAID_MP_MSG_REPORT:
 		for (i = 0; i < m.u.report.n; i++)
-			on_report_entry(mp, now, &m.u.report.e[i]);
+			on_report_entry(mp, now, &m, &m.u.report.e[i]);
 		break;
 	case BRAID_MP_MSG_PATH_CHALLENGE:
 		p->peer_id = m.path_id;
@@ -1208,6 +1354,9 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 		} else {
 			path_validated(mp, p, path, now);
 		}
+		break;
+	case BRAID_MP_MSG_SKIP:
+		mp_reorder_filler(&mp->ro, now, m.u.skip_pid);
 		break;
 	case BRAID_MP_MSG_PATH_CLOSE:
 		for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
@@ -1274,7 +1423,8 @@ int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_pat
 	st->cap_bps = p->cap_bps;
 	st->mpip_weight = p->mpip_w;
 	st->share_pm = total ? (uint32_t)(p->c.tx_bytes * 1000 / total) : 0;
-	st->queue_pkts = p->q.n;
+	st->queue_pkts = p->q.n + p->pq.n;
+	st->arq_resent = p->arq_resent;
 	st->queue_bytes = p->q_bytes;
 	st->retained_pkts = p->sent_n;
 	return 0;

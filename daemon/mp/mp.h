@@ -89,7 +89,9 @@ struct braid_mp_config {
 	uint32_t queue_limit_us;	/* tail drop above this send-queue delay (50 ms) */
 	uint32_t mtu;			/* largest packet (1500), for CoDel */
 	uint32_t degraded_loss_pm;	/* loss (per mille) that degrades (100) */
-	int latency_classes;		/* small/ack/dns/ef on lowest delay (1) */
+	int latency_classes;		/* small/ack/dns/ef on lowest delay, ahead of
+					 * bulk in the path's send queue (1) */
+	int arq;			/* re-send packets the peer NACKs (1) */
 	int no_pacing;			/* debugging: send as soon as queued */
 	/* the engine is done with a tx ref (required) */
 	void (*tx_release)(void *user, void *ref, enum braid_mp_release why);
@@ -139,6 +141,7 @@ struct braid_mp_path_stats {
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
 	uint64_t queue_pkts, queue_bytes, retained_pkts;
 	uint64_t lost_pkts, resent_pkts, aqm_drops, aqm_marks;
+	uint64_t arq_resent;	/* NACKed by the peer and re-sent (ARQ) */
 	uint64_t probes_sent, probes_lost_peer, echoes;
 	uint32_t validations, failures;
 	uint32_t bad_token, unsolicited_resp, rx_unvalidated;
@@ -207,6 +210,14 @@ uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now);
  */
 int braid_mp_rx_data(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
 		     uint32_t len);
+/*
+ * The same with the packet's class (braid_mp_classify() of the decrypted
+ * packet): with latency_classes on, a non-bulk packet (pure ACK, DNS, EF,
+ * small) is not held behind gaps of bulk traffic: poll_rx returns it at
+ * once. braid_mp_rx_data() = this with BRAID_MP_CLASS_BULK.
+ */
+int braid_mp_rx_data_meta(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
+			  uint32_t len, unsigned int meta);
 /* A control message arrived; 0, -ENOMSG, -EBADMSG or -ENOENT. */
 int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pid,
 			const uint8_t *buf, size_t len);

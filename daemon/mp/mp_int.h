@@ -51,6 +51,7 @@ struct mp_rxp {
 	int64_t owd_min, owd_last, owd_s;
 	uint64_t owd_var;
 	int have_owd;
+	uint64_t rep_pid[2];	/* last_pid of the previous two reports (NACK range) */
 	uint32_t probe_hi, probes_lost;
 	int have_probe;
 	int dirty;
@@ -73,12 +74,14 @@ struct mp_path {
 	uint32_t chal_backoff;
 	/* transmit */
 	struct mp_ring q;
-	uint64_t q_bytes;
+	struct mp_ring pq;	/* priority: latency classes and ARQ re-sends */
+	uint64_t q_bytes;	/* bytes in q and pq */
 	uint64_t next_tx;
 	struct mp_codel codel;
 	struct mp_sent *sent;
 	uint32_t sent_head, sent_n;
 	uint32_t last_rx_pkts;
+	uint64_t arq_resent;
 	int have_report;
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */

@@ -69,12 +69,17 @@ static size_t msg_len(const struct braid_mp_msg *m)
 	case BRAID_MP_MSG_REPORT:
 		if (m->u.report.n < 1 || m->u.report.n > BRAID_MP_REPORT_MAX)
 			return 0;
-		return BRAID_MP_REPORT_LEN(m->u.report.n);
+		if (m->u.report.nack_bits % 8 || m->u.report.nack_bits > BRAID_MP_NACK_MAX_BITS)
+			return 0;
+		return BRAID_MP_REPORT_LEN(m->u.report.n) +
+		       (m->u.report.nack_bits ? BRAID_MP_NACK_LEN(m->u.report.nack_bits) : 0);
 	case BRAID_MP_MSG_PATH_CHALLENGE:
 	case BRAID_MP_MSG_PATH_RESPONSE:
 		return BRAID_MP_CHALLENGE_LEN;
 	case BRAID_MP_MSG_PATH_CLOSE:
 		return BRAID_MP_CLOSE_LEN;
+	case BRAID_MP_MSG_SKIP:
+		return BRAID_MP_SKIP_LEN;
 	}
 	return 0;
 }
@@ -109,6 +114,12 @@ int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap)
 		p[0] = m->u.report.n;
 		for (i = 0; i < m->u.report.n; i++)
 			put_entry(p + 1 + i * BRAID_MP_REPORT_ENTRY_LEN, &m->u.report.e[i]);
+		if (m->u.report.nack_bits) {
+			p += 1 + m->u.report.n * BRAID_MP_REPORT_ENTRY_LEN;
+			wire_put_be64(p, m->u.report.nack_hi);
+			wire_put_be16(p + 8, m->u.report.nack_bits);
+			memcpy(p + 10, m->u.report.nack, m->u.report.nack_bits / 8);
+		}
 		break;
 	case BRAID_MP_MSG_PATH_CHALLENGE:
 	case BRAID_MP_MSG_PATH_RESPONSE:
@@ -118,6 +129,10 @@ int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap)
 	case BRAID_MP_MSG_PATH_CLOSE:
 		wire_put_be32(p, m->path_id);
 		p[4] = m->u.close_reason;
+		break;
+	case BRAID_MP_MSG_SKIP:
+		wire_put_be32(p, m->path_id);
+		wire_put_be64(p + 4, m->u.skip_pid);
 		break;
 	}
 	return (int)len;
@@ -154,11 +169,23 @@ int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m)
 		if (len < BRAID_MP_HDR_LEN + 1)
 			return -EBADMSG;
 		n = p[0];
-		if (n < 1 || n > BRAID_MP_REPORT_MAX || len != BRAID_MP_REPORT_LEN(n))
+		if (n < 1 || n > BRAID_MP_REPORT_MAX || len < BRAID_MP_REPORT_LEN(n))
 			return -EBADMSG;
 		m->u.report.n = (uint8_t)n;
 		for (i = 0; i < n; i++)
 			get_entry(p + 1 + i * BRAID_MP_REPORT_ENTRY_LEN, &m->u.report.e[i]);
+		if (len == BRAID_MP_REPORT_LEN(n))
+			return 0;
+		p += 1 + n * BRAID_MP_REPORT_ENTRY_LEN;
+		if (len < BRAID_MP_REPORT_LEN(n) + BRAID_MP_NACK_LEN(0))
+			return -EBADMSG;
+		i = wire_get_be16(p + 8);
+		if (!i || i % 8 || i > BRAID_MP_NACK_MAX_BITS ||
+		    len != BRAID_MP_REPORT_LEN(n) + BRAID_MP_NACK_LEN(i))
+			return -EBADMSG;
+		m->u.report.nack_hi = wire_get_be64(p);
+		m->u.report.nack_bits = (uint16_t)i;
+		memcpy(m->u.report.nack, p + 10, i / 8);
 		return 0;
 	case BRAID_MP_MSG_PATH_CHALLENGE:
 	case BRAID_MP_MSG_PATH_RESPONSE:
@@ -172,6 +199,12 @@ int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m)
 			return -EBADMSG;
 		m->path_id = wire_get_be32(p);
 		m->u.close_reason = p[4];
+		return 0;
+	case BRAID_MP_MSG_SKIP:
+		if (len != BRAID_MP_SKIP_LEN)
+			return -EBADMSG;
+		m->path_id = wire_get_be32(p);
+		m->u.skip_pid = wire_get_be64(p + 4);
 		return 0;
 	}
 	return -EBADMSG;

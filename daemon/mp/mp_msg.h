@@ -27,6 +27,7 @@ enum braid_mp_msg_type {
 	BRAID_MP_MSG_PATH_CHALLENGE = 4,
 	BRAID_MP_MSG_PATH_RESPONSE = 5,
 	BRAID_MP_MSG_PATH_CLOSE = 6,
+	BRAID_MP_MSG_SKIP = 7,		/* the sender dropped this data packet-id */
 };
 
 /* Sizes on the wire (magic + type included). */
@@ -37,7 +38,12 @@ enum braid_mp_msg_type {
 #define BRAID_MP_REPORT_LEN(n) (BRAID_MP_HDR_LEN + 1 + (n) * BRAID_MP_REPORT_ENTRY_LEN)
 #define BRAID_MP_CHALLENGE_LEN (BRAID_MP_HDR_LEN + 4 + BRAID_MP_TOKEN_LEN)
 #define BRAID_MP_CLOSE_LEN (BRAID_MP_HDR_LEN + 5)
-#define BRAID_MP_MSG_MAX BRAID_MP_REPORT_LEN(BRAID_MP_REPORT_MAX)
+#define BRAID_MP_SKIP_LEN (BRAID_MP_HDR_LEN + 12)
+/* Optional NACK tail of a REPORT: nack_hi u64, nack_bits u16, bitmap. */
+#define BRAID_MP_NACK_MAX_BITS 4096
+#define BRAID_MP_NACK_LEN(bits) (10 + (bits) / 8)
+#define BRAID_MP_MSG_MAX \
+	(BRAID_MP_REPORT_LEN(BRAID_MP_REPORT_MAX) + BRAID_MP_NACK_LEN(BRAID_MP_NACK_MAX_BITS))
 
 struct braid_mp_report_entry {
 	uint32_t path_id;	/* the data *sender's* id of the path */
@@ -69,9 +75,15 @@ struct braid_mp_msg {
 		struct {
 			uint8_t n;
 			struct braid_mp_report_entry e[BRAID_MP_REPORT_MAX];
+			/* NACK: bit k (MSB first) = packet-id nack_hi-1-k is
+			 * missing at the receiver. nack_bits 0 = no NACK tail. */
+			uint64_t nack_hi;
+			uint16_t nack_bits;	/* multiple of 8, 8..4096 */
+			uint8_t nack[BRAID_MP_NACK_MAX_BITS / 8];
 		} report;
 		uint8_t token[BRAID_MP_TOKEN_LEN];
 		uint8_t close_reason;
+		uint64_t skip_pid;
 	} u;
 };
 

@@ -215,7 +215,10 @@ static int place(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref, ui
 	if (!r->started) {
 		r->started = 1;
 		r->next = pid;
+		r->hi = pid;
 	}
+	if (pid + 1 > r->hi)
+		r->hi = pid + 1;
 	if (state == RO_PKT && r->ready_n + r->st.held >= r->ready_cap)
 		return -ENOBUFS;	/* the caller is not polling */
 	if (pid < r->next) {
@@ -265,6 +268,36 @@ static int place(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref, ui
 int mp_reorder_insert(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref, uint32_t len)
 {
 	return place(r, now, pid, ref, len, RO_PKT);
+}
+
+int mp_reorder_insert_now(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref,
+			  uint32_t len)
+{
+	int rc;
+
+	if (r->ready_n + r->st.held >= r->ready_cap)
+		return -ENOBUFS;
+	if (r->started && pid < r->next)
+		return place(r, now, pid, ref, len, RO_PKT);	/* late or duplicate */
+	rc = place(r, now, pid, NULL, 0, RO_FILLER);
+	if (rc)
+		return rc;
+	ready_push(r, now, ref, pid, len, now);
+	return 0;
+}
+
+int mp_reorder_missing(const struct mp_reorder *r, uint64_t pid)
+{
+	const struct mp_ro_slot *s;
+
+	if (!r->started || pid >= r->hi)
+		return 0;
+	if (pid < r->next)
+		return r->next - pid <= r->hist && !bit_get(r, pid);
+	if (pid - r->next >= r->win)
+		return 0;
+	s = &r->slot[pid & (r->win - 1)];
+	return !(s->state != RO_EMPTY && s->pid == pid);
 }
 
 void mp_reorder_filler(struct mp_reorder *r, uint64_t now, uint64_t pid)

@@ -48,6 +48,7 @@ struct mp_reorder {
 	uint32_t hist;		/* history bits, power of two */
 	int started;
 	uint64_t next;		/* next packet-id to release */
+	uint64_t hi;		/* highest packet-id seen + 1 */
 	struct mp_ro_slot *slot;
 	struct mp_ro_fifo *fifo;	/* held packets in arrival order */
 	uint32_t fifo_head, fifo_n;
@@ -64,6 +65,13 @@ void mp_reorder_fini(struct mp_reorder *r, void (*drop)(void *ctx, void *ref), v
  * too old, -ENOBUFS = the caller does not poll; in both cases the caller
  * keeps the ref. */
 int mp_reorder_insert(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref, uint32_t len);
+/* Deliver at once, out of order (latency classes); the packet-id still
+ * counts as arrived (no gap, later copies are duplicates). Same returns. */
+int mp_reorder_insert_now(struct mp_reorder *r, uint64_t now, uint64_t pid, void *ref,
+			  uint32_t len);
+/* 1 if pid has not arrived: a gap held open or given up (for NACKs);
+ * 0 if it arrived or is too old / too new to know. */
+int mp_reorder_missing(const struct mp_reorder *r, uint64_t pid);
 /* Mark a packet-id consumed by a control message. */
 void mp_reorder_filler(struct mp_reorder *r, uint64_t now, uint64_t pid);
 /* Give up gaps whose oldest waiting packet is older than deadline_us. */

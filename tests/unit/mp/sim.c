@@ -363,7 +363,14 @@ static int arrivals(struct sim *s)
 				} else {
 					struct sim_ipkt *c = ipkt_dup(&pk.ip);
 
-					if (braid_mp_rx_data(rmp, s->now, p, pk.pid, c, pk.len))
+					unsigned int meta = BRAID_MP_CLASS_BULK;
+
+					if (pk.ip.kind == SIM_K_ACK)
+						meta = BRAID_MP_CLASS_ACK;
+					else if (pk.ip.kind == SIM_K_PING || pk.ip.kind == SIM_K_PONG)
+						meta = BRAID_MP_CLASS_SMALL;
+					if (braid_mp_rx_data_meta(rmp, s->now, p, pk.pid, c, pk.len,
+								  meta))
 						free(c);
 				}
 				any = 1;

@@ -211,7 +211,9 @@ static void failover(int blackhole, int backup_flag)
 		CHECK_EQ(braid_mp_path_set(s.side[0].mp, 1, BRAID_MP_PATH_F_BACKUP, 0), 0);
 		CHECK_EQ(braid_mp_path_set(s.side[1].mp, 1, BRAID_MP_PATH_F_BACKUP, 0), 0);
 	}
-	sim_set_load(&s, 30 * MBIT, 1400, s.now + 6 * SEC);
+	/* 45 Mbit/s: EDF spreads it over both paths, so both are busy at the
+	 * cut (at 30 it may leave one idle), and the survivor can carry it */
+	sim_set_load(&s, backup_flag ? 30 * MBIT : 45 * MBIT, 1400, s.now + 6 * SEC);
 	sim_run(&s, s.now + 2 * SEC);
 	from = s.side[0].next_pid;
 	aqm0 = s.side[0].rel[BRAID_MP_REL_AQM];

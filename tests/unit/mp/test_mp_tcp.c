@@ -159,7 +159,7 @@ static int run(const struct path_spec *ps, int np, int direct, uint64_t seed, ui
 		braid_mp_path_stats(s->side[0].mp, i, &st);
 		res->aqm_drops += st.aqm_drops;
 		res->aqm_marks += st.aqm_marks;
-		res->resent += st.resent_pkts;
+		res->resent += st.resent_pkts + st.arq_resent;
 	}
 	if (ping_ms) {
 		res->ping_p50 = sim_ping_pct(s, 50);
@@ -225,11 +225,58 @@ static void explore(void)
 	print_result("50+50 20/60 tunnel", &r);
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median goodput over nseeds runs (nseeds <= 9); *last = the last run. */
+static double median_run(const struct path_spec *ps, int np, int direct, int nseeds,
+			 uint64_t warm, uint64_t dur, struct result *last)
+{
+	double g[9];
+	int i;
+
+	for (i = 0; i < nseeds; i++) {
+		run(ps, np, direct, (uint64_t)i + 1, warm, dur, 0, NULL, last);
+		g[i] = last->goodput;
+	}
+	qsort(g, (size_t)nseeds, sizeof(g[0]), cmp_d);
+	return g[nseeds / 2];
+}
+
+static void grid(void)
+{
+	static const uint32_t loss[3] = { 0, 5000, 30000 };
+	const char *e = getenv("MP_SEEDS");
+	int nseeds = e ? atoi(e) : 3, ratio, l;
+
+	for (l = 0; l < 3; l++)
+		for (ratio = 1; ratio <= 5; ratio++) {
+			struct path_spec ps[2] = { { 10, 10, loss[l], 0 },
+						   { 10, 10 * (uint32_t)ratio, loss[l], 0 } };
+			struct result r;
+			double d0, d1, t;
+
+			d0 = median_run(ps, 2, 0, nseeds, 2 * SEC, 10 * SEC, &r);
+			d1 = median_run(ps, 2, 1, nseeds, 2 * SEC, 10 * SEC, &r);
+			t = median_run(ps, 2, -1, nseeds, 2 * SEC, 10 * SEC, &r);
+			printf("10+10 1:%d loss %5.1f%%: direct %.2f / %.2f, tunnel %.2f (%.0f%% of best, "
+			       "%.0f%% of sum) retx %llu rto %llu resent %llu ro hold %.1f ms\n", ratio,
+			       loss[l] / 1e4, d0, d1, t, 100 * t / (d0 > d1 ? d0 : d1),
+			       100 * t / (d0 + d1), (unsigned long long)r.retrans,
+			       (unsigned long long)r.rtos, (unsigned long long)r.resent,
+			       r.ro_max_hold_us / 1e3);
+		}
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } scenarios[] = {
-	{ "explore", explore }, { "one", one },
+	{ "explore", explore }, { "one", one }, { "grid", grid },
 };
 
 int main(int argc, char **argv)
