@@ -434,7 +434,12 @@ static void enqueue_on(struct braid_mp *mp, int i, uint32_t idx, uint32_t resend
 	struct mp_path *p = &mp->path[i];
 
 	mp->slots[idx].refs++;
-	ring_push(is_prio(mp, &mp->slots[idx], resend_bit) ? &p->pq : &p->q, idx | resend_bit);
+	if (is_prio(mp, &mp->slots[idx], resend_bit)) {
+		ring_push(&p->pq, idx | resend_bit);
+		p->pq_bytes += mp->slots[idx].len;
+	} else {
+		ring_push(&p->q, idx | resend_bit);
+	}
 	p->q_bytes += mp->slots[idx].len;
 	mp_sched_charge(mp, i, mp->slots[idx].len);
 }
@@ -503,9 +508,11 @@ static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 		uint32_t e = ring_pop(p->pq.n ? &p->pq : &p->q);
 
 		p->q_bytes -= mp->slots[e & ~MP_RESEND_BIT].len;
+		p->pq_bytes = p->pq.n ? p->pq_bytes - mp->slots[e & ~MP_RESEND_BIT].len : 0;
 		reschedule(mp, now, e & ~MP_RESEND_BIT, e & MP_RESEND_BIT);
 	}
 	p->q_bytes = 0;
+	p->pq_bytes = 0;
 	memset(&p->codel, 0, sizeof(p->codel));
 	warm_start_others(mp, p);
 	if (!p->link_down && start_validation(mp, p, now + mp->cfg.challenge_us) == 0)
@@ -986,6 +993,28 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 	}
 }
 
+/*
+ * CoDel target for the bulk queues: the configured one, but at least a
+ * third of the largest path RTT in use. One inner TCP flow (CUBIC backs
+ * off to 0.7) only keeps the tunnel full if the queue at its loss point
+ * is a good part of its round trip; 5 ms is that only for short paths.
+ * Latency classes do not wait in this queue (priority queue, no hold at
+ * the receiver), so their delay does not grow with it.
+ */
+static uint32_t aqm_target(const struct braid_mp *mp)
+{
+	uint64_t t = mp->cfg.aqm_target_us, r;
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp_usable(&mp->path[i]) && mp->path[i].est.have_rtt) {
+			r = mp->path[i].est.min_rtt / 3;
+			if (r > t)
+				t = r;
+		}
+	return (uint32_t)(t < mp->cfg.aqm_interval_us / 2 ? t : mp->cfg.aqm_interval_us / 2);
+}
+
 int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 {
 	run_timers(mp, now);
@@ -1018,6 +1047,8 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		idx = e & ~MP_RESEND_BIT;
 		s = &mp->slots[idx];
 		p->q_bytes -= s->len;
+		if (prio)
+			p->pq_bytes -= s->len;
 		/* CoDel judges the delay the tunnel adds: sojourn beyond what
 		 * the slowest path in use costs anyway. */
 		sojourn = now - s->enq_us;
@@ -1028,7 +1059,7 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		if (mp->cfg.aqm_target_us && !p->aqm_off && !prio && !(e & MP_RESEND_BIT) &&
 		    !s->sent &&
 		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
-				   mp->cfg.aqm_target_us, mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
+				   aqm_target(mp), mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
 			if (s->meta & BRAID_MP_META_ECT) {
 				ce = 1;
 				p->c.aqm_marks++;

@@ -76,6 +76,7 @@ struct mp_path {
 	struct mp_ring q;
 	struct mp_ring pq;	/* priority: latency classes and ARQ re-sends */
 	uint64_t q_bytes;	/* bytes in q and pq */
+	uint64_t pq_bytes;	/* bytes in pq */
 	uint64_t next_tx;
 	struct mp_codel codel;
 	struct mp_sent *sent;

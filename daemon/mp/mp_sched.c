@@ -66,7 +66,7 @@ double mp_sched_rel_delay(const struct braid_mp *mp, uint32_t mask, int i)
 }
 
 static double predicted_arrival(const struct braid_mp *mp, uint64_t now, uint32_t mask, int i,
-				uint32_t len)
+				uint32_t len, int prio)
 {
 	const struct mp_path *p = &mp->path[i];
 	double rate = (double)mp_path_rate(mp, p);
@@ -74,12 +74,15 @@ static double predicted_arrival(const struct braid_mp *mp, uint64_t now, uint32_
 
 	/* The packet leaves once the bytes queued before it are paced out; a
 	 * path whose pacing slot is free takes it now. (Its own size is not
-	 * charged at the pacing rate: that would starve a path in startup.) */
+	 * charged at the pacing rate: that would starve a path in startup.)
+	 * A priority packet only waits for the priority queue. */
 	(void)len;
-	return start + (double)p->q_bytes * 8e6 / rate + mp_sched_rel_delay(mp, mask, i);
+	return start + (double)(prio ? p->pq_bytes : p->q_bytes) * 8e6 / rate +
+	       mp_sched_rel_delay(mp, mask, i);
 }
 
-static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint32_t len)
+static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint32_t len,
+		    int prio)
 {
 	double best = DBL_MAX, t;
 	int i, bi = -1;
@@ -87,7 +90,7 @@ static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 		if (!(mask & (1u << i)))
 			continue;
-		t = predicted_arrival(mp, now, mask, i, len);
+		t = predicted_arrival(mp, now, mask, i, len, prio);
 		if (t < best) {
 			best = t;
 			bi = i;
@@ -220,11 +223,11 @@ uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned
 	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT)
 		return mask;
 	if (mp->cfg.latency_classes && (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK)
-		bi = pick_edf(mp, now, mask, len);
+		bi = pick_edf(mp, now, mask, len, 1);
 	else {
 		switch (mp->cfg.sched) {
 		case BRAID_MP_SCHED_EDF:
-			bi = pick_edf(mp, now, mask, len);
+			bi = pick_edf(mp, now, mask, len, 0);
 			break;
 		case BRAID_MP_SCHED_RTT:
 		case BRAID_MP_SCHED_RATIO:

@@ -196,7 +196,17 @@ static void one(void)
 		fprintf(stderr, "MP_CASE=mbit0,owd0,loss0,mbit1,owd1,loss1[,direct]\n");
 		return;
 	}
-	run(ps, 2, direct, 1, 3 * SEC, 5 * SEC, 10, NULL, &r);
+	{
+		struct braid_mp_config cfg;
+
+		braid_mp_config_init(&cfg);
+		if (getenv("MP_AQM"))
+			cfg.aqm_target_us = (uint32_t)atoi(getenv("MP_AQM"));
+		if (getenv("MP_QLIM"))
+			cfg.queue_limit_us = (uint32_t)atoi(getenv("MP_QLIM"));
+		run(ps, 2, direct, getenv("MP_SEED") ? (uint64_t)atoi(getenv("MP_SEED")) : 1, 3 * SEC,
+		    (getenv("MP_DUR") ? (uint64_t)atoi(getenv("MP_DUR")) : 5) * SEC, 10, &cfg, &r);
+	}
 	print_result("case", &r);
 	printf("ping p50 %.2f p95 %.2f ms\n", r.ping_p50 / 1e3, r.ping_p95 / 1e3);
 }
