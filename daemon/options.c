@@ -18,6 +18,7 @@
 
 #include "dc/static_key.h"
 #include "log.h"
+#include "mp/mp.h"
 
 #define KEY_DIR_UNSET (-2)
 
@@ -684,6 +685,176 @@ static int h_ignore_unknown(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int h_multipath(struct ctx *c, int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "on") || !strcmp(argv[1], "yes")) {
+		c->o->multipath = 1;
+		return 0;
+	}
+	if (!strcmp(argv[1], "off") || !strcmp(argv[1], "no")) {
+		c->o->multipath = 0;
+		return 0;
+	}
+	return fail(c, "expected 'on' or 'off', got '%s'", argv[1]);
+}
+
+/* mp-path/mp-backup/mp-cap name local addresses literally: numeric only, so they can be matched. */
+static int check_numeric(struct ctx *c, const char *what, const char *s)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET, s, &a4) == 1 || inet_pton(AF_INET6, s, &a6) == 1)
+		return 0;
+	return fail(c, "%s '%s' is not a numeric IPv4 or IPv6 address", what, s);
+}
+
+static int h_mp_path(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct braid_opt_mp_path *p;
+	uint16_t port = 0;
+	int e;
+
+	if (o->n_mp_paths >= BRAID_OPT_MAX_MP_PATHS)
+		return fail(c, "too many paths (max %d)", BRAID_OPT_MAX_MP_PATHS);
+	e = check_numeric(c, "local address", argv[1]);
+	if (e)
+		return e;
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		if (!strcmp(o->mp_paths[i].local, argv[1]) &&
+		    (argc < 3 ? !o->mp_paths[i].remote
+			      : o->mp_paths[i].remote && !strcmp(o->mp_paths[i].remote, argv[2])))
+			return fail(c, "path %s%s%s is given twice", argv[1], argc >= 3 ? " -> " : "",
+				    argc >= 3 ? argv[2] : "");
+	if (argc >= 4) {
+		e = parse_port(c, argv[3], &port);
+		if (e)
+			return e;
+	}
+	p = &o->mp_paths[o->n_mp_paths];
+	memset(p, 0, sizeof(*p));
+	p->local = strdup(argv[1]);
+	p->remote = argc >= 3 ? strdup(argv[2]) : NULL;
+	if (!p->local || (argc >= 3 && !p->remote)) {
+		free(p->local);
+		free(p->remote);
+		return fail(c, "out of memory");
+	}
+	p->port = port;
+	o->n_mp_paths++;
+	return 0;
+}
+
+static int mp_attr(struct ctx *c, const char *local, bool backup, uint64_t cap)
+{
+	struct braid_options *o = c->o;
+	struct braid_opt_mp_attr *a;
+	int e = check_numeric(c, "local address", local);
+
+	if (e)
+		return e;
+	if (o->n_mp_attrs >= sizeof(o->mp_attrs) / sizeof(o->mp_attrs[0]))
+		return fail(c, "too many mp-backup/mp-cap lines (max %zu)",
+			    sizeof(o->mp_attrs) / sizeof(o->mp_attrs[0]));
+	a = &o->mp_attrs[o->n_mp_attrs];
+	memset(a, 0, sizeof(*a));
+	a->local = strdup(local);
+	a->file = c->loc && c->loc->file ? strdup(c->loc->file) : NULL;
+	if (!a->local || (c->loc && c->loc->file && !a->file)) {
+		free(a->local);
+		free(a->file);
+		return fail(c, "out of memory");
+	}
+	a->line = c->loc ? c->loc->line : 0;
+	a->backup = backup;
+	a->cap_bps = cap;
+	o->n_mp_attrs++;
+	return 0;
+}
+
+static int h_mp_backup(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return mp_attr(c, argv[1], true, 0);
+}
+
+static int h_mp_cap(struct ctx *c, int argc, char **argv)
+{
+	char *end;
+	double v;
+
+	(void)argc;
+	errno = 0;
+	v = strtod(argv[2], &end);
+	if (!argv[2][0] || *end || errno || !(v > 0.0) || v > 100000.0)
+		return fail(c, "cap '%s' is not a rate in Mbit/s (0 < MBIT <= 100000)", argv[2]);
+	return mp_attr(c, argv[1], false, (uint64_t)(v * 1e6));
+}
+
+static int h_mp_scheduler(struct ctx *c, int argc, char **argv)
+{
+	char buf[BRAID_OPT_MP_SCHED_LEN];
+	enum braid_mp_sched s;
+	uint32_t ratio[BRAID_MP_MAX_PATHS];
+	unsigned int n = 0, sum = 0;
+
+	if (argc >= 3)
+		snprintf(buf, sizeof(buf), "%s %s", argv[1], argv[2]);
+	else
+		snprintf(buf, sizeof(buf), "%s", argv[1]);
+	if (strlen(argv[1]) + (argc >= 3 ? strlen(argv[2]) + 1 : 0) >= sizeof(buf) ||
+	    braid_mp_sched_parse(buf, &s, ratio, &n)) {
+		if (!strcmp(argv[1], "ratio"))
+			return fail(c, "'ratio' needs weights like 3:1 (one per path, max %d), got '%s'",
+				    BRAID_MP_MAX_PATHS, argc >= 3 ? argv[2] : "");
+		return fail(c,
+			    "unknown scheduler '%s' (expected edf, rtt, ratio A:B..., mpip, lowest-rtt, "
+			    "backup or redundant)",
+			    buf);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		sum += ratio[i];
+	if (s == BRAID_MP_SCHED_RATIO && !sum)
+		return fail(c, "ratio '%s' has no non-zero weight", argv[2]);
+	strcpy(c->o->mp_sched, buf);
+	return 0;
+}
+
+static int h_mp_reorder_ms(struct ctx *c, int argc, char **argv)
+{
+	int v, e;
+
+	(void)argc;
+	e = parse_int(c, "milliseconds", argv[1], 1, 2000, &v);
+	if (!e)
+		c->o->mp_reorder_ms = (uint32_t)v;
+	return e;
+}
+
+static int h_mp_path_timeout(struct ctx *c, int argc, char **argv)
+{
+	int v, e;
+
+	(void)argc;
+	e = parse_int(c, "seconds", argv[1], 1, 86400, &v);
+	if (!e)
+		c->o->mp_path_timeout = (uint32_t)v;
+	return e;
+}
+
+static int h_status(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	if (argc >= 3) {
+		e = parse_int(c, "interval", argv[2], 1, 86400, &c->o->status_interval);
+		if (e)
+			return e;
+	}
+	return set_str(c, &c->o->status_path, argv[1]);
+}
+
 static int h_blob(struct ctx *c, int argc, char **argv);
 
 /* setenv is handled in braid_options_apply (setenv opt …); plain setenv is kept as a no-op */
@@ -738,6 +909,14 @@ static const struct opt_def opt_table[] = {
 	{ "ignore-unknown-option", 1, MANY, h_ignore_unknown, false, NOBLOB },
 	{ "setenv", 1, 2, h_noop, false, NOBLOB },
 	/* braidd always keeps the key and the device across a ping-restart */
+	{ "multipath", 0, 1, h_multipath, false, NOBLOB },
+	{ "mp-path", 1, 3, h_mp_path, false, NOBLOB },
+	{ "mp-backup", 1, 1, h_mp_backup, false, NOBLOB },
+	{ "mp-cap", 2, 2, h_mp_cap, false, NOBLOB },
+	{ "mp-scheduler", 1, 2, h_mp_scheduler, false, NOBLOB },
+	{ "mp-reorder-ms", 1, 1, h_mp_reorder_ms, false, NOBLOB },
+	{ "mp-path-timeout", 1, 1, h_mp_path_timeout, false, NOBLOB },
+	{ "status", 1, 2, h_status, false, NOBLOB },
 	{ "persist-key", 0, 0, h_noop, false, NOBLOB },
 	{ "persist-tun", 0, 0, h_noop, false, NOBLOB },
 	/* kept for the TLS mode: a file name or an inline block */
@@ -799,6 +978,10 @@ void braid_options_init(struct braid_options *o)
 	o->secret_dir = KEY_DIR_UNSET;
 	o->key_direction = KEY_DIR_UNSET;
 	o->verb = BRAID_LOG_VERB_DEFAULT;
+	o->multipath = -1;
+	strcpy(o->mp_sched, "edf");
+	o->mp_path_timeout = 30;
+	o->status_interval = 60;
 }
 
 void braid_options_free(struct braid_options *o)
@@ -812,6 +995,15 @@ void braid_options_free(struct braid_options *o)
 	for (i = 0; i < BRAID_BLOB_COUNT; i++)
 		source_clear(&o->blobs[i]);
 	source_clear(&o->secret);
+	for (i = 0; i < o->n_mp_paths; i++) {
+		free(o->mp_paths[i].local);
+		free(o->mp_paths[i].remote);
+	}
+	for (i = 0; i < o->n_mp_attrs; i++) {
+		free(o->mp_attrs[i].local);
+		free(o->mp_attrs[i].file);
+	}
+	free(o->status_path);
 	free(o->local);
 	free(o->log_path);
 	free(o->writepid);
@@ -901,9 +1093,66 @@ __attribute__((format(printf, 3, 4))) static int ffail(char *err, size_t err_len
 	return -EINVAL;
 }
 
+static bool mp_has_remote(const struct braid_options *o)
+{
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		if (o->mp_paths[i].remote)
+			return true;
+	return false;
+}
+
+static int finalize_mp(struct braid_options *o, char *err, size_t err_len)
+{
+	if (o->multipath < 0)
+		o->multipath = o->n_mp_paths > 0;
+	for (unsigned int i = 0; i < o->n_mp_attrs; i++) {
+		const struct braid_opt_mp_attr *a = &o->mp_attrs[i];
+		bool found = false;
+
+		for (unsigned int k = 0; k < o->n_mp_paths; k++) {
+			if (strcmp(o->mp_paths[k].local, a->local))
+				continue;
+			found = true;
+			if (a->backup)
+				o->mp_paths[k].backup = true;
+			if (a->cap_bps)
+				o->mp_paths[k].cap_bps = a->cap_bps;
+		}
+		if (!found) {
+			char where[300] = "";
+
+			if (a->file)
+				snprintf(where, sizeof(where), "%s:%d: ", a->file, a->line);
+			return ffail(err, err_len,
+				     "%soption '%s': no 'mp-path %s' names this local address", where,
+				     a->backup ? "mp-backup" : "mp-cap", a->local);
+		}
+	}
+	if (!o->multipath) {
+		if (o->n_mp_paths)
+			return ffail(err, err_len,
+				     "option 'mp-path' given with 'multipath off': remove one of them");
+		return 0;
+	}
+	if (o->nobind && !o->n_mp_paths)
+		return ffail(err, err_len, "option 'multipath': 'nobind' needs 'mp-path' lines");
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		if (!o->mp_paths[i].remote && o->n_remotes == 0 && o->nobind)
+			return ffail(err, err_len,
+				     "option 'mp-path %s': no remote on the line and no 'remote': with "
+				     "'nobind' the peer could never reach this path",
+				     o->mp_paths[i].local);
+	if (o->float_ok)
+		braid_warn("option 'float' has no effect with multipath (authenticated paths are "
+			   "learned and validated)");
+	if (!o->replay_window)
+		o->replay_window = 65536;	/* the reorder depth of several paths at full rate */
+	return 0;
+}
+
 int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 {
-	int dir;
+	int dir, r;
 
 	if (!o->dev[0])
 		return ffail(err, err_len, "option 'dev' is missing (e.g. 'dev tun')");
@@ -954,12 +1203,15 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		return ffail(err, err_len,
 			     "option 'ifconfig-ipv6': IPv6 needs tun-mtu >= 1280 (tun-mtu is %d)",
 			     o->tun_mtu);
-	if (o->nobind && !o->n_remotes)
+	if (o->nobind && !o->n_remotes && !mp_has_remote(o))
 		return ffail(err, err_len,
 			     "option 'nobind' without 'remote': the peer could never reach us");
 	if (o->ping_restart && o->ping && o->ping_restart < o->ping)
 		braid_warn("ping-restart %d is shorter than the ping interval %d", o->ping_restart,
 			   o->ping);
+	r = finalize_mp(o, err, err_len);
+	if (r)
+		return r;
 	for (unsigned int i = 0; i < BRAID_BLOB_COUNT; i++)
 		if (o->blobs[i].path || o->blobs[i].inline_text)
 			braid_warn("option '%s' is ignored in static-key mode",

@@ -30,6 +30,8 @@
 #define BRAID_OPT_TUN_MTU_MIN 576
 #define BRAID_OPT_TUN_MTU_MAX 9000
 #define BRAID_OPT_DEFAULT_MSSFIX 1492
+#define BRAID_OPT_MAX_MP_PATHS 8	/* = BRAID_MP_MAX_PATHS */
+#define BRAID_OPT_MP_SCHED_LEN 96
 
 enum braid_opt_topology { BRAID_TOPO_P2P = 0, BRAID_TOPO_NET30, BRAID_TOPO_SUBNET };
 
@@ -61,6 +63,24 @@ struct braid_opt_source {
 struct braid_opt_remote {
 	char *host;
 	uint16_t port;		/* 0: rport */
+};
+
+/* `mp-path LOCAL [REMOTE [PORT]]`, with `mp-backup` / `mp-cap` folded in by finalize. */
+struct braid_opt_mp_path {
+	char *local;		/* numeric address the socket binds to */
+	char *remote;		/* NULL: every `remote` (client) or learn peers (server) */
+	uint16_t port;		/* 0: rport */
+	bool backup;		/* mp-backup LOCAL */
+	uint64_t cap_bps;	/* mp-cap LOCAL MBIT; 0 = none */
+};
+
+/* `mp-backup LOCAL` / `mp-cap LOCAL MBIT` before finalize (may precede their mp-path). */
+struct braid_opt_mp_attr {
+	char *local;
+	bool backup;
+	uint64_t cap_bps;
+	int line;		/* for the error if no mp-path matches */
+	char *file;
 };
 
 struct braid_opt_route {
@@ -112,6 +132,20 @@ struct braid_options {
 	uint32_t replay_window;		/* 0: default 64 */
 	uint32_t replay_time;		/* 0: default 15; use has_replay_time */
 	bool has_replay_time;
+
+	/* multipath (Braid point-to-point mode; docs/braidd.md "Multipath") */
+	int multipath;			/* -1 unset (on iff mp-path given), 0 off, 1 on */
+	struct braid_opt_mp_path mp_paths[BRAID_OPT_MAX_MP_PATHS];
+	unsigned int n_mp_paths;
+	struct braid_opt_mp_attr mp_attrs[2 * BRAID_OPT_MAX_MP_PATHS];
+	unsigned int n_mp_attrs;
+	char mp_sched[BRAID_OPT_MP_SCHED_LEN];	/* "edf", "ratio 3:1", ... */
+	uint32_t mp_reorder_ms;		/* 0: engine default */
+	uint32_t mp_path_timeout;	/* s a learned failed path is kept (30) */
+
+	/* status */
+	char *status_path;
+	int status_interval;		/* seconds (default 1... see finalize) */
 
 	/* keepalive */
 	int ping, ping_restart, ping_exit;

@@ -19,9 +19,11 @@
 #include "dc/payload.h"
 #include "dc/static_key.h"
 #include "log.h"
+#include "mpath.h"
 #include "mssfix.h"
 #include "pathset.h"
 #include "sock.h"
+#include "status.h"
 #include "tun.h"
 
 #define BATCH 32
@@ -42,6 +44,8 @@ struct braid_tunnel {
 	struct braid_dc *dc;
 	struct braid_key2 key;		/* kept for restarts (persist-key); wiped on free */
 	struct braid_mssfix mss;
+	struct braid_mpath *mpd;	/* multipath data plane, or NULL (single path) */
+	ev_timer status_t;
 
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer tick;
@@ -241,7 +245,9 @@ static void update_mssfix(struct braid_tunnel *t)
 	const struct braid_path *p = &t->ps.path[0];
 	int outer = 40;
 
-	if (p->has_peer && (p->peer.sa.sa_family == AF_INET ||
+	if (t->mpd)
+		outer = braid_mpath_outer_hdr(t->mpd);
+	else if (p->has_peer && (p->peer.sa.sa_family == AF_INET ||
 			    IN6_IS_ADDR_V4MAPPED(&p->peer.in6.sin6_addr)))
 		outer = 20;
 	else if (!p->has_peer && t->family == AF_INET)
@@ -300,6 +306,10 @@ static void tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	unsigned int n = 0;
 
 	(void)loop, (void)revents;
+	if (t->mpd) {
+		braid_mpath_tun_readable(t->mpd, t->tun.fd);
+		return;
+	}
 	if (t->tx_n)
 		return;
 	while (n < BATCH) {
@@ -381,17 +391,17 @@ static void send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size
 
 /* ---- RX ---- */
 
-static void rx_payload(struct braid_tunnel *t, size_t plen)
+static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)
 {
 	struct braid_payload pl;
 	uint8_t *ip;
 	ssize_t w;
 
-	braid_payload_classify(BRAID_COMP_NONE, t->plain, plen, &pl);
+	braid_payload_classify(BRAID_COMP_NONE, plain, plen, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:
 	case BRAID_PAYLOAD_IPV6:
-		ip = t->plain + (pl.data - t->plain);
+		ip = plain + (pl.data - plain);
 		if (braid_mssfix_apply(&t->mss, ip, pl.len))
 			t->st.mss_clamped++;
 		w = write(t->tun.fd, ip, pl.len);
@@ -480,7 +490,44 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
 	}
 	t->last_rx = ev_now(t->loop);
-	rx_payload(t, plen);
+	rx_payload(t, t->plain, plen);
+}
+
+/* ---- multipath hooks ---- */
+
+static void mp_deliver(void *user, uint8_t *payload, size_t len)
+{
+	rx_payload(user, payload, len);
+}
+
+static void mp_rx_auth(void *user, const union braid_sockaddr *from)
+{
+	struct braid_tunnel *t = user;
+	char a[128];
+
+	if (!t->connected) {
+		t->connected = true;
+		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+	}
+	t->last_rx = ev_now(t->loop);
+}
+
+static void mp_tx(void *user)
+{
+	struct braid_tunnel *t = user;
+
+	t->last_tx = ev_now(t->loop);
+}
+
+static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_tunnel *t = w->data;
+	int r;
+
+	(void)loop, (void)revents;
+	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
+	if (r)
+		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
 
 static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -530,17 +577,22 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	ev_tstamp now = ev_now(loop);
 
 	(void)revents;
-	if (o->ping && t->ps.path[0].has_peer && now - t->last_tx >= o->ping) {
+	bool has_peer = t->mpd ? braid_mpath_has_peer(t->mpd) : t->ps.path[0].has_peer;
+
+	if (o->ping && has_peer && now - t->last_tx >= o->ping) {
 		uint8_t ping[BRAID_PING_LEN + 2];
 		size_t len;
 
 		if (!braid_payload_build_ping(BRAID_COMP_NONE, ping, sizeof(ping), &len)) {
-			send_control_payload(t, ping, len);
+			if (t->mpd)
+				braid_mpath_send_payload(t->mpd, ping, len);
+			else
+				send_control_payload(t, ping, len);
 			t->st.pings_tx++;
 		}
 	}
 	/* nothing to time out while we wait for a first peer */
-	if (!t->has_remote && !t->ps.path[0].has_peer)
+	if (!t->has_remote && !has_peer)
 		return;
 	if (o->ping_exit && now - t->last_rx >= o->ping_exit) {
 		braid_info("Inactivity timeout (--ping-exit), exiting");
@@ -618,7 +670,13 @@ static void restart(struct braid_tunnel *t)
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_io_start(t->loop, &t->tun_r);
 	}
-	if (t->has_remote) {
+	if (t->mpd) {
+		if (braid_mpath_restart(t->mpd, t->dc)) {
+			t->exit_req = true;
+			t->exit_code = 1;
+			return;
+		}
+	} else if (t->has_remote) {
 		t->remote_idx = (t->remote_idx + 1) % t->o->n_remotes;
 		if (resolve_remote(t, t->remote_idx, t->family, &remote) ||
 		    braid_sockaddr_to_family(&remote, t->family)) {
@@ -645,6 +703,9 @@ int braid_tunnel_run(struct braid_tunnel *t)
 		if (t->stats_req) {
 			t->stats_req = false;
 			log_stats(t, "stats");
+			braid_status_log(t->mpd);
+			if (t->o->status_path)
+				status_cb(t->loop, &t->status_t, 0);
 		}
 		if (t->exit_req)
 			break;
@@ -654,6 +715,9 @@ int braid_tunnel_run(struct braid_tunnel *t)
 			break;
 	}
 	log_stats(t, "final stats");
+	braid_status_log(t->mpd);
+	if (t->o->status_path)
+		status_cb(t->loop, &t->status_t, 0);
 	return t->exit_code;
 }
 
@@ -691,10 +755,18 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		goto err_key;
 	braid_info("static key loaded; data channel %s, key-direction %d, peer-id %u", o->cipher,
 		   o->key_direction, o->peer_id);
-	r = open_socket(t, &remote);
-	if (r)
-		goto err_dc;
-	braid_pathset_init(&t->ps, t->fd, t->has_remote ? &remote : NULL, o->float_ok);
+	if (!o->multipath) {
+		r = open_socket(t, &remote);
+		if (r)
+			goto err_dc;
+		braid_pathset_init(&t->ps, t->fd, t->has_remote ? &remote : NULL, o->float_ok);
+	} else {
+		braid_pathset_init(&t->ps, -1, NULL, false);
+		t->has_remote = o->n_remotes > 0;
+		for (unsigned int i = 0; i < o->n_mp_paths; i++)
+			if (o->mp_paths[i].remote)
+				t->has_remote = true;
+	}
 	r = braid_tun_open(&t->tun, o);
 	if (r)
 		goto err_sock;
@@ -710,14 +782,31 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		r = -ENOMEM;
 		goto err_tun;
 	}
+	if (o->multipath) {
+		const struct braid_mpath_hooks hooks = {
+			.deliver = mp_deliver, .rx_auth = mp_rx_auth, .tx = mp_tx, .user = t,
+		};
+
+		r = braid_mpath_new(&t->mpd, t->loop, o, t->dc, &t->mss, &t->st, &hooks);
+		if (r)
+			goto err_loop;
+		update_mssfix(t);
+	}
 	ev_io_init(&t->tun_r, tun_read_cb, t->tun.fd, EV_READ);
 	ev_io_init(&t->sock_r, sock_read_cb, t->fd, EV_READ);
 	ev_io_init(&t->sock_w, sock_write_cb, t->fd, EV_WRITE);
 	ev_timer_init(&t->tick, tick_cb, TICK_S, TICK_S);
 	t->tun_r.data = t->sock_r.data = t->sock_w.data = t->tick.data = t;
 	ev_io_start(t->loop, &t->tun_r);
-	ev_io_start(t->loop, &t->sock_r);
+	if (!t->mpd)
+		ev_io_start(t->loop, &t->sock_r);
 	ev_timer_start(t->loop, &t->tick);
+	ev_timer_init(&t->status_t, status_cb, o->status_interval, o->status_interval);
+	t->status_t.data = t;
+	if (o->status_path) {
+		ev_timer_start(t->loop, &t->status_t);
+		status_cb(t->loop, &t->status_t, 0);
+	}
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&t->sig[i], signal_cb, signums[i]);
 		t->sig[i].data = t;
@@ -729,10 +818,14 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	*out = t;
 	return 0;
 
+err_loop:
+	ev_loop_destroy(t->loop);
+	t->loop = NULL;
 err_tun:
 	braid_tun_close(&t->tun, o);
 err_sock:
-	close(t->fd);
+	if (t->fd >= 0)
+		close(t->fd);
 err_dc:
 	braid_dc_free(t->dc);
 err_key:
@@ -754,6 +847,9 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		ev_io_stop(t->loop, &t->sock_r);
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_timer_stop(t->loop, &t->tick);
+		ev_timer_stop(t->loop, &t->status_t);
+		braid_mpath_free(t->mpd);
+		t->mpd = NULL;
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(t->loop, &t->sig[i]);
 		ev_loop_destroy(t->loop);

@@ -1,0 +1,965 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mpath.c - the multipath data plane on libev (see mpath.h).
+ */
+#include "mpath.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "linkmon.h"
+#include "log.h"
+
+#define MAX_SOCKS BRAID_OPT_MAX_MP_PATHS
+#define MAX_EPS BRAID_MP_MAX_PATHS
+#define RX_BATCH 32
+#define RX_ROUNDS 8
+#define TUN_BATCH 64
+#define HOUSEKEEP_S 1.0
+#define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
+#define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
+
+/* A TX packet: plaintext at d + ov, sealed in place into d (kept for re-sends). */
+struct tbuf {
+	struct tbuf *next;
+	uint32_t len;		/* plaintext length */
+	uint32_t wlen;		/* sealed length, 0 until sealed */
+	uint8_t key_id;
+	uint8_t d[];
+};
+
+/* An RX payload held by the engine's reorder buffer. */
+struct rbuf {
+	struct rbuf *next;
+	uint32_t len;
+	uint8_t d[];
+};
+
+struct msock {
+	struct braid_mpath *m;
+	int fd;
+	union braid_sockaddr local;	/* as bound (the kernel's port with nobind) */
+	const char *cfg_local;		/* the mp-path text, NULL = wildcard */
+	bool wildcard;
+	bool backup;
+	uint64_t cap_bps;
+	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
+	ev_io r;
+};
+
+struct ep {
+	bool used;
+	int sock;
+	union braid_sockaddr peer;
+	bool learned;
+	bool configured;
+	uint64_t failed_since_us;
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
+};
+
+/* A configured (socket, remote) pair, re-added at each restart. */
+struct cfgpath {
+	int sock;
+	union braid_sockaddr peer;
+};
+
+struct braid_mpath {
+	struct ev_loop *loop;
+	const struct braid_options *o;
+	struct braid_dc *dc;
+	const struct braid_mssfix *mss;
+	struct braid_tunnel_stats *tst;
+	struct braid_mpath_hooks h;
+
+	struct braid_mp_config cfg;
+	struct braid_mp *mp;
+	enum braid_mp_sched sched;
+
+	struct msock sock[MAX_SOCKS];
+	int n_sock;
+	struct ep ep[MAX_EPS];
+	struct cfgpath cfgp[MAX_EPS];
+	int n_cfgp;
+	uint64_t next_key;
+
+	int nl_fd;
+	ev_io nl_r;
+	ev_timer engine_t, housekeep_t;
+
+	/* pools */
+	size_t tsize, rsize, ov;
+	uint8_t *tmem, *rmem;
+	uint32_t tcount, rcount;
+	struct tbuf *tfree;
+	struct rbuf *rfree;
+	bool have_spare;	/* a reserved packet-id the engine refused, used next */
+	uint8_t spare_kid;
+	uint32_t spare_pid;
+
+	/* RX batch */
+	uint8_t *rxbuf;
+	struct mmsghdr rxmsg[RX_BATCH];
+	struct iovec rxiov[RX_BATCH];
+	union braid_sockaddr rxaddr[RX_BATCH];
+
+	bool sent_any;
+	struct braid_mpath_stats st;
+	ev_tstamp last_err_log;
+};
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static int64_t now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec;
+}
+
+/* ---- pools ---- */
+
+static struct tbuf *tget(struct braid_mpath *m)
+{
+	struct tbuf *b = m->tfree;
+
+	if (b)
+		m->tfree = b->next;
+	return b;
+}
+
+static void tput(struct braid_mpath *m, struct tbuf *b)
+{
+	b->next = m->tfree;
+	m->tfree = b;
+}
+
+static struct rbuf *rget(struct braid_mpath *m)
+{
+	struct rbuf *b = m->rfree;
+
+	if (b)
+		m->rfree = b->next;
+	return b;
+}
+
+static void rput(struct braid_mpath *m, struct rbuf *b)
+{
+	b->next = m->rfree;
+	m->rfree = b;
+}
+
+static int pools_init(struct braid_mpath *m)
+{
+	size_t buf = (size_t)m->o->tun_mtu + 256;
+
+	m->tsize = (sizeof(struct tbuf) + buf + 15) & ~(size_t)15;
+	m->rsize = (sizeof(struct rbuf) + buf + 15) & ~(size_t)15;
+	m->tcount = m->cfg.queue_pkts + TX_EXTRA;
+	m->rcount = m->cfg.reorder_max_pkts + RX_EXTRA;
+	m->tmem = calloc(m->tcount, m->tsize);
+	m->rmem = calloc(m->rcount, m->rsize);
+	m->rxbuf = malloc((size_t)RX_BATCH * buf);
+	if (!m->tmem || !m->rmem || !m->rxbuf)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->tcount; i++)
+		tput(m, (struct tbuf *)(m->tmem + (size_t)i * m->tsize));
+	for (uint32_t i = 0; i < m->rcount; i++)
+		rput(m, (struct rbuf *)(m->rmem + (size_t)i * m->rsize));
+	return 0;
+}
+
+/* ---- engine callbacks ---- */
+
+static void cb_tx_release(void *user, void *ref, enum braid_mp_release why)
+{
+	struct braid_mpath *m = user;
+
+	(void)why;
+	tput(m, ref);
+}
+
+static void cb_rx_release(void *user, void *ref)
+{
+	rput(user, ref);
+}
+
+static int cb_random(void *user, uint8_t *buf, size_t len)
+{
+	(void)user;
+	randombytes_buf(buf, len);
+	return 0;
+}
+
+/* ---- paths ---- */
+
+static const char *ep_str(const struct braid_mpath *m, int i, char *buf, size_t len)
+{
+	char a[80], b[80];
+
+	snprintf(buf, len, "%d (%s -> %s)", i,
+		 braid_sockaddr_str(&m->sock[m->ep[i].sock].local, a, sizeof(a)),
+		 braid_sockaddr_str(&m->ep[i].peer, b, sizeof(b)));
+	return buf;
+}
+
+static int ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *peer, bool learned,
+		  uint64_t now)
+{
+	const struct msock *s = &m->sock[sock];
+	char d[200];
+	int i;
+
+	i = braid_mp_path_add(m->mp, now, ++m->next_key, s->backup ? BRAID_MP_PATH_F_BACKUP : 0,
+			      s->cap_bps);
+	if (i < 0)
+		return i;
+	memset(&m->ep[i], 0, sizeof(m->ep[i]));
+	m->ep[i].used = true;
+	m->ep[i].sock = sock;
+	m->ep[i].peer = *peer;
+	m->ep[i].learned = learned;
+	m->ep[i].configured = !learned;
+	if (s->up == 0)
+		braid_mp_path_link_event(m->mp, now, i, 0);
+	braid_info("multipath: path %s %s%s", ep_str(m, i, d, sizeof(d)),
+		   learned ? "learned from an authenticated packet, validating" : "added, validating",
+		   s->backup ? " (backup)" : "");
+	return i;
+}
+
+static void ep_del(struct braid_mpath *m, int i, uint64_t now, const char *why)
+{
+	char d[200];
+
+	braid_info("multipath: path %s removed: %s", ep_str(m, i, d, sizeof(d)), why);
+	braid_mp_path_del(m->mp, now, i);
+	m->ep[i].used = false;
+	m->st.paths_removed++;
+}
+
+static int ep_find(const struct braid_mpath *m, int sock, const union braid_sockaddr *from)
+{
+	for (int i = 0; i < MAX_EPS; i++)
+		if (m->ep[i].used && m->ep[i].sock == sock && braid_sockaddr_equal(&m->ep[i].peer, from))
+			return i;
+	return -ENOENT;
+}
+
+/* A learned path that has been failed longest, to make room; -1 if none. */
+static int ep_victim(const struct braid_mpath *m)
+{
+	uint64_t best = UINT64_MAX;
+	int v = -1;
+
+	for (int i = 0; i < MAX_EPS; i++)
+		if (m->ep[i].used && m->ep[i].learned && m->ep[i].failed_since_us &&
+		    m->ep[i].failed_since_us < best) {
+			best = m->ep[i].failed_since_us;
+			v = i;
+		}
+	return v;
+}
+
+static int engine_create(struct braid_mpath *m)
+{
+	uint32_t ratio[BRAID_MP_MAX_PATHS];
+	unsigned int n = 0;
+	uint64_t now = now_us();
+	int r;
+
+	r = braid_mp_new(&m->mp, &m->cfg);
+	if (r) {
+		braid_err("multipath: cannot create the engine: %s", strerror(-r));
+		return r;
+	}
+	if (!braid_mp_sched_parse(m->o->mp_sched, &m->sched, ratio, &n)) {
+		r = braid_mp_set_sched(m->mp, m->sched, ratio, n);
+		if (r)
+			braid_warn("multipath: scheduler '%s' refused (%s); using edf", m->o->mp_sched,
+				   strerror(-r));
+	}
+	memset(m->ep, 0, sizeof(m->ep));
+	for (int k = 0; k < m->n_cfgp; k++) {
+		r = ep_add(m, m->cfgp[k].sock, &m->cfgp[k].peer, false, now);
+		if (r < 0) {
+			char a[80];
+
+			braid_err("multipath: cannot add the path to %s: %s",
+				  braid_sockaddr_str(&m->cfgp[k].peer, a, sizeof(a)), strerror(-r));
+			return r;
+		}
+	}
+	return 0;
+}
+
+/* ---- transmit ---- */
+
+static void send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t len)
+{
+	struct ep *e = &m->ep[path];
+	const struct msock *s;
+
+	if (path < 0 || path >= MAX_EPS || !e->used)
+		return;
+	s = &m->sock[e->sock];
+	for (;;) {
+		if (sendto(s->fd, pkt, len, 0, &e->peer.sa, braid_sockaddr_len(&e->peer)) >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		e->tx_errors++;
+		m->tst->link_tx_errors++;
+		if (ev_now(m->loop) - m->last_err_log >= 1.0) {
+			char d[200];
+
+			m->last_err_log = ev_now(m->loop);
+			braid_dbg("multipath: send on path %s: %s", ep_str(m, path, d, sizeof(d)),
+				  strerror(errno));
+		}
+		return;
+	}
+	e->tx_pkts++;
+	e->tx_bytes += len;
+	m->tst->link_tx_pkts++;
+	m->tst->link_tx_bytes += len;
+	m->sent_any = true;
+}
+
+static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)
+{
+	struct tbuf *b = tx->ref;
+	size_t wlen;
+	int r;
+
+	if (!b->wlen) {
+		/* the CE mark must be in the bytes before the one and only sealing */
+		if (tx->ce)
+			braid_mp_set_ce(b->d + m->ov, b->len);
+		r = braid_dc_encrypt_reserved(m->dc, b->key_id, (uint32_t)tx->pid, b->d + m->ov,
+					      b->len, b->d, m->tsize - sizeof(*b), &wlen);
+		if (r) {
+			m->st.tx_seal_errors++;
+			braid_dbg("multipath: sealing packet-id %llu failed: %s",
+				  (unsigned long long)tx->pid, strerror(-r));
+			return;
+		}
+		b->wlen = (uint32_t)wlen;
+	}
+	send_on(m, tx->path, b->d, b->wlen);
+}
+
+static void tx_control(struct braid_mpath *m, const struct braid_mp_tx *tx)
+{
+	uint8_t pkt[BRAID_MP_MSG_MAX + 64];
+	size_t len;
+	int r;
+
+	r = braid_dc_encrypt(m->dc, tx->ctl, tx->ctl_len, pkt, sizeof(pkt), &len, NULL);
+	if (r) {
+		m->st.tx_seal_errors++;
+		return;
+	}
+	send_on(m, tx->path, pkt, len);
+}
+
+static void pump(struct braid_mpath *m);
+
+static void engine_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop, (void)revents;
+	pump(w->data);
+}
+
+/* Run the engine: everything due goes out, everything ready goes to the TUN, timer re-armed. */
+static void pump(struct braid_mpath *m)
+{
+	struct braid_mp_tx tx;
+	struct braid_mp_rx rx;
+	uint64_t now = now_us(), dl;
+
+	m->sent_any = false;
+	while (braid_mp_poll_tx(m->mp, now, &tx) == 1) {
+		if (tx.kind == BRAID_MP_TX_DATA)
+			tx_data(m, &tx);
+		else
+			tx_control(m, &tx);
+	}
+	while (braid_mp_poll_rx(m->mp, now, &rx) == 1) {
+		struct rbuf *b = rx.ref;
+
+		m->h.deliver(m->h.user, b->d, b->len);
+		rput(m, b);
+	}
+	if (m->sent_any && m->h.tx)
+		m->h.tx(m->h.user);
+	ev_timer_stop(m->loop, &m->engine_t);
+	dl = braid_mp_next_deadline(m->mp, now);
+	if (dl != UINT64_MAX) {
+		uint64_t d = dl > now ? dl - now : 0;
+
+		if (d < 20)
+			d = 20;
+		ev_timer_set(&m->engine_t, (double)d / 1e6, 0.0);
+		ev_timer_start(m->loop, &m->engine_t);
+	}
+}
+
+/* Queue one plaintext payload in buffer b (at b->d + ov, b->len). Consumes b. */
+static int enqueue(struct braid_mpath *m, struct tbuf *b, unsigned int meta)
+{
+	uint8_t kid;
+	uint32_t pid;
+	int r;
+
+	if (m->have_spare) {
+		kid = m->spare_kid;
+		pid = m->spare_pid;
+		m->have_spare = false;
+	} else {
+		r = braid_dc_reserve_packet_id(m->dc, &kid, &pid);
+		if (r) {
+			tput(m, b);
+			return r;
+		}
+	}
+	b->key_id = kid;
+	b->wlen = 0;
+	r = braid_mp_enqueue(m->mp, now_us(), b, b->len, meta, (uint64_t)pid);
+	if (r) {
+		/* not consumed: the id is still unsealed and goes to the next packet */
+		m->have_spare = true;
+		m->spare_kid = kid;
+		m->spare_pid = pid;
+		tput(m, b);
+		if (r == -ENETUNREACH)
+			m->st.tx_nopath++;
+		else
+			m->st.tx_nobufs++;
+	}
+	return r;
+}
+
+void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
+{
+	for (int n = 0; n < TUN_BATCH; n++) {
+		struct tbuf *b = tget(m);
+		uint8_t *ip;
+		ssize_t len;
+		int r;
+
+		if (!b) {
+			m->st.tx_pool_empty++;
+			break;
+		}
+		ip = b->d + m->ov;
+		len = read(tun_fd, ip, m->tsize - sizeof(*b) - m->ov);
+		if (len < 0) {
+			tput(m, b);
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				braid_warn("tun: read error: %s", strerror(errno));
+			break;
+		}
+		m->tst->tun_read_pkts++;
+		m->tst->tun_read_bytes += (uint64_t)len;
+		if (len < 1 || ((ip[0] >> 4) != 4 && (ip[0] >> 4) != 6)) {
+			m->tst->tx_not_ip++;
+			tput(m, b);
+			continue;
+		}
+		if (braid_mssfix_apply(m->mss, ip, (size_t)len))
+			m->tst->mss_clamped++;
+		b->len = (uint32_t)len;
+		r = enqueue(m, b, braid_mp_classify(ip, (size_t)len, 0));
+		if (r == -ENETUNREACH)
+			m->tst->tx_no_peer++;
+		else if (r == -EOVERFLOW)
+			break;
+	}
+	pump(m);
+}
+
+int braid_mpath_send_payload(struct braid_mpath *m, const uint8_t *pl, size_t len)
+{
+	struct tbuf *b;
+	int r;
+
+	if (len > m->tsize - sizeof(*b) - m->ov)
+		return -EMSGSIZE;
+	b = tget(m);
+	if (!b)
+		return -ENOBUFS;
+	memcpy(b->d + m->ov, pl, len);
+	b->len = (uint32_t)len;
+	r = enqueue(m, b, BRAID_MP_CLASS_SMALL);
+	pump(m);
+	return r;
+}
+
+/* ---- receive ---- */
+
+static void rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t len,
+		   const union braid_sockaddr *from, uint64_t now)
+{
+	struct braid_dc_rx_info info;
+	struct rbuf *b;
+	size_t plen;
+	char a[80], d[200];
+	int path, r;
+
+	m->tst->link_rx_pkts++;
+	m->tst->link_rx_bytes += len;
+	b = rget(m);
+	if (!b) {
+		m->st.rx_pool_empty++;
+		return;
+	}
+	r = braid_dc_decrypt(m->dc, pkt, len, now_sec(), b->d, m->rsize - sizeof(*b), &plen, &info);
+	if (r) {
+		rput(m, b);
+		if (r == -EBADMSG) {
+			m->tst->rx_auth_failures++;
+			if (ev_now(m->loop) - m->last_err_log >= 1.0) {
+				m->last_err_log = ev_now(m->loop);
+				braid_warn("authentication failed: packet from %s dropped (wrong key or "
+					   "corrupted; %llu in total)",
+					   braid_sockaddr_str(from, a, sizeof(a)),
+					   (unsigned long long)m->tst->rx_auth_failures);
+			}
+		} else if (r == -EALREADY || r == -ESTALE) {
+			m->tst->rx_replays++;
+			braid_dbg("replayed packet from %s dropped (%s)",
+				  braid_sockaddr_str(from, a, sizeof(a)),
+				  r == -EALREADY ? "duplicate" : "too old");
+		} else {
+			m->tst->rx_malformed++;
+		}
+		return;
+	}
+	/* authenticated and not a replay: only now may the tuple become a path */
+	path = ep_find(m, sock, from);
+	if (path < 0) {
+		path = ep_add(m, sock, from, true, now);
+		if (path == -ENOSPC) {
+			int v = ep_victim(m);
+
+			if (v >= 0) {
+				ep_del(m, v, now, "evicted for a new path");
+				path = ep_add(m, sock, from, true, now);
+			}
+		}
+		if (path < 0) {
+			m->st.learn_refused++;
+			braid_dbg("multipath: packet from %s: no room for a new path (%s)",
+				  braid_sockaddr_str(from, a, sizeof(a)), strerror(-path));
+			rput(m, b);
+			return;
+		}
+		m->st.paths_learned++;
+		(void)d;
+	}
+	m->ep[path].rx_pkts++;
+	m->ep[path].rx_bytes += len;
+	m->h.rx_auth(m->h.user, from);
+	if (braid_mp_msg_is_control(b->d, plen)) {
+		braid_mp_rx_control(m->mp, now, path, info.packet_id, b->d, plen);
+		rput(m, b);
+		return;
+	}
+	b->len = (uint32_t)plen;
+	r = braid_mp_rx_data(m->mp, now, path, info.packet_id, b, b->len);
+	if (r)
+		rput(m, b);
+}
+
+static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct msock *s = w->data;
+	struct braid_mpath *m = s->m;
+	size_t bs = (size_t)m->o->tun_mtu + 256;
+	int sock = (int)(s - m->sock);
+
+	(void)loop, (void)revents;
+	for (int round = 0; round < RX_ROUNDS; round++) {
+		uint64_t now;
+		int n;
+
+		for (int i = 0; i < RX_BATCH; i++) {
+			m->rxiov[i].iov_base = m->rxbuf + (size_t)i * bs;
+			m->rxiov[i].iov_len = bs;
+			memset(&m->rxmsg[i], 0, sizeof(m->rxmsg[i]));
+			m->rxmsg[i].msg_hdr.msg_iov = &m->rxiov[i];
+			m->rxmsg[i].msg_hdr.msg_iovlen = 1;
+			m->rxmsg[i].msg_hdr.msg_name = &m->rxaddr[i];
+			m->rxmsg[i].msg_hdr.msg_namelen = sizeof(m->rxaddr[i]);
+		}
+		n = recvmmsg(s->fd, m->rxmsg, RX_BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		now = now_us();
+		for (int i = 0; i < n; i++) {
+			if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				m->tst->link_rx_pkts++;
+				m->tst->rx_malformed++;
+				continue;
+			}
+			rx_one(m, sock, m->rxbuf + (size_t)i * bs, m->rxmsg[i].msg_len, &m->rxaddr[i],
+			       now);
+		}
+		pump(m);
+		if (n < RX_BATCH)
+			break;
+	}
+	pump(m);
+}
+
+/* ---- link events and housekeeping ---- */
+
+static void link_scan(struct braid_mpath *m, bool log_all)
+{
+	uint64_t now = now_us();
+
+	for (int s = 0; s < m->n_sock; s++) {
+		struct msock *k = &m->sock[s];
+		char a[80];
+		int up;
+
+		if (k->wildcard)
+			continue;
+		up = braid_linkmon_addr_up(&k->local);
+		if (up < 0 || up == k->up)
+			continue;
+		if (k->up >= 0 || (log_all && !up))
+			braid_info("multipath: local address %s is %s", braid_sockaddr_str(&k->local, a, sizeof(a)),
+				   up ? "up again" : "down (link down or address gone)");
+		if (k->up >= 0)
+			m->st.link_events++;
+		k->up = up;
+		for (int i = 0; i < MAX_EPS; i++)
+			if (m->ep[i].used && m->ep[i].sock == s)
+				braid_mp_path_link_event(m->mp, now, i, up);
+	}
+}
+
+static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mpath *m = w->data;
+
+	(void)loop, (void)revents;
+	if (braid_linkmon_drain(m->nl_fd) != 0)
+		link_scan(m, false);
+	pump(m);
+}
+
+static void housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_mpath *m = w->data;
+	uint64_t now = now_us();
+
+	(void)loop, (void)revents;
+	for (int i = 0; i < MAX_EPS; i++) {
+		struct braid_mp_path_stats ps;
+
+		if (!m->ep[i].used || braid_mp_path_stats(m->mp, i, &ps))
+			continue;
+		if (ps.state != BRAID_MP_PATH_FAILED && ps.state != BRAID_MP_PATH_PROBING) {
+			m->ep[i].failed_since_us = 0;
+			continue;
+		}
+		if (!m->ep[i].failed_since_us)
+			m->ep[i].failed_since_us = now;
+		if (m->ep[i].learned &&
+		    now - m->ep[i].failed_since_us >= (uint64_t)m->o->mp_path_timeout * 1000000u)
+			ep_del(m, i, now, "no answer for mp-path-timeout");
+	}
+	pump(m);
+}
+
+/* ---- setup ---- */
+
+static int open_sock(struct braid_mpath *m, const char *local, int family, uint16_t port,
+		     bool backup, uint64_t cap)
+{
+	struct msock *s;
+	union braid_sockaddr ba;
+	char err[300], a[80];
+	int r;
+
+	for (int i = 0; i < m->n_sock; i++)
+		if (local && m->sock[i].cfg_local && !strcmp(local, m->sock[i].cfg_local))
+			return i;
+	if (m->n_sock >= MAX_SOCKS)
+		return -ENOSPC;
+	r = braid_sock_resolve(local, port, family, true, &ba, err, sizeof(err));
+	if (r) {
+		braid_err("mp-path: %s", err);
+		return r;
+	}
+	s = &m->sock[m->n_sock];
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->local = ba;
+	s->wildcard = local == NULL;
+	s->backup = backup;
+	s->cap_bps = cap;
+	s->up = -1;
+	r = braid_sock_open_udp(ba.sa.sa_family, &ba, m->o->family == AF_INET6, &s->fd);
+	if (r) {
+		braid_err("cannot open UDP socket on %s: %s", braid_sockaddr_str(&ba, a, sizeof(a)),
+			  strerror(-r));
+		return r;
+	}
+	{
+		union braid_sockaddr got;
+		socklen_t gl = sizeof(got);
+
+		if (!getsockname(s->fd, &got.sa, &gl))
+			s->local = got;
+	}
+	s->cfg_local = local;
+	braid_info("multipath: UDP%s socket bound to %s%s", ba.sa.sa_family == AF_INET ? "v4" : "v6",
+		   braid_sockaddr_str(&s->local, a, sizeof(a)), backup ? " (backup)" : "");
+	ev_io_init(&s->r, sock_read_cb, s->fd, EV_READ);
+	s->r.data = s;
+	return m->n_sock++;
+}
+
+static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16_t port)
+{
+	union braid_sockaddr peer;
+	int fam = m->sock[sock].local.sa.sa_family;
+	char err[300];
+	int r;
+
+	if (m->n_cfgp >= MAX_EPS) {
+		braid_err("multipath: more than %d paths configured", MAX_EPS);
+		return -ENOSPC;
+	}
+	r = braid_sock_resolve(host, port, m->sock[sock].wildcard && fam == AF_INET6 ? AF_UNSPEC : fam,
+			       false, &peer, err, sizeof(err));
+	if (!r)
+		r = braid_sockaddr_to_family(&peer, fam);
+	if (r) {
+		braid_err("mp-path: remote %s: %s", host, r == -EAFNOSUPPORT ?
+			  "not of the local address's family" : err);
+		return r ? r : -EINVAL;
+	}
+	m->cfgp[m->n_cfgp].sock = sock;
+	m->cfgp[m->n_cfgp].peer = peer;
+	m->n_cfgp++;
+	return 0;
+}
+
+static int setup_paths(struct braid_mpath *m)
+{
+	const struct braid_options *o = m->o;
+	int r, s;
+
+	if (!o->n_mp_paths) {
+		int fam = o->family == AF_UNSPEC ? (o->local && strchr(o->local, '.') ? AF_INET : AF_INET6)
+						 : o->family;
+
+		s = open_sock(m, o->local, fam, o->nobind ? 0 : o->lport, false, 0);
+		if (s < 0)
+			return s;
+		for (unsigned int k = 0; k < o->n_remotes; k++) {
+			r = add_cfgpath(m, s, o->remotes[k].host,
+					o->remotes[k].port ? o->remotes[k].port : o->rport);
+			if (r)
+				return r;
+		}
+		return 0;
+	}
+	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
+		const struct braid_opt_mp_path *p = &o->mp_paths[i];
+
+		s = open_sock(m, p->local, AF_UNSPEC, o->nobind ? 0 : o->lport, p->backup, p->cap_bps);
+		if (s < 0)
+			return s;
+		if (p->remote) {
+			r = add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
+			if (r)
+				return r;
+			continue;
+		}
+		for (unsigned int k = 0; k < o->n_remotes; k++) {
+			r = add_cfgpath(m, s, o->remotes[k].host,
+					o->remotes[k].port ? o->remotes[k].port : o->rport);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
+		    struct braid_dc *dc, const struct braid_mssfix *mss,
+		    struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks)
+{
+	struct braid_mpath *m;
+	int r;
+
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->loop = loop;
+	m->o = o;
+	m->dc = dc;
+	m->mss = mss;
+	m->tst = st;
+	m->h = *hooks;
+	m->nl_fd = -1;
+	m->ov = braid_dc_overhead(dc);
+	braid_mp_config_init(&m->cfg);
+	m->cfg.tx_release = cb_tx_release;
+	m->cfg.rx_release = cb_rx_release;
+	m->cfg.random = cb_random;
+	m->cfg.user = m;
+	m->cfg.mtu = (uint32_t)o->tun_mtu;
+	if (o->mp_reorder_ms)
+		m->cfg.reorder_cap_us = o->mp_reorder_ms * 1000u;
+	r = pools_init(m);
+	if (r)
+		goto err;
+	r = setup_paths(m);
+	if (r)
+		goto err;
+	r = braid_linkmon_open(&m->nl_fd);
+	if (r)
+		braid_warn("multipath: no rtnetlink link events (%s); failures are found by timeout",
+			   strerror(-r));
+	link_scan(m, true);
+	r = engine_create(m);
+	if (r)
+		goto err;
+	ev_timer_init(&m->engine_t, engine_cb, 0.0, 0.0);
+	m->engine_t.data = m;
+	ev_timer_init(&m->housekeep_t, housekeep_cb, HOUSEKEEP_S, HOUSEKEEP_S);
+	m->housekeep_t.data = m;
+	ev_timer_start(loop, &m->housekeep_t);
+	for (int i = 0; i < m->n_sock; i++)
+		ev_io_start(loop, &m->sock[i].r);
+	if (m->nl_fd >= 0) {
+		ev_io_init(&m->nl_r, nl_cb, m->nl_fd, EV_READ);
+		m->nl_r.data = m;
+		ev_io_start(loop, &m->nl_r);
+	}
+	braid_info("multipath: on, scheduler %s, %d socket(s), %d configured path(s)",
+		   m->o->mp_sched, m->n_sock, m->n_cfgp);
+	pump(m);
+	*out = m;
+	return 0;
+err:
+	braid_mpath_free(m);
+	return r;
+}
+
+int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc)
+{
+	ev_timer_stop(m->loop, &m->engine_t);
+	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
+	m->mp = NULL;
+	m->dc = dc;
+	m->have_spare = false;
+	return engine_create(m) ? -EIO : (pump(m), 0);
+}
+
+bool braid_mpath_has_peer(const struct braid_mpath *m)
+{
+	for (int i = 0; i < MAX_EPS; i++)
+		if (m->ep[i].used)
+			return true;
+	return false;
+}
+
+int braid_mpath_outer_hdr(const struct braid_mpath *m)
+{
+	for (int i = 0; i < m->n_sock; i++)
+		if (m->sock[i].local.sa.sa_family == AF_INET6)
+			return 40;
+	return 20;
+}
+
+int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < MAX_EPS && n < max; i++) {
+		const struct ep *e = &m->ep[i];
+		struct braid_mpath_path_info *p = &out[n];
+
+		if (!e->used)
+			continue;
+		memset(p, 0, sizeof(*p));
+		p->index = i;
+		braid_sockaddr_str(&m->sock[e->sock].local, p->local, sizeof(p->local));
+		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
+		p->learned = e->learned;
+		braid_mp_path_stats(m->mp, i, &p->mp);
+		p->wire_tx_pkts = e->tx_pkts;
+		p->wire_tx_bytes = e->tx_bytes;
+		p->wire_rx_pkts = e->rx_pkts;
+		p->wire_rx_bytes = e->rx_bytes;
+		p->tx_errors = e->tx_errors;
+		n++;
+	}
+	return n;
+}
+
+void braid_mpath_stats(const struct braid_mpath *m, struct braid_mpath_stats *st)
+{
+	*st = m->st;
+	braid_mp_stats(m->mp, &st->mp);
+}
+
+const char *braid_mpath_sched_name(const struct braid_mpath *m)
+{
+	return m->o->mp_sched;
+}
+
+void braid_mpath_free(struct braid_mpath *m)
+{
+	if (!m)
+		return;
+	if (m->loop) {
+		ev_timer_stop(m->loop, &m->engine_t);
+		ev_timer_stop(m->loop, &m->housekeep_t);
+		if (m->nl_fd >= 0)
+			ev_io_stop(m->loop, &m->nl_r);
+		for (int i = 0; i < m->n_sock; i++)
+			ev_io_stop(m->loop, &m->sock[i].r);
+	}
+	braid_mp_free(m->mp);
+	for (int i = 0; i < m->n_sock; i++)
+		close(m->sock[i].fd);
+	if (m->nl_fd >= 0)
+		close(m->nl_fd);
+	/* the buffers held plaintext */
+	if (m->tmem)
+		sodium_memzero(m->tmem, (size_t)m->tcount * m->tsize);
+	if (m->rmem)
+		sodium_memzero(m->rmem, (size_t)m->rcount * m->rsize);
+	if (m->rxbuf)
+		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * ((size_t)m->o->tun_mtu + 256));
+	free(m->tmem);
+	free(m->rmem);
+	free(m->rxbuf);
+	free(m);
+}
