@@ -14,6 +14,8 @@
 #define IDLE_CHALLENGE_US 1000000
 #define DEGRADED_HOLD_US 2000000
 #define STARTUP_PROBE_US 5000
+#define SUSPECT_MIN_US 50000
+#define SILENT_MIN_US 10000
 
 static int is_pow2(uint32_t v)
 {
@@ -41,7 +43,7 @@ void braid_mp_config_init(struct braid_mp_config *c)
 	c->aqm_interval_us = 100000;
 	c->queue_limit_us = 50000;
 	c->mtu = 1500;
-	c->degraded_loss_pm = 100;
+	c->degraded_loss_pm = 250;
 	c->latency_classes = 1;
 	c->arq = 1;
 }
@@ -695,6 +697,7 @@ static void send_probe(struct braid_mp *mp, int i, uint64_t now)
 	m.u.probe.tx_us = now;
 	ctl_send(mp, i, &m, 0);
 	p->c.probes_sent++;
+	p->probes_unanswered++;
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
 }
@@ -911,6 +914,22 @@ static uint64_t reorder_deadline(struct braid_mp *mp, uint64_t now)
 		d = mp->cfg.reorder_cap_us;
 	else
 		d = (n > 1 && hi > lo ? (uint64_t)(hi - lo) : 0) + 2 * jit + 2000;
+	/* A path that carried data went silent: a cut, probably. Its packets
+	 * come back as failover re-sends once the sender notices (2-3 probe
+	 * intervals): hold gaps up to the cap meanwhile. */
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_rxp *rx = &mp->path[i].rx;
+		uint64_t quiet = 8 * rx->ia_us > SILENT_MIN_US ? 8 * rx->ia_us : SILENT_MIN_US;
+
+		/* the sender's early check (suspect()) needs two probe
+		 * intervals and a round trip or so; not longer */
+		uint64_t until = quiet + 2 * mp->cfg.probe_busy_us + 2 * mp->path[i].est.srtt +
+				 mp->cfg.report_max_us;
+
+		if (mp->path[i].used && rx->last_data_us && now - rx->last_data_us > quiet &&
+		    now - rx->last_data_us < until && n > 1)
+			d = mp->cfg.reorder_cap_us;
+	}
 	if (mp->cfg.arq && n) {
 		/* A NACKed packet comes back after a report interval and a
 		 * round trip on the best path: wait that long for it. */
@@ -930,6 +949,29 @@ static uint64_t reorder_deadline(struct braid_mp *mp, uint64_t now)
 		d = mp->cfg.reorder_cap_us;
 	mp->ro_deadline = d;
 	return d;
+}
+
+/*
+ * Early failure: the oldest packet on this path and two probes sent on it
+ * since have gone unanswered for srtt + 4 rttvar + a report interval (at
+ * least 50 ms for the packet) while the peer keeps reporting on other
+ * paths. This catches a cut in about 2-3 probe intervals instead of the
+ * 300 ms floor, before the inner TCP's RTO (>= 200 ms) fires; a lone lost
+ * packet or probe is not enough. A false alarm costs a re-validation.
+ */
+static int suspect(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
+{
+	uint64_t oldest = p->sent[p->sent_head].tx_us, t;
+
+	if (!p->est.have_rtt || !mp->last_report_us || p->est.phase == MP_STARTUP ||
+	    p->probes_unanswered < 2 || !p->oldest_probe)
+		return 0;
+	t = p->est.srtt + 4 * p->est.rttvar + report_interval(mp);
+	if (now <= p->oldest_probe + t)
+		return 0;
+	if (t < SUSPECT_MIN_US)
+		t = SUSPECT_MIN_US;
+	return now > oldest + t && mp->last_report_us > oldest + p->est.srtt + p->est.rttvar;
 }
 
 static void run_timers(struct braid_mp *mp, uint64_t now)
@@ -958,6 +1000,11 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 			continue;
 		old = oldest_unacked(mp, p);
 		if (old != UINT64_MAX && now >= old && now - old > fail_timeout(mp, p)) {
+			path_fail(mp, p, now);
+			continue;
+		}
+		if (p->sent_n && suspect(mp, p, now)) {
+			p->c.suspects++;
 			path_fail(mp, p, now);
 			continue;
 		}
@@ -1176,6 +1223,8 @@ int braid_mp_rx_data_meta(struct braid_mp *mp, uint64_t now, int path, uint64_t 
 	p->rx.span_last = now;
 	p->rx.span_pkts++;
 	p->rx.dirty = 1;
+	if (p->rx.last_data_us && now - p->rx.last_data_us < BUSY_US)
+		p->rx.ia_us = (7 * p->rx.ia_us + (now - p->rx.last_data_us)) / 8;
 	p->rx.last_data_us = now;
 	p->c.rx_pkts++;
 	p->c.rx_bytes += len;
@@ -1230,6 +1279,7 @@ static void on_echo(struct braid_mp *mp, uint64_t now, int i, const struct braid
 	mp_est_rtt(&p->est, rtt);
 	mp_est_owd(&p->est, now, m->u.echo.owd_us);
 	p->oldest_probe = 0;
+	p->probes_unanswered = 0;
 	p->c.echoes++;
 }
 
@@ -1319,6 +1369,7 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 	if (e->probe_seq_hi != p->last_probe_hi) {
 		p->last_probe_hi = e->probe_seq_hi;
 		p->oldest_probe = 0;	/* the path delivers probes: alive */
+		p->probes_unanswered = 0;
 	}
 	p->c.probes_lost_peer = e->probes_lost;
 	if (e->span_us >= 500 && e->span_bytes)
@@ -1363,6 +1414,7 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 		on_echo(mp, now, path, &m);
 		break;
 	case BRAID_MP_MSG_REPORT:
+		mp->last_report_us = now;
 		for (i = 0; i < m.u.report.n; i++)
 			on_report_entry(mp, now, &m, &m.u.report.e[i]);
 		break;

@@ -88,7 +88,7 @@ struct braid_mp_config {
 	uint32_t aqm_interval_us;	/* CoDel interval (100 ms) */
 	uint32_t queue_limit_us;	/* tail drop above this send-queue delay (50 ms) */
 	uint32_t mtu;			/* largest packet (1500), for CoDel */
-	uint32_t degraded_loss_pm;	/* loss (per mille) that degrades (100) */
+	uint32_t degraded_loss_pm;	/* loss (per mille) that degrades (250) */
 	int latency_classes;		/* small/ack/dns/ef on lowest delay, ahead of
 					 * bulk in the path's send queue (1) */
 	int arq;			/* re-send packets the peer NACKs (1) */
@@ -144,6 +144,7 @@ struct braid_mp_path_stats {
 	uint64_t arq_resent;	/* NACKed by the peer and re-sent (ARQ) */
 	uint64_t probes_sent, probes_lost_peer, echoes;
 	uint32_t validations, failures;
+	uint32_t suspects;	/* failures by the early (report-based) check */
 	uint32_t bad_token, unsolicited_resp, rx_unvalidated;
 	uint64_t last_fail_us;	/* time of the last failure */
 };

@@ -56,6 +56,7 @@ struct mp_rxp {
 	int have_probe;
 	int dirty;
 	uint64_t last_data_us;
+	uint64_t ia_us;		/* smoothed data inter-arrival time */
 };
 
 struct mp_path {
@@ -87,6 +88,7 @@ struct mp_path {
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
 	uint32_t probe_seq;
+	uint32_t probes_unanswered;	/* probes sent since the last echo / report */
 	uint64_t probe_next;
 	uint64_t last_data_tx;
 	uint64_t degraded_since;
@@ -120,6 +122,7 @@ struct braid_mp {
 	uint64_t mpip_next;
 	uint32_t rr;
 	uint64_t ro_deadline;
+	uint64_t last_report_us;	/* last REPORT from the peer */
 	struct braid_mp_stats st;
 };
 
