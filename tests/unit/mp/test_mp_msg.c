@@ -125,6 +125,68 @@ static void test_roundtrips(void)
 	CHECK_EQ(braid_mp_msg_parse(braid_mp_magic, BRAID_MP_MAGIC_LEN, &p), -ENOMSG);
 }
 
+/* REPORT with the NACK tail, and SKIP: exact bytes, malformed tails. */
+static void test_nack_skip(void)
+{
+	struct braid_mp_msg m, p;
+	uint8_t buf[BRAID_MP_MSG_MAX];
+	size_t base = BRAID_MP_REPORT_LEN(1);
+	int n;
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_REPORT;
+	m.u.report.n = 1;
+	m.u.report.e[0].last_pid = 99;
+	m.u.report.nack_hi = 0x0102030405060708ULL;
+	m.u.report.nack_bits = 16;
+	m.u.report.nack[0] = 0x80;	/* pid nack_hi - 1 missing */
+	m.u.report.nack[1] = 0x01;	/* pid nack_hi - 16 missing */
+	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
+	CHECK_EQ(n, (int)base + 10 + 2);
+	CHECK(memcmp(buf + base, "\x01\x02\x03\x04\x05\x06\x07\x08\x00\x10\x80\x01", 12) == 0,
+	      "nack tail bytes");
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
+	CHECK_EQ(p.u.report.nack_bits, 16);
+	CHECK_EQ(p.u.report.nack_hi, 0x0102030405060708ULL);
+	CHECK(memcmp(&p.u.report, &m.u.report, sizeof(p.u.report)) == 0, "nack report differs");
+	/* without the tail it is a plain report */
+	CHECK_EQ(braid_mp_msg_parse(buf, base, &p), 0);
+	CHECK_EQ(p.u.report.nack_bits, 0);
+	/* tail shorter than its header, bit count 0 / not a multiple of 8 /
+	 * too large / disagreeing with the length */
+	CHECK_EQ(braid_mp_msg_parse(buf, base + 5, &p), -EBADMSG);
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n - 1, &p), -EBADMSG);
+	buf[base + 9] = 0;
+	CHECK_EQ(braid_mp_msg_parse(buf, base + 10, &p), -EBADMSG);
+	buf[base + 9] = 12;
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), -EBADMSG);
+	buf[base + 8] = 0x10;
+	buf[base + 9] = 0x08;	/* 4104 bits */
+	CHECK_EQ(braid_mp_msg_parse(buf, base + 10 + 513, &p), -EBADMSG);
+	buf[base + 8] = 0;
+	buf[base + 9] = 24;
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), -EBADMSG);
+	m.u.report.nack_bits = 12;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), -EINVAL);
+	m.u.report.nack_bits = BRAID_MP_NACK_MAX_BITS;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), (int)base + 10 + 512);
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_SKIP;
+	m.path_id = 3;
+	m.u.skip_pid = 0xa1a2a3a4a5a6a7a8ULL;
+	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
+	CHECK_EQ(n, BRAID_MP_SKIP_LEN);
+	CHECK_EQ(n, 29);
+	CHECK_EQ(buf[16], 7);
+	CHECK(memcmp(buf + 17, "\x00\x00\x00\x03\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8", 12) == 0,
+	      "skip bytes");
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
+	CHECK_EQ(p.u.skip_pid, m.u.skip_pid);
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n - 1, &p), -EBADMSG);
+	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n + 1, &p), -EBADMSG);
+}
+
 /* Random bytes, random lengths, random mutations of valid messages: the
  * parser returns only 0 / -ENOMSG / -EBADMSG, never reads out of bounds
  * (run under ASan), and everything it accepts re-encodes to the same bytes. */
@@ -178,6 +240,7 @@ int main(void)
 {
 	test_probe_bytes();
 	test_roundtrips();
+	test_nack_skip();
 	test_fuzz();
 	TEST_DONE();
 }

@@ -107,9 +107,54 @@ static void test_bound_and_filler(void)
 	CHECK_EQ(mp_reorder_init(&r, 64, 65), -EINVAL);
 }
 
+/* Latency-class bypass (insert_now) and the missing-pid query (NACKs). */
+static void test_bypass_and_missing(void)
+{
+	struct mp_reorder r;
+	uint64_t got[64];
+	int n;
+
+	CHECK_EQ(mp_reorder_init(&r, 64, 16), 0);
+	CHECK_EQ(mp_reorder_insert(&r, 1000, 20, REF(20), 100), 0);
+	CHECK_EQ(mp_reorder_insert(&r, 1000, 23, REF(23), 100), 0);	/* 21, 22 missing */
+	CHECK_EQ(mp_reorder_insert_now(&r, 1001, 25, REF(25), 60), 0);	/* an ACK: now */
+	n = pop_all(&r, 1001, got, 64);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(got[0], 20);
+	CHECK_EQ(got[1], 25);
+	CHECK_EQ(mp_reorder_missing(&r, 20), 0);
+	CHECK_EQ(mp_reorder_missing(&r, 21), 1);
+	CHECK_EQ(mp_reorder_missing(&r, 22), 1);
+	CHECK_EQ(mp_reorder_missing(&r, 23), 0);	/* held */
+	CHECK_EQ(mp_reorder_missing(&r, 24), 1);
+	CHECK_EQ(mp_reorder_missing(&r, 25), 0);	/* bypassed: arrived */
+	CHECK_EQ(mp_reorder_missing(&r, 26), 0);	/* beyond the highest: unknown */
+	/* a copy of the bypassed packet is a duplicate */
+	CHECK_EQ(mp_reorder_insert(&r, 1002, 25, REF(25), 60), -EALREADY);
+	/* 21 arrives; 22 is given up at the deadline of 23 (held since 1000);
+	 * 24 stays open: only the filler of 25 is behind it */
+	CHECK_EQ(mp_reorder_insert(&r, 1003, 21, REF(21), 100), 0);
+	mp_reorder_expire(&r, 1000 + 500, 500);
+	n = pop_all(&r, 1500, got, 64);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(got[0], 21);
+	CHECK_EQ(got[1], 23);
+	CHECK_EQ(mp_reorder_missing(&r, 22), 1);	/* given up, still missing */
+	CHECK_EQ(mp_reorder_missing(&r, 24), 1);
+	CHECK_EQ(r.next, 24);
+	/* the given-up 22 arrives late: delivered once, then no longer missing */
+	CHECK_EQ(mp_reorder_insert(&r, 1600, 22, REF(22), 100), 0);
+	CHECK_EQ(mp_reorder_missing(&r, 22), 0);
+	n = pop_all(&r, 1600, got, 64);
+	CHECK_EQ(n, 1);
+	CHECK_EQ(got[0], 22);
+	mp_reorder_fini(&r, NULL, NULL);
+}
+
 int main(void)
 {
 	test_order_and_deadline();
 	test_bound_and_filler();
+	test_bypass_and_missing();
 	TEST_DONE();
 }
