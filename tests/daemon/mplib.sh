@@ -70,7 +70,7 @@ mp_wait_paths() {
 }
 
 mp_http_start() {
-	tb_bg "$TB_SRV" python3 -m http.server --directory "$TB_DIR" 8080 >/dev/null 2>&1
+	tb_bg "$TB_SRV" python3 -m http.server --bind :: --directory "$TB_DIR" 8080 >/dev/null 2>&1
 	MP_HTTP_PID=$TB_LAST_PID
 }
 
