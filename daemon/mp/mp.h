@@ -26,6 +26,13 @@
  *      order for the TUN.
  *  Time: call braid_mp_poll_tx/poll_rx whenever braid_mp_next_deadline()
  *      passes, and after every enqueue / receive.
+ *
+ * API changes since the first version (docs/multipath.md §10), all
+ * additions: braid_mp_rx_data_meta() (pass the class of the decrypted
+ * packet so latency classes skip the reorder hold; braid_mp_rx_data() is
+ * it with BULK), cfg.arq (on by default: re-send what the peer NACKs),
+ * path stats arq_resent and suspects. Default degraded_loss_pm 100 -> 250.
+ * Wire: REPORT may carry a NACK tail, new control message SKIP (type 7).
  */
 #ifndef BRAID_MP_H
 #define BRAID_MP_H
