@@ -10,7 +10,7 @@ PKGS=(
   # bpf
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
   # test bed, peers, traffic
-  iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc
+  iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
 )
 

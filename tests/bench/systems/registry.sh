@@ -8,4 +8,5 @@ BENCH_SYSTEMS=(
 	ovpn-tcp
 	ovpn-mptcp
 	mptcp
+	braid
 )
