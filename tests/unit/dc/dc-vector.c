@@ -87,7 +87,7 @@ int main(int argc, char **argv)
 	int npkts = 0, nsends = 0, dir, ret, failed = 0;
 	uint32_t nreserve = 0;
 	struct braid_key2 k2;
-	struct braid_dc *dc;
+	struct braid_dc *dc = NULL;
 	char err[300];
 	static uint8_t in[MAX_PKT], out[MAX_PKT + 64];
 	size_t n, m;
@@ -159,6 +159,7 @@ int main(int argc, char **argv)
 	braid_key2_wipe(&k2);
 	if (ret) {
 		fprintf(stderr, "setup: %s\n", errname(-ret));
+		braid_dc_free(dc);
 		return 1;
 	}
 
