@@ -107,8 +107,13 @@ struct braid_mpath {
 	struct mmsghdr rxmsg[RX_BATCH];
 	struct iovec rxiov[RX_BATCH];
 	union braid_sockaddr rxaddr[RX_BATCH];
+	union {
+		struct cmsghdr align;
+		uint8_t b[CMSG_SPACE(sizeof(struct timespec))];
+	} rxctl[RX_BATCH];
 
 	bool sent_any;
+	uint64_t last_now;	/* latest time given to the engine: it never goes back */
 	struct braid_mpath_stats st;
 	ev_tstamp last_err_log;
 };
@@ -119,6 +124,61 @@ static uint64_t now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * The arrival time of received message i in CLOCK_MONOTONIC microseconds:
+ * the kernel's SO_TIMESTAMPNS (CLOCK_REALTIME) moved by off_ns, the
+ * realtime - monotonic offset of this batch; now when there is none, or
+ * when it is in the future or more than a second old (clock stepped).
+ */
+static uint64_t rx_time(const struct msghdr *h, int64_t off_ns, uint64_t now)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
+		struct timespec ts;
+		int64_t ns;
+		uint64_t t;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS ||
+		    c->cmsg_len < CMSG_LEN(sizeof(ts)))
+			continue;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - off_ns;
+		if (ns <= 0)
+			return now;
+		t = (uint64_t)ns / 1000u;
+		return t <= now && now - t < 1000000u ? t : now;
+	}
+	return now;
+}
+
+static uint64_t mnow(struct braid_mpath *m)
+{
+	uint64_t t = now_us();
+
+	if (t > m->last_now)
+		m->last_now = t;
+	return m->last_now;
+}
+
+static int64_t clock_offset_ns(void)
+{
+	struct timespec rt, mo;
+
+	clock_gettime(CLOCK_MONOTONIC, &mo);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	return ((int64_t)rt.tv_sec - mo.tv_sec) * 1000000000 + (rt.tv_nsec - mo.tv_nsec);
+}
+
+/* An arrival time for the engine: not before the last time it was given. */
+static uint64_t rx_clamp(struct braid_mpath *m, uint64_t t)
+{
+	if (t < m->last_now)
+		return m->last_now;
+	m->last_now = t;
+	return t;
 }
 
 static int64_t now_sec(void)
@@ -277,7 +337,7 @@ static int engine_create(struct braid_mpath *m)
 {
 	uint32_t ratio[BRAID_MP_MAX_PATHS];
 	unsigned int n = 0;
-	uint64_t now = now_us();
+	uint64_t now = mnow(m);
 	int r;
 
 	r = braid_mp_new(&m->mp, &m->cfg);
@@ -388,7 +448,7 @@ static void pump(struct braid_mpath *m)
 {
 	struct braid_mp_tx tx;
 	struct braid_mp_rx rx;
-	uint64_t now = now_us(), dl;
+	uint64_t now = mnow(m), dl;
 
 	m->sent_any = false;
 	while (braid_mp_poll_tx(m->mp, now, &tx) == 1) {
@@ -437,7 +497,7 @@ static int enqueue(struct braid_mpath *m, struct tbuf *b, unsigned int meta)
 	}
 	b->key_id = kid;
 	b->wlen = 0;
-	r = braid_mp_enqueue(m->mp, now_us(), b, b->len, meta, (uint64_t)pid);
+	r = braid_mp_enqueue(m->mp, mnow(m), b, b->len, meta, (uint64_t)pid);
 	if (r) {
 		/* not consumed: the id is still unsealed and goes to the next packet */
 		m->have_spare = true;
@@ -581,7 +641,9 @@ static void rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t l
 		return;
 	}
 	b->len = (uint32_t)plen;
-	r = braid_mp_rx_data(m->mp, now, path, info.packet_id, b, b->len);
+	/* the class lets pure ACKs, DNS, EF and small packets skip the reorder hold */
+	r = braid_mp_rx_data_meta(m->mp, now, path, info.packet_id, b, b->len,
+				  braid_mp_classify(b->d, plen, 0));
 	if (r)
 		rput(m, b);
 }
@@ -596,6 +658,7 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)loop, (void)revents;
 	for (int round = 0; round < RX_ROUNDS; round++) {
 		uint64_t now;
+		int64_t off;
 		int n;
 
 		for (int i = 0; i < RX_BATCH; i++) {
@@ -606,6 +669,8 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			m->rxmsg[i].msg_hdr.msg_iovlen = 1;
 			m->rxmsg[i].msg_hdr.msg_name = &m->rxaddr[i];
 			m->rxmsg[i].msg_hdr.msg_namelen = sizeof(m->rxaddr[i]);
+			m->rxmsg[i].msg_hdr.msg_control = m->rxctl[i].b;
+			m->rxmsg[i].msg_hdr.msg_controllen = sizeof(m->rxctl[i].b);
 		}
 		n = recvmmsg(s->fd, m->rxmsg, RX_BATCH, MSG_DONTWAIT, NULL);
 		if (n < 0) {
@@ -613,7 +678,8 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 				continue;
 			break;
 		}
-		now = now_us();
+		now = now_us();	/* not given to the engine: bounds the kernel times */
+		off = clock_offset_ns();
 		for (int i = 0; i < n; i++) {
 			if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				m->tst->link_rx_pkts++;
@@ -621,7 +687,7 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 				continue;
 			}
 			rx_one(m, sock, m->rxbuf + (size_t)i * bs, m->rxmsg[i].msg_len, &m->rxaddr[i],
-			       now);
+			       rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now)));
 		}
 		pump(m);
 		if (n < RX_BATCH)
@@ -634,7 +700,7 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 static void link_scan(struct braid_mpath *m, bool log_all)
 {
-	uint64_t now = now_us();
+	uint64_t now = mnow(m);
 
 	for (int s = 0; s < m->n_sock; s++) {
 		struct msock *k = &m->sock[s];
@@ -671,7 +737,7 @@ static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
 static void housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_mpath *m = w->data;
-	uint64_t now = now_us();
+	uint64_t now = mnow(m);
 
 	(void)loop, (void)revents;
 	for (int i = 0; i < MAX_EPS; i++) {
@@ -736,6 +802,15 @@ static int open_sock(struct braid_mpath *m, const char *local, int family, uint1
 	s->cfg_local = local;
 	braid_info("multipath: UDP%s socket bound to %s%s", ba.sa.sa_family == AF_INET ? "v4" : "v6",
 		   braid_sockaddr_str(&s->local, a, sizeof(a)), backup ? " (backup)" : "");
+	{
+		/* kernel arrival times: the engine's delivery-rate and one-way
+		 * delay samples must not see how late this process ran */
+		int one = 1;
+
+		if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
+				  strerror(errno));
+	}
 	ev_io_init(&s->r, sock_read_cb, s->fd, EV_READ);
 	s->r.data = s;
 	return m->n_sock++;

@@ -191,7 +191,9 @@ void mp_est_rate(struct mp_est *e, uint64_t now, uint64_t bps, int app_limited, 
 		if (e->bw_bps >= e->full_bw + e->full_bw / 4) {
 			e->full_bw = e->bw_bps;
 			e->full_cnt = 0;
-		} else if (++e->full_cnt >= 2) {
+		} else if (!app_limited && ++e->full_cnt >= 2) {
+			/* only rounds that could have grown count: an inner TCP
+			 * in slow start leaves the path app-limited */
 			e->phase = MP_DRAIN;
 			e->phase_start = now;
 		}

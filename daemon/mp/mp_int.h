@@ -85,6 +85,10 @@ struct mp_path {
 	uint32_t last_rx_pkts;
 	uint64_t arq_resent;
 	int have_report;
+	/* delivery-rate sample being summed over reports until it spans
+	 * RATE_SPAN_MIN_US (one report's span is too short on a real host) */
+	uint64_t agg_bytes, agg_us;
+	int agg_al, agg_round;
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
 	uint32_t probe_seq;
