@@ -35,6 +35,17 @@ pe_check_range() {
 	fi
 }
 
+# pe_check_timing NAME VALUE LO HI UNIT: a timing accuracy check (delay, jitter, rate). Timing accuracy is a property
+# of the release build that the benchmarks use; in the ASan+UBSan build (BRAID_SANITIZED=1, set by CMake) the
+# instrumented emulator is slower by design, so there the value is printed and the test checks function only.
+pe_check_timing() {
+	if [ "${BRAID_SANITIZED:-0}" = 1 ]; then
+		echo "info: $1 = $2 ${5:-} (sanitizer build: timing not asserted; release build accepts $3 .. $4)"
+	else
+		pe_check_range "$@"
+	fi
+}
+
 # pe_check_accounting I DIR: received = sent + dropped_* + queued
 pe_check_accounting() {
 	local s

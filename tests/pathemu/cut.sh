@@ -12,7 +12,7 @@ tb_emu_start 1 -d 30
 tb_wait_ping "$TB_CLI" "$srv" || fail "path 1 does not answer"
 
 now() { date +%s.%N; }
-tb_exec "$TB_CLI" ping -n -D -i 0.01 -w 5 -W 1 "$srv" >"$TB_DIR/ping.txt" 2>&1 &
+ip netns exec "$TB_CLI" env --default-signal=INT ping -n -D -i 0.01 -w 30 -W 1 "$srv" >"$TB_DIR/ping.txt" 2>&1 &
 ping_pid=$!
 sleep 0.7
 s_before=$(pe_stats 1 up)
@@ -43,6 +43,8 @@ dropped_at_down=$(sed -n 's/^ok down, dropped \([0-9]*\) queued$/\1/p' <<<"$r")
 sleep 1
 t_up2=$(now)
 tb_emu 1 both up >/dev/null
+sleep 1
+kill -INT "$ping_pid" # (SIGINT given back by env: a background job starts with it ignored) ping prints and ends
 wait "$ping_pid" || true
 
 python3 - "$TB_DIR/ping.txt" "$t_bh" "$t_up1" "$t_down" "$t_up2" <<'PY' || fail "reply timing"

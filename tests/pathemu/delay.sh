@@ -10,11 +10,11 @@ echo "idle baseline RTT (no emulator): $base ms"
 tb_emu_start 1 -d 10
 for v in 4 6; do
 	rtt=$(pe_ping_rtt_avg "$TB_CLI" "$(tb_srv_addr 1 $v)" 50 0.02)
-	pe_check_range "IPv$v RTT with -d 10 each way" "$rtt" "$(pe_calc "20 + $base - 1")" "$(pe_calc "20 + $base + 1")" ms
+	pe_check_timing "IPv$v RTT with -d 10 each way" "$rtt" "$(pe_calc "20 + $base - 1")" "$(pe_calc "20 + $base + 1")" ms
 done
 # a run-time change applies to the following packets
 tb_emu 1 both set delay=25 >/dev/null
 rtt=$(pe_ping_rtt_avg "$TB_CLI" "$srv" 30 0.02)
-pe_check_range "RTT after 'set delay=25'" "$rtt" "$(pe_calc "50 + $base - 1")" "$(pe_calc "50 + $base + 1")" ms
+pe_check_timing "RTT after 'set delay=25'" "$rtt" "$(pe_calc "50 + $base - 1")" "$(pe_calc "50 + $base + 1")" ms
 pe_check_accounting 1 up
 pe_check_accounting 1 down

@@ -18,7 +18,7 @@ sleep 0.3
 out=$(tb_exec "$TB_CLI" iperf3 -c "$srv" -p 5311 -t 5 -J) || fail "iperf3 TCP: $out"
 tcp=$(python3 -c 'import json,sys; print(round(json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/1e6, 3))' <<<"$out")
 want=$(pe_calc "20 * 0.955")
-pe_check_range "TCP goodput at -r 20" "$tcp" "$(pe_calc "$want * 0.95")" "$(pe_calc "$want * 1.05")" Mbit/s
+pe_check_timing "TCP goodput at -r 20" "$tcp" "$(pe_calc "$want * 0.95")" "$(pe_calc "$want * 1.05")" Mbit/s
 pe_check_accounting 1 up
 
 tb_bg "$TB_SRV" iperf3 -s -p 5312 -1 >/dev/null
@@ -29,7 +29,7 @@ import json, sys
 s = json.load(sys.stdin)["end"]["sum"]
 print(round((s["packets"] - s["lost_packets"]) * 1400 * 8 / s["seconds"] / 1e6, 3))' <<<"$out")
 want=$(pe_calc "20 * 1400 / (1400 + 8 + 20 + 14)")
-pe_check_range "UDP received at -r 20, 30 offered" "$udp" "$(pe_calc "$want * 0.95")" "$(pe_calc "$want * 1.05")" Mbit/s
+pe_check_timing "UDP received at -r 20, 30 offered" "$udp" "$(pe_calc "$want * 0.95")" "$(pe_calc "$want * 1.05")" Mbit/s
 s=$(pe_stats 1 up)
 [ "$(pe_field "$s" dropped_queue)" -gt 0 ] || fail "30 Mbit/s into 20 Mbit/s caused no tail drop: $s"
 echo "tail drops in the up direction: $(pe_field "$s" dropped_queue)"
