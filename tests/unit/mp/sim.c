@@ -194,6 +194,8 @@ static void link_send(struct sim *s, struct sim_link *l, struct sim_pkt *pk)
 		l->qdelay_max = start - now;
 	pk->arr_us = l->busy_until + l->cfg.delay_us +
 		     (l->cfg.jitter_us ? xs(&l->rng) % l->cfg.jitter_us : 0);
+	if (l->cfg.batch_us)
+		pk->arr_us = (pk->arr_us + l->cfg.batch_us - 1) / l->cfg.batch_us * l->cfg.batch_us;
 	if (pk->arr_us < l->last_arr)
 		pk->arr_us = l->last_arr;
 	l->last_arr = pk->arr_us;

@@ -30,6 +30,8 @@ struct sim_link_cfg {
 	uint64_t rate_bps;
 	uint32_t delay_us;
 	uint32_t jitter_us;
+	uint32_t batch_us;	/* arrivals released in batches every batch_us (a shaper's
+				 * batched verdicts, a busy receiver); 0 = off */
 	uint32_t loss_pm;
 	uint32_t buf_bytes;	/* bottleneck buffer; 0 = buf_us worth */
 	uint32_t buf_us;	/* bottleneck buffer in time; 0 (and no bytes) = 100 ms */
