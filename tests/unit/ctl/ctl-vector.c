@@ -6,7 +6,8 @@
  *   ctl-vector auth-wrap DIR DIGEST KEY PID TIME PLAIN
  *   ctl-vector auth-unwrap DIR DIGEST KEY WIRE
  *   ctl-vector crypt-wrap server|client KEY PID TIME PLAIN
- *   ctl-vector crypt-unwrap server|client KEY WIRE...    (one line per packet)
+ *   ctl-vector crypt-unwrap server|client KEY WIRE       (prints the plain packet)
+ *   ctl-vector crypt-unwrap server|client KEY - WIRE...  (decodes each, one line per packet)
  *   ctl-vector prf SECRET SEED LEN
  *   ctl-vector ovpn-prf PRE_MASTER CR1 SR1 CR2 SR2 CSID SSID
  *   ctl-vector decode PLAIN
@@ -110,8 +111,12 @@ int main(int argc, char **argv)
 			n = unhex(argv[5], a, sizeof(a));
 			r = braid_tls_auth_unwrap(&ta, a, n, 0, BRAID_UNWRAP_NO_REPLAY, b, sizeof(b), &on);
 		}
-		if (r)
-			return err(r, ta.why);
+		if (r) {
+			int rc = err(r, ta.why);
+
+			braid_tls_auth_free(&ta);
+			return rc;
+		}
 		hex(b, on);
 		braid_tls_auth_free(&ta);
 		return 0;
@@ -132,11 +137,14 @@ int main(int argc, char **argv)
 			n = unhex(argv[6], a, sizeof(a));
 			r = braid_tls_crypt_wrap(&tc, a, n, 0, b, sizeof(b), &on);
 			if (r)
-				return err(r, tc.why);
-			hex(b, on);
+				rc = err(r, tc.why);
+			else
+				hex(b, on);
 		} else {
 			/* each packet: unwrap (with replay check, in order) and decode */
-			for (int i = 4; i < argc; i++) {
+			bool decode = !strcmp(argv[4], "-");
+
+			for (int i = decode ? 5 : 4; i < argc; i++) {
 				n = unhex(argv[i], a, sizeof(a));
 				r = braid_tls_crypt_unwrap(&tc, a, n, tc.rx_time ? tc.rx_time : 1, 0, c,
 							   sizeof(c), &on);
@@ -145,7 +153,7 @@ int main(int argc, char **argv)
 					rc = 2;
 					continue;
 				}
-				if (argc == 5)
+				if (!decode)
 					hex(c, on);
 				else
 					print_pkt(c, on);
