@@ -10,6 +10,7 @@
 #define OWD_WINDOW_US 10000000ULL	/* min OWD forgets after 10-20 s */
 #define BW_WINDOW_MIN_US 1000000ULL
 #define MIN_RATE_BPS 64000ULL
+#define STARTUP_AL_ROUNDS 16
 
 /* Pacing gains in 1/4 units: startup 2, drain 1/2, probe-bw cycle. */
 static const unsigned int cycle_gain[8] = { 5, 3, 4, 4, 4, 4, 4, 4 };
@@ -191,9 +192,14 @@ void mp_est_rate(struct mp_est *e, uint64_t now, uint64_t bps, int app_limited, 
 		if (e->bw_bps >= e->full_bw + e->full_bw / 4) {
 			e->full_bw = e->bw_bps;
 			e->full_cnt = 0;
-		} else if (!app_limited && ++e->full_cnt >= 2) {
-			/* only rounds that could have grown count: an inner TCP
-			 * in slow start leaves the path app-limited */
+			e->al_cnt = 0;
+		} else if (app_limited ? ++e->al_cnt >= STARTUP_AL_ROUNDS : ++e->full_cnt >= 2) {
+			/* an app-limited round could not grow (an inner TCP in
+			 * slow start, a path EDF hardly uses yet): it takes
+			 * STARTUP_AL_ROUNDS of them, or 2 that were not, to end
+			 * startup. Steady app-limited traffic (a constant-rate
+			 * load) still leaves it, which the early failure check
+			 * needs. */
 			e->phase = MP_DRAIN;
 			e->phase_start = now;
 		}

@@ -38,7 +38,8 @@ struct mp_est {
 	int cycle;
 	uint64_t cycle_start, phase_start;
 	uint64_t full_bw;
-	int full_cnt;
+	int full_cnt;			/* rounds without growth, not app-limited */
+	int al_cnt;			/* the same, app-limited */
 	uint64_t round_start, rounds, cut_round;
 	uint32_t loss_pm;		/* EWMA, per mille */
 	uint32_t qthresh_us;
