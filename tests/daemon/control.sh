@@ -128,11 +128,13 @@ mp_pair 2 "mp-scheduler edf" -- "mp-scheduler ratio 0:1" "control-socket $SOCK" 
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "class: no ping"
 mp_wait_paths cli 2 active 5 || fail "class: paths not active"
 sleep 0.5	# a few RTT samples on both paths
-read -r d0 d1 < <(upload 5201 -b 4M)
-[ "$d0" -gt 500000 ] && [ "$d0" -gt $((d1 * 9)) ] || fail "mp-class port 5201: want >= 90 % on index 0, got $d0 / $d1 bytes"
+# 1 Mbit/s: below the first pacing rate of a path, so the earliest-delivery choice of the latency class
+# does not spill to index 1 while index 0's rate estimate is still growing (measured: ~94 % on index 0)
+read -r d0 d1 < <(upload 5201 -b 1M)
+[ "$d0" -gt 200000 ] && [ "$d0" -gt $((d1 * 9)) ] || fail "mp-class port 5201: want >= 90 % on index 0, got $d0 / $d1 bytes"
 echo "ok: mp-class port 5201 lowest-delay -> index 0 (5 ms) $d0 B, index 1 (20 ms) $d1 B"
-read -r d0 d1 < <(upload 5202 -b 4M)
-[ "$d1" -gt 500000 ] && [ "$d0" -le $((d1 / 20)) ] || fail "port 5202 (no rule): want index 1, got $d0 / $d1 bytes"
+read -r d0 d1 < <(upload 5202 -b 1M)
+[ "$d1" -gt 200000 ] && [ "$d0" -le $((d1 / 20)) ] || fail "port 5202 (no rule): want index 1, got $d0 / $d1 bytes"
 echo "ok: port 5202 (no rule) -> index 0 $d0 B, index 1 $d1 B (ratio 0:1)"
 bd_stop cli || fail "cli exit $?"
 bd_stop srv || fail "srv exit $?"
