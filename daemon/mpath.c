@@ -3,6 +3,7 @@
  * mpath.c - the multipath data plane on libev (see mpath.h).
  */
 #include "mpath.h"
+#include "mpclass.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -80,6 +81,7 @@ struct braid_mpath {
 	struct braid_mp_config cfg;
 	struct braid_mp *mp;
 	enum braid_mp_sched sched;
+	char sched_name[BRAID_OPT_MP_SCHED_LEN];	/* in use: config, then `set scheduler` */
 
 	struct msock sock[MAX_SOCKS];
 	int n_sock;
@@ -345,10 +347,10 @@ static int engine_create(struct braid_mpath *m)
 		braid_err("multipath: cannot create the engine: %s", strerror(-r));
 		return r;
 	}
-	if (!braid_mp_sched_parse(m->o->mp_sched, &m->sched, ratio, &n)) {
+	if (!braid_mp_sched_parse(m->sched_name, &m->sched, ratio, &n)) {
 		r = braid_mp_set_sched(m->mp, m->sched, ratio, n);
 		if (r)
-			braid_warn("multipath: scheduler '%s' refused (%s); using edf", m->o->mp_sched,
+			braid_warn("multipath: scheduler '%s' refused (%s); using edf", m->sched_name,
 				   strerror(-r));
 	}
 	memset(m->ep, 0, sizeof(m->ep));
@@ -544,7 +546,7 @@ void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
 		if (braid_mssfix_apply(m->mss, ip, (size_t)len))
 			m->tst->mss_clamped++;
 		b->len = (uint32_t)len;
-		r = enqueue(m, b, braid_mp_classify(ip, (size_t)len, 0));
+		r = enqueue(m, b, braid_mpclass_classify(&m->o->mp_classes, ip, (size_t)len));
 		if (r == -ENETUNREACH)
 			m->tst->tx_no_peer++;
 		else if (r == -EOVERFLOW)
@@ -643,7 +645,7 @@ static void rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t l
 	b->len = (uint32_t)plen;
 	/* the class lets pure ACKs, DNS, EF and small packets skip the reorder hold */
 	r = braid_mp_rx_data_meta(m->mp, now, path, info.packet_id, b, b->len,
-				  braid_mp_classify(b->d, plen, 0));
+				  braid_mpclass_classify(&m->o->mp_classes, b->d, plen));
 	if (r)
 		rput(m, b);
 }
@@ -896,6 +898,7 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 		return -ENOMEM;
 	m->loop = loop;
 	m->o = o;
+	snprintf(m->sched_name, sizeof(m->sched_name), "%s", o->mp_sched);
 	m->dc = dc;
 	m->mss = mss;
 	m->tst = st;
@@ -1006,7 +1009,34 @@ void braid_mpath_stats(const struct braid_mpath *m, struct braid_mpath_stats *st
 
 const char *braid_mpath_sched_name(const struct braid_mpath *m)
 {
-	return m->o->mp_sched;
+	return m->sched_name;
+}
+
+int braid_mpath_set_sched(struct braid_mpath *m, const char *spec)
+{
+	uint32_t ratio[BRAID_MP_MAX_PATHS];
+	enum braid_mp_sched s;
+	unsigned int n = 0;
+	int r;
+
+	if (strlen(spec) >= sizeof(m->sched_name) || braid_mp_sched_parse(spec, &s, ratio, &n))
+		return -EINVAL;
+	r = braid_mp_set_sched(m->mp, s, ratio, n);
+	if (r)
+		return r;
+	m->sched = s;
+	snprintf(m->sched_name, sizeof(m->sched_name), "%s", spec);
+	pump(m);
+	return 0;
+}
+
+int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps)
+{
+	int r = braid_mp_path_set(m->mp, path, flags, cap_bps);
+
+	if (!r)
+		pump(m);
+	return r;
 }
 
 void braid_mpath_free(struct braid_mpath *m)

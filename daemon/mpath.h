@@ -99,6 +99,13 @@ int braid_mpath_outer_hdr(const struct braid_mpath *m);
 int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info *out, int max);
 void braid_mpath_stats(const struct braid_mpath *m, struct braid_mpath_stats *st);
 const char *braid_mpath_sched_name(const struct braid_mpath *m);
+/*
+ * Run-time changes (control socket). set_sched: an mp-scheduler value
+ * ("ratio 1:0"); it also holds for the engines of later session restarts.
+ * path_set: braid_mp_path_set() on the current engine. 0 or -errno.
+ */
+int braid_mpath_set_sched(struct braid_mpath *m, const char *spec);
+int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps);
 
 void braid_mpath_free(struct braid_mpath *m);
 

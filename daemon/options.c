@@ -843,6 +843,26 @@ static int h_mp_path_timeout(struct ctx *c, int argc, char **argv)
 	return e;
 }
 
+static int h_mp_class(struct ctx *c, int argc, char **argv)
+{
+	struct braid_mpclass_rule r;
+	char msg[256];
+
+	if (braid_mpclass_parse(&r, argc - 1, argv + 1, msg, sizeof(msg)))
+		return fail(c, "%s", msg);
+	if (braid_mpclass_add(&c->o->mp_classes, &r))
+		return fail(c, "too many rules (max %d)", BRAID_MPCLASS_MAX_RULES);
+	return 0;
+}
+
+static int h_control_socket(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!argv[1][0])
+		return fail(c, "empty socket path");
+	return set_str(c, &c->o->control_socket, argv[1]);
+}
+
 static int h_status(struct ctx *c, int argc, char **argv)
 {
 	int e;
@@ -917,6 +937,8 @@ static const struct opt_def opt_table[] = {
 	{ "mp-reorder-ms", 1, 1, h_mp_reorder_ms, false, NOBLOB },
 	{ "mp-path-timeout", 1, 1, h_mp_path_timeout, false, NOBLOB },
 	{ "status", 1, 2, h_status, false, NOBLOB },
+	{ "control-socket", 1, 1, h_control_socket, false, NOBLOB },
+	{ "mp-class", 2, MANY, h_mp_class, false, NOBLOB },
 	{ "persist-key", 0, 0, h_noop, false, NOBLOB },
 	{ "persist-tun", 0, 0, h_noop, false, NOBLOB },
 	/* kept for the TLS mode: a file name or an inline block */
@@ -1003,6 +1025,7 @@ void braid_options_free(struct braid_options *o)
 		free(o->mp_attrs[i].local);
 		free(o->mp_attrs[i].file);
 	}
+	free(o->control_socket);
 	free(o->status_path);
 	free(o->local);
 	free(o->log_path);

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
+#include "mpclass.h"
+
 #define BRAID_OPT_MAX_REMOTES 16
 #define BRAID_OPT_MAX_ROUTES 64
 #define BRAID_OPT_MAX_IGNORE 32
@@ -141,9 +143,11 @@ struct braid_options {
 	unsigned int n_mp_attrs;
 	char mp_sched[BRAID_OPT_MP_SCHED_LEN];	/* "edf", "ratio 3:1", ... */
 	uint32_t mp_reorder_ms;		/* 0: engine default */
+	struct braid_mpclass_rules mp_classes;	/* `mp-class` rules, in order */
 	uint32_t mp_path_timeout;	/* s a learned failed path is kept (30) */
 
 	/* status */
+	char *control_socket;		/* `control-socket PATH`; NULL = none */
 	char *status_path;
 	int status_interval;		/* seconds (default 1... see finalize) */
 

@@ -15,6 +15,8 @@
 
 #include <sodium.h>
 
+#include "control.h"
+#include "ctlops.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
 #include "dc/static_key.h"
@@ -46,6 +48,8 @@ struct braid_tunnel {
 	struct braid_mssfix mss;
 	struct braid_mpath *mpd;	/* multipath data plane, or NULL (single path) */
 	ev_timer status_t;
+	struct braid_control *ctl;	/* control socket, or NULL */
+	struct braid_ctlops ctlops;
 
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer tick;
@@ -807,6 +811,16 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		ev_timer_start(t->loop, &t->status_t);
 		status_cb(t->loop, &t->status_t, 0);
 	}
+	if (o->control_socket) {
+		struct braid_control_ops ops;
+
+		t->ctlops.st = &t->st;
+		t->ctlops.m = t->mpd;
+		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
+		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
+		if (r)
+			goto err_ctl;
+	}
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&t->sig[i], signal_cb, signums[i]);
 		t->sig[i].data = t;
@@ -818,6 +832,13 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	*out = t;
 	return 0;
 
+err_ctl:
+	ev_timer_stop(t->loop, &t->status_t);
+	ev_timer_stop(t->loop, &t->tick);
+	ev_io_stop(t->loop, &t->tun_r);
+	ev_io_stop(t->loop, &t->sock_r);
+	braid_mpath_free(t->mpd);
+	t->mpd = NULL;
 err_loop:
 	ev_loop_destroy(t->loop);
 	t->loop = NULL;
@@ -848,6 +869,8 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_timer_stop(t->loop, &t->tick);
 		ev_timer_stop(t->loop, &t->status_t);
+		braid_control_free(t->ctl);
+		t->ctl = NULL;
 		braid_mpath_free(t->mpd);
 		t->mpd = NULL;
 		for (int i = 0; i < SIG_N; i++)
