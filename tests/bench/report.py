@@ -137,7 +137,7 @@ def loss_label(r):
     if m == 'ge':
         k = p.split(',')[2] if p.count(',') == 3 else p
         obs = {'0': 1, '0.5': 2, '1': 3, '3': 7}.get(k)
-        return f'GE 1-k={k} %' + (f' (seed: {obs} % observed)' if obs is not None else '')
+        return f'GE 1-k={k} %' + (f' (seed ≈{obs} %)' if obs is not None else '')
     return 'no loss'
 
 
@@ -243,7 +243,7 @@ def plots(rows, outdir):
                                  if r['system'] == sy and loss_label(r['sample']) == lo)
                     ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker='o',
                                 capsize=3, label=sy)
-                ax.set_title(f'{wl}: symmetric paths, {lo}', fontsize=9)
+                ax.set_title(f'{wl}: symmetric RTT\n{lo}', fontsize=9)
                 ax.set_xlabel('RTT of each path (ms)')
                 ax.set_ylabel('goodput (Mbit/s), mean ± 95 % CI')
                 ax.set_ylim(bottom=0)
@@ -261,7 +261,7 @@ def plots(rows, outdir):
                                  for r in rat if r['system'] == sy and loss_label(r['sample']) == lo)
                     ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[2] for p in pts], marker='o',
                                 capsize=3, label=sy)
-                ax.set_title(f'{wl}: RTT ratio (primary 20 ms), {lo}', fontsize=9)
+                ax.set_title(f'{wl}: RTT ratio, primary 20 ms\n{lo}', fontsize=9)
                 ax.set_xlabel('secondary / primary RTT')
                 ax.set_xticks([1, 2, 3, 4, 5])
                 ax.set_xticklabels(['1:1', '1:2', '1:3', '1:4', '1:5'])
@@ -389,6 +389,13 @@ def markdown(rows, envs, recs, files, made, plotdir_rel):
             for sc, sy, e in errs:
                 a(f'* {sc} / {sy}: {e.replace("|", "/")}')
             a('')
+    notes = os.path.join(REPO, 'docs', 'bench', 'notes.md')
+    if os.path.exists(notes):
+        a('## Observations')
+        a('')
+        with open(notes) as f:
+            a(f.read().strip())
+        a('')
     return '\n'.join(L) + '\n'
 
 

@@ -104,6 +104,8 @@ fi
 source "$REPO/tests/lib/testbed.sh"
 source "$BENCH_DIR/systems/$SYSTEM.sh"
 
+FILE_BYTES=$("$PY" -c "import sys; print(int(float(sys.argv[1]) * 1048576))" "$SIZE_MB")
+
 # ---- result fields --------------------------------------------------------------------------------------------
 ERROR= OK=false GOODPUT= BYTES= DURATION= RETR= TUN_RETR= IPERF_RETR= CPU= CPU_DETAIL= GATED=null GATE_BUSY=
 GATE_WAIT= HOST_BUSY= SETUP_S= SYS_INFO= CLEAN=null FINISHED=0
@@ -215,7 +217,6 @@ esac
 read -r -a WRAP <<<"${SYS_WRAP:-}"
 
 # ---- workload server ----------------------------------------------------------------------------------------------
-FILE_BYTES=$("$PY" -c "import sys; print(int(float(sys.argv[1]) * 1048576))" "$SIZE_MB")
 if [ "$WORKLOAD" = http ]; then
 	mkdir -p "$TB_DIR/www"
 	head -c "$FILE_BYTES" /dev/urandom >"$TB_DIR/www/file" || fail "cannot create the test file"
