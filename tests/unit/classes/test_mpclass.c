@@ -8,27 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "mp/mp_classify.h"
 #include "mpclass.h"
 #include "wire.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			failures++;                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-		}                                                                     \
-	} while (0)
-#define CHECK_EQ(a, b)                                                                \
-	do {                                                                          \
-		long long a_ = (long long)(a), b_ = (long long)(b);                   \
-		CHECK(a_ == b_, "%lld != %lld", a_, b_);                              \
-	} while (0)
-#define CHECK_STR(a, b) CHECK(!strcmp((a), (b)), "'%s' != '%s'", (a), (b))
 
 #define CLS(m) ((m) & BRAID_MP_META_CLASS)
 
@@ -102,7 +86,7 @@ static void add(struct braid_mpclass_rules *rs, const char *line)
 	char err[200];
 
 	CHECK_EQ(parse(&r, line, err, sizeof(err)), 0);
-	CHECK(!err[0], "%s: %s", line, err);
+	CHECKM(!err[0], "%s: %s", line, err);
 	CHECK_EQ(braid_mpclass_add(rs, &r), 0);
 }
 
@@ -305,9 +289,5 @@ int main(void)
 	defaults();
 	matching();
 	full_table();
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("mpclass: all checks passed\n");
-	return failures ? 1 : 0;
+	CHECK_DONE();
 }

@@ -18,26 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "control.h"
 #include "ctlproto.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			failures++;                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                 \
-			fputc('\n', stderr);                                          \
-		}                                                                     \
-	} while (0)
-#define CHECK_EQ(a, b)                                                                \
-	do {                                                                          \
-		long long a_ = (long long)(a), b_ = (long long)(b);                   \
-		CHECK(a_ == b_, "%lld != %lld", a_, b_);                              \
-	} while (0)
-#define CHECK_STR(a, b) CHECK(!strcmp((a), (b)), "'%s' != '%s'", (a), (b))
 
 /* ---- parser ---- */
 
@@ -99,7 +83,7 @@ static void parser(void)
 	CHECK_EQ(braid_ctl_parse(big, BRAID_CTL_LINE_MAX, &req, err, sizeof(err)), -EINVAL);
 	CHECK_STR(err, "request line too long (max 511 bytes)");
 	CHECK_EQ(braid_ctl_parse(big, BRAID_CTL_LINE_MAX - 1, &req, err, sizeof(err)), -EINVAL);
-	CHECK(!strncmp(err, "unknown command 'aaaa", 21), "%s", err);
+	CHECKM(!strncmp(err, "unknown command 'aaaa", 21), "%s", err);
 
 	CHECK_EQ(braid_ctl_parse("status", 6, &req, err, sizeof(err)), 0);
 	CHECK_EQ(req.cmd, BRAID_CTL_STATUS);
@@ -280,7 +264,7 @@ static void server(void)
 	if (!c)
 		return;
 	CHECK_EQ(stat(path, &st), 0);
-	CHECK(S_ISSOCK(st.st_mode), "not a socket");
+	CHECKM(S_ISSOCK(st.st_mode), "not a socket");
 	CHECK_EQ(st.st_mode & 0777, 0600);
 	/* a second daemon on the same path is refused */
 	CHECK_EQ(braid_control_new(&c2, loop, path, &ops), -EADDRINUSE);
@@ -346,7 +330,7 @@ static void server(void)
 		ev_run(loop, EVRUN_NOWAIT);
 
 	braid_control_free(c);
-	CHECK(access(path, F_OK) && errno == ENOENT, "socket file left behind");
+	CHECKM(access(path, F_OK) && errno == ENOENT, "socket file left behind");
 
 	/* a stale socket file (nobody listening) is replaced; a regular file is not */
 	{
@@ -372,9 +356,5 @@ int main(void)
 	parser();
 	replies();
 	server();
-	if (failures)
-		fprintf(stderr, "%d check(s) failed\n", failures);
-	else
-		printf("control: all checks passed\n");
-	return failures ? 1 : 0;
+	CHECK_DONE();
 }

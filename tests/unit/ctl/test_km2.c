@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "km2.h"
-#include "tcheck.h"
+#include "check.h"
 
 static const char occ_srv[] =
 	"V4,dev-type tun,link-mtu 1541,tun-mtu 1500,proto UDPv4,auth SHA1,keysize 128,key-method 2,tls-server";
@@ -158,5 +158,5 @@ int main(void)
 {
 	test_server_layout();
 	test_client_roundtrip_and_fuzz();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

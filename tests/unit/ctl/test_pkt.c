@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "pkt.h"
-#include "tcheck.h"
+#include "check.h"
 #include "tls_auth.h"
 #include "tls_crypt.h"
 
@@ -355,5 +355,5 @@ int main(void)
 	test_tls_auth_layout();
 	test_tls_crypt_layout();
 	test_fuzz();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "reliable.h"
-#include "tcheck.h"
+#include "check.h"
 
 static const uint8_t sid_a[8] = "AAAAAAAA", sid_b[8] = "BBBBBBBB";
 
@@ -208,5 +208,5 @@ int main(void)
 {
 	test_windows_and_timers();
 	test_lossy_link();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -6,7 +6,7 @@
 #include "aead.h"
 #include "dc.h"
 #include "dclog.h"
-#include "tcheck.h"
+#include "check.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -421,5 +421,5 @@ int main(void)
 	test_replay_errors();
 	test_packet_id_limits();
 	test_v1_and_in_place();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -3,7 +3,7 @@
  * test_payload.c - ping/OCC/IP classification and compression framing.
  */
 #include "payload.h"
-#include "tcheck.h"
+#include "check.h"
 
 #include <errno.h>
 
@@ -161,5 +161,5 @@ int main(void)
 	test_plain();
 	test_framings();
 	test_builders();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -3,7 +3,7 @@
  * test_replay.c - replay window edge cases (OpenVPN --replay-window semantics).
  */
 #include "replay.h"
-#include "tcheck.h"
+#include "check.h"
 
 #include <errno.h>
 
@@ -177,5 +177,5 @@ int main(void)
 	test_time_window();
 	test_long_form_time_backtrack();
 	test_wrap_edge();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -7,7 +7,7 @@
  */
 #include "dc.h"
 #include "dclog.h"
-#include "tcheck.h"
+#include "check.h"
 #include "txpid.h"
 #include "wire.h"
 
@@ -550,5 +550,5 @@ int main(void)
 	test_interleave_with_plain();
 	test_window_and_limits();
 	test_txpid_model();
-	TCHECK_DONE();
+	CHECK_DONE();
 }

@@ -3,7 +3,7 @@
  * test_static_key.c - static key file parsing and key2 slicing by direction.
  */
 #include "static_key.h"
-#include "tcheck.h"
+#include "check.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -192,5 +192,5 @@ int main(void)
 	test_errors();
 	test_load_file();
 	test_directions();
-	TCHECK_DONE();
+	CHECK_DONE();
 }
