@@ -10,23 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ctlcmd.h"
 #include "ge.h"
 #include "link.h"
 #include "options.h"
 #include "params.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			failures++;                                             \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-		}                                                               \
-	} while (0)
 
 #define MS 1000000ULL
 #define US 1000ULL
@@ -68,9 +58,9 @@ static void ge_case(double p, double r, double lg, double lb, unsigned n)
 		      2 * pb * (1 - pb) * (lb - lg) * (lb - lg) / 1e4 * (lam / (1 - lam))) / n);
 	printf("ge %g,%g,%g,%g over %u: loss %.4f%% (analytic %.4f%%, 4 sigma %.4f%%), mean burst %.3f (analytic %.3f)\n",
 	       p, r, lg, lb, n, got * 100, want * 100, 4 * sigma * 100, got_burst, want_burst);
-	CHECK(fabs(got - want) < 4 * sigma, "loss %.5f vs %.5f", got, want);
-	CHECK(fabs(got_burst - want_burst) < 0.05 * want_burst, "burst %.4f vs %.4f", got_burst, want_burst);
-	CHECK(l.st.received == n && l.st.sent + l.st.dropped_loss == n, "accounting");
+	CHECKM(fabs(got - want) < 4 * sigma, "loss %.5f vs %.5f", got, want);
+	CHECKM(fabs(got_burst - want_burst) < 0.05 * want_burst, "burst %.4f vs %.4f", got_burst, want_burst);
+	CHECKM(l.st.received == n && l.st.sent + l.st.dropped_loss == n, "accounting");
 	link_free(&l);
 }
 
@@ -79,11 +69,11 @@ static void test_ge(void)
 	struct ge_params seed004 = { 1, 75, 3, 50 };
 
 	/* analytic values computed by hand: pi_bad = 1/76; loss = 75/76*0.03 + 1/76*0.5 */
-	CHECK(fabs(ge_stationary_loss(&seed004) - (75.0 / 76 * 0.03 + 1.0 / 76 * 0.5)) < 1e-12, "stationary");
+	CHECKM(fabs(ge_stationary_loss(&seed004) - (75.0 / 76 * 0.03 + 1.0 / 76 * 0.5)) < 1e-12, "stationary");
 	ge_case(1, 75, 3, 50, 1000000);
 	ge_case(1, 75, 0, 50, 1000000);
 	ge_case(1, 20, 0, 100, 1000000); /* bursty: 4.76 %, mean burst 5 */
-	CHECK(fabs(ge_mean_burst(&(struct ge_params){ 1, 20, 0, 100 }) - 5.0) < 1e-9, "burst 1,20,0,100 = 1/r");
+	CHECKM(fabs(ge_mean_burst(&(struct ge_params){ 1, 20, 0, 100 }) - 5.0) < 1e-9, "burst 1,20,0,100 = 1/r");
 }
 
 static void test_uniform(void)
@@ -102,7 +92,7 @@ static void test_uniform(void)
 	}
 	got = (double)l.st.dropped_loss / n;
 	printf("uniform 2%% over %u: %.4f%%\n", n, got * 100);
-	CHECK(fabs(got - 0.02) < 4 * sigma, "uniform loss %.5f", got);
+	CHECKM(fabs(got - 0.02) < 4 * sigma, "uniform loss %.5f", got);
 	link_free(&l);
 }
 
@@ -122,13 +112,13 @@ static void test_queue_limits(void)
 		queued += f == LINK_QUEUED;
 		dropped += f == LINK_DROP_QUEUE;
 	}
-	CHECK(queued == 10 && dropped == 10, "qms=10: queued %d dropped %d", queued, dropped);
+	CHECKM(queued == 10 && dropped == 10, "qms=10: queued %d dropped %d", queued, dropped);
 	/* 2.5 ms later 2 packets have left the serialiser: room for exactly 2 more */
 	queued = 0;
 	for (i = 0; i < 5; i++)
 		queued += link_arrive(&l, 2500 * US, 100 + (uint32_t)i, 986) == LINK_QUEUED;
-	CHECK(queued == 2, "after 2.5 ms: queued %d, want 2", queued);
-	CHECK(l.st.dropped_queue == 13, "dropped_queue %llu", (unsigned long long)l.st.dropped_queue);
+	CHECKM(queued == 2, "after 2.5 ms: queued %d, want 2", queued);
+	CHECKM(l.st.dropped_queue == 13, "dropped_queue %llu", (unsigned long long)l.st.dropped_queue);
 	link_free(&l);
 
 	par.qms = 0;
@@ -137,11 +127,11 @@ static void test_queue_limits(void)
 	queued = 0;
 	for (i = 0; i < 20; i++)
 		queued += link_arrive(&l, 0, (uint32_t)i, 986) == LINK_QUEUED;
-	CHECK(queued == 5, "qpkts=5: queued %d", queued);
+	CHECKM(queued == 5, "qpkts=5: queued %d", queued);
 	queued = 0;
 	for (i = 0; i < 5; i++) /* at 3 ms, 3 have been serialised */
 		queued += link_arrive(&l, 3 * MS, 100 + (uint32_t)i, 986) == LINK_QUEUED;
-	CHECK(queued == 3, "qpkts after 3 ms: queued %d, want 3", queued);
+	CHECKM(queued == 3, "qpkts after 3 ms: queued %d, want 3", queued);
 	link_free(&l);
 }
 
@@ -158,20 +148,20 @@ static void test_rate_timing(void)
 	par.delay_ms = 3;
 	link_init(&l, &par);
 	for (i = 0; i < 10; i++)
-		CHECK(link_arrive(&l, 0, (uint32_t)i, 986) == LINK_QUEUED, "arrive %d", i);
-	CHECK(link_next_due(&l, &due) == 0 && due == 4 * MS, "first due %llu", (unsigned long long)due);
+		CHECKM(link_arrive(&l, 0, (uint32_t)i, 986) == LINK_QUEUED, "arrive %d", i);
+	CHECKM(link_next_due(&l, &due) == 0 && due == 4 * MS, "first due %llu", (unsigned long long)due);
 	n = link_release(&l, 5500 * US, 0, out, 32);
-	CHECK(n == 2 && out[0].id == 0 && out[1].id == 1 && out[1].due_ns == 5 * MS, "release at 5.5 ms: %zu", n);
+	CHECKM(n == 2 && out[0].id == 0 && out[1].id == 1 && out[1].due_ns == 5 * MS, "release at 5.5 ms: %zu", n);
 	n = link_release(&l, 5800 * US, 250 * US, out, 32); /* window reaches 6.05 ms: one more */
-	CHECK(n == 1 && out[0].due_ns == 6 * MS, "window release: %zu", n);
+	CHECKM(n == 1 && out[0].due_ns == 6 * MS, "window release: %zu", n);
 	n = link_release(&l, 100 * MS, 0, out, 32);
-	CHECK(n == 7 && out[6].due_ns == 13 * MS && out[6].id == 9, "rest: %zu", n);
-	CHECK(l.st.sent == 10 && l.st.bytes_sent == 9860, "sent %llu bytes %llu", (unsigned long long)l.st.sent,
+	CHECKM(n == 7 && out[6].due_ns == 13 * MS && out[6].id == 9, "rest: %zu", n);
+	CHECKM(l.st.sent == 10 && l.st.bytes_sent == 9860, "sent %llu bytes %llu", (unsigned long long)l.st.sent,
 	      (unsigned long long)l.st.bytes_sent);
-	CHECK(link_next_due(&l, &due) == -ENOENT, "empty");
+	CHECKM(link_next_due(&l, &due) == -ENOENT, "empty");
 	/* an idle link starts serialising at the arrival time, not at the old backlog end */
 	link_arrive(&l, 50 * MS, 99, 986);
-	CHECK(link_next_due(&l, &due) == 0 && due == 54 * MS, "idle restart due %llu", (unsigned long long)due);
+	CHECKM(link_next_due(&l, &due) == 0 && due == 54 * MS, "idle restart due %llu", (unsigned long long)due);
 	link_free(&l);
 }
 
@@ -194,7 +184,7 @@ static int jitter_run(bool reorder, double *mean_extra_ms)
 	for (i = 0; i < 1000; i++)
 		link_arrive(&l, (uint64_t)i * 100 * US, (uint32_t)i, 100);
 	n = link_release(&l, 10000 * MS, 0, out, 2048);
-	CHECK(n == 1000, "released %zu", n);
+	CHECKM(n == 1000, "released %zu", n);
 	for (k = 0; k < n; k++) {
 		if (k && out[k].id < last_id)
 			inv++;
@@ -204,7 +194,7 @@ static int jitter_run(bool reorder, double *mean_extra_ms)
 		last_due = out[k].due_ns;
 		sum += out[k].due_ns - (uint64_t)out[k].id * 100 * US;
 	}
-	CHECK(nondecr, "release order by due time");
+	CHECKM(nondecr, "release order by due time");
 	*mean_extra_ms = (double)sum / n / 1e6;
 	link_free(&l);
 	return inv;
@@ -217,11 +207,11 @@ static void test_jitter(void)
 
 	printf("jitter 5 ms at 100 us spacing: clamped %d inversions (mean delay %.2f ms), reorder %d (mean %.2f ms)\n",
 	       inv_clamped, m1, inv_reorder, m2);
-	CHECK(inv_clamped == 0, "clamped run reordered %d", inv_clamped);
-	CHECK(inv_reorder > 100, "reorder run only %d inversions", inv_reorder);
+	CHECKM(inv_clamped == 0, "clamped run reordered %d", inv_clamped);
+	CHECKM(inv_reorder > 100, "reorder run only %d inversions", inv_reorder);
 	/* unclamped mean stays near the delay (normal, 2 sigma clipped at send time) */
-	CHECK(fabs(m2 - 10.0) < 0.6, "reorder mean %.3f", m2);
-	CHECK(m1 > m2, "clamp raises the mean");
+	CHECKM(fabs(m2 - 10.0) < 0.6, "reorder mean %.3f", m2);
+	CHECKM(m1 > m2, "clamp raises the mean");
 }
 
 static void pattern(uint64_t seed, uint32_t stream, double jitter, unsigned char *bits, int n)
@@ -255,10 +245,10 @@ static void test_seed(void)
 	pattern(43, 1, 0, c, N);
 	pattern(42, 1, 7, d, N);
 	pattern(42, 2, 0, e, N);
-	CHECK(!memcmp(a, b, N), "same seed, different drops");
-	CHECK(memcmp(a, c, N), "seeds 42 and 43 gave the same drops");
-	CHECK(!memcmp(a, d, N), "jitter changed the drop pattern");
-	CHECK(memcmp(a, e, N), "queues 1 and 2 of one seed gave the same drops");
+	CHECKM(!memcmp(a, b, N), "same seed, different drops");
+	CHECKM(memcmp(a, c, N), "seeds 42 and 43 gave the same drops");
+	CHECKM(!memcmp(a, d, N), "jitter changed the drop pattern");
+	CHECKM(memcmp(a, e, N), "queues 1 and 2 of one seed gave the same drops");
 }
 
 static void test_states(void)
@@ -273,24 +263,24 @@ static void test_states(void)
 	link_init(&l, &par);
 	for (i = 0; i < 5; i++)
 		link_arrive(&l, 0, (uint32_t)i, 100);
-	CHECK(ctlcmd_exec(&l, "blackhole", reply, sizeof(reply)) == CTL_NONE, "blackhole");
-	CHECK(!strcmp(reply, "ok blackhole, 5 queued still leave"), "reply '%s'", reply);
-	CHECK(link_arrive(&l, 1, 5, 100) == LINK_DROP_DOWN, "blackhole drops arrivals");
-	CHECK(link_release(&l, 10 * MS, 0, out, 16) == 5, "queued leave during blackhole");
+	CHECKM(ctlcmd_exec(&l, "blackhole", reply, sizeof(reply)) == CTL_NONE, "blackhole");
+	CHECKM(!strcmp(reply, "ok blackhole, 5 queued still leave"), "reply '%s'", reply);
+	CHECKM(link_arrive(&l, 1, 5, 100) == LINK_DROP_DOWN, "blackhole drops arrivals");
+	CHECKM(link_release(&l, 10 * MS, 0, out, 16) == 5, "queued leave during blackhole");
 	ctlcmd_exec(&l, "up", reply, sizeof(reply));
-	CHECK(!strcmp(reply, "ok up"), "reply '%s'", reply);
+	CHECKM(!strcmp(reply, "ok up"), "reply '%s'", reply);
 	for (i = 0; i < 3; i++)
 		link_arrive(&l, 20 * MS, 10 + (uint32_t)i, 100);
-	CHECK(ctlcmd_exec(&l, "down", reply, sizeof(reply)) == CTL_FLUSHED, "down flushes");
-	CHECK(!strcmp(reply, "ok down, dropped 3 queued"), "reply '%s'", reply);
-	CHECK(link_queued(&l) == 0 && link_arrive(&l, 21 * MS, 20, 100) == LINK_DROP_DOWN, "down drops");
-	CHECK(l.st.received == 10 && l.st.sent == 5 && l.st.dropped_down == 5, "counts %llu %llu %llu",
+	CHECKM(ctlcmd_exec(&l, "down", reply, sizeof(reply)) == CTL_FLUSHED, "down flushes");
+	CHECKM(!strcmp(reply, "ok down, dropped 3 queued"), "reply '%s'", reply);
+	CHECKM(link_queued(&l) == 0 && link_arrive(&l, 21 * MS, 20, 100) == LINK_DROP_DOWN, "down drops");
+	CHECKM(l.st.received == 10 && l.st.sent == 5 && l.st.dropped_down == 5, "counts %llu %llu %llu",
 	      (unsigned long long)l.st.received, (unsigned long long)l.st.sent, (unsigned long long)l.st.dropped_down);
-	CHECK(ctlcmd_exec(&l, "stats", reply, sizeof(reply)) == CTL_NONE, "stats");
-	CHECK(!strncmp(reply, "ok {\"received\":10,\"sent\":5,\"dropped_loss\":0,\"dropped_queue\":0,"
+	CHECKM(ctlcmd_exec(&l, "stats", reply, sizeof(reply)) == CTL_NONE, "stats");
+	CHECKM(!strncmp(reply, "ok {\"received\":10,\"sent\":5,\"dropped_loss\":0,\"dropped_queue\":0,"
 			      "\"dropped_down\":5,\"queued\":0,\"bytes_sent\":500,", 104),
 	      "stats '%s'", reply);
-	CHECK(strstr(reply, "\"state\":\"down\"") && reply[strlen(reply) - 1] == '}', "stats '%s'", reply);
+	CHECKM(strstr(reply, "\"state\":\"down\"") && reply[strlen(reply) - 1] == '}', "stats '%s'", reply);
 	link_free(&l);
 }
 
@@ -299,7 +289,7 @@ static void expect_reply(struct link *l, const char *cmd, const char *want)
 	char reply[1024];
 
 	ctlcmd_exec(l, cmd, reply, sizeof(reply));
-	CHECK(!strcmp(reply, want), "'%s' -> '%s', want '%s'", cmd, reply, want);
+	CHECKM(!strcmp(reply, want), "'%s' -> '%s', want '%s'", cmd, reply, want);
 }
 
 static void test_ctl(void)
@@ -322,13 +312,13 @@ static void test_ctl(void)
 	expect_reply(&l, "set ge=1,,2,3", "error: set: bad value '1,,2,3' for ge (want p,r,1-k,1-h as four percentages 0..100, or off)");
 	/* atomic: a bad key later in the line leaves the earlier ones unapplied */
 	expect_reply(&l, "set delay=5 qpkts=-1", "error: set: bad value '-1' for qpkts (want a queue limit in packets, 0..200000 (0 = off))");
-	CHECK(l.par.delay_ms == 0, "partial set applied");
+	CHECKM(l.par.delay_ms == 0, "partial set applied");
 	ctlcmd_exec(&l, "set rate=20 delay=10 jitter=1.5 loss=2 ge=1,75,3,50 qms=50 qpkts=100", reply, sizeof(reply));
-	CHECK(!strncmp(reply, "ok {\"rate_mbit\":20,\"delay_ms\":10,\"jitter_ms\":1.5,\"reorder\":false,\"qms\":50,"
+	CHECKM(!strncmp(reply, "ok {\"rate_mbit\":20,\"delay_ms\":10,\"jitter_ms\":1.5,\"reorder\":false,\"qms\":50,"
 			      "\"qpkts\":100,\"loss_pct\":2,\"ge\":[1,75,3,50],", 110), "set reply '%s'", reply);
 	ctlcmd_exec(&l, "set loss=0 ge=off", reply, sizeof(reply));
-	CHECK(l.par.loss_pct == 0 && !l.par.ge_on && l.par.rate_mbit == 20, "clear loss");
-	CHECK(ctlcmd_exec(&l, "quit", reply, sizeof(reply)) == CTL_QUIT && !strcmp(reply, "ok bye"), "quit");
+	CHECKM(l.par.loss_pct == 0 && !l.par.ge_on && l.par.rate_mbit == 20, "clear loss");
+	CHECKM(ctlcmd_exec(&l, "quit", reply, sizeof(reply)) == CTL_QUIT && !strcmp(reply, "ok bye"), "quit");
 	link_free(&l);
 }
 
@@ -350,7 +340,7 @@ static void expect_opt_err(const char *line, const char *want)
 	struct pe_options o;
 	char err[256];
 
-	CHECK(parse(line, &o, err) == -EINVAL && !strcmp(err, want), "'%s' -> '%s', want '%s'", line, err, want);
+	CHECKM(parse(line, &o, err) == -EINVAL && !strcmp(err, want), "'%s' -> '%s', want '%s'", line, err, want);
 }
 
 static void test_options(void)
@@ -358,12 +348,12 @@ static void test_options(void)
 	struct pe_options o;
 	char err[256];
 
-	CHECK(parse("pathemu -q 3 -c /tmp/x -r 20 -d 10 -j 2 --reorder -Q 50 -P 100 -l 1.5 -g 1,75,3,50 -s 9 -G 100",
+	CHECKM(parse("pathemu -q 3 -c /tmp/x -r 20 -d 10 -j 2 --reorder -Q 50 -P 100 -l 1.5 -g 1,75,3,50 -s 9 -G 100",
 		    &o, err) == 0, "valid line: %s", err);
-	CHECK(o.qnum == 3 && o.par.rate_mbit == 20 && o.par.delay_ms == 10 && o.par.jitter_ms == 2 &&
+	CHECKM(o.qnum == 3 && o.par.rate_mbit == 20 && o.par.delay_ms == 10 && o.par.jitter_ms == 2 &&
 	      o.par.reorder && o.par.qms == 50 && o.par.qpkts == 100 && o.par.loss_pct == 1.5 && o.par.ge_on &&
 	      o.par.ge.r == 75 && o.par.seed == 9 && o.par.batch_us == 100, "values");
-	CHECK(parse("pathemu -q 1 -c s", &o, err) == 0 && o.par.qms == 100 && o.par.batch_us == 250 &&
+	CHECKM(parse("pathemu -q 1 -c s", &o, err) == 0 && o.par.qms == 100 && o.par.batch_us == 250 &&
 	      o.par.seed == 1 && !o.par.reorder, "defaults");
 	expect_opt_err("pathemu -q 1 -c s -r fast", "option -r: bad value 'fast' for rate (want a rate in Mbit/s, 0..100000)");
 	expect_opt_err("pathemu -q 70000 -c s", "bad value '70000' for -q (want a queue number 0..65535)");
@@ -387,10 +377,5 @@ int main(void)
 	test_states();
 	test_ctl();
 	test_options();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("all pathemu model checks passed\n");
-	return 0;
+	CHECK_DONE();
 }

@@ -10,24 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "config.h"
 #include "log.h"
 #include "options.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);   \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
-
-#define CHECK_STR(got, want) CHECK(!strcmp((got), (want)), "got '%s', want '%s'", (got), (want))
 
 static const char KEY[] =
 	"-----BEGIN OpenVPN Static key V1-----\n"
@@ -50,12 +37,12 @@ static void tok_expect(const char *line, int n, const char *const *want)
 	int got, r;
 
 	r = braid_config_tokenize(line, tok, BRAID_CONFIG_MAX_PARMS, &got, err, sizeof(err));
-	CHECK(r == 0, "tokenize [%s]: %d %s", line, r, err);
+	CHECKM(r == 0, "tokenize [%s]: %d %s", line, r, err);
 	if (r)
 		return;
-	CHECK(got == n, "tokenize [%s]: %d tokens, want %d", line, got, n);
+	CHECKM(got == n, "tokenize [%s]: %d tokens, want %d", line, got, n);
 	for (int i = 0; i < got && i < n; i++)
-		CHECK(!strcmp(tok[i], want[i]), "tokenize [%s]: token %d is [%s], want [%s]", line, i,
+		CHECKM(!strcmp(tok[i], want[i]), "tokenize [%s]: token %d is [%s], want [%s]", line, i,
 		      tok[i], want[i]);
 	braid_config_free_tokens(tok, got);
 }
@@ -67,8 +54,8 @@ static void tok_error(const char *line, const char *want)
 	int got = -1, r;
 
 	r = braid_config_tokenize(line, tok, BRAID_CONFIG_MAX_PARMS, &got, err, sizeof(err));
-	CHECK(r == -EINVAL, "tokenize [%s]: returned %d, want -EINVAL", line, r);
-	CHECK(got == 0, "tokenize [%s]: %d tokens on error", line, got);
+	CHECKM(r == -EINVAL, "tokenize [%s]: returned %d, want -EINVAL", line, r);
+	CHECKM(got == 0, "tokenize [%s]: %d tokens on error", line, got);
 	CHECK_STR(err, want);
 }
 
@@ -142,7 +129,7 @@ static void expect_ok(const char *text)
 	struct braid_options o;
 	const char *e = parse(&o, text);
 
-	CHECK(!*e, "[%s] failed: %s", text, e);
+	CHECKM(!*e, "[%s] failed: %s", text, e);
 	braid_options_free(&o);
 }
 
@@ -203,36 +190,36 @@ static void test_full_config(void)
 		 "tls-auth ta.key 1\n",
 		 KEY);
 	e = finalize(&o, text);
-	CHECK(!*e, "full config: %s", e);
+	CHECKM(!*e, "full config: %s", e);
 	CHECK_STR(o.dev, "tun");
-	CHECK(o.family == AF_INET, "family %d", o.family);
-	CHECK(o.n_remotes == 2, "%u remotes", o.n_remotes);
+	CHECKM(o.family == AF_INET, "family %d", o.family);
+	CHECKM(o.n_remotes == 2, "%u remotes", o.n_remotes);
 	CHECK_STR(o.remotes[0].host, "10.1.2.2");
-	CHECK(o.remotes[0].port == 1195, "port %u", o.remotes[0].port);
+	CHECKM(o.remotes[0].port == 1195, "port %u", o.remotes[0].port);
 	CHECK_STR(o.remotes[1].host, "gw.example.org");
-	CHECK(o.remotes[1].port == 0, "port %u", o.remotes[1].port);
-	CHECK(o.lport == 1300 && o.rport == 1400, "lport %u rport %u", o.lport, o.rport);
-	CHECK(o.nobind && o.float_ok, "nobind/float");
-	CHECK(o.has_ifconfig && !o.ifc_is_netmask, "ifconfig p2p");
+	CHECKM(o.remotes[1].port == 0, "port %u", o.remotes[1].port);
+	CHECKM(o.lport == 1300 && o.rport == 1400, "lport %u rport %u", o.lport, o.rport);
+	CHECKM(o.nobind && o.float_ok, "nobind/float");
+	CHECKM(o.has_ifconfig && !o.ifc_is_netmask, "ifconfig p2p");
 	CHECK_STR(inet_ntop(AF_INET, &o.ifc_remote, a, sizeof(a)), "10.200.0.1");
-	CHECK(o.has_ifconfig6 && o.ifc6_prefix == 64, "ifconfig-ipv6 /%u", o.ifc6_prefix);
-	CHECK(o.n_routes == 4, "%u routes", o.n_routes);
-	CHECK(o.routes[0].prefix == 16 && !o.routes[0].has_gw, "route 0");
-	CHECK(o.routes[1].prefix == 24 && o.routes[1].has_gw && o.routes[1].metric == 7, "route 1");
-	CHECK(o.routes[2].prefix == 32, "route 2 default mask: /%u", o.routes[2].prefix);
-	CHECK(o.routes[3].family == AF_INET6 && o.routes[3].prefix == 48, "route-ipv6");
-	CHECK(o.tun_mtu == 1400, "tun-mtu %d", o.tun_mtu);
+	CHECKM(o.has_ifconfig6 && o.ifc6_prefix == 64, "ifconfig-ipv6 /%u", o.ifc6_prefix);
+	CHECKM(o.n_routes == 4, "%u routes", o.n_routes);
+	CHECKM(o.routes[0].prefix == 16 && !o.routes[0].has_gw, "route 0");
+	CHECKM(o.routes[1].prefix == 24 && o.routes[1].has_gw && o.routes[1].metric == 7, "route 1");
+	CHECKM(o.routes[2].prefix == 32, "route 2 default mask: /%u", o.routes[2].prefix);
+	CHECKM(o.routes[3].family == AF_INET6 && o.routes[3].prefix == 48, "route-ipv6");
+	CHECKM(o.tun_mtu == 1400, "tun-mtu %d", o.tun_mtu);
 	CHECK_STR(o.data_ciphers, "CHACHA20-POLY1305:AES-128-GCM");
 	CHECK_STR(o.cipher, "CHACHA20-POLY1305");
-	CHECK(o.key_direction == 1, "key-direction %d", o.key_direction);
-	CHECK(o.secret.inline_text && !strcmp(o.secret.inline_text, KEY), "inline secret kept verbatim");
-	CHECK(o.ping == 2 && o.ping_restart == 10, "keepalive %d %d", o.ping, o.ping_restart);
-	CHECK(o.verb == 5, "verb");
-	CHECK(o.replay_window == 512 && o.replay_time == 30, "replay-window");
-	CHECK(o.peer_id == 77, "peer-id");
-	CHECK(o.mssfix == 1450, "mssfix");
+	CHECKM(o.key_direction == 1, "key-direction %d", o.key_direction);
+	CHECKM(o.secret.inline_text && !strcmp(o.secret.inline_text, KEY), "inline secret kept verbatim");
+	CHECKM(o.ping == 2 && o.ping_restart == 10, "keepalive %d %d", o.ping, o.ping_restart);
+	CHECKM(o.verb == 5, "verb");
+	CHECKM(o.replay_window == 512 && o.replay_time == 30, "replay-window");
+	CHECKM(o.peer_id == 77, "peer-id");
+	CHECKM(o.mssfix == 1450, "mssfix");
 	CHECK_STR(o.writepid, "/run/x.pid");
-	CHECK(o.blobs[BRAID_BLOB_CA].inline_text &&
+	CHECKM(o.blobs[BRAID_BLOB_CA].inline_text &&
 		      !strcmp(o.blobs[BRAID_BLOB_CA].inline_text, "CA DATA\n"),
 	      "inline <ca> with indented closing tag");
 	CHECK_STR(o.blobs[BRAID_BLOB_TLS_AUTH].path, "ta.key");
@@ -241,61 +228,61 @@ static void test_full_config(void)
 	/* secret FILE DIR beats key-direction; cipher beats data-ciphers */
 	e = finalize(&o, "dev tun\nkey-direction 1\nsecret k 0\ndata-ciphers AES-128-GCM\n"
 			 "cipher aes-256-gcm\n");
-	CHECK(!*e, "%s", e);
-	CHECK(o.key_direction == 0, "secret FILE 0 direction: %d", o.key_direction);
+	CHECKM(!*e, "%s", e);
+	CHECKM(o.key_direction == 0, "secret FILE 0 direction: %d", o.key_direction);
 	CHECK_STR(o.secret.path, "k");
 	CHECK_STR(o.cipher, "AES-256-GCM");
 	braid_options_free(&o);
 
 	/* defaults */
 	e = finalize(&o, "dev tun\nsecret k 1\n");
-	CHECK(!*e, "%s", e);
+	CHECKM(!*e, "%s", e);
 	CHECK_STR(o.cipher, "AES-256-GCM");
-	CHECK(o.family == AF_UNSPEC && o.lport == 1194 && o.rport == 1194 && o.tun_mtu == 1500 &&
+	CHECKM(o.family == AF_UNSPEC && o.lport == 1194 && o.rport == 1194 && o.tun_mtu == 1500 &&
 		      o.mssfix == 1492 && o.verb == 3 && o.peer_id == 0,
 	      "defaults");
 	braid_options_free(&o);
 
 	/* ifconfig: netmask by topology subnet or by the 255.x heuristic */
 	e = finalize(&o, "dev tun\nsecret k 1\nifconfig 10.8.0.2 255.255.255.0\n");
-	CHECK(!*e && o.ifc_is_netmask, "heuristic netmask: %s", e);
+	CHECKM(!*e && o.ifc_is_netmask, "heuristic netmask: %s", e);
 	braid_options_free(&o);
 	e = finalize(&o, "dev tun\nsecret k 1\nifconfig 10.8.0.2 255.255.255.0\ntopology p2p\n");
-	CHECK(!*e && !o.ifc_is_netmask, "topology p2p keeps a remote: %s", e);
+	CHECKM(!*e && !o.ifc_is_netmask, "topology p2p keeps a remote: %s", e);
 	braid_options_free(&o);
 	e = finalize(&o, "dev tun\nsecret k 1\ntopology subnet\nifconfig 10.8.0.2 255.255.0.0\n");
-	CHECK(!*e && o.ifc_is_netmask, "topology subnet: %s", e);
+	CHECKM(!*e && o.ifc_is_netmask, "topology subnet: %s", e);
 	braid_options_free(&o);
 
 	/* named devices need dev-type tun */
 	e = finalize(&o, "dev braid0\ndev-type tun\nsecret k 1\n");
-	CHECK(!*e, "%s", e);
+	CHECKM(!*e, "%s", e);
 	braid_options_free(&o);
 	e = finalize(&o, "dev tun7\nsecret k 1\n");
-	CHECK(!*e && !strcmp(o.dev, "tun7"), "%s", e);
+	CHECKM(!*e && !strcmp(o.dev, "tun7"), "%s", e);
 	braid_options_free(&o);
 
 	/* proto udp6 / udp and remote with a proto */
 	e = finalize(&o, "dev tun\nsecret k 1\nproto udp6\nremote ::1 1194 udp\n");
-	CHECK(!*e && o.family == AF_INET6, "%s", e);
+	CHECKM(!*e && o.family == AF_INET6, "%s", e);
 	braid_options_free(&o);
 
 	/* keepalive lines and explicit ping options */
 	e = finalize(&o, "dev tun\nsecret k 1\nping 3\nping-restart 20\nping-exit 60\n");
-	CHECK(!*e && o.ping == 3 && o.ping_restart == 20 && o.ping_exit == 60, "%s", e);
+	CHECKM(!*e && o.ping == 3 && o.ping_restart == 20 && o.ping_exit == 60, "%s", e);
 	braid_options_free(&o);
 
 	/* mssfix without argument = 1492, 0 = off */
 	e = finalize(&o, "dev tun\nsecret k 1\nmssfix 0\n");
-	CHECK(!*e && o.mssfix == 0, "%s", e);
+	CHECKM(!*e && o.mssfix == 0, "%s", e);
 	braid_options_free(&o);
 	e = finalize(&o, "dev tun\nsecret k 1\nmssfix\n");
-	CHECK(!*e && o.mssfix == 1492, "%s", e);
+	CHECKM(!*e && o.mssfix == 1492, "%s", e);
 	braid_options_free(&o);
 
 	/* UTF-8 BOM, log-append */
 	e = finalize(&o, "\xef\xbb\xbf" "dev tun\nsecret k 1\nlog-append /tmp/x.log\n");
-	CHECK(!*e && o.log_append && !strcmp(o.log_path, "/tmp/x.log"), "%s", e);
+	CHECKM(!*e && o.log_append && !strcmp(o.log_path, "/tmp/x.log"), "%s", e);
 	braid_options_free(&o);
 }
 
@@ -314,7 +301,7 @@ static void test_errors(void)
 	{
 		struct braid_options o;
 
-		CHECK(!*parse(&o, "setenv opt tun-mtu 1400\n") && o.tun_mtu == 1400, "setenv opt known");
+		CHECKM(!*parse(&o, "setenv opt tun-mtu 1400\n") && o.tun_mtu == 1400, "setenv opt known");
 		braid_options_free(&o);
 	}
 	expect_error("setenv opt tun-mtu x\n",
@@ -469,8 +456,8 @@ static void test_argv_and_files(void)
 
 		braid_options_init(&o);
 		r = braid_config_parse_argv(&o, 12, argv, err, sizeof(err));
-		CHECK(r == 0, "argv: %s", err);
-		CHECK(o.n_remotes == 1 && o.remotes[0].port == 1195 && o.nobind && o.verb == 4 &&
+		CHECKM(r == 0, "argv: %s", err);
+		CHECKM(o.n_remotes == 1 && o.remotes[0].port == 1195 && o.nobind && o.verb == 4 &&
 			      o.secret_dir == 1,
 		      "argv values");
 		braid_options_free(&o);
@@ -480,7 +467,7 @@ static void test_argv_and_files(void)
 
 		braid_options_init(&o);
 		r = braid_config_parse_argv(&o, 5, argv, err, sizeof(err));
-		CHECK(r == -EINVAL, "argv unknown: %d", r);
+		CHECKM(r == -EINVAL, "argv unknown: %d", r);
 		CHECK_STR(err, "Unrecognized option or missing or extra parameter(s): --frob");
 		braid_options_free(&o);
 	}
@@ -503,7 +490,7 @@ static void test_argv_and_files(void)
 
 	/* files: `braidd FILE`, --config, nesting, command line after the file overrides it */
 	if (!mkdtemp(dir)) {
-		CHECK(0, "mkdtemp: %s", strerror(errno));
+		CHECKM(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
 	snprintf(p1, sizeof(p1), "%s/a.conf", dir);
@@ -520,7 +507,7 @@ static void test_argv_and_files(void)
 
 		braid_options_init(&o);
 		r = braid_config_parse_argv(&o, 2, argv, err, sizeof(err));
-		CHECK(r == 0 && o.verb == 2, "braidd FILE: %s", err);
+		CHECKM(r == 0 && o.verb == 2, "braidd FILE: %s", err);
 		braid_options_free(&o);
 	}
 	{
@@ -528,7 +515,7 @@ static void test_argv_and_files(void)
 
 		braid_options_init(&o);
 		r = braid_config_parse_argv(&o, 5, argv, err, sizeof(err));
-		CHECK(r == 0 && o.verb == 6 && !strcmp(o.dev, "tun"), "--config then --verb: %s", err);
+		CHECKM(r == 0 && o.verb == 6 && !strcmp(o.dev, "tun"), "--config then --verb: %s", err);
 		braid_options_free(&o);
 	}
 	{
@@ -539,7 +526,7 @@ static void test_argv_and_files(void)
 		r = braid_config_parse_argv(&o, 3, argv, err, sizeof(err));
 		snprintf(want, sizeof(want),
 			 "Unrecognized option or missing or extra parameter(s) in %s:3: frob", p2);
-		CHECK(r == -EINVAL, "nested error %d", r);
+		CHECKM(r == -EINVAL, "nested error %d", r);
 		CHECK_STR(err, want);
 		braid_options_free(&o);
 	}
@@ -551,7 +538,7 @@ static void test_argv_and_files(void)
 		r = braid_config_parse_argv(&o, 3, argv, err, sizeof(err));
 		snprintf(want, sizeof(want), "cannot open config file '%s': No such file or directory",
 			 p3);
-		CHECK(r == -ENOENT, "missing file %d", r);
+		CHECKM(r == -ENOENT, "missing file %d", r);
 		CHECK_STR(err, want);
 		braid_options_free(&o);
 	}
@@ -565,7 +552,7 @@ static void test_argv_and_files(void)
 		braid_options_init(&o);
 		r = braid_config_parse_file(&o, p1, err, sizeof(err));
 		snprintf(want, sizeof(want), "%s:2: option 'config': nested too deeply (max 10)", p1);
-		CHECK(r == -EINVAL, "self include %d", r);
+		CHECKM(r == -EINVAL, "self include %d", r);
 		CHECK_STR(err, want);
 		braid_options_free(&o);
 	}
@@ -581,10 +568,5 @@ int main(void)
 	test_full_config();
 	test_errors();
 	test_argv_and_files();
-	if (failures) {
-		fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-		return 1;
-	}
-	printf("ok: %d checks\n", checks);
-	return 0;
+	CHECK_DONE();
 }
