@@ -581,6 +581,7 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 	p->have_report = 0;
 	p->agg_bytes = p->agg_us = 0;
 	p->agg_al = p->agg_round = 0;
+	p->prev_al = 1;
 	memset(&p->codel, 0, sizeof(p->codel));
 	mp_sched_path_up(mp, i);
 }
@@ -1372,11 +1373,18 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 		delivered = p->have_report ? e->rx_pkts - p->last_rx_pkts : n;
 		if (n > delivered)
 			lost = n - delivered;
-		al = 0;
+		/* The span may start at the previous report's last arrival
+		 * (joined, see braid_mp_rx_data_meta): it measured the path
+		 * only if the queue was backlogged after that packet too.
+		 * Without this, one packet sent after an app-limited pause
+		 * reads the pause as the path's rate and, once the window of
+		 * the max filter has run out, resets the estimate to it. */
+		al = p->prev_al;
 		for (k = 0; k < n; k++) {
 			struct mp_sent *r = sent_at(p, cap, 0);
 
 			al |= r->al;
+			p->prev_al = r->al;
 			newest = r->tx_us;
 			p->sent_head = (p->sent_head + 1) & (cap - 1);
 			p->sent_n--;
@@ -1391,6 +1399,10 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 		}
 		mp_est_loss(&p->est, n, lost);
 		p->c.lost_pkts += lost;
+	} else if (!p->have_report || e->rx_pkts != p->last_rx_pkts) {
+		/* new arrivals, but which packets they were is not known (the
+		 * second copy of a report changes nothing) */
+		p->prev_al = 1;
 	}
 	p->last_rx_pkts = e->rx_pkts;
 	p->have_report = 1;

@@ -89,6 +89,10 @@ struct mp_path {
 	 * RATE_SPAN_MIN_US (one report's span is too short on a real host) */
 	uint64_t agg_bytes, agg_us;
 	int agg_al, agg_round;
+	/* app-limited flag of the last record the previous report covered:
+	 * the peer joins a report's span to the last arrival before it, so
+	 * the gap after that packet is part of the next sample */
+	int prev_al;
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
 	uint32_t probe_seq;

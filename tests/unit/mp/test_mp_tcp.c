@@ -430,6 +430,72 @@ static void tcp_cut(void)
 	free(s);
 }
 
+/*
+ * The return path of one TCP flow after a failover: 20 + 20 Mbit/s, one-way
+ * 5 / 10 ms (the netns bed of tests/daemon/mp_failover.sh); path 1 goes down
+ * at the receiving side B (a link event: B fails it at once, A finds out by
+ * itself). B's surviving path then carries every ACK and all of B's control
+ * traffic (reports with NACK tails, probes, echoes). The pacing of that path
+ * is charged with the control bytes, so its delivery-rate samples must count
+ * them too: if they count only the data (the ACKs), each sample reads the
+ * path lower than the rate it is paced at, the estimate ratchets down to the
+ * floor and the control bytes take the whole budget - the ACKs starve and
+ * the inner flow stalls. The flow must keep >= 75 % of the surviving path
+ * in each of the 5 s after the failover, and B's estimate of the path must
+ * stay above what it is asked to carry.
+ */
+static void ack_path(void)
+{
+	static const struct path_spec ps[2] = { { 20, 5, 0, 0 }, { 20, 10, 0, 0 } };
+	struct sim_link_cfg f[2], r[2];
+	struct sim_tcp_cfg tc;
+	struct braid_mp_path_stats st;
+	struct sim *s = calloc(1, sizeof(*s));
+	uint64_t down, segs, sec_segs = 0;
+	double gp, sec_gp[5];
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < 2; i++) {
+		f[i] = link_of(&ps[i], (uint64_t)i + 1);
+		r[i] = link_of(&ps[i], (uint64_t)i + 9);
+	}
+	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
+	sim_run(s, s->now + 300 * MS);
+	memset(&tc, 0, sizeof(tc));
+	tc.rwnd = 4096;
+	CHECK_EQ(sim_tcp_start(s, &tc, -1), 0);
+	sim_run(s, s->now + 3 * SEC);
+	down = s->now;
+	s->link[0][1].down = s->link[1][1].down = 1;
+	CHECK_EQ(braid_mp_path_link_event(s->side[1].mp, s->now, 1, 0), 0);
+	for (i = 0; i < 50; i++) {
+		if (i % 10 == 0)
+			sec_segs = s->tcp_segs;
+		segs = s->tcp_segs;
+		sim_run(s, down + (uint64_t)(i + 1) * 100 * MS);
+		if (i % 10 == 9)
+			sec_gp[i / 10] = (double)(s->tcp_segs - sec_segs) * s->pkt_len * 8 / 1e6;
+		if (trace) {
+			gp = (double)(s->tcp_segs - segs) * s->pkt_len * 8 / 0.1 / 1e6;
+			braid_mp_path_stats(s->side[1].mp, 0, &st);
+			printf("t+%4d ms gp %6.2f Mbit/s | B path 0: bw %7.3f Mbit/s queue %llu\n",
+			       (i + 1) * 100, gp, st.bw_bps / 1e6, (unsigned long long)st.queue_pkts);
+		}
+	}
+	braid_mp_path_stats(s->side[1].mp, 0, &st);
+	printf("ack path after a link down at the receiver: goodput in the 5 s after it %.1f %.1f "
+	       "%.1f %.1f %.1f Mbit/s; B's estimate of its path %.3f Mbit/s, %llu queued\n",
+	       sec_gp[0], sec_gp[1], sec_gp[2], sec_gp[3], sec_gp[4], st.bw_bps / 1e6,
+	       (unsigned long long)st.queue_pkts);
+	for (i = 0; i < 5; i++)
+		CHECK(sec_gp[i] >= 0.75 * 20, "second %d after the link down: goodput %.2f Mbit/s", i + 1,
+		      sec_gp[i]);
+	sim_fini(s);
+	free(s);
+}
+
 /* Ping every 10 ms, idle and then with one TCP flow saturating both paths:
  * p95 of the added delay <= 20 ms. */
 static void ping_case(const char *name, const struct path_spec *ps)
@@ -481,6 +547,7 @@ static const struct {
 } scenarios[] = {
 	{ "tcp-50-20", tcp_50_20 }, { "tcp-50-50", tcp_50_50 }, { "grid-clean", grid_clean },
 	{ "grid-2pct", grid_2pct }, { "grid-7pct", grid_7pct }, { "tcp-cut", tcp_cut },
+	{ "ack-path", ack_path },
 	{ "ping", ping },
 	/* not run by ctest: exploration and the median table */
 	{ "explore", explore }, { "one", one }, { "grid", grid },
