@@ -19,13 +19,24 @@ mp_pair 2
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "no ping through the tunnel"
 mp_wait_paths srv 2 active 10 || fail "srv: paths not active"
 
+# on a failed download: both engines' paths (estimate, pacing rate, queue) and reorder state
+mp_diag() {
+	local n
+	for n in srv cli; do
+		mp_refresh "$n"
+		jq -c '{engine: (.engine | {rx_held, rx_max_held, rx_gaps_deadline, tx_nobufs, aqm_drops}),
+			paths: [.paths[] | {local, state, bw_mbit, rate_mbit, queue_pkts, retained_pkts,
+			failures}]}' "$TB_DIR/$n.json" | sed "s/^/$n: /" >&2
+	done
+}
+
 # download_with EVENT_CMD...: start a 16 MB download, run the event 1.5 s in, wait, check the sha256
 download_with() {
 	(tb_exec "$TB_CLI" curl -sf --max-time 60 -o "$TB_DIR/got" "http://10.200.0.1:8080/blob") &
 	local cpid=$!
 	sleep 1.5
 	"$@"
-	wait "$cpid" || fail "download during '$*' failed (curl exit $?)"
+	wait "$cpid" || { local rc=$?; mp_diag; fail "download during '$*' failed (curl exit $rc)"; }
 	got=$(sha256sum <"$TB_DIR/got" | cut -d' ' -f1)
 	[ "$got" = "$want" ] || fail "download during '$*': sha256 $got, want $want"
 	rm -f "$TB_DIR/got"
