@@ -133,7 +133,7 @@ def environment(grid_name):
         'openvpn': first_line(['openvpn', '--version']), 'iperf3': first_line(['iperf3', '--version']),
         'curl': first_line(['curl', '--version']), 'mptcpize': first_line(['dpkg-query', '-W', 'mptcpize']),
         'python': platform.python_version(), 'git_commit': commit,
-        'tcp_cc': 'cubic (set by tb_setup in every namespace)',
+        'tcp_cc': 'cubic (set by tb_setup in every namespace)', 'argv': sys.argv[1:],
     }
 
 
