@@ -195,16 +195,16 @@ tb_emu_start() {
 				tb_die "$ipt NFQUEUE rule in $r"
 		done
 	done
-	# wait until both control sockets answer
-	local t
-	for t in $(seq 1 100); do
+	# wait until both control sockets answer: 10 s in all, however long each attempt takes
+	local start=$SECONDS
+	while [ $((SECONDS - start)) -lt 10 ]; do
 		if [ -S "$TB_DIR/emu-$i-up.sock" ] && [ -S "$TB_DIR/emu-$i-down.sock" ] &&
 			tb_emu "$i" both stats >/dev/null 2>&1; then
 			return 0
 		fi
 		sleep 0.05
 	done
-	tb_die "pathemu on path $i did not start (see its stderr)"
+	tb_die "pathemu on path $i did not answer on its control sockets within 10 s (see its stderr)"
 }
 
 # tb_emu I up|down|both CMD [ARGS...]
