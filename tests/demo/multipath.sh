@@ -26,7 +26,7 @@ mp_wait_paths srv 2 active 10 || fail "paths not validated"
 table() { # the server sends the download: its per-path view
 	jq -r '.paths[] | [.index, .remote, .state, (.srtt_ms | floor), (.rate_mbit * 10 | floor / 10),
 		(.share_pct), (.tx_bytes / 1048576 | floor)] | @tsv' "$TB_DIR/srv.json" 2>/dev/null |
-		awk -F'\t' '{printf "  path %s  %-26s %-9s rtt %4s ms  rate %6s Mbit/s  share %5s %%  sent %5s MiB\n", $1, $2, $3, $4, $5, $6, $7}'
+		awk -F'\t' '{printf "  #%s  client %-26s %-9s rtt %4s ms  rate %6s Mbit/s  share %5s %%  sent %5s MiB\n", $1, $2, $3, $4, $5, $6, $7}'
 }
 echo "== downloading $SIZE_MB MiB through the tunnel (path 1: 50 Mbit/s 20 ms, path 2: 20 Mbit/s 40 ms)"
 (tb_exec "$TB_CLI" curl -sf --max-time 300 -o "$TB_DIR/got" "http://10.200.0.1:8080/blob") &
@@ -40,7 +40,7 @@ while kill -0 "$cpid" 2>/dev/null; do
 	prev=$tot
 	table
 	if [ $cut = 0 ] && [ $el -ge "$CUT_AT" ]; then
-		echo "== t=${el}s: path 1 blackholed (silently, link stays up)"
+		echo "== t=${el}s: path 1 (client 10.1.1.2) blackholed (silently, link stays up)"
 		tb_blackhole 1
 		cut=$SECONDS
 		b_before=$(mp_path_field srv 2 tx_bytes)
