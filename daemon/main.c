@@ -15,7 +15,6 @@
 #include "options.h"
 #include "tunnel.h"
 
-#define BRAIDD_VERSION "0.1.0"
 
 static void usage(void)
 {
@@ -49,7 +48,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
-		printf("braidd %s (OpenVPN 2.6 compatible data channel)\n", BRAIDD_VERSION);
+		printf("braidd %s (OpenVPN 2.6 compatible data channel)\n", BRAID_VERSION_STR);
 		return 0;
 	}
 	if (argc < 2) {
@@ -80,7 +79,7 @@ int main(int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	braid_info("braidd %s starting", BRAIDD_VERSION);
+	braid_info("braidd %s starting", BRAID_VERSION_STR);
 	if (o.n_ignored)
 		braid_info("%u unknown option(s) ignored (ignore-unknown-option)", o.n_ignored);
 	if (o.writepid) {
