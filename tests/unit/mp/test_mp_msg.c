@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mp_msg.h"
-#include "test.h"
+#include "check.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
@@ -38,7 +38,7 @@ static void test_probe_bytes(void)
 	m.u.probe.seq = 0x01020304;
 	m.u.probe.tx_us = 0x0102030405ULL;
 	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), BRAID_MP_PROBE_LEN);
-	CHECK(memcmp(buf, want, sizeof(want)) == 0, "probe bytes differ");
+	CHECKM(memcmp(buf, want, sizeof(want)) == 0, "probe bytes differ");
 	CHECK_EQ(braid_mp_msg_parse(buf, BRAID_MP_PROBE_LEN, &p), 0);
 	CHECK_EQ(p.type, BRAID_MP_MSG_PROBE);
 	CHECK_EQ(p.path_id, 3);
@@ -88,7 +88,7 @@ static void test_roundtrips(void)
 	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
 	CHECK_EQ(n, 17 + 1 + 2 * 56);
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
-	CHECK(memcmp(&p.u.report, &m.u.report, sizeof(p.u.report)) == 0, "report differs");
+	CHECKM(memcmp(&p.u.report, &m.u.report, sizeof(p.u.report)) == 0, "report differs");
 	/* count byte lies */
 	buf[17] = 3;
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), -EBADMSG);
@@ -106,9 +106,9 @@ static void test_roundtrips(void)
 	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
 	CHECK_EQ(n, 29);
 	CHECK_EQ(buf[16], 4);
-	CHECK(memcmp(buf + 21, m.u.token, 8) == 0, "token bytes");
+	CHECKM(memcmp(buf + 21, m.u.token, 8) == 0, "token bytes");
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
-	CHECK(memcmp(p.u.token, m.u.token, 8) == 0, "token parse");
+	CHECKM(memcmp(p.u.token, m.u.token, 8) == 0, "token parse");
 	m.type = BRAID_MP_MSG_PATH_CLOSE;
 	m.u.close_reason = 2;
 	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
@@ -143,12 +143,12 @@ static void test_nack_skip(void)
 	m.u.report.nack[1] = 0x01;	/* pid nack_hi - 16 missing */
 	n = braid_mp_msg_encode(&m, buf, sizeof(buf));
 	CHECK_EQ(n, (int)base + 10 + 2);
-	CHECK(memcmp(buf + base, "\x01\x02\x03\x04\x05\x06\x07\x08\x00\x10\x80\x01", 12) == 0,
+	CHECKM(memcmp(buf + base, "\x01\x02\x03\x04\x05\x06\x07\x08\x00\x10\x80\x01", 12) == 0,
 	      "nack tail bytes");
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
 	CHECK_EQ(p.u.report.nack_bits, 16);
 	CHECK_EQ(p.u.report.nack_hi, 0x0102030405060708ULL);
-	CHECK(memcmp(&p.u.report, &m.u.report, sizeof(p.u.report)) == 0, "nack report differs");
+	CHECKM(memcmp(&p.u.report, &m.u.report, sizeof(p.u.report)) == 0, "nack report differs");
 	/* without the tail it is a plain report */
 	CHECK_EQ(braid_mp_msg_parse(buf, base, &p), 0);
 	CHECK_EQ(p.u.report.nack_bits, 0);
@@ -179,7 +179,7 @@ static void test_nack_skip(void)
 	CHECK_EQ(n, BRAID_MP_SKIP_LEN);
 	CHECK_EQ(n, 29);
 	CHECK_EQ(buf[16], 7);
-	CHECK(memcmp(buf + 17, "\x00\x00\x00\x03\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8", 12) == 0,
+	CHECKM(memcmp(buf + 17, "\x00\x00\x00\x03\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8", 12) == 0,
 	      "skip bytes");
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n, &p), 0);
 	CHECK_EQ(p.u.skip_pid, m.u.skip_pid);
@@ -221,18 +221,18 @@ static void test_fuzz(void)
 			r = braid_mp_msg_parse(copy, len, &m);
 			free(copy);
 		}
-		CHECK(r == 0 || r == -ENOMSG || r == -EBADMSG, "parse returned %d", r);
+		CHECKM(r == 0 || r == -ENOMSG || r == -EBADMSG, "parse returned %d", r);
 		if (r == 0) {
 			ok++;
 			n = braid_mp_msg_encode(&m, out, sizeof(out));
-			CHECK(n == (int)len && memcmp(out, buf, len) == 0, "re-encode differs");
+			CHECKM(n == (int)len && memcmp(out, buf, len) == 0, "re-encode differs");
 		} else if (r == -ENOMSG) {
 			nomsg++;
 		} else {
 			bad++;
 		}
 	}
-	CHECK(ok > 1000 && bad > 1000 && nomsg > 1000, "fuzz coverage ok %d bad %d nomsg %d", ok,
+	CHECKM(ok > 1000 && bad > 1000 && nomsg > 1000, "fuzz coverage ok %d bad %d nomsg %d", ok,
 	      bad, nomsg);
 }
 
@@ -242,5 +242,5 @@ int main(void)
 	test_roundtrips();
 	test_nack_skip();
 	test_fuzz();
-	TEST_DONE();
+	CHECK_DONE();
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "mp_reorder.h"
-#include "test.h"
+#include "check.h"
 
 #define REF(pid) ((void *)(uintptr_t)((pid) + 1))
 
@@ -17,7 +17,7 @@ static int pop_all(struct mp_reorder *r, uint64_t now, uint64_t *pids, int max)
 	int n = 0;
 
 	while (n < max && mp_reorder_pop(r, now, &o) == 1) {
-		CHECK(o.ref == REF(o.pid), "ref/pid mismatch");
+		CHECKM(o.ref == REF(o.pid), "ref/pid mismatch");
 		pids[n++] = o.pid;
 	}
 	return n;
@@ -156,5 +156,5 @@ int main(void)
 	test_order_and_deadline();
 	test_bound_and_filler();
 	test_bypass_and_missing();
-	TEST_DONE();
+	CHECK_DONE();
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "sim.h"
-#include "test.h"
+#include "check.h"
 
 #define MBIT 1000000ULL
 #define MS 1000ULL
@@ -74,15 +74,15 @@ static void edf_aggregate(void)
 	       "bw %.2f/%.2f Mbit/s, bottleneck queue max %.2f/%.2f ms\n", 100 * d, 100 * s0,
 	       100 * (1 - s0), 100 * 50.0 / 70, 100 * 20.0 / 70, p0.bw_bps / 1e6, p1.bw_bps / 1e6,
 	       s.link[0][0].qdelay_max / 1e3, s.link[0][1].qdelay_max / 1e3);
-	CHECK(d >= 0.95, "delivered %.3f", d);
-	CHECK(s0 > 50.0 / 70 - 0.06 && s0 < 50.0 / 70 + 0.06, "share0 %.3f", s0);
+	CHECKM(d >= 0.95, "delivered %.3f", d);
+	CHECKM(s0 > 50.0 / 70 - 0.06 && s0 < 50.0 / 70 + 0.06, "share0 %.3f", s0);
 	/* rate estimator within 10 % of each path's rate */
-	CHECK(p0.bw_bps >= 45 * MBIT && p0.bw_bps <= 55 * MBIT, "bw0 %llu",
+	CHECKM(p0.bw_bps >= 45 * MBIT && p0.bw_bps <= 55 * MBIT, "bw0 %llu",
 	      (unsigned long long)p0.bw_bps);
-	CHECK(p1.bw_bps >= 18 * MBIT && p1.bw_bps <= 22 * MBIT, "bw1 %llu",
+	CHECKM(p1.bw_bps >= 18 * MBIT && p1.bw_bps <= 22 * MBIT, "bw1 %llu",
 	      (unsigned long long)p1.bw_bps);
 	/* pacing keeps the bottleneck queues short */
-	CHECK(s.link[0][0].qdelay_max < 10 * MS && s.link[0][1].qdelay_max < 10 * MS,
+	CHECKM(s.link[0][0].qdelay_max < 10 * MS && s.link[0][1].qdelay_max < 10 * MS,
 	      "queue %llu/%llu", (unsigned long long)s.link[0][0].qdelay_max,
 	      (unsigned long long)s.link[0][1].qdelay_max);
 	sim_fini(&s);
@@ -115,11 +115,11 @@ static void edf_reorder(void)
 	       100 * d, 100 * s0, 100 * (1 - s0), b1.rx_max_held, b1.rx_max_hold_us / 1e3,
 	       b1.reorder_deadline_us / 1e3, (unsigned long long)gaps, (unsigned long long)late,
 	       (unsigned long long)(b1.rx_delivered - b0.rx_delivered));
-	CHECK(d >= 0.95, "delivered %.3f", d);
-	CHECK(s0 > 0.4 && s0 < 0.6, "share0 %.3f", s0);
+	CHECKM(d >= 0.95, "delivered %.3f", d);
+	CHECKM(s0 > 0.4 && s0 < 0.6, "share0 %.3f", s0);
 	/* packets are held at most about the 20 ms delay spread */
-	CHECK(b1.rx_max_hold_us <= 25 * MS, "max hold %llu", (unsigned long long)b1.rx_max_hold_us);
-	CHECK(late * 1000 <= (b1.rx_delivered - b0.rx_delivered), "late %llu",
+	CHECKM(b1.rx_max_hold_us <= 25 * MS, "max hold %llu", (unsigned long long)b1.rx_max_hold_us);
+	CHECKM(late * 1000 <= (b1.rx_delivered - b0.rx_delivered), "late %llu",
 	      (unsigned long long)late);
 	sim_fini(&s);
 }
@@ -144,8 +144,8 @@ static void shares(const char *name, enum braid_mp_sched sch, const uint32_t *ra
 	d = delivered_frac(&s);
 	printf("%s: shares %.1f/%.1f %% (promised %.1f/%.1f), delivered %.2f%%\n", name,
 	       100 * s0, 100 * (1 - s0), 100 * want0, 100 * (1 - want0), 100 * d);
-	CHECK(s0 >= want0 - tol && s0 <= want0 + tol, "%s share0 %.4f", name, s0);
-	CHECK(d >= 0.99, "%s delivered %.3f", name, d);
+	CHECKM(s0 >= want0 - tol && s0 <= want0 + tol, "%s share0 %.4f", name, s0);
+	CHECKM(d >= 0.99, "%s delivered %.3f", name, d);
 	sim_fini(&s);
 }
 
@@ -188,9 +188,9 @@ static void redundant(void)
 	       (unsigned long long)s.win_offered_bytes, (unsigned long long)b.rx_dups,
 	       (unsigned long long)s.dup_deliveries, (unsigned long long)sim_lost_from(&s, from));
 	CHECK_EQ(s.link[0][0].win_data_bytes, s.link[0][1].win_data_bytes);
-	CHECK(s.link[0][0].win_data_bytes >= s.win_offered_bytes - 2 * 1400, "path0 carries all");
+	CHECKM(s.link[0][0].win_data_bytes >= s.win_offered_bytes - 2 * 1400, "path0 carries all");
 	CHECK_EQ(s.dup_deliveries, 0);
-	CHECK(b.rx_dups * 10 >= s.offered * 9, "dups %llu", (unsigned long long)b.rx_dups);
+	CHECKM(b.rx_dups * 10 >= s.offered * 9, "dups %llu", (unsigned long long)b.rx_dups);
 	CHECK_EQ(sim_lost_from(&s, from), 0);
 	sim_fini(&s);
 }
@@ -236,7 +236,7 @@ static void failover(int blackhole, int backup_flag)
 	CHECK_EQ(a0.failures, 1);
 	/* measured from the cut; the first packet that went into the void left
 	 * up to one packet time (< 1 ms) after it */
-	CHECK(detect <= limit + 1 * MS, "%s detected after %llu us > %llu", name,
+	CHECKM(detect <= limit + 1 * MS, "%s detected after %llu us > %llu", name,
 	      (unsigned long long)detect, (unsigned long long)limit);
 	/* restore; challenges re-validate it */
 	s.link[0][0].down = s.link[1][0].down = 0;
@@ -246,7 +246,7 @@ static void failover(int blackhole, int backup_flag)
 	CHECK_EQ(a0.validations, 2);
 	sim_window(&s, s.now, s.now + 1 * SEC);
 	sim_run(&s, s.now + 1 * SEC);
-	CHECK(share(&s, 0) > 0.2, "%s: path 0 not used again (%.3f)", name, share(&s, 0));
+	CHECKM(share(&s, 0) > 0.2, "%s: path 0 not used again (%.3f)", name, share(&s, 0));
 	sim_run(&s, s.now + 2 * SEC);	/* load stops; drain */
 	pstats(&s, 0, 0, &a0);
 	printf("%s: failed after %.1f ms (limit %.1f ms), re-sent %llu, lost %llu (aqm drops "
@@ -256,7 +256,7 @@ static void failover(int blackhole, int backup_flag)
 	       (unsigned long long)(s.side[0].rel[BRAID_MP_REL_AQM] - aqm0),
 	       (unsigned long long)(s.enq_fail - enq0),
 	       braid_mp_state_name(a0.state), 100 * share(&s, 0));
-	CHECK(a0.resent_pkts > 0, "nothing re-sent");
+	CHECKM(a0.resent_pkts > 0, "nothing re-sent");
 	CHECK_EQ(sim_lost_from(&s, from), s.side[0].rel[BRAID_MP_REL_AQM] - aqm0);
 	CHECK_EQ(s.side[0].rel[BRAID_MP_REL_AQM] - aqm0, 0);
 	CHECK_EQ(s.enq_fail - enq0, 0);
@@ -293,18 +293,18 @@ static void rate_and_queue(int ect)
 	       s.link[0][0].qdelay_sum / 1e3 / (double)(s.link[0][0].qdelay_n ? s.link[0][0].qdelay_n : 1),
 	       s.link[0][0].qdelay_max / 1e3, (unsigned long long)p.aqm_drops,
 	       (unsigned long long)p.aqm_marks, (unsigned long long)s.enq_fail);
-	CHECK(p.bw_bps >= 27 * MBIT && p.bw_bps <= 33 * MBIT, "bw %llu",
+	CHECKM(p.bw_bps >= 27 * MBIT && p.bw_bps <= 33 * MBIT, "bw %llu",
 	      (unsigned long long)p.bw_bps);
-	CHECK(d >= 27.0, "goodput %.2f", d);
-	CHECK(s.link[0][0].qdelay_sum / (s.link[0][0].qdelay_n ? s.link[0][0].qdelay_n : 1) <
+	CHECKM(d >= 27.0, "goodput %.2f", d);
+	CHECKM(s.link[0][0].qdelay_sum / (s.link[0][0].qdelay_n ? s.link[0][0].qdelay_n : 1) <
 	      2 * MS, "mean bottleneck queue too long");
-	CHECK(s.link[0][0].qdelay_max < 10 * MS, "max bottleneck queue %llu",
+	CHECKM(s.link[0][0].qdelay_max < 10 * MS, "max bottleneck queue %llu",
 	      (unsigned long long)s.link[0][0].qdelay_max);
 	if (ect)
-		CHECK(p.aqm_marks > 0 && p.aqm_drops == 0, "marks %llu drops %llu",
+		CHECKM(p.aqm_marks > 0 && p.aqm_drops == 0, "marks %llu drops %llu",
 		      (unsigned long long)p.aqm_marks, (unsigned long long)p.aqm_drops);
 	else
-		CHECK(p.aqm_drops > 0 && p.aqm_marks == 0, "drops %llu", (unsigned long long)p.aqm_drops);
+		CHECKM(p.aqm_drops > 0 && p.aqm_marks == 0, "drops %llu", (unsigned long long)p.aqm_drops);
 	sim_fini(&s);
 }
 
@@ -338,9 +338,9 @@ static void rate_batched(void)
 	d = (double)s.win_delivered_bytes * 8 / 3.0 / 1e6;
 	printf("rate-batched: 1 ms arrival batches: bw estimate max %.2f Mbit/s of 30, goodput %.2f "
 	       "Mbit/s\n", bw_max / 1e6, d);
-	CHECK(bw_max <= 31 * MBIT, "bw estimate max %llu", (unsigned long long)bw_max);
-	CHECK(p.bw_bps >= 29 * MBIT, "bw %llu", (unsigned long long)p.bw_bps);
-	CHECK(d >= 28.5, "goodput %.2f", d);
+	CHECKM(bw_max <= 31 * MBIT, "bw estimate max %llu", (unsigned long long)bw_max);
+	CHECKM(p.bw_bps >= 29 * MBIT, "bw %llu", (unsigned long long)p.bw_bps);
+	CHECKM(d >= 28.5, "goodput %.2f", d);
 	sim_fini(&s);
 }
 
@@ -364,9 +364,9 @@ static void mpip(void)
 	d = delivered_frac(&s);
 	printf("mpip 50+20 offered 50: weights %u/%u, shares %.1f/%.1f %%, delivered %.2f%%\n",
 	       p0.mpip_weight, p1.mpip_weight, 100 * s0, 100 * (1 - s0), 100 * d);
-	CHECK(p0.mpip_weight > p1.mpip_weight, "weights %u %u", p0.mpip_weight, p1.mpip_weight);
-	CHECK(s0 > 0.6, "share0 %.3f", s0);
-	CHECK(d >= 0.9, "delivered %.3f", d);
+	CHECKM(p0.mpip_weight > p1.mpip_weight, "weights %u %u", p0.mpip_weight, p1.mpip_weight);
+	CHECKM(s0 > 0.6, "share0 %.3f", s0);
+	CHECKM(d >= 0.9, "delivered %.3f", d);
 	sim_fini(&s);
 }
 
@@ -386,11 +386,11 @@ static void classes(void)
 	sim_window(&s, s.now, s.now + 1 * SEC);
 	sim_run(&s, s.now + 1 * SEC);
 	printf("classes: acks on the 5 ms path %.1f %%\n", 100 * share(&s, 0));
-	CHECK(share(&s, 0) > 0.999, "ack share %.3f", share(&s, 0));
+	CHECKM(share(&s, 0) > 0.999, "ack share %.3f", share(&s, 0));
 	s.meta = BRAID_MP_CLASS_BULK;
 	sim_window(&s, s.now, s.now + 1 * SEC);
 	sim_run(&s, s.now + 1 * SEC);
-	CHECK(share(&s, 0) < 0.001, "bulk share %.3f", share(&s, 0));
+	CHECKM(share(&s, 0) < 0.001, "bulk share %.3f", share(&s, 0));
 	sim_fini(&s);
 }
 
@@ -420,5 +420,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown scenario '%s'\n", argv[1]);
 		return 2;
 	}
-	TEST_DONE();
+	CHECK_DONE();
 }

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sim.h"
-#include "test.h"
+#include "check.h"
 
 #define MBIT 1000000ULL
 #define MS 1000ULL
@@ -302,7 +302,7 @@ static void aggregate(const char *name, const struct path_spec *ps, double want)
 	       name, d0.goodput, d1.goodput, t.goodput, 100 * frac, 100 * t.goodput / t.cap_sum,
 	       (unsigned long long)t.retrans, (unsigned long long)t.rtos, t.ro_max_hold_us / 1e3,
 	       t.ro_max_held, 100 * t.share0, (unsigned long long)t.aqm_drops, t.failures);
-	CHECK(frac >= want, "%s: %.3f of the paths' TCP capacity < %.2f", name, frac, want);
+	CHECKM(frac >= want, "%s: %.3f of the paths' TCP capacity < %.2f", name, frac, want);
 	CHECK_EQ(t.rtos, 0);
 	CHECK_EQ(t.failures, 0);
 }
@@ -343,10 +343,10 @@ static void grid_row(uint32_t good_loss)
 		       100 * t.goodput / best, (unsigned long long)t.retrans,
 		       (unsigned long long)t.rtos, (unsigned long long)t.resent,
 		       t.ro_max_hold_us / 1e3);
-		CHECK(t.goodput >= best, "grid 1:%d loss %u: tunnel %.2f below the best path %.2f",
+		CHECKM(t.goodput >= best, "grid 1:%d loss %u: tunnel %.2f below the best path %.2f",
 		      ratio, good_loss, t.goodput, best);
 		if (!good_loss)
-			CHECK(t.goodput >= 0.9 * (d0.goodput + d1.goodput),
+			CHECKM(t.goodput >= 0.9 * (d0.goodput + d1.goodput),
 			      "grid 1:%d: tunnel %.2f < 90%% of the sum", ratio, t.goodput);
 	}
 }
@@ -419,7 +419,7 @@ static void tcp_cut(void)
 	       (st.last_fail_us - cut) / 1e3, back / 1e3, (unsigned long long)retx300,
 	       (unsigned long long)(s->tcp->retrans - retx0),
 	       (unsigned long long)(s->tcp->rtos - rto0), (unsigned long long)st.resent_pkts);
-	CHECK(back > 0 && back <= 300 * MS, "throughput back after %llu us",
+	CHECKM(back > 0 && back <= 300 * MS, "throughput back after %llu us",
 	      (unsigned long long)back);
 	/* the packets lost in the cut are re-sent by the engine: the inner
 	 * flow retransmits nothing while the failover happens */
@@ -490,7 +490,7 @@ static void ack_path(void)
 	       sec_gp[0], sec_gp[1], sec_gp[2], sec_gp[3], sec_gp[4], st.bw_bps / 1e6,
 	       (unsigned long long)st.queue_pkts);
 	for (i = 0; i < 5; i++)
-		CHECK(sec_gp[i] >= 0.75 * 20, "second %d after the link down: goodput %.2f Mbit/s", i + 1,
+		CHECKM(sec_gp[i] >= 0.75 * 20, "second %d after the link down: goodput %.2f Mbit/s", i + 1,
 		      sec_gp[i]);
 	sim_fini(s);
 	free(s);
@@ -526,10 +526,10 @@ static void ping_case(const char *name, const struct path_spec *ps)
 	       "p95 %.2f ms: added p95 %.2f ms\n", name, idle.ping_p50 / 1e3, load.goodput,
 	       load.ping_p50 / 1e3, load.ping_p95 / 1e3,
 	       ((double)load.ping_p95 - (double)idle.ping_p50) / 1e3);
-	CHECK(idle.ping_p50 > 0 && load.ping_p95 > 0, "no ping samples");
-	CHECK(load.ping_p95 <= idle.ping_p50 + 20 * MS, "%s: ping p95 %llu vs idle %llu", name,
+	CHECKM(idle.ping_p50 > 0 && load.ping_p95 > 0, "no ping samples");
+	CHECKM(load.ping_p95 <= idle.ping_p50 + 20 * MS, "%s: ping p95 %llu vs idle %llu", name,
 	      (unsigned long long)load.ping_p95, (unsigned long long)idle.ping_p50);
-	CHECK(load.goodput >= 0.9 * load.cap_sum, "%s: not saturated (%.1f)", name, load.goodput);
+	CHECKM(load.goodput >= 0.9 * load.cap_sum, "%s: not saturated (%.1f)", name, load.goodput);
 }
 
 static void ping(void)
@@ -571,5 +571,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown scenario '%s'\n", argv[1]);
 		return 2;
 	}
-	TEST_DONE();
+	CHECK_DONE();
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mp.h"
-#include "test.h"
+#include "check.h"
 
 static int released;
 
@@ -83,7 +83,7 @@ int main(void)
 	CHECK_EQ(c0.type, BRAID_MP_MSG_PATH_CHALLENGE);
 	CHECK_EQ(next_ctl(mp, now, p1, &c1), 0);
 	CHECK_EQ(c1.type, BRAID_MP_MSG_PATH_CHALLENGE);
-	CHECK(memcmp(c0.u.token, c1.u.token, BRAID_MP_TOKEN_LEN) != 0, "tokens equal");
+	CHECKM(memcmp(c0.u.token, c1.u.token, BRAID_MP_TOKEN_LEN) != 0, "tokens equal");
 
 	/* Not usable yet: data has nowhere to go. */
 	CHECK_EQ(braid_mp_enqueue(mp, now, (void *)1, 1000, 0, 1), -ENETUNREACH);
@@ -115,7 +115,7 @@ int main(void)
 
 	/* The retry re-sends the same token after challenge_us. */
 	CHECK_EQ(next_ctl(mp, now + cfg.challenge_us, p0, &again), 0);
-	CHECK(memcmp(again.u.token, c0.u.token, BRAID_MP_TOKEN_LEN) == 0, "retry token");
+	CHECKM(memcmp(again.u.token, c0.u.token, BRAID_MP_TOKEN_LEN) == 0, "retry token");
 
 	/* The right response on the right path validates it. */
 	respond(mp, now + 20, p0, (uint32_t)p0, c0.u.token);
@@ -157,7 +157,7 @@ int main(void)
 	CHECK_EQ(braid_mp_path_link_event(mp, now + 60, p0, 1), 0);
 	CHECK_EQ(next_ctl(mp, now + 60, p0, &again), 0);
 	CHECK_EQ(again.type, BRAID_MP_MSG_PATH_CHALLENGE);
-	CHECK(memcmp(again.u.token, c0.u.token, BRAID_MP_TOKEN_LEN) != 0, "fresh token");
+	CHECKM(memcmp(again.u.token, c0.u.token, BRAID_MP_TOKEN_LEN) != 0, "fresh token");
 	respond(mp, now + 70, p0, (uint32_t)p0, c0.u.token);	/* the old one */
 	braid_mp_path_stats(mp, p0, &st);
 	CHECK_EQ(st.state, BRAID_MP_PATH_FAILED);
@@ -205,5 +205,5 @@ int main(void)
 		CHECK_EQ(braid_mp_set_sched(mp, BRAID_MP_SCHED_RATIO, ratio, 0), -EINVAL);
 	}
 	braid_mp_free(mp);
-	TEST_DONE();
+	CHECK_DONE();
 }
