@@ -5,7 +5,9 @@
   tests/bench/report.py [FILE.jsonl ...]            (default: docs/bench/*.jsonl)
        [--md docs/benchmarks.md] [--plots docs/bench] [--no-plots] [--stats-json]
 
-For each scenario x workload x system it takes the goodput of the successful runs and computes n, median, mean,
+Each result file is its own set (section and plots named after the file, e.g. `acceptance`, `braid-acceptance`):
+runs of different files are never pooled, and ratios compare systems of the same file (same runs).
+For each set x scenario x workload x system it takes the goodput of the successful runs and computes n, median, mean,
 sample standard deviation and the 95 % confidence interval of the mean (Student t, n-1 degrees of freedom), the
 ratio of medians against stock OpenVPN over UDP ("ovpn-udp") in the same scenario and workload, median CPU and
 retransmissions, and counts failed and ungated runs. Output depends only on the input files (sorted, no clock).
@@ -122,6 +124,7 @@ def load(paths):
                     r['_file'] = os.path.basename(p)
                     envs.append(r)
                 else:
+                    r['_set'] = os.path.splitext(os.path.basename(p))[0]
                     recs.append(r)
     return envs, recs
 
@@ -162,7 +165,7 @@ def compute(recs):
     """Group by (scenario, workload, system); returns a sorted list of row dicts."""
     groups = {}
     for r in recs:
-        key = (r.get('scenario'), r.get('workload'), r.get('system'), xfer(r))
+        key = (r.get('_set', ''), r.get('scenario'), r.get('workload'), r.get('system'), xfer(r))
         g = groups.setdefault(key, {'ok': [], 'failed': 0, 'ungated': 0, 'cpu': [], 'retr': [], 'tretr': [],
                                     'sf': [], 'sample': r, 'errors': []})
         if r.get('gated') is False:
@@ -184,18 +187,20 @@ def compute(recs):
             if r.get('ok') is None:
                 g['sample'] = g['sample']
     rows = []
-    for (sc, wl, sy, xf), g in groups.items():
+    for (se, sc, wl, sy, xf), g in groups.items():
         st = summarize(g['ok'])
-        rows.append({'scenario': sc, 'workload': wl, 'system': sy, 'xfer': xf, 'wlx': f'{wl}, {xf}', **st, 'failed': g['failed'],
+        rows.append({'set': se, 'scenario': sc, 'workload': wl, 'system': sy, 'xfer': xf, 'wlx': f'{wl}, {xf}',
+                     'sec': (se, f'{wl}, {xf}'), **st, 'failed': g['failed'],
                      'ungated': g['ungated'], 'cpu_median': median(g['cpu']), 'retr_median': median(g['retr']),
                      'tunnel_retr_median': median(g['tretr']), 'subflows_max': max(g['sf']) if g['sf'] else None,
                      'errors': sorted(set(g['errors'])), 'family': g['sample'].get('family'),
                      'params': cell_params(g['sample']), 'sample': g['sample']})
-    base = {(r['scenario'], r['workload'], r['xfer']): r['median'] for r in rows if r['system'] == BASELINE}
+    base = {(r['set'], r['scenario'], r['workload'], r['xfer']): r['median'] for r in rows
+            if r['system'] == BASELINE}
     for r in rows:
-        b = base.get((r['scenario'], r['workload'], r['xfer']))
+        b = base.get((r['set'], r['scenario'], r['workload'], r['xfer']))
         r['ratio_vs_udp'] = (r['median'] / b) if (b and r['median'] is not None) else None
-    rows.sort(key=lambda r: (str(r['workload']), r['xfer'], family_key(r['family']), scenario_key(r),
+    rows.sort(key=lambda r: (r['set'], str(r['workload']), r['xfer'], family_key(r['family']), scenario_key(r),
                              sys_key(r['system'])))
     return rows
 
@@ -218,6 +223,11 @@ def scenario_key(r):
     return (loss_label(s), s.get('rtt1') or 0, s.get('rtt2') or 0, -(s.get('rate1') or 0), str(r['scenario']))
 
 
+def sec_slug(sec):
+    """Plot name prefix of a section: result set + workload, e.g. braid-acceptance-http-8-MiB."""
+    return slug(f'{sec[0]}-{sec[1]}') if sec[0] else slug(sec[1])
+
+
 def slug(s):
     return ''.join(c if c.isalnum() or c in '.-' else '-' for c in s).replace('--', '-').strip('-')
 
@@ -230,8 +240,10 @@ def plots(rows, outdir):
     import matplotlib.pyplot as plt
     matplotlib.rcParams['svg.hashsalt'] = 'braid'
     made = []
-    for wl in sorted({r['wlx'] for r in rows}):
-        wrows = [r for r in rows if r['wlx'] == wl and r['n'] > 0]
+    for sec in sorted({r['sec'] for r in rows}):
+        wl = sec[1]
+        pre = sec_slug(sec)
+        wrows = [r for r in rows if r['sec'] == sec and r['n'] > 0]
         # 1. goodput vs symmetric RTT (one panel per loss setting)
         sym = [r for r in wrows if r['family'] == 'sym']
         if sym:
@@ -249,7 +261,7 @@ def plots(rows, outdir):
                 ax.set_ylim(bottom=0)
                 ax.grid(alpha=0.3)
                 ax.legend(fontsize=7)
-            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-vs-rtt.png'))
+            made.append(save(fig, plt, outdir, f'{pre}-goodput-vs-rtt.png'))
         # 2. goodput vs RTT ratio (one panel per loss setting)
         rat = [r for r in wrows if r['family'] == 'ratio']
         if rat:
@@ -269,7 +281,7 @@ def plots(rows, outdir):
                 ax.set_ylim(bottom=0)
                 ax.grid(alpha=0.3)
                 ax.legend(fontsize=7)
-            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-vs-rtt-ratio.png'))
+            made.append(save(fig, plt, outdir, f'{pre}-goodput-vs-rtt-ratio.png'))
         # 3. bars: rate-asymmetric and unshaped cells
         bar = [r for r in wrows if r['family'] in ('rate', 'unshaped')]
         if bar:
@@ -286,7 +298,7 @@ def plots(rows, outdir):
                 ax.set_title(f'{wl}: {sc}\n{rs[0]["params"]}', fontsize=8)
                 ax.set_ylabel('goodput (Mbit/s), mean ± 95 % CI')
                 ax.grid(alpha=0.3, axis='y')
-            made.append(save(fig, plt, outdir, f'{slug(wl)}-goodput-bars.png'))
+            made.append(save(fig, plt, outdir, f'{pre}-goodput-bars.png'))
     return made
 
 
@@ -312,7 +324,10 @@ def markdown(rows, envs, recs, files, made, plotdir_rel):
     a('downloads a 16 MiB file from an intranet web server behind the VPN server, over two emulated paths')
     a('(test bed of the seed\'s Figure 1, `tests/lib/testbed.sh`). Goodput = file size / curl `time_total`.')
     a('Systems: stock OpenVPN 2.6 over UDP and TCP on path 1 (single path), OpenVPN TCP under `mptcpize` with an')
-    a('MPTCP subflow per path (`ovpn-mptcp`), and plain kernel MPTCP without a VPN (`mptcp`, upper reference).')
+    a('MPTCP subflow per path (`ovpn-mptcp`), plain kernel MPTCP without a VPN (`mptcp`, upper reference), and')
+    a('Braid (`braid`: two `braidd` peers, static key, AES-256-GCM, one UDP path per emulated path, scheduler')
+    a('`BRAID_SCHED`, default edf). Each result file is its own section: systems are compared only within the')
+    a('runs of one file (the same bench.py invocation, interleaved), never pooled across files.')
     a('')
     a('## Method')
     a('')
@@ -338,6 +353,8 @@ def markdown(rows, envs, recs, files, made, plotdir_rel):
     a('cmake -S . -B build -G Ninja && ninja -C build         # builds pathemu into build/bin')
     a('sudo tests/bench/bench.py --grid quick --out /tmp/quick.jsonl               # a few minutes')
     a('sudo tests/bench/bench.py --grid acceptance --resume --max-minutes 60      # appends to docs/bench/acceptance.jsonl')
+    a('sudo tests/bench/bench.py --grid acceptance --size 8 --reps 1 --resume \\')
+    a('     --out docs/bench/braid-acceptance.jsonl --scenarios 50+20-rtt0,sym20-noloss,unshaped-1path   # + braid')
     a('sudo tests/bench/bench.py --grid seed --resume --max-minutes 120           # hours; resumable')
     a('tests/bench/report.py                                   # regenerates this file and docs/bench/*.png')
     a('sudo tests/bench/run-cell.sh -s ovpn-udp -w http --rtt1 40 --rtt2 40 --loss ge:1,75,0.5,50   # one run')
@@ -365,25 +382,25 @@ def markdown(rows, envs, recs, files, made, plotdir_rel):
     a(f'quiet gate (the host is shared with other builds). Host CPU busy during transfers: median '
       f'{fmt(median(busy))} %, max {fmt(max(busy) if busy else None)} %.')
     a('')
-    for wl in sorted({r['wlx'] for r in rows}):
-        a(f'## Results: {wl}')
+    for sec in sorted({r['sec'] for r in rows}):
+        a(f'## Results: {sec[1]} — `{sec[0]}.jsonl`' if sec[0] else f'## Results: {sec[1]}')
         a('')
         for name in made:
-            if name.startswith(slug(wl) + '-'):
+            if name.startswith(sec_slug(sec) + '-goodput'):
                 a(f'![{name}]({plotdir_rel}/{name})')
                 a('')
         a('| scenario | cell | system | n | median Mbit/s | mean ± 95 % CI | vs UDP | CPU % | retr. | tunnel retr. '
           '| subflows | failed | ungated |')
         a('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
         for r in rows:
-            if r['wlx'] != wl:
+            if r['sec'] != sec:
                 continue
             ci = f'{r["mean"]:.2f} ± {r["ci95"]:.2f}' if r['ci95'] is not None else fmt(r['mean'], 2)
             a(f'| {r["scenario"]} | {r["params"]} | {r["system"]} | {r["n"]} | {fmt(r["median"], 2)} | {ci} | '
               f'{fmt(r["ratio_vs_udp"], 2)} | {fmt(r["cpu_median"], 1)} | {fmt(r["retr_median"], 0)} | '
               f'{fmt(r["tunnel_retr_median"], 0)} | {fmt(r["subflows_max"])} | {r["failed"]} | {r["ungated"]} |')
         a('')
-        errs = [(r['scenario'], r['system'], e) for r in rows if r['wlx'] == wl for e in r['errors']]
+        errs = [(r['scenario'], r['system'], e) for r in rows if r['sec'] == sec for e in r['errors']]
         if errs:
             a('Failures:')
             a('')
@@ -419,7 +436,7 @@ def main():
     envs, recs = load(files)
     rows = compute(recs)
     if args.stats_json:
-        keep = ('scenario', 'workload', 'system', 'n', 'median', 'mean', 'sd', 'ci95', 'ratio_vs_udp', 'failed',
+        keep = ('set', 'scenario', 'workload', 'system', 'n', 'median', 'mean', 'sd', 'ci95', 'ratio_vs_udp', 'failed',
                 'ungated', 'cpu_median', 'retr_median')
         print(json.dumps([{k: r[k] for k in keep} for r in rows], indent=1))
         return 0

@@ -86,6 +86,28 @@ class Markdown(unittest.TestCase):
             self.assertIn('Runs: 9 total, 8 successful, 1 failed; 1 started without passing', outs[0])
             self.assertIn('sym20-noloss / mptcp: http got 0 bytes, expected 16777216', outs[0])
 
+    def test_sets_not_pooled(self):
+        # the same cell in two result files: two sections, each system's ratio against its own file's ovpn-udp
+        with tempfile.TemporaryDirectory() as d:
+            for name, udp, other in (('a', 10.0, 20.0), ('b', 5.0, 20.0)):
+                with open(os.path.join(d, f'{name}.jsonl'), 'w') as f:
+                    for sy, gp in (('ovpn-udp', udp), ('braid', other)):
+                        f.write(json.dumps({'scenario': 'sym20-noloss', 'family': 'sym', 'system': sy,
+                                            'workload': 'http', 'size_bytes': 8388608, 'ok': True,
+                                            'goodput_mbps': gp}) + '\n')
+            files = [os.path.join(d, 'a.jsonl'), os.path.join(d, 'b.jsonl')]
+            out = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--stats-json'] + files,
+                                 capture_output=True, text=True, check=True).stdout
+            rows = [r for r in json.loads(out) if r['system'] == 'braid']
+            self.assertEqual([(r['set'], r['n'], r['ratio_vs_udp']) for r in rows], [('a', 1, 2.0), ('b', 1, 4.0)])
+            md = os.path.join(d, 'r.md')
+            subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--no-plots', '--md', md] + files,
+                           check=True, capture_output=True)
+            with open(md) as f:
+                text = f.read()
+            self.assertIn('## Results: http, 8 MiB — `a.jsonl`', text)
+            self.assertIn('## Results: http, 8 MiB — `b.jsonl`', text)
+
     def test_missing_file(self):
         r = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--stats-json', '/nonexistent.jsonl'],
                            capture_output=True, text=True)
