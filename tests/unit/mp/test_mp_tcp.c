@@ -59,6 +59,22 @@ static struct sim_link_cfg link_of(const struct path_spec *p, uint64_t seed)
 	return c;
 }
 
+/* Two paths ps[0..1] with the fixed seeds of the single-case scenarios, engines validated and settled (300 ms). */
+static int sim_two_paths(struct sim *s, const struct path_spec *ps)
+{
+	struct sim_link_cfg f[2], r[2];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		f[i] = link_of(&ps[i], (uint64_t)i + 1);
+		r[i] = link_of(&ps[i], (uint64_t)i + 9);
+	}
+	ret = sim_init(s, 2, f, r, NULL);
+	if (!ret)
+		sim_run(s, s->now + 300 * MS);
+	return ret;
+}
+
 static int trace;
 
 /* sim_run, printing the state every 100 ms with MP_TRACE=1 */
@@ -366,7 +382,6 @@ static void grid_7pct(void) { grid_row(30000); }
 static void tcp_cut(void)
 {
 	static const struct path_spec ps[2] = { { 50, 10, 0, 0 }, { 50, 10, 0, 0 } };
-	struct sim_link_cfg f[2], r[2];
 	struct sim_tcp_cfg tc;
 	struct braid_mp_path_stats st;
 	struct sim *s = calloc(1, sizeof(*s));
@@ -375,12 +390,7 @@ static void tcp_cut(void)
 
 	if (!s)
 		return;
-	for (i = 0; i < 2; i++) {
-		f[i] = link_of(&ps[i], (uint64_t)i + 1);
-		r[i] = link_of(&ps[i], (uint64_t)i + 9);
-	}
-	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
-	sim_run(s, s->now + 300 * MS);
+	CHECK_EQ(sim_two_paths(s, ps), 0);
 	memset(&tc, 0, sizeof(tc));
 	tc.rwnd = 4096;
 	CHECK_EQ(sim_tcp_start(s, &tc, -1), 0);
@@ -447,7 +457,6 @@ static void tcp_cut(void)
 static void ack_path(void)
 {
 	static const struct path_spec ps[2] = { { 20, 5, 0, 0 }, { 20, 10, 0, 0 } };
-	struct sim_link_cfg f[2], r[2];
 	struct sim_tcp_cfg tc;
 	struct braid_mp_path_stats st;
 	struct sim *s = calloc(1, sizeof(*s));
@@ -457,12 +466,7 @@ static void ack_path(void)
 
 	if (!s)
 		return;
-	for (i = 0; i < 2; i++) {
-		f[i] = link_of(&ps[i], (uint64_t)i + 1);
-		r[i] = link_of(&ps[i], (uint64_t)i + 9);
-	}
-	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
-	sim_run(s, s->now + 300 * MS);
+	CHECK_EQ(sim_two_paths(s, ps), 0);
 	memset(&tc, 0, sizeof(tc));
 	tc.rwnd = 4096;
 	CHECK_EQ(sim_tcp_start(s, &tc, -1), 0);
@@ -501,18 +505,11 @@ static void ack_path(void)
 static void ping_case(const char *name, const struct path_spec *ps)
 {
 	struct result idle, load;
-	struct sim_link_cfg f[2], r[2];
 	struct sim *s = calloc(1, sizeof(*s));
-	int i;
 
 	if (!s)
 		return;
-	for (i = 0; i < 2; i++) {
-		f[i] = link_of(&ps[i], (uint64_t)i + 1);
-		r[i] = link_of(&ps[i], (uint64_t)i + 9);
-	}
-	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
-	sim_run(s, s->now + 300 * MS);
+	CHECK_EQ(sim_two_paths(s, ps), 0);
 	sim_window(s, s->now, s->now + 2 * SEC);
 	CHECK_EQ(sim_ping_start(s, 10 * MS, s->now + 2 * SEC, 256), 0);
 	sim_run(s, s->now + 2 * SEC);
