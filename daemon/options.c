@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,18 @@
 
 #define KEY_DIR_UNSET (-2)
 
+struct ctx;
+typedef int (*opt_handler)(struct ctx *c, int argc, char **argv);
+
+struct opt_def {
+	const char *name;
+	int min_args, max_args;		/* arguments after the name */
+	opt_handler fn;
+	bool inline_ok;
+	int blob;			/* enum braid_opt_blob, or -1 */
+	size_t off;			/* h_flag / h_string: the field in struct braid_options */
+};
+
 struct ctx {
 	struct braid_options *o;
 	const struct braid_opt_loc *loc;
@@ -29,6 +42,7 @@ struct ctx {
 	const char *inl;	/* inline block body, or NULL */
 	char *err;
 	size_t err_len;
+	const struct opt_def *def;
 };
 
 __attribute__((format(printf, 2, 3))) static int fail(struct ctx *c, const char *fmt, ...)
@@ -215,53 +229,90 @@ static int h_dev_type(struct ctx *c, int argc, char **argv)
 	return fail(c, "unknown device type '%s' (expected tun)", argv[1]);
 }
 
-static int proto_family(struct ctx *c, const char *p, int *family)
+/* A protocol name: udp[46], tcp[46] (resolved by finalize), tcp[46]-client, tcp[46]-server. */
+static int proto_parse(struct ctx *c, const char *p, enum braid_opt_proto *proto, int *family,
+		       bool *generic)
 {
-	if (!strcmp(p, "udp"))
-		*family = AF_UNSPEC;
-	else if (!strcmp(p, "udp4"))
-		*family = AF_INET;
-	else if (!strcmp(p, "udp6"))
-		*family = AF_INET6;
-	else if (!strcmp(p, "tcp") || !strcmp(p, "tcp4") || !strcmp(p, "tcp6") ||
-		 !strcmp(p, "tcp-client") || !strcmp(p, "tcp-server") || !strcmp(p, "tcp4-client") ||
-		 !strcmp(p, "tcp6-client") || !strcmp(p, "tcp4-server") || !strcmp(p, "tcp6-server"))
-		return fail(c, "protocol '%s' is not supported yet (only udp, udp4, udp6)", p);
-	else
-		return fail(c, "unknown protocol '%s' (expected udp, udp4 or udp6)", p);
-	return 0;
+	static const struct {
+		const char *name;
+		enum braid_opt_proto proto;
+		int family;
+		bool generic;
+	} tab[] = {
+		{ "udp", BRAID_PROTO_UDP, AF_UNSPEC, false },
+		{ "udp4", BRAID_PROTO_UDP, AF_INET, false },
+		{ "udp6", BRAID_PROTO_UDP, AF_INET6, false },
+		{ "tcp", BRAID_PROTO_TCP_CLIENT, AF_UNSPEC, true },
+		{ "tcp4", BRAID_PROTO_TCP_CLIENT, AF_INET, true },
+		{ "tcp6", BRAID_PROTO_TCP_CLIENT, AF_INET6, true },
+		{ "tcp-client", BRAID_PROTO_TCP_CLIENT, AF_UNSPEC, false },
+		{ "tcp4-client", BRAID_PROTO_TCP_CLIENT, AF_INET, false },
+		{ "tcp6-client", BRAID_PROTO_TCP_CLIENT, AF_INET6, false },
+		{ "tcp-server", BRAID_PROTO_TCP_SERVER, AF_UNSPEC, false },
+		{ "tcp4-server", BRAID_PROTO_TCP_SERVER, AF_INET, false },
+		{ "tcp6-server", BRAID_PROTO_TCP_SERVER, AF_INET6, false },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (strcmp(p, tab[i].name))
+			continue;
+		*proto = tab[i].proto;
+		*family = tab[i].family;
+		*generic = tab[i].generic;
+		return 0;
+	}
+	return fail(c, "unknown protocol '%s' (expected udp, udp4, udp6, tcp, tcp4, tcp6, "
+		    "tcp-client, tcp-server or their 4/6 forms)", p);
 }
 
 static int h_proto(struct ctx *c, int argc, char **argv)
 {
+	struct braid_options *o = c->o;
+	int e;
+
 	(void)argc;
-	return proto_family(c, argv[1], &c->o->family);
+	e = proto_parse(c, argv[1], &o->proto, &o->family, &o->proto_tcp_generic);
+	if (e)
+		return e;
+	o->has_proto_opt = true;
+	free(o->proto_file);
+	o->proto_file = NULL;
+	if (c->loc && c->loc->file) {
+		o->proto_file = strdup(c->loc->file);
+		if (!o->proto_file)
+			return fail(c, "out of memory");
+	}
+	o->proto_line = c->loc ? c->loc->line : 0;
+	snprintf(o->proto_name, sizeof(o->proto_name), "%s", argv[1]);
+	return 0;
 }
 
 static int h_remote(struct ctx *c, int argc, char **argv)
 {
 	struct braid_options *o = c->o;
-	struct braid_opt_remote *r;
-	uint16_t port = 0;
-	int fam, e;
+	struct braid_opt_remote *r, n = { 0 };
+	int e;
 
 	if (o->n_remotes >= BRAID_OPT_MAX_REMOTES)
 		return fail(c, "too many remotes (max %d)", BRAID_OPT_MAX_REMOTES);
+	if (!argv[1][0])
+		return fail(c, "empty host name");
 	if (argc >= 3) {
-		e = parse_port(c, argv[2], &port);
+		e = parse_port(c, argv[2], &n.port);
 		if (e)
 			return e;
 	}
 	if (argc >= 4) {
-		e = proto_family(c, argv[3], &fam);
+		e = proto_parse(c, argv[3], &n.proto, &n.family, &n.proto_tcp_generic);
 		if (e)
 			return e;
+		n.has_proto = true;
 	}
 	r = &o->remotes[o->n_remotes];
+	*r = n;
 	r->host = strdup(argv[1]);
 	if (!r->host)
 		return fail(c, "out of memory");
-	r->port = port;
 	o->n_remotes++;
 	return 0;
 }
@@ -306,12 +357,6 @@ static int h_float(struct ctx *c, int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	c->o->float_ok = true;
-	return 0;
-}
-
-static int h_noop(struct ctx *c, int argc, char **argv)
-{
-	(void)c, (void)argc, (void)argv;
 	return 0;
 }
 
@@ -571,6 +616,8 @@ static int h_keepalive(struct ctx *c, int argc, char **argv)
 			    restart, ping);
 	c->o->ping = ping;
 	c->o->ping_restart = restart;
+	c->o->keepalive_ping = ping;
+	c->o->keepalive_restart = restart;
 	return 0;
 }
 
@@ -875,86 +922,864 @@ static int h_status(struct ctx *c, int argc, char **argv)
 	return set_str(c, &c->o->status_path, argv[1]);
 }
 
+/* ---- role, TLS, client and gateway directives ---- */
+
+/* Generic handlers: the table's `off` names the field (see struct opt_def). */
+static int h_flag(struct ctx *c, int argc, char **argv);
+static int h_string(struct ctx *c, int argc, char **argv);
+
+static int h_mode(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "server"))
+		c->o->mode = BRAID_MODE_SERVER;
+	else if (!strcmp(argv[1], "p2p"))
+		c->o->mode = BRAID_MODE_P2P;
+	else
+		return fail(c, "unknown mode '%s' (expected p2p or server)", argv[1]);
+	c->o->has_mode_opt = true;
+	return 0;
+}
+
+static int h_client(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->client = true;
+	return 0;
+}
+
+static int h_tls_client(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->opt_tls_client = true;
+	return 0;
+}
+
+static int h_tls_server(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->opt_tls_server = true;
+	return 0;
+}
+
+static int h_pull(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->pull = true;
+	return 0;
+}
+
+static int parse_ip4_nonzero(struct ctx *c, const char *what, const char *s, struct in_addr *out)
+{
+	int e = parse_ip4(c, what, s, out);
+
+	if (!e && !out->s_addr)
+		return fail(c, "%s must not be 0.0.0.0", what);
+	return e;
+}
+
+static int h_server(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct in_addr net, mask;
+	int e;
+
+	e = parse_ip4_nonzero(c, "network", argv[1], &net);
+	if (!e)
+		e = parse_ip4_nonzero(c, "netmask", argv[2], &mask);
+	if (e)
+		return e;
+	if (mask_to_prefix(mask) < 0)
+		return fail(c, "netmask '%s' is not a valid netmask", argv[2]);
+	if (net.s_addr & ~mask.s_addr)
+		return fail(c, "network %s is not aligned to its netmask %s", argv[1], argv[2]);
+	if (argc >= 4 && strcmp(argv[3], "nopool"))
+		return fail(c, "'%s' is not a recognized flag (expected nopool)", argv[3]);
+	o->has_server = true;
+	o->server_net = net;
+	o->server_mask = mask;
+	o->server_nopool = argc >= 4;
+	return 0;
+}
+
+static int h_server6(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct in6_addr net;
+	uint8_t bits;
+	int e;
+
+	(void)argc;
+	if (!strchr(argv[1], '/'))
+		return fail(c, "'%s' needs a prefix length (NET/LEN, /64 to /124)", argv[1]);
+	e = parse_ip6_prefix(c, "network", argv[1], 64, &net, &bits);
+	if (e)
+		return e;
+	if (bits < 64 || bits > 124)
+		return fail(c, "network must be between /64 and /124 (not /%d)", bits);
+	o->has_server6 = true;
+	o->server6_net = net;
+	o->server6_prefix = bits;
+	return 0;
+}
+
+static int h_ifconfig_pool(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct in_addr s, e4, m = { 0 };
+	int e;
+
+	e = parse_ip4(c, "start address", argv[1], &s);
+	if (!e)
+		e = parse_ip4(c, "end address", argv[2], &e4);
+	if (!e && argc >= 4)
+		e = parse_ip4(c, "netmask", argv[3], &m);
+	if (e)
+		return e;
+	if (ntohl(s.s_addr) > ntohl(e4.s_addr))
+		return fail(c, "start address %s is after the end address %s", argv[1], argv[2]);
+	if (ntohl(e4.s_addr) - ntohl(s.s_addr) >= 65536)
+		return fail(c, "range %s - %s is too large (max 65536 addresses)", argv[1], argv[2]);
+	if (argc >= 4 && mask_to_prefix(m) < 0)
+		return fail(c, "netmask '%s' is not a valid netmask", argv[3]);
+	o->has_ifconfig_pool = true;
+	o->ifconfig_pool_start = s;
+	o->ifconfig_pool_end = e4;
+	o->ifconfig_pool_mask = m;
+	return 0;
+}
+
+static int h_push(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+
+	(void)argc;
+	if (o->n_push >= BRAID_OPT_MAX_PUSH)
+		return fail(c, "too many push options (max %d)", BRAID_OPT_MAX_PUSH);
+	if (!argv[1][0])
+		return fail(c, "empty option text");
+	if (strchr(argv[1], ','))
+		return fail(c, "'%s' contains a comma (pushed options are comma-separated)", argv[1]);
+	o->push[o->n_push] = strdup(argv[1]);
+	if (!o->push[o->n_push])
+		return fail(c, "out of memory");
+	o->n_push++;
+	return 0;
+}
+
+static int h_max_clients(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "count", argv[1], 1, 65536, &c->o->max_clients);
+}
+
+static int h_aupv(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+
+	(void)argc;
+	if (!strcmp(argv[2], "via-env"))
+		o->auth_user_pass_verify_method = BRAID_AUPV_VIA_ENV;
+	else if (!strcmp(argv[2], "via-file"))
+		o->auth_user_pass_verify_method = BRAID_AUPV_VIA_FILE;
+	else
+		return fail(c, "second parameter must be 'via-env' or 'via-file', got '%s'", argv[2]);
+	return set_str(c, &o->auth_user_pass_verify, argv[1]);
+}
+
+static int h_status_version(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "version", argv[1], 1, 3, &c->o->status_version);
+}
+
+static int h_ifconfig_pool_persist(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	if (argc >= 3) {
+		e = parse_int(c, "seconds", argv[2], 0, 86400 * 365, &c->o->ifconfig_pool_persist_sec);
+		if (e)
+			return e;
+	}
+	return set_str(c, &c->o->ifconfig_pool_persist, argv[1]);
+}
+
+static int h_connect_freq(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	(void)argc;
+	e = parse_int(c, "count", argv[1], 1, 65535, &c->o->connect_freq_n);
+	if (!e)
+		e = parse_int(c, "seconds", argv[2], 1, 86400, &c->o->connect_freq_sec);
+	return e;
+}
+
+static int h_management(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	uint16_t port = 0;
+	int e;
+
+	if (!strcmp(argv[2], "unix")) {
+		o->management_unix = true;
+	} else {
+		e = parse_port(c, argv[2], &port);
+		if (e)
+			return e;
+		o->management_unix = false;
+	}
+	o->management_port = port;
+	e = set_str(c, &o->management_host, argv[1]);
+	if (!e && argc >= 4)
+		e = set_str(c, &o->management_pwfile, argv[3]);
+	return e;
+}
+
+static int h_remote_random(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->remote_random = true;
+	return 0;
+}
+
+static int h_resolv_retry(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "infinite")) {
+		c->o->resolv_retry = -1;
+		return 0;
+	}
+	return parse_int(c, "seconds", argv[1], 0, INT_MAX, &c->o->resolv_retry);
+}
+
+static int h_connect_retry(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	int e;
+
+	e = parse_int(c, "seconds", argv[1], 0, 65535, &o->connect_retry);
+	if (!e && argc >= 3) {
+		e = parse_int(c, "maximum", argv[2], 0, INT_MAX, &o->connect_retry_max_backoff);
+		if (!e && o->connect_retry_max_backoff < o->connect_retry)
+			o->connect_retry_max_backoff = o->connect_retry;
+	}
+	return e;
+}
+
+static int h_connect_retry_max(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "count", argv[1], 0, INT_MAX, &c->o->connect_retry_max);
+}
+
+static int h_server_poll_timeout(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "seconds", argv[1], 0, INT_MAX, &c->o->server_poll_timeout);
+}
+
+static int h_auth(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (strlen(argv[1]) >= sizeof(c->o->auth_digest))
+		return fail(c, "digest name '%s' is too long", argv[1]);
+	strcpy(c->o->auth_digest, argv[1]);
+	return 0;
+}
+
+static int tls_version(struct ctx *c, const char *s, char *out)
+{
+	if (!strcmp(s, "1.0") || !strcmp(s, "1.1") || !strcmp(s, "1.2") || !strcmp(s, "1.3")) {
+		strcpy(out, s);
+		return 0;
+	}
+	return fail(c, "unknown TLS version '%s' (expected 1.0, 1.1, 1.2 or 1.3)", s);
+}
+
+static int h_tls_version_min(struct ctx *c, int argc, char **argv)
+{
+	int e = tls_version(c, argv[1], c->o->tls_version_min);
+
+	if (e)
+		return e;
+	c->o->tls_version_min_or_highest = false;
+	if (argc >= 3) {
+		if (strcmp(argv[2], "or-highest"))
+			return fail(c, "unknown flag '%s' (expected or-highest)", argv[2]);
+		c->o->tls_version_min_or_highest = true;
+	}
+	return 0;
+}
+
+static int h_tls_version_max(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return tls_version(c, argv[1], c->o->tls_version_max);
+}
+
+static int h_remote_cert_tls(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "server"))
+		c->o->remote_cert_tls = BRAID_RCT_SERVER;
+	else if (!strcmp(argv[1], "client"))
+		c->o->remote_cert_tls = BRAID_RCT_CLIENT;
+	else
+		return fail(c, "expected 'server' or 'client', got '%s'", argv[1]);
+	return 0;
+}
+
+static int h_verify_x509_name(struct ctx *c, int argc, char **argv)
+{
+	int type = BRAID_X509_SUBJECT;
+
+	if (!argv[1][0])
+		return fail(c, "empty name");
+	if (argc >= 3) {
+		if (!strcmp(argv[2], "subject"))
+			type = BRAID_X509_SUBJECT;
+		else if (!strcmp(argv[2], "name"))
+			type = BRAID_X509_NAME;
+		else if (!strcmp(argv[2], "name-prefix"))
+			type = BRAID_X509_NAME_PREFIX;
+		else
+			return fail(c, "unknown X.509 name type '%s' (expected subject, name or "
+				    "name-prefix)", argv[2]);
+	}
+	c->o->verify_x509_type = type;
+	return set_str(c, &c->o->verify_x509_name, argv[1]);
+}
+
+static int h_verify_client_cert(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "none"))
+		c->o->verify_client_cert = BRAID_VCC_NONE;
+	else if (!strcmp(argv[1], "optional"))
+		c->o->verify_client_cert = BRAID_VCC_OPTIONAL;
+	else if (!strcmp(argv[1], "require"))
+		c->o->verify_client_cert = BRAID_VCC_REQUIRE;
+	else
+		return fail(c, "expected none, optional or require, got '%s'", argv[1]);
+	c->o->has_vcc_opt = true;
+	return 0;
+}
+
+static int h_client_cert_not_required(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->verify_client_cert = BRAID_VCC_NONE;
+	c->o->client_cert_not_required = true;
+	c->o->has_vcc_opt = true;
+	return 0;
+}
+
+static int h_seconds(struct ctx *c, int *dst, const char *s)
+{
+	return parse_int(c, "seconds", s, 0, INT_MAX, dst);
+}
+
+static int h_hand_window(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	c->o->tls_parm_opt = c->def->name;
+	return h_seconds(c, &c->o->hand_window, argv[1]);
+}
+
+static int h_tls_timeout(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	c->o->tls_parm_opt = c->def->name;
+	return h_seconds(c, &c->o->tls_timeout, argv[1]);
+}
+
+static int h_tran_window(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	c->o->tls_parm_opt = c->def->name;
+	return h_seconds(c, &c->o->tran_window, argv[1]);
+}
+
+static int h_reneg_sec(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	c->o->tls_parm_opt = c->def->name;
+	e = h_seconds(c, &c->o->reneg_sec, argv[1]);
+	if (!e && argc >= 3)
+		e = h_seconds(c, &c->o->reneg_sec_min, argv[2]);
+	return e;
+}
+
+static int parse_u64(struct ctx *c, const char *what, const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return fail(c, "%s '%s' is not a number", what, s);
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return fail(c, "%s '%s' is not a number", what, s);
+	if (errno == ERANGE)
+		return fail(c, "%s %s is out of range", what, s);
+	*out = v;
+	return 0;
+}
+
+static int h_reneg_bytes(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	c->o->tls_parm_opt = c->def->name;
+	return parse_u64(c, "bytes", argv[1], &c->o->reneg_bytes);
+}
+
+static int h_reneg_pkts(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	c->o->tls_parm_opt = c->def->name;
+	return parse_u64(c, "packets", argv[1], &c->o->reneg_pkts);
+}
+
+static int h_key_method(struct ctx *c, int argc, char **argv)
+{
+	int v, e;
+
+	(void)argc;
+	e = parse_int(c, "key method", argv[1], 1, 2, &v);
+	if (e)
+		return e;
+	if (v == 1)
+		return fail(c, "key-method 1 is not supported (OpenVPN 2.5+ removed it; use 2)");
+	c->o->key_method = v;
+	return 0;
+}
+
+static int h_tls_crypt_v2(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return fail(c, "tls-crypt-v2 is not supported by braidd yet");
+}
+
+static int h_pkcs12(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return fail(c, "PKCS#12 files are not supported by braidd yet: convert with "
+		    "'openssl pkcs12 -in FILE -nodes' and use ca, cert and key");
+}
+
+static int h_auth_retry(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "none"))
+		c->o->auth_retry = BRAID_AUTH_RETRY_NONE;
+	else if (!strcmp(argv[1], "nointeract"))
+		c->o->auth_retry = BRAID_AUTH_RETRY_NOINTERACT;
+	else if (!strcmp(argv[1], "interact"))
+		c->o->auth_retry = BRAID_AUTH_RETRY_INTERACT;
+	else
+		return fail(c, "parameter must be 'none', 'interact', or 'nointeract', got '%s'",
+			    argv[1]);
+	return 0;
+}
+
+static int h_pull_filter(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct braid_opt_pull_filter *f;
+	enum braid_opt_pf_action a;
+
+	(void)argc;
+	if (!strcmp(argv[1], "accept"))
+		a = BRAID_PF_ACCEPT;
+	else if (!strcmp(argv[1], "ignore"))
+		a = BRAID_PF_IGNORE;
+	else if (!strcmp(argv[1], "reject"))
+		a = BRAID_PF_REJECT;
+	else
+		return fail(c, "unknown type '%s' (expected accept, ignore or reject)", argv[1]);
+	if (o->n_pull_filters >= BRAID_OPT_MAX_PULL_FILTERS)
+		return fail(c, "too many pull filters (max %d)", BRAID_OPT_MAX_PULL_FILTERS);
+	f = &o->pull_filters[o->n_pull_filters];
+	f->text = strdup(argv[2]);
+	if (!f->text)
+		return fail(c, "out of memory");
+	f->action = a;
+	o->n_pull_filters++;
+	return 0;
+}
+
+static int h_redirect_gateway(struct ctx *c, int argc, char **argv)
+{
+	unsigned int f = c->o->redirect_gw;
+
+	if (f & BRAID_RG_ENABLE)
+		braid_warn("option '%s': redirect-gateway and redirect-private given together (or "
+			   "twice): flags are merged", argv[0]);
+	f |= BRAID_RG_ENABLE;
+	if (!strcmp(argv[0], "redirect-gateway"))
+		f |= BRAID_RG_REROUTE_GW;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "local"))
+			f |= BRAID_RG_LOCAL;
+		else if (!strcmp(argv[i], "autolocal"))
+			f |= BRAID_RG_AUTO_LOCAL;
+		else if (!strcmp(argv[i], "def1"))
+			f |= BRAID_RG_DEF1;
+		else if (!strcmp(argv[i], "bypass-dhcp"))
+			f |= BRAID_RG_BYPASS_DHCP;
+		else if (!strcmp(argv[i], "bypass-dns"))
+			f |= BRAID_RG_BYPASS_DNS;
+		else if (!strcmp(argv[i], "block-local"))
+			f |= BRAID_RG_BLOCK_LOCAL;
+		else if (!strcmp(argv[i], "ipv6"))
+			f |= BRAID_RG_IPV6;
+		else if (!strcmp(argv[i], "!ipv4"))
+			f = (f & ~(BRAID_RG_REROUTE_GW | BRAID_RG_ENABLE)) | BRAID_RG_NOT_IPV4;
+		else
+			return fail(c, "unknown flag '%s' (expected def1, local, autolocal, "
+				    "bypass-dhcp, bypass-dns, block-local, ipv6 or !ipv4)", argv[i]);
+	}
+	c->o->redirect_gw = f;
+	return 0;
+}
+
+static int h_dhcp_option(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct braid_opt_dhcp *d;
+
+	if (o->n_dhcp_options >= BRAID_OPT_MAX_DHCP_OPTIONS)
+		return fail(c, "too many dhcp-options (max %d)", BRAID_OPT_MAX_DHCP_OPTIONS);
+	d = &o->dhcp_options[o->n_dhcp_options];
+	d->type = strdup(argv[1]);
+	d->value = argc >= 3 ? strdup(argv[2]) : NULL;
+	if (!d->type || (argc >= 3 && !d->value)) {
+		free(d->type);
+		free(d->value);
+		d->type = d->value = NULL;
+		return fail(c, "out of memory");
+	}
+	o->n_dhcp_options++;
+	return 0;
+}
+
+static int h_script(struct ctx *c, int argc, char **argv)
+{
+	char **dst;
+
+	(void)argc;
+	if (!strcmp(argv[0], "up"))
+		dst = &c->o->up;
+	else if (!strcmp(argv[0], "down"))
+		dst = &c->o->down;
+	else if (!strcmp(argv[0], "client-connect"))
+		dst = &c->o->client_connect;
+	else
+		dst = &c->o->client_disconnect;
+	if (!argv[1][0])
+		return fail(c, "empty command");
+	return set_str(c, dst, argv[1]);
+}
+
+static int h_script_security(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "level", argv[1], 0, 3, &c->o->script_security);
+}
+
+static int h_route_gateway(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "dhcp")) {
+		c->o->route_gateway_dhcp = true;
+		c->o->has_route_gateway = false;
+		return 0;
+	}
+	c->o->route_gateway_dhcp = false;
+	c->o->has_route_gateway = !parse_ip4(c, "gateway", argv[1], &c->o->route_gateway);
+	return c->o->has_route_gateway ? 0 : -EINVAL;
+}
+
+static int h_explicit_exit_notify(struct ctx *c, int argc, char **argv)
+{
+	if (argc < 2) {
+		c->o->explicit_exit_notify = 1;
+		return 0;
+	}
+	return parse_int(c, "count", argv[1], 0, 86400, &c->o->explicit_exit_notify);
+}
+
+static int h_setenv(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+	struct braid_opt_setenv *s;
+
+	if (o->n_setenv >= BRAID_OPT_MAX_SETENV)
+		return fail(c, "too many setenv lines (max %d)", BRAID_OPT_MAX_SETENV);
+	s = &o->setenv[o->n_setenv];
+	s->name = strdup(argv[1]);
+	s->value = strdup(argc >= 3 ? argv[2] : "");
+	if (!s->name || !s->value) {
+		free(s->name);
+		free(s->value);
+		s->name = s->value = NULL;
+		return fail(c, "out of memory");
+	}
+	o->n_setenv++;
+	return 0;
+}
+
+static int h_push_peer_info(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	c->o->push_peer_info = 1;
+	return 0;
+}
+
+static int h_persist(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[0], "persist-key"))
+		c->o->persist_key = true;
+	else
+		c->o->persist_tun = true;
+	return 0;
+}
+
+#define VORACLE_MSG                                                                       \
+	"compression is not supported (VORACLE); use 'compress' stub, 'comp-lzo no' or " \
+	"'allow-compression no'"
+
+static int h_compress(struct ctx *c, int argc, char **argv)
+{
+	const char *alg = argc >= 2 ? argv[1] : "stub";
+
+	if (!strcmp(alg, "stub"))
+		c->o->compress = BRAID_OPT_COMP_STUB;
+	else if (!strcmp(alg, "stub-v2"))
+		c->o->compress = BRAID_OPT_COMP_STUBV2;
+	else if (!strcmp(alg, "migrate"))
+		c->o->compress = BRAID_OPT_COMP_MIGRATE;
+	else if (!strcmp(alg, "lzo") || !strcmp(alg, "lz4") || !strcmp(alg, "lz4-v2"))
+		return fail(c, "'%s': " VORACLE_MSG, alg);
+	else
+		return fail(c, "unknown algorithm '%s' (braidd accepts stub, stub-v2 or migrate)",
+			    alg);
+	return 0;
+}
+
+static int h_comp_lzo(struct ctx *c, int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "no")) {
+		c->o->compress = BRAID_OPT_COMP_LZO_NO;
+		return 0;
+	}
+	if (argc < 2 || !strcmp(argv[1], "yes") || !strcmp(argv[1], "adaptive"))
+		return fail(c, "'%s': " VORACLE_MSG, argc >= 2 ? argv[1] : "adaptive");
+	return fail(c, "bad comp-lzo option '%s' (must be 'yes', 'no', or 'adaptive')", argv[1]);
+}
+
+static int h_allow_compression(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "no")) {
+		c->o->allow_compression_no = true;
+		return 0;
+	}
+	if (!strcmp(argv[1], "yes") || !strcmp(argv[1], "asym"))
+		return fail(c, "'%s': " VORACLE_MSG, argv[1]);
+	return fail(c, "bad allow-compression option '%s' (must be 'yes', 'no', or 'asym')",
+		    argv[1]);
+}
+
+/* Deliberately unsupported: the message says why. */
+static int h_unsupported(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[0], "fragment"))
+		return fail(c, "not supported: braidd does not fragment (use mssfix / a smaller "
+			    "tun-mtu)");
+	if (!strcmp(argv[0], "http-proxy") || !strcmp(argv[0], "socks-proxy"))
+		return fail(c, "proxies are not supported by braidd");
+	if (!strcmp(argv[0], "plugin"))
+		return fail(c, "plugins are not supported by braidd (use scripts: up, down, "
+			    "client-connect, auth-user-pass-verify)");
+	if (!strcmp(argv[0], "server-bridge"))
+		return fail(c, "not supported: server-bridge needs a tap device (braidd is tun only)");
+	return fail(c, "not supported by braidd");
+}
+
 static int h_blob(struct ctx *c, int argc, char **argv);
 
 /* setenv is handled in braid_options_apply (setenv opt …); plain setenv is kept as a no-op */
 
-typedef int (*opt_handler)(struct ctx *c, int argc, char **argv);
-
-struct opt_def {
-	const char *name;
-	int min_args, max_args;		/* arguments after the name */
-	opt_handler fn;
-	bool inline_ok;
-	int blob;			/* enum braid_opt_blob, or -1 */
-};
-
 #define NOBLOB (-1)
 #define MANY 15
+#define FIELD(f) NOBLOB, offsetof(struct braid_options, f)
+
+static int h_flag(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	*(bool *)((char *)c->o + c->def->off) = true;
+	return 0;
+}
+
+static int h_string(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!argv[1][0])
+		return fail(c, "empty argument");
+	return set_str(c, (char **)((char *)c->o + c->def->off), argv[1]);
+}
 
 static const struct opt_def opt_table[] = {
-	{ "dev", 1, 1, h_dev, false, NOBLOB },
-	{ "dev-type", 1, 1, h_dev_type, false, NOBLOB },
-	{ "proto", 1, 1, h_proto, false, NOBLOB },
-	{ "remote", 1, 3, h_remote, false, NOBLOB },
-	{ "local", 1, 1, h_local, false, NOBLOB },
-	{ "lport", 1, 1, h_lport, false, NOBLOB },
-	{ "rport", 1, 1, h_rport, false, NOBLOB },
-	{ "port", 1, 1, h_port, false, NOBLOB },
-	{ "nobind", 0, 0, h_nobind, false, NOBLOB },
-	{ "float", 0, 0, h_float, false, NOBLOB },
-	{ "ifconfig", 2, 2, h_ifconfig, false, NOBLOB },
-	{ "ifconfig-ipv6", 2, 2, h_ifconfig6, false, NOBLOB },
-	{ "route", 1, 4, h_route, false, NOBLOB },
-	{ "route-ipv6", 1, 3, h_route6, false, NOBLOB },
-	{ "tun-mtu", 1, 1, h_tun_mtu, false, NOBLOB },
-	{ "topology", 1, 1, h_topology, false, NOBLOB },
-	{ "cipher", 1, 1, h_cipher, false, NOBLOB },
-	{ "data-ciphers", 1, 1, h_data_ciphers, false, NOBLOB },
-	{ "ncp-ciphers", 1, 1, h_data_ciphers, false, NOBLOB },
-	{ "secret", 1, 2, h_secret, true, NOBLOB },
-	{ "key-direction", 1, 1, h_key_direction, false, NOBLOB },
-	{ "keepalive", 2, 2, h_keepalive, false, NOBLOB },
-	{ "ping", 1, 1, h_ping, false, NOBLOB },
-	{ "ping-restart", 1, 1, h_ping_restart, false, NOBLOB },
-	{ "ping-exit", 1, 1, h_ping_exit, false, NOBLOB },
-	{ "verb", 1, 1, h_verb, false, NOBLOB },
-	{ "replay-window", 1, 2, h_replay_window, false, NOBLOB },
-	{ "peer-id", 1, 1, h_peer_id, false, NOBLOB },
-	{ "mssfix", 0, 2, h_mssfix, false, NOBLOB },
-	{ "writepid", 1, 1, h_writepid, false, NOBLOB },
-	{ "log", 1, 1, h_log, false, NOBLOB },
-	{ "log-append", 1, 1, h_log, false, NOBLOB },
-	{ "daemon", 0, 1, h_daemon, false, NOBLOB },
-	{ "ignore-unknown-option", 1, MANY, h_ignore_unknown, false, NOBLOB },
-	{ "setenv", 1, 2, h_noop, false, NOBLOB },
+	{ "dev", 1, 1, h_dev, false, NOBLOB, 0 },
+	{ "dev-type", 1, 1, h_dev_type, false, NOBLOB, 0 },
+	{ "proto", 1, 1, h_proto, false, NOBLOB, 0 },
+	{ "remote", 1, 3, h_remote, false, NOBLOB, 0 },
+	{ "local", 1, 1, h_local, false, NOBLOB, 0 },
+	{ "lport", 1, 1, h_lport, false, NOBLOB, 0 },
+	{ "rport", 1, 1, h_rport, false, NOBLOB, 0 },
+	{ "port", 1, 1, h_port, false, NOBLOB, 0 },
+	{ "nobind", 0, 0, h_nobind, false, NOBLOB, 0 },
+	{ "float", 0, 0, h_float, false, NOBLOB, 0 },
+	{ "ifconfig", 2, 2, h_ifconfig, false, NOBLOB, 0 },
+	{ "ifconfig-ipv6", 2, 2, h_ifconfig6, false, NOBLOB, 0 },
+	{ "route", 1, 4, h_route, false, NOBLOB, 0 },
+	{ "route-ipv6", 1, 3, h_route6, false, NOBLOB, 0 },
+	{ "tun-mtu", 1, 1, h_tun_mtu, false, NOBLOB, 0 },
+	{ "topology", 1, 1, h_topology, false, NOBLOB, 0 },
+	{ "cipher", 1, 1, h_cipher, false, NOBLOB, 0 },
+	{ "data-ciphers", 1, 1, h_data_ciphers, false, NOBLOB, 0 },
+	{ "ncp-ciphers", 1, 1, h_data_ciphers, false, NOBLOB, 0 },
+	{ "secret", 1, 2, h_secret, true, NOBLOB, 0 },
+	{ "key-direction", 1, 1, h_key_direction, false, NOBLOB, 0 },
+	{ "keepalive", 2, 2, h_keepalive, false, NOBLOB, 0 },
+	{ "ping", 1, 1, h_ping, false, NOBLOB, 0 },
+	{ "ping-restart", 1, 1, h_ping_restart, false, NOBLOB, 0 },
+	{ "ping-exit", 1, 1, h_ping_exit, false, NOBLOB, 0 },
+	{ "verb", 1, 1, h_verb, false, NOBLOB, 0 },
+	{ "replay-window", 1, 2, h_replay_window, false, NOBLOB, 0 },
+	{ "peer-id", 1, 1, h_peer_id, false, NOBLOB, 0 },
+	{ "mssfix", 0, 2, h_mssfix, false, NOBLOB, 0 },
+	{ "writepid", 1, 1, h_writepid, false, NOBLOB, 0 },
+	{ "log", 1, 1, h_log, false, NOBLOB, 0 },
+	{ "log-append", 1, 1, h_log, false, NOBLOB, 0 },
+	{ "daemon", 0, 1, h_daemon, false, NOBLOB, 0 },
+	{ "ignore-unknown-option", 1, MANY, h_ignore_unknown, false, NOBLOB, 0 },
+	{ "setenv", 1, 2, h_setenv, false, NOBLOB, 0 },
 	/* braidd always keeps the key and the device across a ping-restart */
-	{ "multipath", 0, 1, h_multipath, false, NOBLOB },
-	{ "mp-path", 1, 3, h_mp_path, false, NOBLOB },
-	{ "mp-backup", 1, 1, h_mp_backup, false, NOBLOB },
-	{ "mp-cap", 2, 2, h_mp_cap, false, NOBLOB },
-	{ "mp-scheduler", 1, 2, h_mp_scheduler, false, NOBLOB },
-	{ "mp-reorder-ms", 1, 1, h_mp_reorder_ms, false, NOBLOB },
-	{ "mp-path-timeout", 1, 1, h_mp_path_timeout, false, NOBLOB },
-	{ "status", 1, 2, h_status, false, NOBLOB },
-	{ "control-socket", 1, 1, h_control_socket, false, NOBLOB },
-	{ "mp-class", 2, MANY, h_mp_class, false, NOBLOB },
-	{ "persist-key", 0, 0, h_noop, false, NOBLOB },
-	{ "persist-tun", 0, 0, h_noop, false, NOBLOB },
+	{ "multipath", 0, 1, h_multipath, false, NOBLOB, 0 },
+	{ "mp-path", 1, 3, h_mp_path, false, NOBLOB, 0 },
+	{ "mp-backup", 1, 1, h_mp_backup, false, NOBLOB, 0 },
+	{ "mp-cap", 2, 2, h_mp_cap, false, NOBLOB, 0 },
+	{ "mp-scheduler", 1, 2, h_mp_scheduler, false, NOBLOB, 0 },
+	{ "mp-reorder-ms", 1, 1, h_mp_reorder_ms, false, NOBLOB, 0 },
+	{ "mp-path-timeout", 1, 1, h_mp_path_timeout, false, NOBLOB, 0 },
+	{ "status", 1, 2, h_status, false, NOBLOB, 0 },
+	{ "control-socket", 1, 1, h_control_socket, false, NOBLOB, 0 },
+	{ "mp-class", 2, MANY, h_mp_class, false, NOBLOB, 0 },
+	{ "persist-key", 0, 0, h_persist, false, NOBLOB, 0 },
+	{ "persist-tun", 0, 0, h_persist, false, NOBLOB, 0 },
+	/* role */
+	{ "mode", 1, 1, h_mode, false, NOBLOB, 0 },
+	{ "client", 0, 0, h_client, false, NOBLOB, 0 },
+	{ "tls-client", 0, 0, h_tls_client, false, NOBLOB, 0 },
+	{ "tls-server", 0, 0, h_tls_server, false, NOBLOB, 0 },
+	{ "pull", 0, 0, h_pull, false, NOBLOB, 0 },
+	/* transport (client) */
+	{ "remote-random", 0, 0, h_remote_random, false, NOBLOB, 0 },
+	{ "resolv-retry", 1, 1, h_resolv_retry, false, NOBLOB, 0 },
+	{ "connect-retry", 1, 2, h_connect_retry, false, NOBLOB, 0 },
+	{ "connect-retry-max", 1, 1, h_connect_retry_max, false, NOBLOB, 0 },
+	{ "server-poll-timeout", 1, 1, h_server_poll_timeout, false, NOBLOB, 0 },
+	{ "connect-timeout", 1, 1, h_server_poll_timeout, false, NOBLOB, 0 },
+	/* TLS */
+	{ "auth", 1, 1, h_auth, false, NOBLOB, 0 },
+	{ "tls-version-min", 1, 2, h_tls_version_min, false, NOBLOB, 0 },
+	{ "tls-version-max", 1, 1, h_tls_version_max, false, NOBLOB, 0 },
+	{ "tls-cipher", 1, 1, h_string, false, FIELD(tls_cipher) },
+	{ "tls-ciphersuites", 1, 1, h_string, false, FIELD(tls_ciphersuites) },
+	{ "tls-groups", 1, 1, h_string, false, FIELD(tls_groups) },
+	{ "remote-cert-tls", 1, 1, h_remote_cert_tls, false, NOBLOB, 0 },
+	{ "verify-x509-name", 1, 2, h_verify_x509_name, false, NOBLOB, 0 },
+	{ "verify-client-cert", 1, 1, h_verify_client_cert, false, NOBLOB, 0 },
+	{ "client-cert-not-required", 0, 0, h_client_cert_not_required, false, NOBLOB, 0 },
+	{ "hand-window", 1, 1, h_hand_window, false, NOBLOB, 0 },
+	{ "tls-timeout", 1, 1, h_tls_timeout, false, NOBLOB, 0 },
+	{ "tran-window", 1, 1, h_tran_window, false, NOBLOB, 0 },
+	{ "reneg-sec", 1, 2, h_reneg_sec, false, NOBLOB, 0 },
+	{ "reneg-bytes", 1, 1, h_reneg_bytes, false, NOBLOB, 0 },
+	{ "reneg-pkts", 1, 1, h_reneg_pkts, false, NOBLOB, 0 },
+	{ "key-method", 1, 1, h_key_method, false, NOBLOB, 0 },
+	{ "data-ciphers-fallback", 1, 1, h_string, false, FIELD(data_ciphers_fallback) },
+	{ "tls-exit", 0, 0, h_flag, false, FIELD(tls_exit) },
+	/* client */
+	{ "auth-retry", 1, 1, h_auth_retry, false, NOBLOB, 0 },
+	{ "auth-nocache", 0, 0, h_flag, false, FIELD(auth_nocache) },
+	{ "route-nopull", 0, 0, h_flag, false, FIELD(route_nopull) },
+	{ "pull-filter", 2, 2, h_pull_filter, false, NOBLOB, 0 },
+	{ "redirect-gateway", 0, MANY, h_redirect_gateway, false, NOBLOB, 0 },
+	{ "redirect-private", 0, MANY, h_redirect_gateway, false, NOBLOB, 0 },
+	{ "dhcp-option", 1, 2, h_dhcp_option, false, NOBLOB, 0 },
+	{ "up", 1, 1, h_script, false, NOBLOB, 0 },
+	{ "down", 1, 1, h_script, false, NOBLOB, 0 },
+	{ "script-security", 1, 1, h_script_security, false, NOBLOB, 0 },
+	{ "route-gateway", 1, 1, h_route_gateway, false, NOBLOB, 0 },
+	{ "explicit-exit-notify", 0, 1, h_explicit_exit_notify, false, NOBLOB, 0 },
+	{ "push-peer-info", 0, 0, h_push_peer_info, false, NOBLOB, 0 },
+	{ "compress", 0, 1, h_compress, false, NOBLOB, 0 },
+	{ "comp-lzo", 0, 1, h_comp_lzo, false, NOBLOB, 0 },
+	{ "allow-compression", 1, 1, h_allow_compression, false, NOBLOB, 0 },
+	/* gateway */
+	{ "server", 2, 3, h_server, false, NOBLOB, 0 },
+	{ "server-ipv6", 1, 1, h_server6, false, NOBLOB, 0 },
+	{ "ifconfig-pool", 2, 3, h_ifconfig_pool, false, NOBLOB, 0 },
+	{ "push", 1, 1, h_push, false, NOBLOB, 0 },
+	{ "client-config-dir", 1, 1, h_string, false, FIELD(client_config_dir) },
+	{ "ccd-exclusive", 0, 0, h_flag, false, FIELD(ccd_exclusive) },
+	{ "client-to-client", 0, 0, h_flag, false, FIELD(client_to_client) },
+	{ "duplicate-cn", 0, 0, h_flag, false, FIELD(duplicate_cn) },
+	{ "username-as-common-name", 0, 0, h_flag, false, FIELD(username_as_common_name) },
+	{ "auth-user-pass-optional", 0, 0, h_flag, false, FIELD(auth_user_pass_optional) },
+	{ "max-clients", 1, 1, h_max_clients, false, NOBLOB, 0 },
+	{ "auth-user-pass-verify", 2, 2, h_aupv, false, NOBLOB, 0 },
+	{ "status-version", 1, 1, h_status_version, false, NOBLOB, 0 },
+	{ "ifconfig-pool-persist", 1, 2, h_ifconfig_pool_persist, false, NOBLOB, 0 },
+	{ "connect-freq", 2, 2, h_connect_freq, false, NOBLOB, 0 },
+	{ "client-connect", 1, 1, h_script, false, NOBLOB, 0 },
+	{ "client-disconnect", 1, 1, h_script, false, NOBLOB, 0 },
+	{ "user", 1, 1, h_string, false, FIELD(user) },
+	{ "group", 1, 1, h_string, false, FIELD(group) },
+	/* management interface: stored */
+	{ "management", 2, 3, h_management, false, NOBLOB, 0 },
+	{ "management-hold", 0, 0, h_flag, false, FIELD(management_hold) },
+	{ "management-client-auth", 0, 0, h_flag, false, FIELD(management_client_auth) },
+	{ "management-query-passwords", 0, 0, h_flag, false, FIELD(management_query_passwords) },
+	/* deliberately unsupported */
+	{ "fragment", 1, 2, h_unsupported, false, NOBLOB, 0 },
+	{ "http-proxy", 1, 4, h_unsupported, false, NOBLOB, 0 },
+	{ "socks-proxy", 1, 3, h_unsupported, false, NOBLOB, 0 },
+	{ "plugin", 1, MANY, h_unsupported, false, NOBLOB, 0 },
+	{ "server-bridge", 0, 4, h_unsupported, false, NOBLOB, 0 },
 	/* kept for the TLS mode: a file name or an inline block */
-	{ "ca", 1, 1, h_blob, true, BRAID_BLOB_CA },
-	{ "cert", 1, 1, h_blob, true, BRAID_BLOB_CERT },
-	{ "key", 1, 1, h_blob, true, BRAID_BLOB_KEY },
-	{ "extra-certs", 1, 1, h_blob, true, BRAID_BLOB_EXTRA_CERTS },
-	{ "dh", 1, 1, h_blob, true, BRAID_BLOB_DH },
-	{ "tls-auth", 1, 2, h_blob, true, BRAID_BLOB_TLS_AUTH },
-	{ "tls-crypt", 1, 1, h_blob, true, BRAID_BLOB_TLS_CRYPT },
-	{ "tls-crypt-v2", 1, 2, h_blob, true, BRAID_BLOB_TLS_CRYPT_V2 },
-	{ "crl-verify", 1, 2, h_blob, true, BRAID_BLOB_CRL_VERIFY },
-	{ "pkcs12", 1, 1, h_blob, true, BRAID_BLOB_PKCS12 },
-	{ "auth-user-pass", 0, 1, h_blob, true, BRAID_BLOB_AUTH_USER_PASS },
-	{ "http-proxy-user-pass", 1, 1, h_blob, true, BRAID_BLOB_HTTP_PROXY_USER_PASS },
-	{ "peer-fingerprint", 1, 1, h_blob, true, BRAID_BLOB_PEER_FINGERPRINT },
+	{ "ca", 1, 1, h_blob, true, BRAID_BLOB_CA, 0 },
+	{ "cert", 1, 1, h_blob, true, BRAID_BLOB_CERT, 0 },
+	{ "key", 1, 1, h_blob, true, BRAID_BLOB_KEY, 0 },
+	{ "extra-certs", 1, 1, h_blob, true, BRAID_BLOB_EXTRA_CERTS, 0 },
+	{ "dh", 1, 1, h_blob, true, BRAID_BLOB_DH, 0 },
+	{ "tls-auth", 1, 2, h_blob, true, BRAID_BLOB_TLS_AUTH, 0 },
+	{ "tls-crypt", 1, 1, h_blob, true, BRAID_BLOB_TLS_CRYPT, 0 },
+	{ "tls-crypt-v2", 1, 2, h_tls_crypt_v2, true, BRAID_BLOB_TLS_CRYPT_V2, 0 },
+	{ "crl-verify", 1, 2, h_blob, true, BRAID_BLOB_CRL_VERIFY, 0 },
+	{ "pkcs12", 1, 1, h_pkcs12, true, BRAID_BLOB_PKCS12, 0 },
+	{ "auth-user-pass", 0, 1, h_blob, true, BRAID_BLOB_AUTH_USER_PASS, 0 },
+	{ "http-proxy-user-pass", 1, 1, h_blob, true, BRAID_BLOB_HTTP_PROXY_USER_PASS, 0 },
+	{ "peer-fingerprint", 1, 1, h_blob, true, BRAID_BLOB_PEER_FINGERPRINT, 0 },
 };
 
 static const struct opt_def *opt_find(const char *name)
@@ -969,10 +1794,25 @@ static int h_blob(struct ctx *c, int argc, char **argv)
 {
 	const struct opt_def *d = opt_find(argv[0]);
 
-	(void)argc;
-	if (!c->inl && argc < 2)	/* auth-user-pass without a file: prompt (TLS mode) */
-		return set_source(c, &c->o->blobs[d->blob], "");
-	return set_source(c, &c->o->blobs[d->blob], c->inl ? NULL : argv[1]);
+	int e, dir = KEY_DIR_UNSET;
+
+	if (!c->inl && argc < 2)	/* auth-user-pass without a file */
+		return fail(c, "needs a file or an inline block: braidd cannot prompt");
+	if (d->blob == BRAID_BLOB_TLS_AUTH && !c->inl && argc >= 3) {
+		e = parse_dir(c, argv[2], &dir);
+		if (e)
+			return e;
+	}
+	if (!c->inl && !argv[1][0])
+		return fail(c, "empty file name");
+	e = set_source(c, &c->o->blobs[d->blob], c->inl ? NULL : argv[1]);
+	if (e)
+		return e;
+	if (d->blob == BRAID_BLOB_TLS_AUTH)
+		c->o->tls_auth_dir = dir;
+	if (d->blob == BRAID_BLOB_AUTH_USER_PASS)
+		c->o->has_auth_user_pass = true;
+	return 0;
 }
 
 const char *braid_options_blob_name(enum braid_opt_blob b)
@@ -980,6 +1820,19 @@ const char *braid_options_blob_name(enum braid_opt_blob b)
 	for (size_t i = 0; i < sizeof(opt_table) / sizeof(opt_table[0]); i++)
 		if (opt_table[i].blob == (int)b)
 			return opt_table[i].name;
+	return "?";
+}
+
+const char *braid_options_proto_name(enum braid_opt_proto p)
+{
+	switch (p) {
+	case BRAID_PROTO_UDP:
+		return "udp";
+	case BRAID_PROTO_TCP_CLIENT:
+		return "tcp-client";
+	case BRAID_PROTO_TCP_SERVER:
+		return "tcp-server";
+	}
 	return "?";
 }
 
@@ -1004,6 +1857,22 @@ void braid_options_init(struct braid_options *o)
 	strcpy(o->mp_sched, "edf");
 	o->mp_path_timeout = 30;
 	o->status_interval = 60;
+	o->resolv_retry = -1;
+	o->connect_retry = 5;
+	o->connect_retry_max_backoff = 300;
+	o->server_poll_timeout = 120;
+	strcpy(o->auth_digest, "SHA1");
+	o->hand_window = 60;
+	o->tls_timeout = 2;
+	o->reneg_sec = 3600;
+	o->reneg_sec_min = -1;
+	o->tran_window = 60;
+	o->key_method = 2;
+	o->tls_auth_dir = KEY_DIR_UNSET;
+	o->script_security = 1;
+	o->max_clients = 1024;
+	o->status_version = 1;
+	o->ifconfig_pool_persist_sec = 600;
 }
 
 void braid_options_free(struct braid_options *o)
@@ -1030,6 +1899,35 @@ void braid_options_free(struct braid_options *o)
 	free(o->local);
 	free(o->log_path);
 	free(o->writepid);
+	free(o->tls_cipher);
+	free(o->tls_ciphersuites);
+	free(o->tls_groups);
+	free(o->verify_x509_name);
+	free(o->data_ciphers_fallback);
+	for (i = 0; i < o->n_pull_filters; i++)
+		free(o->pull_filters[i].text);
+	for (i = 0; i < o->n_dhcp_options; i++) {
+		free(o->dhcp_options[i].type);
+		free(o->dhcp_options[i].value);
+	}
+	free(o->up);
+	free(o->down);
+	for (i = 0; i < o->n_setenv; i++) {
+		free(o->setenv[i].name);
+		free(o->setenv[i].value);
+	}
+	for (i = 0; i < o->n_push; i++)
+		free(o->push[i]);
+	free(o->client_config_dir);
+	free(o->auth_user_pass_verify);
+	free(o->ifconfig_pool_persist);
+	free(o->client_connect);
+	free(o->client_disconnect);
+	free(o->user);
+	free(o->group);
+	free(o->management_host);
+	free(o->management_pwfile);
+	free(o->proto_file);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -1067,7 +1965,7 @@ static int unknown(struct braid_options *o, const char *name, const struct braid
 static int apply(struct braid_options *o, int argc, char **argv, const char *inline_text,
 		 const struct braid_opt_loc *loc, bool ignore_unknown, char *err, size_t err_len)
 {
-	struct ctx c = { o, loc, argv[0], inline_text, err, err_len };
+	struct ctx c = { o, loc, argv[0], inline_text, err, err_len, NULL };
 	const struct opt_def *d;
 	int n = argc - 1;
 
@@ -1078,6 +1976,7 @@ static int apply(struct braid_options *o, int argc, char **argv, const char *inl
 	d = opt_find(argv[0]);
 	if (!d)
 		return unknown(o, argv[0], loc, ignore_unknown, err, err_len);
+	c.def = d;
 	if (inline_text) {
 		if (!d->inline_ok)
 			return fail(&c, "does not take an inline <%s> block", argv[0]);
@@ -1173,27 +2072,244 @@ static int finalize_mp(struct braid_options *o, char *err, size_t err_len)
 	return 0;
 }
 
-int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
+static bool has_blob(const struct braid_options *o, enum braid_opt_blob b)
 {
-	int dir, r;
+	return o->blobs[b].path || o->blobs[b].inline_text;
+}
 
-	if (!o->dev[0])
-		return ffail(err, err_len, "option 'dev' is missing (e.g. 'dev tun')");
-	if (strncmp(o->dev, "tun", 3) && !o->has_dev_type)
+/* "FILE:LINE: " of the `proto` line, or "" (command line). */
+static void proto_where(const struct braid_options *o, char *buf, size_t len)
+{
+	if (o->proto_file)
+		snprintf(buf, len, "%s:%d: ", o->proto_file, o->proto_line);
+	else
+		buf[0] = '\0';
+}
+
+/* `client`, `server`, `mode`, tls-client/-server and `secret`: OpenVPN's helper + checks. */
+static int finalize_role(struct braid_options *o, char *err, size_t err_len)
+{
+	bool secret = o->secret.path || o->secret.inline_text;
+
+	if (o->client) {
+		if (o->has_server)
+			return ffail(err, err_len,
+				     "option 'server': 'server' and 'client' cannot be used together");
+		o->pull = true;
+		o->opt_tls_client = true;
+	}
+	if (o->has_server) {
+		if (secret)
+			return ffail(err, err_len,
+				     "option 'server': 'server' and 'secret' cannot be used together "
+				     "(you must use SSL/TLS keys)");
+		if (o->has_ifconfig_pool && !o->server_nopool)
+			return ffail(err, err_len,
+				     "option 'ifconfig-pool': 'server' already defines an ifconfig-pool, "
+				     "so you can't also specify 'ifconfig-pool' explicitly (or add "
+				     "'nopool' to 'server')");
+		o->mode = BRAID_MODE_SERVER;
+		o->opt_tls_server = true;
+	}
+	if ((int)o->opt_tls_client + (int)o->opt_tls_server + (int)secret > 1)
 		return ffail(err, err_len,
-			     "option 'dev': cannot tell the device type of '%s': add 'dev-type tun'",
-			     o->dev);
-	if (!o->secret.path && !o->secret.inline_text)
+			     "specify only one of 'tls-server', 'tls-client' (or 'client'), or "
+			     "'secret'");
+	o->tls = o->opt_tls_client ? BRAID_TLS_CLIENT
+		 : o->opt_tls_server ? BRAID_TLS_SERVER : BRAID_TLS_OFF;
+	return 0;
+}
+
+/* Options that only make sense in mode server, named as OpenVPN names them. */
+static int finalize_not_server(const struct braid_options *o, char *err, size_t err_len)
+{
+	const char *bad = NULL;
+
+	if (o->has_ifconfig_pool || o->ifconfig_pool_persist)
+		bad = "ifconfig-pool";
+	else if (o->client_connect)
+		bad = "client-connect";
+	else if (o->client_disconnect)
+		bad = "client-disconnect";
+	else if (o->client_config_dir || o->ccd_exclusive)
+		bad = "client-config-dir";
+	else if (o->client_to_client)
+		bad = "client-to-client";
+	else if (o->duplicate_cn)
+		bad = "duplicate-cn";
+	else if (o->connect_freq_n)
+		bad = "connect-freq";
+	else if (o->has_vcc_opt)
+		bad = "verify-client-cert";
+	else if (o->username_as_common_name)
+		bad = "username-as-common-name";
+	else if (o->auth_user_pass_optional)
+		bad = "auth-user-pass-optional";
+	else if (o->auth_user_pass_verify)
+		bad = "auth-user-pass-verify";
+	else if (o->has_server6)
+		bad = "server-ipv6";
+	else if (o->n_push)
+		bad = "push";
+	if (bad)
+		return ffail(err, err_len, "option '%s' requires 'mode server' (or 'server')", bad);
+	return 0;
+}
+
+static int finalize_server(struct braid_options *o, char *err, size_t err_len)
+{
+	if (o->tls != BRAID_TLS_SERVER)
+		return ffail(err, err_len, "option 'mode': 'mode server' requires 'tls-server'");
+	if (o->pull)
+		return ffail(err, err_len, "option 'pull': cannot be used with 'mode server'");
+	if (o->n_remotes)
 		return ffail(err, err_len,
-			     "no 'secret' given: braidd supports only the static-key point-to-point "
-			     "mode so far (TLS mode with ca/cert/key is not implemented yet)");
-	dir = o->secret_dir != KEY_DIR_UNSET ? o->secret_dir : o->key_direction;
-	if (dir == KEY_DIR_UNSET || dir == BRAID_KEY_DIR_BIDIRECTIONAL)
+			     o->remotes[0].from_connection
+				     ? "<connection> cannot be used with 'mode server'"
+				     : "option 'remote': cannot be used with 'mode server'");
+	if (o->nobind)
+		return ffail(err, err_len, "option 'nobind': cannot be used with 'mode server'");
+	if (o->proto == BRAID_PROTO_TCP_CLIENT && !o->proto_tcp_generic)
 		return ffail(err, err_len,
-			     "option 'secret': an AEAD cipher needs a key direction: use "
-			     "'key-direction 0' on one end and 'key-direction 1' on the other "
-			     "(or 'secret FILE 0|1')");
-	o->key_direction = dir;
+			     "option 'proto': 'mode server' supports only udp, tcp-server, "
+			     "tcp4-server or tcp6-server");
+	if (o->proto_tcp_generic)
+		o->proto = BRAID_PROTO_TCP_SERVER;
+	if (o->connect_freq_n && o->proto != BRAID_PROTO_UDP)
+		return ffail(err, err_len,
+			     "option 'connect-freq': only works with 'proto udp' (try 'max-clients')");
+	if (o->redirect_gw & (BRAID_RG_ENABLE | BRAID_RG_IPV6))
+		return ffail(err, err_len,
+			     "option 'redirect-gateway': cannot be used with 'mode server' (however "
+			     "'push \"redirect-gateway\"' is fine)");
+	if (o->has_auth_user_pass)
+		return ffail(err, err_len,
+			     "option 'auth-user-pass': cannot be used with 'mode server' (it is a "
+			     "client option)");
+	if (o->ccd_exclusive && !o->client_config_dir)
+		return ffail(err, err_len,
+			     "option 'ccd-exclusive': must be used with 'client-config-dir'");
+	if (o->has_ifconfig_pool && o->ifconfig_pool_mask.s_addr && o->topology != BRAID_TOPO_SUBNET)
+		return ffail(err, err_len,
+			     "option 'ifconfig-pool': the third parameter (netmask) is only valid with "
+			     "'topology subnet'");
+	if (o->verify_client_cert != BRAID_VCC_REQUIRE && !o->auth_user_pass_verify)
+		return ffail(err, err_len,
+			     "option 'verify-client-cert': 'none' and 'optional' need "
+			     "'auth-user-pass-verify' (else any client gets in)");
+	if (o->username_as_common_name && !o->auth_user_pass_verify)
+		return ffail(err, err_len,
+			     "option 'username-as-common-name': needs 'auth-user-pass-verify'");
+	if (o->auth_user_pass_optional && !o->auth_user_pass_verify)
+		return ffail(err, err_len,
+			     "option 'auth-user-pass-optional': needs 'auth-user-pass-verify'");
+	if (o->has_server) {
+		int bits = mask_to_prefix(o->server_mask);
+
+		if (bits < 16)
+			return ffail(err, err_len,
+				     "option 'server': netmask allows for too many host addresses "
+				     "(subnet must be 255.255.0.0 or higher)");
+		if (bits > 29)
+			return ffail(err, err_len,
+				     "option 'server': with 'dev tun' it must define a subnet of "
+				     "255.255.255.248 or lower");
+	}
+	if (o->has_server6 && o->server_nopool)
+		return ffail(err, err_len,
+			     "option 'server-ipv6': incompatible with the 'nopool' flag of 'server'");
+	/* OpenVPN's server uses twice the pushed ping-restart itself */
+	if (o->keepalive_ping)
+		o->ping_restart = 2 * o->keepalive_restart;
+	return 0;
+}
+
+static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
+{
+	bool server = o->tls == BRAID_TLS_SERVER;
+	bool cert = has_blob(o, BRAID_BLOB_CERT), key = has_blob(o, BRAID_BLOB_KEY);
+
+	if (!has_blob(o, BRAID_BLOB_CA) && !has_blob(o, BRAID_BLOB_PEER_FINGERPRINT))
+		return ffail(err, err_len,
+			     "You must define CA file (--ca) and/or peer fingerprint verification "
+			     "(--peer-fingerprint)");
+	if (o->pull) {
+		if (!cert && !key && !o->has_auth_user_pass)
+			return ffail(err, err_len,
+				     "No client-side authentication method is specified.  You must "
+				     "use either --cert/--key or --auth-user-pass");
+		if (cert != key)
+			return ffail(err, err_len,
+				     "If you use one of --cert or --key, you must use them both");
+	} else {
+		if (!cert)
+			return ffail(err, err_len, "You must define certificate file (--cert)");
+		if (!key)
+			return ffail(err, err_len, "You must define private key file (--key)");
+	}
+	if (has_blob(o, BRAID_BLOB_TLS_AUTH) && has_blob(o, BRAID_BLOB_TLS_CRYPT))
+		return ffail(err, err_len, "'tls-auth' and 'tls-crypt' are mutually exclusive");
+	if (server && o->mode == BRAID_MODE_SERVER && !has_blob(o, BRAID_BLOB_DH))
+		return ffail(err, err_len,
+			     "You must define DH file (--dh), or 'dh none' for ECDH only");
+	if (o->tls_version_min[0] && o->tls_version_max[0] &&
+	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
+		return ffail(err, err_len, "'tls-version-min' bigger than 'tls-version-max'");
+	if (o->tls_auth_dir != KEY_DIR_UNSET && has_blob(o, BRAID_BLOB_TLS_AUTH) &&
+	    o->blobs[BRAID_BLOB_TLS_AUTH].inline_text)
+		return ffail(err, err_len,
+			     "option 'tls-auth': an inline block takes its direction from "
+			     "'key-direction'");
+	if (o->reneg_sec_min < 0)
+		o->reneg_sec_min = o->reneg_sec;	/* OpenVPN picks MIN..MAX; default 90 % */
+	if (o->tls == BRAID_TLS_CLIENT && o->proto_tcp_generic)
+		o->proto = BRAID_PROTO_TCP_CLIENT;
+	return 0;
+}
+
+/* Static-key (and multipath) mode: no TLS-only directive, UDP only. */
+static int finalize_static(struct braid_options *o, char *err, size_t err_len)
+{
+	const char *tls_only = NULL;
+
+	for (unsigned int i = 0; i < o->n_remotes; i++)
+		if (o->remotes[i].has_proto && o->remotes[i].proto != BRAID_PROTO_UDP)
+			return ffail(err, err_len,
+				     "option 'remote %s': only udp is supported in static-key mode",
+				     o->remotes[i].host);
+	if (o->verify_x509_name)
+		tls_only = "verify-x509-name";
+	else if (o->tls_cipher || o->tls_ciphersuites || o->tls_groups)
+		tls_only = o->tls_cipher ? "tls-cipher" : o->tls_ciphersuites ? "tls-ciphersuites"
+											: "tls-groups";
+	else if (o->tls_parm_opt)
+		tls_only = o->tls_parm_opt;
+	else if (o->remote_cert_tls)
+		tls_only = "remote-cert-tls";
+	else if (o->push_peer_info)
+		tls_only = "push-peer-info";
+	else if (o->tls_exit)
+		tls_only = "tls-exit";
+	else if (o->pull)
+		tls_only = "pull";
+	if (tls_only)
+		return ffail(err, err_len,
+			     "option '%s' can only be specified in TLS mode, i.e. with 'tls-server' "
+			     "or 'tls-client' (or 'client'/'server'), not with 'secret'",
+			     tls_only);
+	if (o->has_auth_user_pass)
+		return ffail(err, err_len, "option 'auth-user-pass' requires 'pull' (or 'client')");
+	/* braidd's static-key mode kept these before the TLS mode existed: a warning, as before */
+	for (unsigned int i = 0; i < BRAID_BLOB_COUNT; i++)
+		if (has_blob(o, (enum braid_opt_blob)i))
+			braid_warn("option '%s' is ignored in static-key mode",
+				   braid_options_blob_name((enum braid_opt_blob)i));
+	return 0;
+}
+
+/* Both modes: data cipher default, addresses, keepalive sanity. */
+static int finalize_common(struct braid_options *o, char *err, size_t err_len)
+{
 	if (!o->cipher[0]) {
 		if (o->data_ciphers[0]) {
 			size_t n = strcspn(o->data_ciphers, ":");
@@ -1232,12 +2348,103 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	if (o->ping_restart && o->ping && o->ping_restart < o->ping)
 		braid_warn("ping-restart %d is shorter than the ping interval %d", o->ping_restart,
 			   o->ping);
-	r = finalize_mp(o, err, err_len);
+	return 0;
+}
+
+int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
+{
+	int dir, r;
+
+	if (!o->dev[0])
+		return ffail(err, err_len, "option 'dev' is missing (e.g. 'dev tun')");
+	if (strncmp(o->dev, "tun", 3) && !o->has_dev_type)
+		return ffail(err, err_len,
+			     "option 'dev': cannot tell the device type of '%s': add 'dev-type tun'",
+			     o->dev);
+	r = finalize_role(o, err, err_len);
 	if (r)
 		return r;
-	for (unsigned int i = 0; i < BRAID_BLOB_COUNT; i++)
-		if (o->blobs[i].path || o->blobs[i].inline_text)
-			braid_warn("option '%s' is ignored in static-key mode",
-				   braid_options_blob_name((enum braid_opt_blob)i));
-	return 0;
+	if (o->tls == BRAID_TLS_OFF && o->proto != BRAID_PROTO_UDP) {
+		char where[300];
+
+		proto_where(o, where, sizeof(where));
+		return ffail(err, err_len,
+			     "%soption 'proto': protocol '%s' is not supported yet (only udp, udp4, "
+			     "udp6) in static-key mode",
+			     where, o->proto_name);
+	}
+	if (o->mode == BRAID_MODE_SERVER) {
+		r = finalize_server(o, err, err_len);
+	} else {
+		r = finalize_not_server(o, err, err_len);
+		if (!r && o->proto_tcp_generic && o->tls != BRAID_TLS_CLIENT) {
+			char where[300];
+
+			proto_where(o, where, sizeof(where));
+			r = ffail(err, err_len,
+				  "%soption 'proto': 'tcp' is ambiguous in this context: use "
+				  "'tcp-server' or 'tcp-client'",
+				  where);
+		}
+	}
+	if (r)
+		return r;
+	for (unsigned int i = 0; i < o->n_remotes; i++) {
+		struct braid_opt_remote *rm = &o->remotes[i];
+
+		if (!rm->has_proto) {
+			rm->proto = o->proto;
+			rm->family = o->family;
+		} else if (rm->proto_tcp_generic) {
+			rm->proto = BRAID_PROTO_TCP_CLIENT;
+		}
+		if (!rm->from_connection)
+			rm->nobind = o->nobind;
+		if (rm->proto == BRAID_PROTO_TCP_SERVER && o->n_remotes > 1)
+			return ffail(err, err_len,
+				     "TCP server mode allows at most one 'remote' address");
+	}
+	if (o->proto == BRAID_PROTO_TCP_CLIENT && !o->n_remotes)
+		return ffail(err, err_len, "option 'proto': 'remote' MUST be used in TCP client mode");
+	if (o->client && !o->n_remotes)
+		return ffail(err, err_len, "option 'client': needs at least one 'remote'");
+	if (o->tls == BRAID_TLS_OFF) {
+		if (!o->secret.path && !o->secret.inline_text)
+			return ffail(err, err_len,
+				     "no 'secret' given: braidd supports only the static-key "
+				     "point-to-point mode so far (TLS mode with ca/cert/key is not "
+				     "implemented yet)");
+		r = finalize_static(o, err, err_len);
+		if (r)
+			return r;
+		if (o->compress != BRAID_OPT_COMP_NONE)
+			return ffail(err, err_len,
+				     "option 'compress': compression framing is not supported in "
+				     "static-key mode yet");
+	} else {
+		r = finalize_tls(o, err, err_len);
+		if (r)
+			return r;
+		if (o->multipath > 0 || o->n_mp_paths)
+			return ffail(err, err_len,
+				     "option 'multipath': only the static-key point-to-point mode "
+				     "supports multipath so far");
+		if (!o->tls_mode_supported)
+			return ffail(err, err_len,
+				     "TLS mode ('%s') is parsed, but this braidd cannot run it yet",
+				     o->mode == BRAID_MODE_SERVER ? "server"
+				     : o->tls == BRAID_TLS_CLIENT ? "client" : "tls-server");
+		return finalize_common(o, err, err_len);
+	}
+	dir = o->secret_dir != KEY_DIR_UNSET ? o->secret_dir : o->key_direction;
+	if (dir == KEY_DIR_UNSET || dir == BRAID_KEY_DIR_BIDIRECTIONAL)
+		return ffail(err, err_len,
+			     "option 'secret': an AEAD cipher needs a key direction: use "
+			     "'key-direction 0' on one end and 'key-direction 1' on the other "
+			     "(or 'secret FILE 0|1')");
+	o->key_direction = dir;
+	r = finalize_common(o, err, err_len);
+	if (r)
+		return r;
+	return finalize_mp(o, err, err_len);
 }

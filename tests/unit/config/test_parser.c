@@ -291,7 +291,7 @@ static void test_errors(void)
 	/* unknown options, as OpenVPN words it */
 	expect_error("dev tun\n\nfoo-bar 1\n",
 		     "Unrecognized option or missing or extra parameter(s) in t.conf:3: foo-bar");
-	expect_error("client\n", "Unrecognized option or missing or extra parameter(s) in t.conf:1: client");
+	expect_error("clients\n", "Unrecognized option or missing or extra parameter(s) in t.conf:1: clients");
 	/* ignore-unknown-option: later unknown options of those names are skipped */
 	expect_ok("ignore-unknown-option foo-bar block-outside-dns\nfoo-bar 1 2\nblock-outside-dns\n");
 	expect_error("ignore-unknown-option foo\nbar\n",
@@ -374,16 +374,18 @@ static void test_errors(void)
 		     "prefix length");
 
 	/* values */
-	expect_error("proto tcp\n",
-		     "t.conf:1: option 'proto': protocol 'tcp' is not supported yet (only udp, udp4, udp6)");
-	expect_error("proto tcp-client\n",
-		     "t.conf:1: option 'proto': protocol 'tcp-client' is not supported yet (only udp, "
-		     "udp4, udp6)");
+	/* TCP parses; the static-key mode (finalize) still runs over UDP only */
+	expect_final_error("dev tun\nproto tcp\n",
+			   "t.conf:2: option 'proto': protocol 'tcp' is not supported yet (only udp, "
+			   "udp4, udp6) in static-key mode");
+	expect_final_error("dev tun\nsecret k 1\nproto tcp-client\nremote h\n",
+			   "t.conf:3: option 'proto': protocol 'tcp-client' is not supported yet (only "
+			   "udp, udp4, udp6) in static-key mode");
 	expect_error("proto sctp\n",
-		     "t.conf:1: option 'proto': unknown protocol 'sctp' (expected udp, udp4 or udp6)");
-	expect_error("remote h 1194 tcp\n",
-		     "t.conf:1: option 'remote': protocol 'tcp' is not supported yet (only udp, udp4, "
-		     "udp6)");
+		     "t.conf:1: option 'proto': unknown protocol 'sctp' (expected udp, udp4, udp6, tcp, "
+		     "tcp4, tcp6, tcp-client, tcp-server or their 4/6 forms)");
+	expect_final_error("dev tun\nsecret k 1\nremote h 1194 tcp\n",
+			   "option 'remote h': only udp is supported in static-key mode");
 	expect_error("dev tap0\n", "t.conf:1: option 'dev': tap devices are not supported yet (only tun)");
 	expect_error("dev-type tap\n",
 		     "t.conf:1: option 'dev-type': tap devices are not supported yet (only tun)");
