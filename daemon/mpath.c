@@ -25,6 +25,8 @@
 #define HOUSEKEEP_S 1.0
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
 #define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
+#define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: up to 64 KiB of coalesced datagrams */
+#define CTL_WIRE_MAX (BRAID_MP_MSG_MAX + 64)
 
 /* A TX packet: plaintext at d + ov, sealed in place into d (kept for re-sends). */
 struct tbuf {
@@ -51,6 +53,8 @@ struct msock {
 	bool backup;
 	uint64_t cap_bps;
 	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
+	bool gso;		/* UDP GSO accepted (cleared if a send is refused) */
+	bool gro;		/* UDP GRO on: a read may hold several datagrams */
 	ev_io r;
 };
 
@@ -106,13 +110,20 @@ struct braid_mpath {
 
 	/* RX batch */
 	uint8_t *rxbuf;
+	size_t rxbs;		/* bytes per rx buffer */
 	struct mmsghdr rxmsg[RX_BATCH];
 	struct iovec rxiov[RX_BATCH];
 	union braid_sockaddr rxaddr[RX_BATCH];
 	union {
 		struct cmsghdr align;
-		uint8_t b[CMSG_SPACE(sizeof(struct timespec))];
+		uint8_t b[CMSG_SPACE(sizeof(struct timespec)) + BRAID_SOCK_GRO_CMSG];
 	} rxctl[RX_BATCH];
+
+	/* TX batch: datagrams of one pump, sent together (sendmmsg, UDP GSO) */
+	struct braid_txbatch txb;
+	int txb_path[BRAID_TXB_MAX];
+	uint8_t *txctl;		/* sealed control packets of the batch, CTL_WIRE_MAX each */
+	unsigned int txctl_n;
 
 	bool sent_any;
 	uint64_t last_now;	/* latest time given to the engine: it never goes back */
@@ -233,8 +244,10 @@ static int pools_init(struct braid_mpath *m)
 	m->rcount = m->cfg.reorder_max_pkts + RX_EXTRA;
 	m->tmem = calloc(m->tcount, m->tsize);
 	m->rmem = calloc(m->rcount, m->rsize);
-	m->rxbuf = malloc((size_t)RX_BATCH * buf);
-	if (!m->tmem || !m->rmem || !m->rxbuf)
+	m->rxbs = RX_BUF_GRO > buf ? RX_BUF_GRO : buf;
+	m->rxbuf = malloc((size_t)RX_BATCH * m->rxbs);
+	m->txctl = malloc((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX);
+	if (!m->tmem || !m->rmem || !m->rxbuf || !m->txctl)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < m->tcount; i++)
 		tput(m, (struct tbuf *)(m->tmem + (size_t)i * m->tsize));
@@ -245,11 +258,15 @@ static int pools_init(struct braid_mpath *m)
 
 /* ---- engine callbacks ---- */
 
+static void tx_flush(struct braid_mpath *m);
+
 static void cb_tx_release(void *user, void *ref, enum braid_mp_release why)
 {
 	struct braid_mpath *m = user;
 
 	(void)why;
+	if (m->txb.n)	/* the batch may point into this buffer: out before reuse */
+		tx_flush(m);
 	tput(m, ref);
 }
 
@@ -369,35 +386,51 @@ static int engine_create(struct braid_mpath *m)
 
 /* ---- transmit ---- */
 
+/* Send the batch; per-datagram results go to the path counters. */
+static void tx_flush(struct braid_mpath *m)
+{
+	struct braid_txbatch *b = &m->txb;
+	unsigned int n = braid_txb_flush(b);
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct ep *e = &m->ep[m->txb_path[i]];
+
+		if (b->res[i]) {
+			e->tx_errors++;
+			m->tst->link_tx_errors++;
+			if (ev_now(m->loop) - m->last_err_log >= 1.0) {
+				char d[200];
+
+				m->last_err_log = ev_now(m->loop);
+				braid_dbg("multipath: send on path %s: %s",
+					  ep_str(m, m->txb_path[i], d, sizeof(d)), strerror(-b->res[i]));
+			}
+			continue;
+		}
+		e->tx_pkts++;
+		e->tx_bytes += b->e[i].len;
+		m->tst->link_tx_pkts++;
+		m->tst->link_tx_bytes += b->e[i].len;
+		m->sent_any = true;
+	}
+	b->n = 0;
+	m->txctl_n = 0;
+}
+
+/* Queue one datagram for the batch: pkt must stay valid until tx_flush(). */
 static void send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t len)
 {
-	struct ep *e = &m->ep[path];
-	const struct msock *s;
+	struct ep *e;
+	struct msock *s;
 
-	if (path < 0 || path >= MAX_EPS || !e->used)
+	if (path < 0 || path >= MAX_EPS || !m->ep[path].used)
 		return;
+	e = &m->ep[path];
 	s = &m->sock[e->sock];
-	for (;;) {
-		if (sendto(s->fd, pkt, len, 0, &e->peer.sa, braid_sockaddr_len(&e->peer)) >= 0)
-			break;
-		if (errno == EINTR)
-			continue;
-		e->tx_errors++;
-		m->tst->link_tx_errors++;
-		if (ev_now(m->loop) - m->last_err_log >= 1.0) {
-			char d[200];
-
-			m->last_err_log = ev_now(m->loop);
-			braid_dbg("multipath: send on path %s: %s", ep_str(m, path, d, sizeof(d)),
-				  strerror(errno));
-		}
-		return;
-	}
-	e->tx_pkts++;
-	e->tx_bytes += len;
-	m->tst->link_tx_pkts++;
-	m->tst->link_tx_bytes += len;
-	m->sent_any = true;
+	if (m->txb.n >= BRAID_TXB_MAX)
+		tx_flush(m);
+	m->txb_path[m->txb.n] = path;
+	braid_txb_add(&m->txb, s->fd, &s->gso, &e->peer, pkt, len);
 }
 
 static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)
@@ -425,15 +458,19 @@ static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)
 
 static void tx_control(struct braid_mpath *m, const struct braid_mp_tx *tx)
 {
-	uint8_t pkt[BRAID_MP_MSG_MAX + 64];
+	uint8_t *pkt;
 	size_t len;
 	int r;
 
-	r = braid_dc_encrypt(m->dc, tx->ctl, tx->ctl_len, pkt, sizeof(pkt), &len, NULL);
+	if (m->txctl_n >= BRAID_TXB_MAX || m->txb.n >= BRAID_TXB_MAX)
+		tx_flush(m);
+	pkt = m->txctl + (size_t)m->txctl_n * CTL_WIRE_MAX;
+	r = braid_dc_encrypt(m->dc, tx->ctl, tx->ctl_len, pkt, CTL_WIRE_MAX, &len, NULL);
 	if (r) {
 		m->st.tx_seal_errors++;
 		return;
 	}
+	m->txctl_n++;
 	send_on(m, tx->path, pkt, len);
 }
 
@@ -459,6 +496,7 @@ static void pump(struct braid_mpath *m)
 		else
 			tx_control(m, &tx);
 	}
+	tx_flush(m);
 	while (braid_mp_poll_rx(m->mp, now, &rx) == 1) {
 		struct rbuf *b = rx.ref;
 
@@ -654,7 +692,7 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct msock *s = w->data;
 	struct braid_mpath *m = s->m;
-	size_t bs = (size_t)m->o->tun_mtu + 256;
+	size_t bs = m->rxbs;
 	int sock = (int)(s - m->sock);
 
 	(void)loop, (void)revents;
@@ -683,13 +721,23 @@ static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		now = now_us();	/* not given to the engine: bounds the kernel times */
 		off = clock_offset_ns();
 		for (int i = 0; i < n; i++) {
+			const uint8_t *p = m->rxbuf + (size_t)i * bs;
+			size_t len = m->rxmsg[i].msg_len, seg = 0;
+			uint64_t t;
+
 			if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				m->tst->link_rx_pkts++;
 				m->tst->rx_malformed++;
 				continue;
 			}
-			rx_one(m, sock, m->rxbuf + (size_t)i * bs, m->rxmsg[i].msg_len, &m->rxaddr[i],
-			       rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now)));
+			t = rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now));
+			if (s->gro)
+				seg = braid_sock_gro_size(&m->rxmsg[i].msg_hdr);
+			if (!seg || seg > len)
+				seg = len;
+			/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
+			for (size_t o = 0; o < len; o += seg)
+				rx_one(m, sock, p + o, len - o < seg ? len - o : seg, &m->rxaddr[i], t);
 		}
 		pump(m);
 		if (n < RX_BATCH)
@@ -813,6 +861,10 @@ static int open_sock(struct braid_mpath *m, const char *local, int family, uint1
 			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
 				  strerror(errno));
 	}
+	s->gso = braid_sock_gso_ok(s->fd);
+	s->gro = braid_sock_set_gro(s->fd) == 0;
+	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
+		  braid_sockaddr_str(&s->local, a, sizeof(a)));
 	ev_io_init(&s->r, sock_read_cb, s->fd, EV_READ);
 	s->r.data = s;
 	return m->n_sock++;
@@ -1062,9 +1114,10 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->rmem)
 		sodium_memzero(m->rmem, (size_t)m->rcount * m->rsize);
 	if (m->rxbuf)
-		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * ((size_t)m->o->tun_mtu + 256));
+		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * m->rxbs);
 	free(m->tmem);
 	free(m->rmem);
 	free(m->rxbuf);
+	free(m->txctl);
 	free(m);
 }

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/udp.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,4 +129,157 @@ int braid_sock_open_udp(int family, const union braid_sockaddr *bind_addr, bool 
 err_close:
 	close(s);
 	return r;
+}
+
+int braid_sock_gso_ok(int fd)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(fd, SOL_UDP, UDP_SEGMENT, &v, &l) == 0;
+}
+
+int braid_sock_set_gro(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)) < 0 ? -errno : 0;
+}
+
+size_t braid_sock_gro_size(const struct msghdr *h)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
+		int v;
+
+		if (c->cmsg_level != SOL_UDP || c->cmsg_type != UDP_GRO ||
+		    c->cmsg_len < CMSG_LEN(sizeof(v)))
+			continue;
+		memcpy(&v, CMSG_DATA(c), sizeof(v));
+		return v > 0 ? (size_t)v : 0;
+	}
+	return 0;
+}
+
+int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_sockaddr *peer,
+		  const void *p, size_t len)
+{
+	struct braid_txb_ent *e;
+
+	if (b->n >= BRAID_TXB_MAX)
+		return -ENOBUFS;
+	e = &b->e[b->n++];
+	e->fd = fd;
+	e->gso = gso;
+	e->peer = peer;
+	e->p = p;
+	e->len = len;
+	return 0;
+}
+
+/* Entries [i, end) one by one, each result into res. */
+static void txb_single(struct braid_txbatch *b, unsigned int i, unsigned int end)
+{
+	for (; i < end; i++) {
+		const struct braid_txb_ent *e = &b->e[i];
+		ssize_t r;
+
+		do {
+			r = sendto(e->fd, e->p, e->len, 0, &e->peer->sa, braid_sockaddr_len(e->peer));
+			b->syscalls++;
+		} while (r < 0 && errno == EINTR);
+		b->res[i] = r < 0 ? -errno : 0;
+	}
+}
+
+/* How many entries from i go into one message. */
+static unsigned int txb_run(const struct braid_txbatch *b, unsigned int i)
+{
+	const struct braid_txb_ent *e = &b->e[i];
+	size_t bytes = e->len;
+	unsigned int j = i + 1;
+
+	if (!e->gso || !*e->gso)
+		return 1;
+	while (j < b->n && j - i < BRAID_TXB_GSO_SEGS) {
+		const struct braid_txb_ent *f = &b->e[j];
+
+		if (f->fd != e->fd || f->len > e->len || bytes + f->len > BRAID_TXB_GSO_BYTES ||
+		    !braid_sockaddr_equal(f->peer, e->peer))
+			break;
+		bytes += f->len;
+		j++;
+		if (f->len < e->len)	/* only the last may be shorter */
+			break;
+	}
+	return j - i;
+}
+
+unsigned int braid_txb_flush(struct braid_txbatch *b)
+{
+	unsigned int nm = 0, i = 0, k;
+
+	while (i < b->n) {
+		unsigned int c = txb_run(b, i);
+		struct msghdr *h = &b->msg[nm].msg_hdr;
+
+		memset(&b->msg[nm], 0, sizeof(b->msg[nm]));
+		for (unsigned int j = i; j < i + c; j++) {
+			b->iov[j].iov_base = (void *)b->e[j].p;
+			b->iov[j].iov_len = b->e[j].len;
+			b->res[j] = 0;
+		}
+		h->msg_iov = &b->iov[i];
+		h->msg_iovlen = c;
+		h->msg_name = (void *)&b->e[i].peer->sa;
+		h->msg_namelen = braid_sockaddr_len(b->e[i].peer);
+		if (c > 1) {
+			struct cmsghdr *cm;
+			uint16_t seg = (uint16_t)b->e[i].len;
+
+			memset(b->ctl[nm].b, 0, sizeof(b->ctl[nm].b));
+			h->msg_control = b->ctl[nm].b;
+			h->msg_controllen = sizeof(b->ctl[nm].b);
+			cm = CMSG_FIRSTHDR(h);
+			cm->cmsg_level = SOL_UDP;
+			cm->cmsg_type = UDP_SEGMENT;
+			cm->cmsg_len = CMSG_LEN(sizeof(seg));
+			memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+			b->gso_msgs++;
+		}
+		b->first[nm++] = i;
+		i += c;
+	}
+	k = 0;
+	while (k < nm) {
+		unsigned int l = k + 1, beg, end;
+		int r, err;
+
+		while (l < nm && b->e[b->first[l]].fd == b->e[b->first[k]].fd)
+			l++;
+		r = sendmmsg(b->e[b->first[k]].fd, &b->msg[k], l - k, 0);
+		b->syscalls++;
+		if (r > 0) {
+			k += (unsigned int)r;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* message k failed: its entries get the error, or go one by one */
+		err = r < 0 ? errno : EIO;
+		beg = b->first[k];
+		end = k + 1 < nm ? b->first[k + 1] : b->n;
+		if (end - beg > 1 && (err == EIO || err == EINVAL || err == EMSGSIZE)) {
+			if (err == EIO && b->e[beg].gso)
+				*b->e[beg].gso = false;
+			b->gso_fallbacks++;
+			txb_single(b, beg, end);
+		} else {
+			for (unsigned int j = beg; j < end; j++)
+				b->res[j] = -err;
+		}
+		k++;
+	}
+	return b->n;
 }

@@ -43,4 +43,63 @@ int braid_sock_resolve(const char *host, uint16_t port, int family, bool passive
  */
 int braid_sock_open_udp(int family, const union braid_sockaddr *bind_addr, bool v6only, int *fd);
 
+/*
+ * UDP segmentation offload. braid_sock_gso_ok(): 1 if the kernel accepts
+ * UDP_SEGMENT on fd (send one buffer of equal-sized datagrams in one call),
+ * else 0. braid_sock_set_gro(): ask for UDP GRO on fd (recvmsg may return
+ * several datagrams of one sender coalesced; braid_sock_gro_size() gives
+ * their size, every one but the last exactly that long). 0 or -errno.
+ */
+int braid_sock_gso_ok(int fd);
+int braid_sock_set_gro(int fd);
+/* The UDP_GRO segment size in a received message's control data, 0 if none. */
+size_t braid_sock_gro_size(const struct msghdr *h);
+/* Control-data room a receive needs for braid_sock_gro_size(). */
+#define BRAID_SOCK_GRO_CMSG CMSG_SPACE(sizeof(int))
+
+/*
+ * A batch of datagrams sent by braid_txb_flush() with sendmmsg(), runs of
+ * datagrams to the same (fd, peer) of equal length (the last of a run may be
+ * shorter) as one UDP GSO message when the entry says the socket can.
+ *
+ * Entries point at the caller's bytes and peer address: both must stay valid
+ * until the flush. After the flush res[i] is 0 (sent) or -errno for entry i,
+ * in the order added. A GSO message the kernel refuses (EIO: the route
+ * cannot offload; EINVAL/EMSGSIZE: a segment does not fit the path MTU) is
+ * sent again one datagram at a time; on EIO *gso of the entry is cleared so
+ * that the caller stops asking for it on that socket.
+ */
+#define BRAID_TXB_MAX 64		/* datagrams per batch */
+#define BRAID_TXB_GSO_SEGS 64		/* datagrams per GSO message (kernel UDP_MAX_SEGMENTS) */
+#define BRAID_TXB_GSO_BYTES 65000	/* payload bytes per GSO message (one IP packet) */
+
+struct braid_txb_ent {
+	int fd;
+	bool *gso;			/* the socket may use GSO; NULL = never */
+	const union braid_sockaddr *peer;
+	const void *p;
+	size_t len;
+};
+
+struct braid_txbatch {
+	unsigned int n;
+	struct braid_txb_ent e[BRAID_TXB_MAX];
+	int res[BRAID_TXB_MAX];
+	struct iovec iov[BRAID_TXB_MAX];
+	struct mmsghdr msg[BRAID_TXB_MAX];
+	unsigned int first[BRAID_TXB_MAX];	/* message -> first entry */
+	union {
+		struct cmsghdr align;
+		uint8_t b[CMSG_SPACE(sizeof(uint16_t))];
+	} ctl[BRAID_TXB_MAX];
+	/* counters, never reset here */
+	uint64_t syscalls, gso_msgs, gso_fallbacks;
+};
+
+/* Add one datagram; -ENOBUFS when the batch is full (flush first). */
+int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_sockaddr *peer,
+		  const void *p, size_t len);
+/* Send everything added, fill res[0..n), return n; the caller resets n to 0. */
+unsigned int braid_txb_flush(struct braid_txbatch *b);
+
 #endif /* BRAID_SOCK_H */
