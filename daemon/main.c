@@ -10,6 +10,7 @@
 
 #include <sodium.h>
 
+#include "client.h"
 #include "config.h"
 #include "log.h"
 #include "options.h"
@@ -67,6 +68,7 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	braid_log_set_verb(o.verb);
+	o.tls_mode_supported = true;
 	r = braid_options_finalize(&o, err, sizeof(err));
 	if (r) {
 		braid_err("%s", err);
@@ -88,6 +90,21 @@ int main(int argc, char **argv)
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
 			goto out_log;
 		}
+	}
+	if (o.tls == BRAID_TLS_CLIENT) {
+		struct braid_client *c = NULL;
+
+		r = braid_client_new(&c, &o);
+		if (r)
+			goto out_pid;
+		code = braid_client_run(c);
+		braid_client_free(c);
+		braid_info("exiting with status %d", code);
+		goto out_pid;
+	}
+	if (o.tls == BRAID_TLS_SERVER) {
+		braid_err("TLS server mode is not available in this build");
+		goto out_pid;
 	}
 	r = braid_tunnel_new(&t, &o);
 	if (r)
