@@ -156,8 +156,8 @@ static const char *next_line(const char *p, char *buf, size_t cap, bool *too_lon
 	return p[n] ? p + n + 1 : p + n;
 }
 
-static int parse_text(struct braid_options *o, const char *name, const char *text, char *err,
-		      size_t err_len);
+static int parse_text(struct braid_options *o, const char *name, const char *text, int line0,
+		      char *err, size_t err_len);
 
 static int nested_config(struct braid_options *o, const char *path, const struct braid_opt_loc *loc,
 			 char *err, size_t err_len)
@@ -199,13 +199,30 @@ static int dispatch(struct braid_options *o, int argc, char **argv, const char *
 	return braid_options_apply(o, argc, argv, inl, loc, err, err_len);
 }
 
-static int parse_text(struct braid_options *o, const char *name, const char *text, char *err,
-		      size_t err_len)
+/* A <connection> block: its lines are directives of one connection entry. */
+static int connection_block(struct braid_options *o, const char *name, const char *body,
+			    const struct braid_opt_loc *loc, char *err, size_t err_len)
+{
+	int r = braid_options_connection_begin(o, loc, err, err_len);
+
+	if (r)
+		return r;
+	r = parse_text(o, name, body, loc->line, err, err_len);
+	if (r) {
+		o->in_connection = false;
+		return r;
+	}
+	return braid_options_connection_end(o, loc, err, err_len);
+}
+
+/* line0: the line before the text's first line (an inline block's opening tag). */
+static int parse_text(struct braid_options *o, const char *name, const char *text, int line0,
+		      char *err, size_t err_len)
 {
 	char line[4096], msg[512];
 	char *tok[BRAID_CONFIG_MAX_PARMS];
 	const char *p = text;
-	int lineno = 0, n, r = 0;
+	int lineno = line0, n, r = 0;
 	bool too_long;
 
 	/* a UTF-8 byte order mark at the start is skipped, as OpenVPN does */
@@ -241,13 +258,6 @@ static int parse_text(struct braid_options *o, const char *name, const char *tex
 			tok[0][tl - 1] = '\0';
 			memmove(tok[0], tok[0] + 1, tl - 1);
 			snprintf(close, sizeof(close), "</%s>", tok[0]);
-			if (!strcmp(tok[0], "connection")) {
-				snprintf(err, err_len,
-					 "%s:%d: <connection> blocks are not supported yet", name,
-					 lineno);
-				r = -EINVAL;
-				goto out_tok;
-			}
 			if (n > 1) {
 				snprintf(err, err_len, "%s:%d: unexpected text after <%s>", name,
 					 lineno, tok[0]);
@@ -302,6 +312,10 @@ static int parse_text(struct braid_options *o, const char *name, const char *tex
 				goto out_inl;
 			}
 			loc.line = open_line;
+			if (!strcmp(tok[0], "connection")) {
+				r = connection_block(o, name, inl, &loc, err, err_len);
+				goto out_inl;
+			}
 			if (!braid_options_inline_ok(tok[0])) {
 				char *a[1] = { tok[0] };
 
@@ -328,7 +342,7 @@ out_tok:
 int braid_config_parse_text(struct braid_options *o, const char *name, const char *text,
 			    char *err, size_t err_len)
 {
-	return parse_text(o, name, text, err, err_len);
+	return parse_text(o, name, text, 0, err, err_len);
 }
 
 int braid_config_parse_file(struct braid_options *o, const char *path, char *err, size_t err_len)
@@ -380,7 +394,7 @@ int braid_config_parse_file(struct braid_options *o, const char *path, char *err
 		snprintf(err, err_len, "config file '%s' contains a NUL byte", path);
 		goto out;
 	}
-	r = parse_text(o, path, buf, err, err_len);
+	r = parse_text(o, path, buf, 0, err, err_len);
 out:
 	if (buf) {
 		sodium_memzero(buf, cap);

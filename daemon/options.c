@@ -271,6 +271,13 @@ static int h_proto(struct ctx *c, int argc, char **argv)
 	int e;
 
 	(void)argc;
+	if (o->in_connection) {
+		e = proto_parse(c, argv[1], &o->conn.proto, &o->conn.family,
+				&o->conn.proto_tcp_generic);
+		if (!e)
+			o->conn.has_proto = true;
+		return e;
+	}
 	e = proto_parse(c, argv[1], &o->proto, &o->family, &o->proto_tcp_generic);
 	if (e)
 		return e;
@@ -293,7 +300,7 @@ static int h_remote(struct ctx *c, int argc, char **argv)
 	struct braid_opt_remote *r, n = { 0 };
 	int e;
 
-	if (o->n_remotes >= BRAID_OPT_MAX_REMOTES)
+	if (!o->in_connection && o->n_remotes >= BRAID_OPT_MAX_REMOTES)
 		return fail(c, "too many remotes (max %d)", BRAID_OPT_MAX_REMOTES);
 	if (!argv[1][0])
 		return fail(c, "empty host name");
@@ -307,6 +314,24 @@ static int h_remote(struct ctx *c, int argc, char **argv)
 		if (e)
 			return e;
 		n.has_proto = true;
+	}
+	if (o->in_connection) {	/* the block's remote: the last one wins, as in OpenVPN */
+		char *h = strdup(argv[1]);
+
+		if (!h)
+			return fail(c, "out of memory");
+		free(o->conn.host);
+		o->conn.host = h;
+		if (n.port)
+			o->conn.port = n.port;
+		if (n.has_proto) {
+			o->conn.proto = n.proto;
+			o->conn.family = n.family;
+			o->conn.proto_tcp_generic = n.proto_tcp_generic;
+			o->conn.has_proto = true;
+		}
+		o->conn_has_remote = true;
+		return 0;
 	}
 	r = &o->remotes[o->n_remotes];
 	*r = n;
@@ -332,6 +357,8 @@ static int h_lport(struct ctx *c, int argc, char **argv)
 static int h_rport(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
+	if (c->o->in_connection)
+		return parse_port(c, argv[1], &c->o->conn.port);
 	return parse_port(c, argv[1], &c->o->rport);
 }
 
@@ -341,7 +368,9 @@ static int h_port(struct ctx *c, int argc, char **argv)
 	int e = parse_port(c, argv[1], &p);
 
 	(void)argc;
-	if (!e)
+	if (!e && c->o->in_connection)
+		c->o->conn.port = p;
+	else if (!e)
 		c->o->lport = c->o->rport = p;
 	return e;
 }
@@ -349,7 +378,10 @@ static int h_port(struct ctx *c, int argc, char **argv)
 static int h_nobind(struct ctx *c, int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	c->o->nobind = true;
+	if (c->o->in_connection)
+		c->o->conn.nobind = true;
+	else
+		c->o->nobind = true;
 	return 0;
 }
 
@@ -1596,6 +1628,12 @@ static int h_allow_compression(struct ctx *c, int argc, char **argv)
 		    argv[1]);
 }
 
+static int h_ignore_win(struct ctx *c, int argc, char **argv)
+{
+	(void)c, (void)argc, (void)argv;
+	return 0;
+}
+
 /* Deliberately unsupported: the message says why. */
 static int h_unsupported(struct ctx *c, int argc, char **argv)
 {
@@ -1760,6 +1798,8 @@ static const struct opt_def opt_table[] = {
 	{ "management-hold", 0, 0, h_flag, false, FIELD(management_hold) },
 	{ "management-client-auth", 0, 0, h_flag, false, FIELD(management_client_auth) },
 	{ "management-query-passwords", 0, 0, h_flag, false, FIELD(management_query_passwords) },
+	/* OpenVPN on Linux accepts it (it only matters on Windows) */
+	{ "route-method", 1, 1, h_ignore_win, false, NOBLOB, 0 },
 	/* deliberately unsupported */
 	{ "fragment", 1, 2, h_unsupported, false, NOBLOB, 0 },
 	{ "http-proxy", 1, 4, h_unsupported, false, NOBLOB, 0 },
@@ -1928,6 +1968,7 @@ void braid_options_free(struct braid_options *o)
 	free(o->management_host);
 	free(o->management_pwfile);
 	free(o->proto_file);
+	free(o->conn.host);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -1935,6 +1976,21 @@ static bool ignored_unknown(const struct braid_options *o, const char *name)
 {
 	for (unsigned int i = 0; i < o->n_ignore_unknown; i++)
 		if (!strcmp(o->ignore_unknown[i], name))
+			return true;
+	return false;
+}
+
+/* Options only OpenVPN for Windows knows (unknown to OpenVPN on Linux as well). */
+static const char *const windows_only[] = {
+	"block-outside-dns", "register-dns", "ip-win32", "dhcp-renew", "dhcp-release",
+	"dhcp-pre-release", "tap-sleep", "show-net-up", "windows-driver", "allow-nonadmin",
+	"win-sys", "service", "show-adapters", "show-valid-subnets", "show-net", "cryptoapicert",
+};
+
+static bool is_windows_only(const char *name)
+{
+	for (size_t i = 0; i < sizeof(windows_only) / sizeof(windows_only[0]); i++)
+		if (!strcmp(windows_only[i], name))
 			return true;
 	return false;
 }
@@ -1953,6 +2009,19 @@ static int unknown(struct braid_options *o, const char *name, const struct braid
 		o->n_ignored++;
 		return 0;
 	}
+	if (is_windows_only(name)) {
+		if (loc->file)
+			snprintf(err, err_len,
+				 "%s:%d: option '%s': Windows-only option, not available on Linux "
+				 "(use 'setenv opt %s' or 'ignore-unknown-option %s' in a shared profile)",
+				 loc->file, loc->line, name, name, name);
+		else
+			snprintf(err, err_len,
+				 "command line: option '%s': Windows-only option, not available on "
+				 "Linux",
+				 name);
+		return -EINVAL;
+	}
 	if (loc->file)
 		snprintf(err, err_len, "Unrecognized option or missing or extra parameter(s)%s: %s",
 			 where, name);
@@ -1960,6 +2029,65 @@ static int unknown(struct braid_options *o, const char *name, const struct braid
 		snprintf(err, err_len, "Unrecognized option or missing or extra parameter(s): --%s",
 			 name);
 	return -EINVAL;
+}
+
+/* OpenVPN's connection options (OPT_P_CONNECTION); the others are refused inside a block. */
+static const char *const connection_opts[] = {
+	"remote", "proto", "port", "rport", "lport", "local", "nobind", "bind", "float",
+	"connect-retry", "connect-retry-max", "connect-timeout", "server-poll-timeout",
+	"explicit-exit-notify", "tun-mtu", "tun-mtu-extra", "tun-mtu-max", "link-mtu", "mssfix",
+	"mtu-disc", "fragment", "key-direction", "tls-auth", "tls-crypt", "tls-crypt-v2",
+	"http-proxy", "http-proxy-option", "socks-proxy", "max-packet-size",
+};
+
+static bool connection_opt(const char *name)
+{
+	for (size_t i = 0; i < sizeof(connection_opts) / sizeof(connection_opts[0]); i++)
+		if (!strcmp(connection_opts[i], name))
+			return true;
+	return false;
+}
+
+int braid_options_connection_begin(struct braid_options *o, const struct braid_opt_loc *loc,
+				   char *err, size_t err_len)
+{
+	struct ctx c = { o, loc, "connection", NULL, err, err_len, NULL };
+
+	if (o->in_connection)
+		return fail(&c, "<connection> blocks cannot be nested");
+	if (o->n_remotes >= BRAID_OPT_MAX_REMOTES)
+		return fail(&c, "too many remotes (max %d)", BRAID_OPT_MAX_REMOTES);
+	free(o->conn.host);
+	memset(&o->conn, 0, sizeof(o->conn));
+	/* a block starts from the connection options given so far (OpenVPN copies them) */
+	if (o->has_proto_opt) {
+		o->conn.proto = o->proto;
+		o->conn.family = o->family;
+		o->conn.proto_tcp_generic = o->proto_tcp_generic;
+		o->conn.has_proto = true;
+	}
+	o->conn.nobind = o->nobind;
+	o->conn.from_connection = true;
+	o->conn_has_remote = false;
+	o->in_connection = true;
+	return 0;
+}
+
+int braid_options_connection_end(struct braid_options *o, const struct braid_opt_loc *loc,
+				 char *err, size_t err_len)
+{
+	struct ctx c = { o, loc, "connection", NULL, err, err_len, NULL };
+
+	o->in_connection = false;
+	if (!o->conn_has_remote) {
+		free(o->conn.host);
+		o->conn.host = NULL;
+		return fail(&c, "each <connection> block must contain exactly one 'remote' directive");
+	}
+	o->remotes[o->n_remotes++] = o->conn;
+	memset(&o->conn, 0, sizeof(o->conn));
+	o->had_connection = true;
+	return 0;
 }
 
 static int apply(struct braid_options *o, int argc, char **argv, const char *inline_text,
@@ -1974,6 +2102,11 @@ static int apply(struct braid_options *o, int argc, char **argv, const char *inl
 		return apply(o, argc - 2, argv + 2, NULL, loc, true, err, err_len);
 
 	d = opt_find(argv[0]);
+	if (o->in_connection && !connection_opt(argv[0]) && (d || !ignore_unknown))
+		return fail(&c, "cannot be used inside a <connection> block (only remote, proto, "
+			    "port, rport, lport, local, nobind, float, connect-retry[-max], "
+			    "connect-timeout, server-poll-timeout, explicit-exit-notify, tun-mtu, "
+			    "mssfix, key-direction, tls-auth, tls-crypt)");
 	if (!d)
 		return unknown(o, argv[0], loc, ignore_unknown, err, err_len);
 	c.def = d;
@@ -2169,12 +2302,10 @@ static int finalize_server(struct braid_options *o, char *err, size_t err_len)
 				     : "option 'remote': cannot be used with 'mode server'");
 	if (o->nobind)
 		return ffail(err, err_len, "option 'nobind': cannot be used with 'mode server'");
-	if (o->proto == BRAID_PROTO_TCP_CLIENT && !o->proto_tcp_generic)
+	if (o->proto == BRAID_PROTO_TCP_CLIENT)
 		return ffail(err, err_len,
 			     "option 'proto': 'mode server' supports only udp, tcp-server, "
 			     "tcp4-server or tcp6-server");
-	if (o->proto_tcp_generic)
-		o->proto = BRAID_PROTO_TCP_SERVER;
 	if (o->connect_freq_n && o->proto != BRAID_PROTO_UDP)
 		return ffail(err, err_len,
 			     "option 'connect-freq': only works with 'proto udp' (try 'max-clients')");
@@ -2249,9 +2380,8 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 	}
 	if (has_blob(o, BRAID_BLOB_TLS_AUTH) && has_blob(o, BRAID_BLOB_TLS_CRYPT))
 		return ffail(err, err_len, "'tls-auth' and 'tls-crypt' are mutually exclusive");
-	if (server && o->mode == BRAID_MODE_SERVER && !has_blob(o, BRAID_BLOB_DH))
-		return ffail(err, err_len,
-			     "You must define DH file (--dh), or 'dh none' for ECDH only");
+	if (server && !has_blob(o, BRAID_BLOB_DH))
+		return ffail(err, err_len, "You must define DH file (--dh), or 'dh none' (ECDH only)");
 	if (o->tls_version_min[0] && o->tls_version_max[0] &&
 	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
 		return ffail(err, err_len, "'tls-version-min' bigger than 'tls-version-max'");
@@ -2262,8 +2392,6 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 			     "'key-direction'");
 	if (o->reneg_sec_min < 0)
 		o->reneg_sec_min = o->reneg_sec;	/* OpenVPN picks MIN..MAX; default 90 % */
-	if (o->tls == BRAID_TLS_CLIENT && o->proto_tcp_generic)
-		o->proto = BRAID_PROTO_TCP_CLIENT;
 	return 0;
 }
 
@@ -2373,30 +2501,63 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 			     "udp6) in static-key mode",
 			     where, o->proto_name);
 	}
+	/* `tcp` is tcp-server with `server`, tcp-client with `client`, else ambiguous (OpenVPN) */
+	if (o->proto_tcp_generic) {
+		char where[300];
+
+		if (o->has_server) {
+			o->proto = BRAID_PROTO_TCP_SERVER;
+		} else if (o->client) {
+			o->proto = BRAID_PROTO_TCP_CLIENT;
+		} else {
+			proto_where(o, where, sizeof(where));
+			return ffail(err, err_len,
+				     "%soption 'proto': 'tcp' is ambiguous in this context: use "
+				     "'tcp-server' or 'tcp-client'",
+				     where);
+		}
+		o->proto_tcp_generic = false;
+	}
+	for (unsigned int i = 0; i < o->n_remotes; i++) {
+		struct braid_opt_remote *rm = &o->remotes[i];
+
+		if (!rm->proto_tcp_generic || o->tls == BRAID_TLS_OFF)
+			continue;	/* static-key: refused below */
+		if (!o->client)
+			return ffail(err, err_len,
+				     "option 'remote %s': 'tcp' is ambiguous in this context: use "
+				     "'tcp-client'",
+				     rm->host);
+		rm->proto = BRAID_PROTO_TCP_CLIENT;
+		rm->proto_tcp_generic = false;
+	}
 	if (o->mode == BRAID_MODE_SERVER) {
 		r = finalize_server(o, err, err_len);
 	} else {
 		r = finalize_not_server(o, err, err_len);
-		if (!r && o->proto_tcp_generic && o->tls != BRAID_TLS_CLIENT) {
-			char where[300];
-
-			proto_where(o, where, sizeof(where));
-			r = ffail(err, err_len,
-				  "%soption 'proto': 'tcp' is ambiguous in this context: use "
-				  "'tcp-server' or 'tcp-client'",
-				  where);
-		}
 	}
 	if (r)
 		return r;
+	if (o->had_connection) {	/* OpenVPN uses only the blocks then */
+		unsigned int k = 0;
+
+		for (unsigned int i = 0; i < o->n_remotes; i++) {
+			if (o->remotes[i].from_connection) {
+				o->remotes[k++] = o->remotes[i];
+				continue;
+			}
+			braid_warn("option 'remote %s' is ignored: <connection> blocks are used",
+				   o->remotes[i].host);
+			free(o->remotes[i].host);
+		}
+		o->n_remotes = k;
+	}
 	for (unsigned int i = 0; i < o->n_remotes; i++) {
 		struct braid_opt_remote *rm = &o->remotes[i];
 
 		if (!rm->has_proto) {
 			rm->proto = o->proto;
 			rm->family = o->family;
-		} else if (rm->proto_tcp_generic) {
-			rm->proto = BRAID_PROTO_TCP_CLIENT;
 		}
 		if (!rm->from_connection)
 			rm->nobind = o->nobind;
@@ -2447,4 +2608,244 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	if (r)
 		return r;
 	return finalize_mp(o, err, err_len);
+}
+
+/* ---- canonical dump ---- */
+
+struct dumpbuf {
+	char *p;
+	size_t len;	/* capacity */
+	size_t used;	/* bytes that would have been written */
+};
+
+__attribute__((format(printf, 2, 3))) static void out(struct dumpbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->used < b->len ? b->p + b->used : NULL,
+		      b->used < b->len ? b->len - b->used : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->used += (size_t)n;
+}
+
+static const char *yn(bool v)
+{
+	return v ? "yes" : "no";
+}
+
+static const char *fam_name(int f)
+{
+	return f == AF_INET ? "4" : f == AF_INET6 ? "6" : "any";
+}
+
+static const char *str_or(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void out_ip4(struct dumpbuf *b, const char *name, struct in_addr a)
+{
+	char t[INET_ADDRSTRLEN];
+
+	out(b, "%s %s\n", name, inet_ntop(AF_INET, &a, t, sizeof(t)));
+}
+
+static void out_source(struct dumpbuf *b, const char *name, const struct braid_opt_source *s)
+{
+	if (s->inline_text)
+		out(b, "%s inline %zu bytes\n", name, s->inline_len);
+	else if (s->path)
+		out(b, "%s file %s\n", name, s->path);
+}
+
+static const char *const rg_names[] = { "enable", "def1", "bypass-dhcp", "bypass-dns", "local",
+					"ipv6", "!ipv4", "block-local", "autolocal", "reroute-gw" };
+
+size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
+{
+	static const char *const topo[] = { "p2p", "net30", "subnet" };
+	static const char *const rct[] = { "none", "server", "client" };
+	static const char *const vcc[] = { "require", "optional", "none" };
+	static const char *const x509[] = { "subject", "name", "name-prefix" };
+	static const char *const ar[] = { "none", "nointeract", "interact" };
+	static const char *const comp[] = { "none", "stub", "stub-v2", "lzo-no", "migrate" };
+	static const char *const pf[] = { "accept", "ignore", "reject" };
+	struct dumpbuf b = { buf, len, 0 };
+	char t[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	if (len)
+		buf[0] = '\0';
+	/* role */
+	out(&b, "mode %s\n", o->mode == BRAID_MODE_SERVER ? "server" : "p2p");
+	out(&b, "tls %s\n", o->tls == BRAID_TLS_CLIENT ? "client"
+			    : o->tls == BRAID_TLS_SERVER ? "server" : "off");
+	out(&b, "pull %s\n", yn(o->pull));
+	/* device */
+	out(&b, "dev %s\n", o->dev);
+	out(&b, "topology %s%s\n", topo[o->topology], o->has_topology ? "" : " (default)");
+	out(&b, "tun-mtu %d\n", o->tun_mtu);
+	out(&b, "mssfix %d\n", o->mssfix);
+	if (o->has_ifconfig) {
+		char l[INET_ADDRSTRLEN], r[INET_ADDRSTRLEN];
+
+		out(&b, "ifconfig %s %s%s\n", inet_ntop(AF_INET, &o->ifc_local, l, sizeof(l)),
+		    inet_ntop(AF_INET, &o->ifc_remote, r, sizeof(r)),
+		    o->ifc_is_netmask ? " (netmask)" : "");
+	}
+	if (o->has_ifconfig6) {
+		char r[INET6_ADDRSTRLEN];
+
+		out(&b, "ifconfig-ipv6 %s/%u %s\n", inet_ntop(AF_INET6, &o->ifc6_local, t, sizeof(t)),
+		    o->ifc6_prefix, inet_ntop(AF_INET6, &o->ifc6_remote, r, sizeof(r)));
+	}
+	for (i = 0; i < o->n_routes; i++) {
+		const struct braid_opt_route *r = &o->routes[i];
+		char g[INET6_ADDRSTRLEN] = "-";
+
+		if (r->has_gw)
+			inet_ntop(r->family, r->gw, g, sizeof(g));
+		out(&b, "route[%u] %s/%u gw %s metric %u\n", i,
+		    inet_ntop(r->family, r->dst, t, sizeof(t)), r->prefix, g, r->metric);
+	}
+	/* transport */
+	out(&b, "proto %s\n", braid_options_proto_name(o->proto));
+	out(&b, "family %s\n", fam_name(o->family));
+	for (i = 0; i < o->n_remotes; i++) {
+		const struct braid_opt_remote *r = &o->remotes[i];
+
+		out(&b, "remote[%u] %s port %u proto %s family %s nobind %s%s\n", i, r->host,
+		    r->port ? r->port : o->rport, braid_options_proto_name(r->proto),
+		    fam_name(r->family), yn(r->nobind), r->from_connection ? " (connection)" : "");
+	}
+	out(&b, "remote-random %s\n", yn(o->remote_random));
+	out(&b, "resolv-retry %d\n", o->resolv_retry);
+	out(&b, "connect-retry %d %d\n", o->connect_retry, o->connect_retry_max_backoff);
+	out(&b, "connect-retry-max %d\n", o->connect_retry_max);
+	out(&b, "server-poll-timeout %d\n", o->server_poll_timeout);
+	out(&b, "local %s\n", str_or(o->local));
+	out(&b, "lport %u\nrport %u\n", o->lport, o->rport);
+	out(&b, "nobind %s\nfloat %s\n", yn(o->nobind), yn(o->float_ok));
+	/* data channel */
+	out(&b, "cipher %s\n", o->cipher[0] ? o->cipher : "-");
+	out(&b, "data-ciphers %s\n", o->data_ciphers[0] ? o->data_ciphers : "-");
+	out(&b, "data-ciphers-fallback %s\n", str_or(o->data_ciphers_fallback));
+	out_source(&b, "secret", &o->secret);
+	out(&b, "key-direction %d\n", o->key_direction);
+	out(&b, "replay-window %u\n", o->replay_window);
+	out(&b, "compress %s\n", comp[o->compress]);
+	out(&b, "allow-compression-no %s\n", yn(o->allow_compression_no));
+	/* TLS */
+	for (i = 0; i < BRAID_BLOB_COUNT; i++)
+		out_source(&b, braid_options_blob_name((enum braid_opt_blob)i), &o->blobs[i]);
+	out(&b, "tls-auth-dir %d\n", o->tls_auth_dir);
+	out(&b, "auth %s\n", o->auth_digest);
+	out(&b, "tls-version-min %s%s\n", o->tls_version_min[0] ? o->tls_version_min : "-",
+	    o->tls_version_min_or_highest ? " or-highest" : "");
+	out(&b, "tls-version-max %s\n", o->tls_version_max[0] ? o->tls_version_max : "-");
+	out(&b, "tls-cipher %s\n", str_or(o->tls_cipher));
+	out(&b, "tls-ciphersuites %s\n", str_or(o->tls_ciphersuites));
+	out(&b, "tls-groups %s\n", str_or(o->tls_groups));
+	out(&b, "remote-cert-tls %s\n", rct[o->remote_cert_tls]);
+	out(&b, "verify-x509-name %s %s\n", str_or(o->verify_x509_name),
+	    x509[o->verify_x509_type]);
+	out(&b, "verify-client-cert %s\n", vcc[o->verify_client_cert]);
+	out(&b, "hand-window %d\ntls-timeout %d\n", o->hand_window, o->tls_timeout);
+	out(&b, "reneg-sec %d %d\n", o->reneg_sec, o->reneg_sec_min);
+	out(&b, "tran-window %d\n", o->tran_window);
+	out(&b, "reneg-bytes %llu\nreneg-pkts %llu\n", (unsigned long long)o->reneg_bytes,
+	    (unsigned long long)o->reneg_pkts);
+	out(&b, "key-method %d\n", o->key_method);
+	out(&b, "tls-exit %s\n", yn(o->tls_exit));
+	/* client */
+	out(&b, "auth-user-pass %s\n", yn(o->has_auth_user_pass));
+	out(&b, "auth-retry %s\n", ar[o->auth_retry]);
+	out(&b, "auth-nocache %s\n", yn(o->auth_nocache));
+	out(&b, "route-nopull %s\n", yn(o->route_nopull));
+	for (i = 0; i < o->n_pull_filters; i++)
+		out(&b, "pull-filter[%u] %s \"%s\"\n", i, pf[o->pull_filters[i].action],
+		    o->pull_filters[i].text);
+	out(&b, "redirect-gateway");
+	for (i = 0; i < sizeof(rg_names) / sizeof(rg_names[0]); i++)
+		if (o->redirect_gw & (1u << i))
+			out(&b, " %s", rg_names[i]);
+	out(&b, o->redirect_gw ? "\n" : " -\n");
+	for (i = 0; i < o->n_dhcp_options; i++)
+		out(&b, "dhcp-option[%u] %s %s\n", i, o->dhcp_options[i].type,
+		    str_or(o->dhcp_options[i].value));
+	out(&b, "up %s\ndown %s\n", str_or(o->up), str_or(o->down));
+	out(&b, "script-security %d\n", o->script_security);
+	if (o->has_route_gateway)
+		out_ip4(&b, "route-gateway", o->route_gateway);
+	else
+		out(&b, "route-gateway %s\n", o->route_gateway_dhcp ? "dhcp" : "-");
+	out(&b, "explicit-exit-notify %d\n", o->explicit_exit_notify);
+	for (i = 0; i < o->n_setenv; i++)
+		out(&b, "setenv[%u] %s \"%s\"\n", i, o->setenv[i].name, o->setenv[i].value);
+	out(&b, "push-peer-info %s\n", yn(o->push_peer_info));
+	out(&b, "persist-key %s\npersist-tun %s\n", yn(o->persist_key), yn(o->persist_tun));
+	/* gateway */
+	if (o->has_server) {
+		char m[INET_ADDRSTRLEN];
+
+		out(&b, "server %s %s%s\n", inet_ntop(AF_INET, &o->server_net, t, sizeof(t)),
+		    inet_ntop(AF_INET, &o->server_mask, m, sizeof(m)),
+		    o->server_nopool ? " nopool" : "");
+	}
+	if (o->has_server6)
+		out(&b, "server-ipv6 %s/%u\n", inet_ntop(AF_INET6, &o->server6_net, t, sizeof(t)),
+		    o->server6_prefix);
+	if (o->has_ifconfig_pool) {
+		char e[INET_ADDRSTRLEN], m[INET_ADDRSTRLEN];
+
+		out(&b, "ifconfig-pool %s %s %s\n",
+		    inet_ntop(AF_INET, &o->ifconfig_pool_start, t, sizeof(t)),
+		    inet_ntop(AF_INET, &o->ifconfig_pool_end, e, sizeof(e)),
+		    o->ifconfig_pool_mask.s_addr
+			    ? inet_ntop(AF_INET, &o->ifconfig_pool_mask, m, sizeof(m)) : "-");
+	}
+	for (i = 0; i < o->n_push; i++)
+		out(&b, "push[%u] \"%s\"\n", i, o->push[i]);
+	out(&b, "client-config-dir %s\n", str_or(o->client_config_dir));
+	out(&b, "ccd-exclusive %s\nclient-to-client %s\nduplicate-cn %s\n", yn(o->ccd_exclusive),
+	    yn(o->client_to_client), yn(o->duplicate_cn));
+	out(&b, "username-as-common-name %s\nauth-user-pass-optional %s\n",
+	    yn(o->username_as_common_name), yn(o->auth_user_pass_optional));
+	out(&b, "max-clients %d\n", o->max_clients);
+	out(&b, "auth-user-pass-verify %s %s\n", str_or(o->auth_user_pass_verify),
+	    o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE ? "via-file" : "via-env");
+	out(&b, "status %s %d\n", str_or(o->status_path), o->status_interval);
+	out(&b, "status-version %d\n", o->status_version);
+	out(&b, "ifconfig-pool-persist %s %d\n", str_or(o->ifconfig_pool_persist),
+	    o->ifconfig_pool_persist_sec);
+	out(&b, "keepalive %d %d\n", o->keepalive_ping, o->keepalive_restart);
+	out(&b, "ping %d\nping-restart %d\nping-exit %d\n", o->ping, o->ping_restart, o->ping_exit);
+	out(&b, "connect-freq %d %d\n", o->connect_freq_n, o->connect_freq_sec);
+	out(&b, "client-connect %s\nclient-disconnect %s\n", str_or(o->client_connect),
+	    str_or(o->client_disconnect));
+	out(&b, "user %s\ngroup %s\n", str_or(o->user), str_or(o->group));
+	/* management */
+	if (o->management_host) {
+		if (o->management_unix)
+			out(&b, "management %s unix %s\n", o->management_host,
+			    str_or(o->management_pwfile));
+		else
+			out(&b, "management %s %u %s\n", o->management_host, o->management_port,
+			    str_or(o->management_pwfile));
+	} else {
+		out(&b, "management -\n");
+	}
+	out(&b, "management-hold %s\nmanagement-client-auth %s\nmanagement-query-passwords %s\n",
+	    yn(o->management_hold), yn(o->management_client_auth),
+	    yn(o->management_query_passwords));
+	/* process */
+	out(&b, "verb %d\n", o->verb);
+	out(&b, "log %s%s\n", str_or(o->log_path), o->log_append ? " (append)" : "");
+	out(&b, "writepid %s\n", str_or(o->writepid));
+	out(&b, "multipath %d\n", o->multipath);
+	out(&b, "ignored-unknown %u\n", o->n_ignored);
+	return b.used;
 }

@@ -325,6 +325,9 @@ struct braid_options {
 
 	/* parser state */
 	bool in_connection;		/* inside a <connection> block */
+	struct braid_opt_remote conn;	/* the block's entry being built */
+	bool conn_has_remote;
+	bool had_connection;		/* a <connection> block was seen */
 	bool opt_tls_client, opt_tls_server;	/* `tls-client` / `tls-server` given */
 	bool has_mode_opt;		/* `mode` given */
 	bool has_vcc_opt;		/* verify-client-cert / client-cert-not-required given */
@@ -357,6 +360,16 @@ void braid_options_free(struct braid_options *o);
  */
 int braid_options_apply(struct braid_options *o, int argc, char **argv, const char *inline_text,
 			const struct braid_opt_loc *loc, char *err, size_t err_len);
+
+/*
+ * A <connection> block (config.c): begin starts an entry (proto/port as set so
+ * far), the block's lines go through braid_options_apply() (only OpenVPN's
+ * connection options are allowed), end appends it to remotes[]. 0 or -EINVAL.
+ */
+int braid_options_connection_begin(struct braid_options *o, const struct braid_opt_loc *loc,
+				   char *err, size_t err_len);
+int braid_options_connection_end(struct braid_options *o, const struct braid_opt_loc *loc,
+				 char *err, size_t err_len);
 
 /* True if `name` takes an inline <name> block. */
 bool braid_options_inline_ok(const char *name);

@@ -416,8 +416,14 @@ static void test_errors(void)
 	expect_error("<dev>\ntun\n</dev>\n", "t.conf:1: option 'dev': does not take an inline <dev> block");
 	expect_error("<frob>\nx\n</frob>\n",
 		     "Unrecognized option or missing or extra parameter(s) in t.conf:1: frob");
-	expect_error("<connection>\nremote a\n</connection>\n",
-		     "t.conf:1: <connection> blocks are not supported yet");
+	expect_error("<connection>\nproto tcp\n</connection>\n",
+		     "t.conf:1: option 'connection': each <connection> block must contain exactly "
+		     "one 'remote' directive");
+	expect_error("dev tun\n<connection>\nremote a\nverb 3\n</connection>\n",
+		     "t.conf:4: option 'verb': cannot be used inside a <connection> block (only "
+		     "remote, proto, port, rport, lport, local, nobind, float, connect-retry[-max], "
+		     "connect-timeout, server-poll-timeout, explicit-exit-notify, tun-mtu, mssfix, "
+		     "key-direction, tls-auth, tls-crypt)");
 	expect_error("<secret> x\n</secret>\n", "t.conf:1: unexpected text after <secret>");
 	/* line numbers continue after a block */
 	expect_error("<ca>\na\nb\n</ca>\n\nbogus\n",
