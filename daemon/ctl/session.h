@@ -189,6 +189,16 @@ void braid_ctls_session_ids(const struct braid_ctls *s, uint8_t local[BRAID_CTL_
 const char *braid_ctls_last_error(const struct braid_ctls *s);
 void braid_ctls_stats(const struct braid_ctls *s, struct braid_ctls_stats *st);
 
+/*
+ * For cookie.c: a server session whose resets (msg_pid 0 both ways) were
+ * exchanged statelessly: local_sid = the cookie, remote_sid = the client's,
+ * the wrap's next replay id is 2 (the reset used 1) at wrap_tx_time.
+ */
+int braid_ctls_new_accepted(struct braid_ctls **out, const struct braid_ctls_config *cfg,
+			    const uint8_t local_sid[BRAID_CTL_SID_LEN],
+			    const uint8_t remote_sid[BRAID_CTL_SID_LEN], uint32_t wrap_tx_time,
+			    int64_t now_ms, char *err, size_t errlen);
+
 /* Number of live sessions in the process (for "no state for unauthenticated packets" checks). */
 unsigned long braid_ctls_live_sessions(void);
 
