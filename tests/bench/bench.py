@@ -3,7 +3,8 @@
 """Benchmark orchestrator: runs grids of cells (scenario x system x workload x repetition) through run-cell.sh
 and appends one JSON line per run to a result file.
 
-  sudo tests/bench/bench.py --grid quick|acceptance|seed [--systems a,b] [--workloads http,iperf1]
+  sudo tests/bench/bench.py --grid quick|acceptance|seed|schedulers|failover|pingload [--systems a,b]
+       [--workloads http,iperf1]
        [--reps N] [--out FILE.jsonl] [--resume] [--retry-failed] [--max-minutes M] [--gate BUSY:TIMEOUT]
        [--list]
 
@@ -13,6 +14,12 @@ order of the systems rotates with the repetition so that none always runs first.
 ({"type": "env", ...}). --resume skips scenario x system x workload x run keys already in the file (failed runs
 too, unless --retry-failed), so a long grid survives restarts. --max-minutes stops starting new runs after M
 minutes.
+
+A grid may name its systems ('systems', default: every system of systems/registry.sh) and extra run-cell.sh
+arguments for its workloads ('wlargs'). The issue-3 grids: `schedulers` (every braid scheduler beside the baselines,
+http), `failover` (a path cut during one TCP flow: braid vs ovpn-mptcp vs mptcp) and `pingload` (ping through the
+tunnel under one saturating download: braid vs ovpn-udp vs ovpn-mptcp). For failover and pingload the duration is
+fixed by the grid ('secs' = what run-cell.sh records), so --secs does not apply to them.
 """
 import argparse
 import datetime
@@ -69,8 +76,14 @@ def grid_quick():
     }
 
 
+BASELINES = ['ovpn-udp', 'ovpn-tcp', 'ovpn-mptcp', 'mptcp']
+BRAID_SCHEDULERS = ['braid', 'braid-rtt', 'braid-ratio', 'braid-mpip', 'braid-lowest-rtt', 'braid-backup',
+                    'braid-redundant']  # braid = edf, the default
+
+
 def grid_acceptance():
     return {
+        'systems': BASELINES + BRAID_SCHEDULERS,
         'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20),
                   cell('50+20-rtt0', 'rate', 50, 20, 0, 0)]
         + ratio_cells([ge('0.5'), ge('3')])
@@ -93,7 +106,38 @@ def grid_seed():
     return {'cells': cells, 'reps': 20, 'workloads': ['http'], 'size': 16, 'secs': 10, 'timeout': 300}
 
 
-GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed}
+def grid_schedulers():
+    """Issue 3: every braid scheduler beside the baselines, in the same runs (one TCP flow: an http download)."""
+    return {
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0)],
+        'systems': ['ovpn-udp', 'ovpn-mptcp', 'mptcp'] + BRAID_SCHEDULERS,
+        'reps': 3, 'workloads': ['http'], 'size': 8, 'secs': 10, 'timeout': 120,
+    }
+
+
+def grid_failover():
+    """Issue 3: path 1 blackholed 3 s into one TCP flow, 3 s more; time until the goodput is back (failover.sh)."""
+    return {
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0)],
+        'systems': ['braid', 'ovpn-mptcp', 'mptcp'],
+        'reps': 3, 'workloads': ['failover'], 'size': 1, 'secs': 6, 'timeout': 60,
+        'wlargs': {'failover': ['--cut-after', '3', '--post', '3', '--cut', 'blackhole', '--cut-path', '1']},
+    }
+
+
+def grid_pingload():
+    """Issue 3: ping every 20 ms through the tunnel, idle 3 s, then 5 s during one download (pingload.sh)."""
+    return {
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0)],
+        'systems': ['braid', 'ovpn-udp', 'ovpn-mptcp'],
+        'reps': 3, 'workloads': ['pingload'], 'size': 1, 'secs': 8, 'timeout': 60,
+        'wlargs': {'pingload': ['--ping-ms', '20', '--idle-secs', '3', '--warm-secs', '2', '--load-secs', '5']},
+    }
+
+
+GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed, 'schedulers': grid_schedulers,
+         'failover': grid_failover, 'pingload': grid_pingload}
+WORKLOADS = ('http', 'iperf1', 'iperf4', 'failover', 'pingload')
 
 
 def registry_systems():
@@ -180,6 +224,7 @@ def run_one(c, system, workload, rep, g, args):
         cmd.append('--no-gate')
     else:
         cmd += ['--gate', args.gate]
+    cmd += g.get('wlargs', {}).get(workload, [])
     if c['unshaped']:
         cmd.append('--unshaped')
     else:
@@ -224,7 +269,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--grid', choices=sorted(GRIDS), default='quick')
     ap.add_argument('--systems', help='comma-separated (default: all in systems/registry.sh)')
-    ap.add_argument('--workloads', help='comma-separated: http, iperf1, iperf4 (default: per grid)')
+    ap.add_argument('--workloads', help='comma-separated: ' + ', '.join(WORKLOADS) + ' (default: per grid)')
     ap.add_argument('--reps', type=int, help='repetitions per cell (default: per grid)')
     ap.add_argument('--size', type=float, help='http file size in MiB (default: per grid, 16 = the seed)')
     ap.add_argument('--secs', type=int, help='iperf duration in s (default: per grid)')
@@ -239,14 +284,14 @@ def main():
 
     g = GRIDS[args.grid]()
     known = registry_systems()
-    systems = args.systems.split(',') if args.systems else known
+    systems = args.systems.split(',') if args.systems else g.get('systems', known)
     for s in systems:
         if s not in known:
             ap.error(f'unknown system {s!r} (known: {", ".join(known)})')
     workloads = args.workloads.split(',') if args.workloads else g['workloads']
     for w in workloads:
-        if w not in ('http', 'iperf1', 'iperf4'):
-            ap.error(f'unknown workload {w!r} (http, iperf1, iperf4)')
+        if w not in WORKLOADS:
+            ap.error(f'unknown workload {w!r} ({", ".join(WORKLOADS)})')
     reps = args.reps if args.reps is not None else g['reps']
     if args.size is not None:
         if args.size <= 0:

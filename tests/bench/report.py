@@ -23,7 +23,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 BASELINE = 'ovpn-udp'
-SYSTEM_ORDER = ['ovpn-udp', 'ovpn-tcp', 'ovpn-mptcp', 'mptcp', 'braid']
+SYSTEM_ORDER = ['ovpn-udp', 'ovpn-tcp', 'ovpn-mptcp', 'mptcp', 'braid', 'braid-rtt', 'braid-ratio', 'braid-mpip',
+                'braid-lowest-rtt', 'braid-backup', 'braid-redundant']
+GOODPUT_WORKLOADS = ('http', 'iperf1', 'iperf4')
+FAILOVER_TARGET_MS = 300   # issue 3: throughput back within 300 ms of a path cut
+PING_TARGET_MS = 20        # issue 3: p95 added ping delay under saturation <= 20 ms over idle
 
 
 # ---- statistics ------------------------------------------------------------------------------------------------
@@ -165,6 +169,8 @@ def compute(recs):
     """Group by (scenario, workload, system); returns a sorted list of row dicts."""
     groups = {}
     for r in recs:
+        if r.get('workload') not in GOODPUT_WORKLOADS:
+            continue  # failover / pingload runs have their own tables
         key = (r.get('_set', ''), r.get('scenario'), r.get('workload'), r.get('system'), xfer(r))
         g = groups.setdefault(key, {'ok': [], 'failed': 0, 'ungated': 0, 'cpu': [], 'retr': [], 'tretr': [],
                                     'sf': [], 'sample': r, 'errors': []})
@@ -202,6 +208,99 @@ def compute(recs):
         r['ratio_vs_udp'] = (r['median'] / b) if (b and r['median'] is not None) else None
     rows.sort(key=lambda r: (r['set'], str(r['workload']), r['xfer'], family_key(r['family']), scenario_key(r),
                              sys_key(r['system'])))
+    return rows
+
+
+def _median_or_none(xs):
+    return median(xs) if xs else None
+
+
+def compute_failover(recs):
+    """Per set x scenario x system: failover_back_ms (null = not back before the run ended: counts as infinite
+    in the median), inner resets, zero-goodput time, goodput before and after the cut, median 50 ms bins."""
+    groups = {}
+    for r in recs:
+        if r.get('workload') != 'failover':
+            continue
+        g = groups.setdefault((r.get('_set', ''), r.get('scenario'), r.get('system')),
+                              {'back': [], 'zero': [], 'pre': [], 'post': [], 'reset': 0, 'failed': 0,
+                               'ungated': 0, 'bins': [], 'sample': r, 'errors': []})
+        if r.get('gated') is False:
+            g['ungated'] += 1
+        if not r.get('ok'):
+            g['failed'] += 1
+            if r.get('error'):
+                g['errors'].append(str(r['error'])[:120])
+            continue
+        b = r.get('failover_back_ms')
+        g['back'].append(math.inf if b is None else float(b))
+        if r.get('failover_zero_bins_ms') is not None:
+            g['zero'].append(float(r['failover_zero_bins_ms']))
+        for k in ('pre', 'post'):
+            if r.get(f'{k}_cut_mbps') is not None:
+                g[k].append(float(r[f'{k}_cut_mbps']))
+        g['reset'] += 1 if r.get('inner_reset') else 0
+        if r.get('bins_50ms_mbps'):
+            g['bins'].append(r['bins_50ms_mbps'])
+    rows = []
+    for (se, sc, sy), g in groups.items():
+        n = len(g['back'])
+        mb = median(g['back']) if n else None
+        bins = None
+        if g['bins']:
+            w = min(len(x) for x in g['bins'])
+            bins = [median([x[i] for x in g['bins']]) for i in range(w)]
+        s = g['sample']
+        rows.append({'set': se, 'scenario': sc, 'system': sy, 'n': n, 'back_median': mb,
+                     'back_all': sorted(g['back']), 'zero_median': _median_or_none(g['zero']),
+                     'pre_median': _median_or_none(g['pre']), 'post_median': _median_or_none(g['post']),
+                     'resets': g['reset'], 'failed': g['failed'], 'ungated': g['ungated'],
+                     'threshold': s.get('failover_threshold_mbps'), 'cut': f"{s.get('cut_mode')} of path "
+                     f"{s.get('cut_path')} at {fmt(s.get('cut_after_s'))} s", 'params': cell_params(s),
+                     'family': s.get('family'), 'bins': bins, 'bins_start_ms': s.get('bins_start_ms', -1000),
+                     'met': (mb is not None and mb <= FAILOVER_TARGET_MS and g['reset'] == 0 and n > 0),
+                     'errors': sorted(set(g['errors']))})
+    rows.sort(key=lambda r: (r['set'], family_key(r['family']), str(r['scenario']), sys_key(r['system'])))
+    return rows
+
+
+def compute_pingload(recs):
+    """Per set x scenario x system: medians over runs of the ping percentiles idle / loaded, the added p95
+    (loaded p95 - idle median) and the download goodput; lost pings summed."""
+    groups = {}
+    for r in recs:
+        if r.get('workload') != 'pingload':
+            continue
+        g = groups.setdefault((r.get('_set', ''), r.get('scenario'), r.get('system')),
+                              {'added': [], 'i50': [], 'l50': [], 'l95': [], 'gp': [], 'lost': 0, 'sent': 0,
+                               'failed': 0, 'ungated': 0, 'sample': r, 'errors': []})
+        if r.get('gated') is False:
+            g['ungated'] += 1
+        if not r.get('ok') or r.get('added_p95_ms') is None:
+            g['failed'] += 1
+            if r.get('error'):
+                g['errors'].append(str(r['error'])[:120])
+            continue
+        g['added'].append(float(r['added_p95_ms']))
+        g['i50'].append(float(r['ping_idle_p50_ms']))
+        g['l50'].append(float(r['ping_load_p50_ms']))
+        g['l95'].append(float(r['ping_load_p95_ms']))
+        if r.get('goodput_mbps') is not None:
+            g['gp'].append(float(r['goodput_mbps']))
+        g['lost'] += int(r.get('ping_load_lost') or 0)
+        g['sent'] += int(r.get('ping_load_n') or 0) + int(r.get('ping_load_lost') or 0)
+    rows = []
+    for (se, sc, sy), g in groups.items():
+        ma = _median_or_none(g['added'])
+        s = g['sample']
+        rows.append({'set': se, 'scenario': sc, 'system': sy, 'n': len(g['added']), 'added_median': ma,
+                     'added_all': sorted(g['added']), 'idle_p50': _median_or_none(g['i50']),
+                     'load_p50': _median_or_none(g['l50']), 'load_p95': _median_or_none(g['l95']),
+                     'goodput': _median_or_none(g['gp']), 'lost': g['lost'], 'sent': g['sent'],
+                     'failed': g['failed'], 'ungated': g['ungated'], 'params': cell_params(s),
+                     'family': s.get('family'), 'met': ma is not None and ma <= PING_TARGET_MS,
+                     'ping_ms': s.get('ping_ms'), 'errors': sorted(set(g['errors']))})
+    rows.sort(key=lambda r: (r['set'], family_key(r['family']), str(r['scenario']), sys_key(r['system'])))
     return rows
 
 
@@ -246,7 +345,8 @@ def plots(rows, outdir):
         wrows = [r for r in rows if r['sec'] == sec and r['n'] > 0]
         # 1. goodput vs symmetric RTT (one panel per loss setting)
         sym = [r for r in wrows if r['family'] == 'sym']
-        if sym:
+        one_rtt = len({r['sample'].get('rtt1') for r in sym}) == 1
+        if sym and not one_rtt:
             losses = sorted({loss_label(r['sample']) for r in sym})
             fig, axes = plt.subplots(1, len(losses), figsize=(5 * len(losses), 3.8), squeeze=False)
             for ax, lo in zip(axes[0], losses):
@@ -283,7 +383,7 @@ def plots(rows, outdir):
                 ax.legend(fontsize=7)
             made.append(save(fig, plt, outdir, f'{pre}-goodput-vs-rtt-ratio.png'))
         # 3. bars: rate-asymmetric and unshaped cells
-        bar = [r for r in wrows if r['family'] in ('rate', 'unshaped')]
+        bar = [r for r in wrows if r['family'] in ('rate', 'unshaped') or (r['family'] == 'sym' and one_rtt)]
         if bar:
             scen = sorted({r['scenario'] for r in bar}, key=lambda s: (
                 family_key(next(r['family'] for r in bar if r['scenario'] == s)), s))
@@ -302,6 +402,64 @@ def plots(rows, outdir):
     return made
 
 
+def plots_issue3(frows, prows, outdir):
+    """Failover: median goodput in 50 ms bins around the cut, per system; pingload: added p95 per system."""
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    made = []
+    for se in sorted({r['set'] for r in frows}):
+        rs = [r for r in frows if r['set'] == se and r['bins']]
+        scen = sorted({r['scenario'] for r in rs})
+        if not scen:
+            continue
+        fig, axes = plt.subplots(1, len(scen), figsize=(6 * len(scen), 3.8), squeeze=False)
+        for ax, sc in zip(axes[0], scen):
+            srs = sorted([r for r in rs if r['scenario'] == sc], key=lambda r: sys_key(r['system']))
+            for r in srs:
+                x0 = r['bins_start_ms'] or -1000
+                xs = [x0 + 50 * i for i in range(len(r['bins']))]
+                ax.step(xs, r['bins'], where='post', label=f'{r["system"]} (back {fmt_back(r["back_median"])})')
+            if srs[0]['threshold']:
+                ax.axhline(srs[0]['threshold'], color='grey', ls='--', lw=1, label='50 % of surviving path')
+            ax.axvline(0, color='red', lw=1)
+            ax.axvline(FAILOVER_TARGET_MS, color='red', ls=':', lw=1, label=f'target {FAILOVER_TARGET_MS} ms')
+            ax.set_title(f'{sc}: {srs[0]["params"]}\n{srs[0]["cut"]}; median of runs per 50 ms bin', fontsize=8)
+            ax.set_xlabel('time from the cut (ms)')
+            ax.set_ylabel('goodput (Mbit/s), 50 ms bins')
+            ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+        made.append(save(fig, plt, outdir, f'{slug(se)}-failover-timeline.png'))
+    for se in sorted({r['set'] for r in prows}):
+        rs = [r for r in prows if r['set'] == se and r['n'] > 0]
+        scen = sorted({r['scenario'] for r in rs})
+        if not scen:
+            continue
+        fig, axes = plt.subplots(1, len(scen), figsize=(4.5 * len(scen), 3.8), squeeze=False)
+        for ax, sc in zip(axes[0], scen):
+            srs = sorted([r for r in rs if r['scenario'] == sc], key=lambda r: sys_key(r['system']))
+            xs = range(len(srs))
+            lo = [r['added_median'] - r['added_all'][0] for r in srs]
+            hi = [r['added_all'][-1] - r['added_median'] for r in srs]
+            ax.bar(xs, [r['added_median'] for r in srs], yerr=[lo, hi], capsize=3, color=[f'C{i}' for i in xs])
+            ax.axhline(PING_TARGET_MS, color='red', ls=':', lw=1, label=f'target {PING_TARGET_MS} ms')
+            ax.set_xticks(list(xs))
+            ax.set_xticklabels([r['system'] for r in srs], rotation=20, fontsize=8)
+            ax.set_title(f'{sc}: {srs[0]["params"]}', fontsize=8)
+            ax.set_ylabel('ping p95 under load − idle median (ms)\nmedian of runs, bars: min–max')
+            ax.grid(alpha=0.3, axis='y')
+            ax.legend(fontsize=7)
+        made.append(save(fig, plt, outdir, f'{slug(se)}-pingload-added-p95.png'))
+    return made
+
+
+def fmt_back(v):
+    if v is None:
+        return '–'
+    return 'not back' if v == math.inf else f'{v:.0f} ms'
+
+
 def save(fig, plt, outdir, name):
     os.makedirs(outdir, exist_ok=True)
     fig.tight_layout()
@@ -313,7 +471,74 @@ def save(fig, plt, outdir, name):
 
 # ---- markdown --------------------------------------------------------------------------------------------------
 
-def markdown(rows, envs, recs, files, made, plotdir_rel):
+def markdown_issue3(frows, prows, made, plotdir_rel):
+    L = []
+    a = L.append
+    for se in sorted({r['set'] for r in frows}):
+        a(f'## Failover after a path cut — `{se}.jsonl`')
+        a('')
+        a('One inner TCP flow (`flowtool.py`, app → client); a path is cut while it runs (`-w failover`,')
+        a('tests/bench/failover.sh). **back** = time from the cut until the application goodput, in 50 ms bins, is')
+        a('back at ≥ 50 % of the surviving path\'s emulated rate for good (the end of the last low bin of the last')
+        a('200 ms window whose mean is below that; 0 = no dip; "not back" = still low at the end of the run).')
+        a(f'Target (issue 3): ≤ {FAILOVER_TARGET_MS} ms with no inner TCP reset. Zero time = 50 ms bins with no')
+        a('byte at all between the first low bin and "back".')
+        a('')
+        for name in made:
+            if name == f'{slug(se)}-failover-timeline.png':
+                a(f'![{name}]({plotdir_rel}/{name})')
+                a('')
+        a('| scenario | cell | cut | system | n | back, median | back, each run | zero time | before cut Mbit/s '
+          '| 1–3 s after Mbit/s | inner resets | target | failed | ungated |')
+        a('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+        for r in frows:
+            if r['set'] != se:
+                continue
+            each = ', '.join(fmt_back(x) for x in r['back_all'])
+            a(f'| {r["scenario"]} | {r["params"]} | {r["cut"]} | {r["system"]} | {r["n"]} | '
+              f'{fmt_back(r["back_median"])} | {each} | {fmt(r["zero_median"], 0)} ms | {fmt(r["pre_median"], 2)} | '
+              f'{fmt(r["post_median"], 2)} | {r["resets"]} | {"met" if r["met"] else "missed"} | {r["failed"]} | '
+              f'{r["ungated"]} |')
+        a('')
+        errs = [(r['scenario'], r['system'], e) for r in frows if r['set'] == se for e in r['errors']]
+        for sc, sy, e in errs:
+            a(f'* failed: {sc} / {sy}: {e.replace("|", "/")}')
+        if errs:
+            a('')
+    for se in sorted({r['set'] for r in prows}):
+        a(f'## Ping under saturation — `{se}.jsonl`')
+        a('')
+        a('Pings through the tunnel from the client to the workload server every 20 ms: first on the idle tunnel,')
+        a('then while one inner TCP download (`flowtool.py`) fills the paths (`-w pingload`, tests/bench/pingload.sh).')
+        a('**added p95** = p95 of the loaded RTTs − median of the idle RTTs, per run; the table gives the median')
+        a(f'over runs and every run. Target (issue 3): ≤ {PING_TARGET_MS} ms. Lost pings are not in the percentiles')
+        a('(counted apart).')
+        a('')
+        for name in made:
+            if name == f'{slug(se)}-pingload-added-p95.png':
+                a(f'![{name}]({plotdir_rel}/{name})')
+                a('')
+        a('| scenario | cell | system | n | idle median ms | loaded median ms | loaded p95 ms | added p95, median '
+          '| added p95, each run | lost / sent (loaded) | download Mbit/s | target | failed | ungated |')
+        a('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+        for r in prows:
+            if r['set'] != se:
+                continue
+            each = ', '.join(f'{x:.1f}' for x in r['added_all'])
+            a(f'| {r["scenario"]} | {r["params"]} | {r["system"]} | {r["n"]} | {fmt(r["idle_p50"], 1)} | '
+              f'{fmt(r["load_p50"], 1)} | {fmt(r["load_p95"], 1)} | {fmt(r["added_median"], 1)} | {each} | '
+              f'{r["lost"]} / {r["sent"]} | {fmt(r["goodput"], 2)} | {"met" if r["met"] else "missed"} | '
+              f'{r["failed"]} | {r["ungated"]} |')
+        a('')
+        errs = [(r['scenario'], r['system'], e) for r in prows if r['set'] == se for e in r['errors']]
+        for sc, sy, e in errs:
+            a(f'* failed: {sc} / {sy}: {e.replace("|", "/")}')
+        if errs:
+            a('')
+    return L
+
+
+def markdown(rows, envs, recs, files, made, plotdir_rel, frows=(), prows=()):
     L = []
     a = L.append
     a('# Benchmarks')
@@ -407,6 +632,7 @@ def markdown(rows, envs, recs, files, made, plotdir_rel):
             for sc, sy, e in errs:
                 a(f'* {sc} / {sy}: {e.replace("|", "/")}')
             a('')
+    L.extend(markdown_issue3(frows, prows, made, plotdir_rel))
     notes = os.path.join(REPO, 'docs', 'bench', 'notes.md')
     if os.path.exists(notes):
         a('## Observations')
@@ -435,15 +661,25 @@ def main():
             return 2
     envs, recs = load(files)
     rows = compute(recs)
+    frows, prows = compute_failover(recs), compute_pingload(recs)
     if args.stats_json:
         keep = ('set', 'scenario', 'workload', 'system', 'n', 'median', 'mean', 'sd', 'ci95', 'ratio_vs_udp', 'failed',
                 'ungated', 'cpu_median', 'retr_median')
-        print(json.dumps([{k: r[k] for k in keep} for r in rows], indent=1))
+        out = [{k: r[k] for k in keep} for r in rows]
+        fkeep = ('set', 'scenario', 'system', 'n', 'back_median', 'back_all', 'zero_median', 'pre_median',
+                 'post_median', 'resets', 'failed', 'met')
+        out += [{'workload': 'failover', **{k: (None if r[k] == math.inf else r[k]) if k == 'back_median' else
+                                             ([None if x == math.inf else x for x in r[k]] if k == 'back_all'
+                                              else r[k]) for k in fkeep}} for r in frows]
+        pkeep = ('set', 'scenario', 'system', 'n', 'added_median', 'added_all', 'idle_p50', 'load_p95', 'lost',
+                 'sent', 'goodput', 'failed', 'met')
+        out += [{'workload': 'pingload', **{k: r[k] for k in pkeep}} for r in prows]
+        print(json.dumps(out, indent=1))
         return 0
-    made = [] if args.no_plots else plots(rows, args.plots)
+    made = [] if args.no_plots else plots(rows, args.plots) + plots_issue3(frows, prows, args.plots)
     rel = os.path.relpath(args.plots, os.path.dirname(os.path.abspath(args.md)))
     with open(args.md, 'w') as f:
-        f.write(markdown(rows, envs, recs, files, made, rel))
+        f.write(markdown(rows, envs, recs, files, made, rel, frows, prows))
     print(f'report.py: {len(recs)} runs, {len(rows)} rows -> {args.md}' +
           (f', plots: {", ".join(made)}' if made else ''), file=sys.stderr)
     return 0

@@ -5,7 +5,7 @@
 # stdout, teardown. Diagnostics go to stderr. Exit 0 when the run succeeded ("ok": true), 1 when it failed (the
 # JSON line is still printed, with "error"), 2 on bad arguments (no JSON).
 #
-#   run-cell.sh -s SYSTEM -w http|iperf1|iperf4 [options]
+#   run-cell.sh -s SYSTEM -w http|iperf1|iperf4|failover|pingload [options]
 #     --paths N            paths in the bed (default 2; 1 for single-path cells)
 #     --rate1/--rate2 M    path rate in Mbit/s (0 = no rate limit)         default 10
 #     --rtt1/--rtt2 MS     path round-trip time; RTT/2 one-way delay each direction   default 20
@@ -20,8 +20,13 @@
 #     --timeout S          cap on the workload (default 180)
 #     --gate BUSY:TIMEOUT  tb_quiet before the transfer (default 20:60); --no-gate skips it
 #     --scenario NAME --run N --seed N   labels copied into the JSON (seed also seeds the emulator)
+#   -w failover (failover.sh): one TCP flow, a path cut during it; goodput in 50 ms bins around the cut
+#     --cut-after S --post S   cut S s after the flow starts (default 3), keep the flow S s more (default 3)
+#     --cut blackhole|down     silent pathemu blackhole (default) or link down;  --cut-path 1|2 (default 1)
+#   -w pingload (pingload.sh): pings through the tunnel idle, then during one TCP download
+#     --ping-ms MS (default 20) --idle-secs S (3) --warm-secs S (2) --load-secs S (5)
 #
-# Systems are tests/bench/systems/<name>.sh (see registry.sh).
+# Systems are tests/bench/systems/<name>.sh or a variant of one (see registry.sh).
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$BENCH_DIR/../.." && pwd)
@@ -29,7 +34,7 @@ export TB_REPO=$REPO
 PY=/usr/bin/python3
 
 usage() {
-	sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,30p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 bad() {
@@ -40,6 +45,7 @@ isnum() { [[ $1 =~ ^[0-9]+([.][0-9]+)?$ ]]; }
 
 SYSTEM= WORKLOAD= PATHS=2 RATE1=10 RATE2=10 RTT1=20 RTT2=20 LOSS=none SHAPED=1 QMS=auto SHAPER=pathemu
 SIZE_MB=16 SECS=10 TIMEOUT=180 GATE=20:60 SCENARIO=adhoc RUN=0 SEED=1
+CUT_AFTER=3 POST=3 CUT_MODE=blackhole CUT_PATH=1 PING_MS=20 IDLE_SECS=3 WARM_SECS=2 LOAD_SECS=5 WL_INFO=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-s | --system) SYSTEM=$2; shift 2 ;;
@@ -61,6 +67,14 @@ while [ $# -gt 0 ]; do
 	--scenario) SCENARIO=$2; shift 2 ;;
 	--run) RUN=$2; shift 2 ;;
 	--seed) SEED=$2; shift 2 ;;
+	--cut-after) CUT_AFTER=$2; shift 2 ;;
+	--post) POST=$2; shift 2 ;;
+	--cut) CUT_MODE=$2; shift 2 ;;
+	--cut-path) CUT_PATH=$2; shift 2 ;;
+	--ping-ms) PING_MS=$2; shift 2 ;;
+	--idle-secs) IDLE_SECS=$2; shift 2 ;;
+	--warm-secs) WARM_SECS=$2; shift 2 ;;
+	--load-secs) LOAD_SECS=$2; shift 2 ;;
 	-h | --help) usage ;;
 	*) bad "unknown option '$1' (see --help)" ;;
 	esac
@@ -70,9 +84,11 @@ source "$BENCH_DIR/systems/registry.sh"
 [ -n "$SYSTEM" ] || bad "missing -s SYSTEM (one of: ${BENCH_SYSTEMS[*]})"
 known=0
 for s in "${BENCH_SYSTEMS[@]}"; do [ "$s" = "$SYSTEM" ] && known=1; done
-[ $known = 1 ] && [ -f "$BENCH_DIR/systems/$SYSTEM.sh" ] ||
-	bad "unknown system '$SYSTEM' (one of: ${BENCH_SYSTEMS[*]})"
-case $WORKLOAD in http | iperf1 | iperf4) ;; *) bad "unknown workload '$WORKLOAD' (http, iperf1, iperf4)" ;; esac
+[ $known = 1 ] || bad "unknown system '$SYSTEM' (one of: ${BENCH_SYSTEMS[*]})"
+case $WORKLOAD in
+http | iperf1 | iperf4 | failover | pingload) ;;
+*) bad "unknown workload '$WORKLOAD' (http, iperf1, iperf4, failover, pingload)" ;;
+esac
 for v in PATHS RATE1 RATE2 RTT1 RTT2 SIZE_MB SECS TIMEOUT RUN SEED; do
 	isnum "${!v}" || bad "--${v,,} must be a non-negative number, got '${!v}'"
 done
@@ -101,8 +117,11 @@ if [ $SHAPED = 1 ] && [ $SHAPER = tbf ]; then
 		bad "--shaper tbf shapes rate only: use --rtt1 0 --rtt2 0 --loss none"
 fi
 
+case $WORKLOAD in failover | pingload) source "$BENCH_DIR/$WORKLOAD.sh"; wl_check ;; esac
+
 source "$REPO/tests/lib/testbed.sh"
-source "$BENCH_DIR/systems/$SYSTEM.sh"
+bench_system_file "$SYSTEM" || bad "unknown system '$SYSTEM': no file for it in $BENCH_DIR/systems"
+source "$BENCH_SYS_FILE"
 
 FILE_BYTES=$("$PY" -c "import sys; print(int(float(sys.argv[1]) * 1048576))" "$SIZE_MB")
 
@@ -147,7 +166,7 @@ finish() {
 		n:gate_wait_s="$GATE_WAIT" n:host_busy_pct="$HOST_BUSY" n:host_load1="$(cut -d' ' -f1 /proc/loadavg)" \
 		n:setup_s="$SETUP_S" n:total_s=$((SECONDS - T_START)) j:clean="$CLEAN" \
 		s:kernel="$KERNEL" j:versions="{\"openvpn\": \"$V_OVPN\", \"iperf3\": \"$V_IPERF\", \"curl\": \"$V_CURL\"}" \
-		r:"$SYS_INFO"
+		r:"$SYS_INFO" r:"$WL_INFO"
 	[ "$OK" = true ] && exit 0
 	exit 1
 }
@@ -224,15 +243,17 @@ if [ "$WORKLOAD" = http ]; then
 	tb_bg "$WNS" "${WRAP[@]}" "$PY" -m http.server 8080 --bind 0.0.0.0 --directory "$TB_DIR/www" \
 		>"$TB_DIR/httpd.log" 2>&1
 	PORT=8080
+elif declare -F wl_server >/dev/null; then
+	wl_server
 else
 	tb_bg "$WNS" "${WRAP[@]}" iperf3 -s -1 -p 5201 >"$TB_DIR/iperf-s.log" 2>&1
 	PORT=5201
 fi
 for i in $(seq 1 100); do
-	[ -n "$(tb_exec "$WNS" ss -ltnH "sport = :$PORT")" ] && break
+	[ -z "$PORT" ] || [ -n "$(tb_exec "$WNS" ss -ltnH "sport = :$PORT")" ] && break
 	sleep 0.05
 done
-[ -n "$(tb_exec "$WNS" ss -ltnH "sport = :$PORT")" ] || fail "workload server did not listen on :$PORT"
+[ -z "$PORT" ] || [ -n "$(tb_exec "$WNS" ss -ltnH "sport = :$PORT")" ] || fail "workload server did not listen on :$PORT"
 
 # ---- gate ---------------------------------------------------------------------------------------------------------
 if [ "$GATE" != none ]; then
@@ -252,6 +273,8 @@ if [ "$WORKLOAD" = http ]; then
 	tb_exec "$TB_CLI" "${WRAP[@]}" timeout "$TIMEOUT" curl -sS -o /dev/null --max-time "$TIMEOUT" \
 		-w '%{http_code} %{size_download} %{time_total}\n' "http://$TARGET:8080/file" \
 		>"$TB_DIR/client.out" 2>"$TB_DIR/client.err" &
+elif declare -F wl_client >/dev/null; then
+	wl_client >"$TB_DIR/client.out" 2>"$TB_DIR/client.err" &
 else
 	np=1
 	[ "$WORKLOAD" = iperf4 ] && np=4
@@ -298,7 +321,9 @@ EOF
 fi
 declare -F sys_info >/dev/null && SYS_INFO=$(sys_info)
 
-if [ $wrc != 0 ]; then
+if declare -F wl_result >/dev/null; then
+	wl_result
+elif [ $wrc != 0 ]; then
 	fail "workload client failed (rc $wrc): $(tail -c 300 "$TB_DIR/client.err" | tr '\n' ' ')$(head -c 300 "$TB_DIR/client.out" | tr '\n' ' ')"
 fi
 if [ "$WORKLOAD" = http ]; then
@@ -307,6 +332,8 @@ if [ "$WORKLOAD" = http ]; then
 	[ "$size" = "$FILE_BYTES" ] || fail "http got $size bytes, expected $FILE_BYTES"
 	BYTES=$size DURATION=$ttotal
 	GOODPUT=$("$PY" -c "import sys; print(round(int(sys.argv[1]) * 8 / float(sys.argv[2]) / 1e6, 3))" "$size" "$ttotal")
+elif declare -F wl_result >/dev/null; then
+	: # set by wl_result
 else
 	read -r GOODPUT BYTES DURATION IPERF_RETR < <("$PY" - "$TB_DIR/client.out" <<'EOF'
 import json, sys

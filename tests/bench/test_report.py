@@ -108,6 +108,35 @@ class Markdown(unittest.TestCase):
             self.assertIn('## Results: http, 8 MiB — `a.jsonl`', text)
             self.assertIn('## Results: http, 8 MiB — `b.jsonl`', text)
 
+    def test_issue3_tables(self):
+        fx = os.path.join(HERE, 'fixtures', 'report-issue3.jsonl')
+        out = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--stats-json', fx],
+                             capture_output=True, text=True, check=True).stdout
+        rows = {(r['workload'], r['system']): r for r in json.loads(out)}
+        self.assertEqual(sorted(rows), [('failover', 'braid'), ('failover', 'mptcp'), ('pingload', 'braid'),
+                                        ('pingload', 'ovpn-udp')])
+        b = rows[('failover', 'braid')]
+        self.assertEqual((b['n'], b['back_median'], b['resets'], b['met']), (3, 150.0, 0, True))
+        # "not back" (null) sorts above every time: median of 550, 1200, never = 1200; a reset misses the target
+        m = rows[('failover', 'mptcp')]
+        self.assertEqual((m['n'], m['back_median'], m['back_all'], m['resets'], m['failed'], m['met']),
+                         (3, 1200.0, [550.0, 1200.0, None], 1, 1, False))
+        p = rows[('pingload', 'braid')]
+        self.assertEqual((p['n'], p['added_median'], p['lost'], p['sent'], p['met']), (3, 8.0, 3, 750, True))
+        self.assertEqual((rows[('pingload', 'ovpn-udp')]['added_median'], rows[('pingload', 'ovpn-udp')]['met']),
+                         (47.0, False))
+        with tempfile.TemporaryDirectory() as d:
+            md = os.path.join(d, 'r.md')
+            subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--no-plots', '--md', md, fx],
+                           check=True, capture_output=True)
+            with open(md) as f:
+                text = f.read()
+        self.assertIn('| sym20-noloss | 10+10 Mbit/s, RTT 20/20 ms, no loss | blackhole of path 1 at 3 s | mptcp | 3 | '
+                      '1200 ms | 550 ms, 1200 ms, not back | 50 ms | 18.00 | 9.00 | 1 | missed | 1 | 0 |', text)
+        self.assertIn('| sym20-noloss | 10+10 Mbit/s, RTT 20/20 ms, no loss | braid | 3 | 20.0 | 24.0 | 28.0 | 8.0 | '
+                      '5.0, 8.0, 12.0 | 3 / 750 | 16.00 | met | 0 | 1 |', text)
+        self.assertNotIn('## Results:', text)  # no goodput table for failover / pingload runs
+
     def test_missing_file(self):
         r = subprocess.run([sys.executable, os.path.join(HERE, 'report.py'), '--stats-json', '/nonexistent.jsonl'],
                            capture_output=True, text=True)

@@ -53,7 +53,14 @@ sys_pids() {
 }
 # per-path share and rate of the download direction (the server's sending side), as JSON members for the result line
 sys_info() {
-	local f=$TB_DIR/braid/server.json
+	local f=$TB_DIR/braid/server.json i
+	# the status file is rewritten every second: wait for one written after the workload ended (a short transfer
+	# would otherwise read the file from before the paths were learned)
+	touch "$TB_DIR/braid/info-mark"
+	for i in $(seq 1 30); do
+		[ "$f" -nt "$TB_DIR/braid/info-mark" ] && break
+		sleep 0.1
+	done
 	[ -s "$f" ] || return 0
 	jq -c --arg s "$BRAID_SCHED" '{braid_scheduler: $s, braid_paths: [.paths[] | {remote, state, tx_bytes, share_pct,
 		srtt_ms, rate_mbit, lost_pkts, resent_pkts}], braid_reorder: {max_held: .engine.rx_max_held,

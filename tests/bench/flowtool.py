@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""One TCP bulk flow with a time-stamped receive log, and the analyses of the failover and ping-under-load runs.
+
+  flowtool.py send --port P --secs S            listen, accept one connection, send for S s, close (FIN)
+  flowtool.py recv --host H --port P --out F [--timeout T]
+                                                connect, read to EOF, write {"t0", "bin_ms": 10, "bins": [...]} to F
+  flowtool.py failover --recv F --cut T --capacity MBIT [--post S]   JSON members of the failover result
+  flowtool.py ping --idle FILE --load FILE --count-idle N --count-load N   JSON members of the ping result
+
+Times are CLOCK_REALTIME seconds (time.time(), `date +%s.%N`): the sender, receiver and the shell that cuts the
+path run on the same host. The receiver keeps 10 ms bins of application bytes (in-order data as the inner TCP
+delivers it); "reset" is any error other than a clean EOF (ECONNRESET, a stall longer than --stall-timeout).
+
+Failover definition (issue 3): 50 ms bins aligned on the cut. The threshold is 50 % of the surviving path's
+capacity (its emulated rate). If no bin in the first second after the cut is below the threshold, the flow never
+dipped and back_ms = 0. Otherwise back_ms is where the goodput is back for good: the end of the last low bin of
+the last window of 4 bins (200 ms, sliding, from the first low bin on) whose mean is below the threshold; every
+later 200 ms window until the end of the run is at or above it. null if the last low window is within the final 200 ms
+(not back before the run ended). A single low bin not followed by a low window gives the end of that bin.
+"""
+import argparse
+import json
+import math
+import re
+import socket
+import sys
+import time
+
+CHUNK = 65536
+
+
+def cmd_send(a):
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(('0.0.0.0', a.port))
+    ls.listen(1)
+    ls.settimeout(a.accept_timeout)
+    try:
+        c, _ = ls.accept()
+    except socket.timeout:
+        print(f'flowtool send: no connection on :{a.port} within {a.accept_timeout} s', file=sys.stderr)
+        return 1
+    buf = b'\xa5' * CHUNK
+    c.settimeout(0.1)
+    end = time.time() + a.secs
+    sent = 0
+    err = None
+    try:
+        while time.time() < end:
+            try:
+                sent += c.send(buf)
+            except socket.timeout:
+                continue
+        c.settimeout(30)
+        c.shutdown(socket.SHUT_WR)
+        # wait for the receiver's close so that the FIN and every byte are delivered before we go
+        while c.recv(4096):
+            pass
+    except OSError as e:
+        err = f'{type(e).__name__}: {e}'
+    c.close()
+    print(json.dumps({'sent': sent, 'error': err}), file=sys.stderr)
+    return 1 if err else 0
+
+
+def cmd_recv(a):
+    deadline = time.time() + a.connect_timeout
+    while True:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.settimeout(2)
+        try:
+            s.connect((a.host, a.port))
+            break
+        except OSError as e:
+            s.close()
+            if time.time() >= deadline:
+                json.dump({'t0': None, 'bin_ms': 10, 'bins': [], 'bytes': 0, 'eof': False,
+                           'error': f'connect to {a.host}:{a.port}: {e}'}, open(a.out, 'w'))
+                return 1
+            time.sleep(0.1)
+    t0 = time.time()
+    bins = []
+    total = 0
+    err = None
+    eof = False
+    buf = bytearray(262144)
+    s.settimeout(a.stall_timeout)
+    try:
+        while True:
+            n = s.recv_into(buf)
+            now = time.time()
+            if n == 0:
+                eof = True
+                break
+            k = int((now - t0) * 100)
+            if k >= len(bins):
+                bins.extend([0] * (k + 1 - len(bins)))
+            bins[k] += n
+            total += n
+            if now - t0 > a.timeout:
+                err = f'still receiving after {a.timeout} s'
+                break
+    except socket.timeout:
+        err = f'no data for {a.stall_timeout} s (stalled)'
+    except OSError as e:
+        err = f'{type(e).__name__}: {e}'
+    t1 = time.time()
+    s.close()
+    with open(a.out, 'w') as f:
+        json.dump({'t0': t0, 't1': t1, 'bin_ms': 10, 'bins': bins, 'bytes': total, 'eof': eof, 'error': err}, f)
+    return 0 if eof and not err else 1
+
+
+def rebin(log, start, width_s, n):
+    """n bins of width_s seconds from absolute time start, in Mbit/s, from the receiver's 10 ms bins."""
+    out = [0.0] * n
+    t0, b = log['t0'], log['bins']
+    for i, v in enumerate(b):
+        if not v:
+            continue
+        t = t0 + (i + 0.5) * 0.01  # a 10 ms bin counted at its middle
+        k = math.floor((t - start) / width_s)
+        if 0 <= k < n:
+            out[k] += v
+    return [x * 8 / width_s / 1e6 for x in out]
+
+
+def failover_metrics(log, cut, capacity, post, bin_s=0.05):
+    thr = 0.5 * capacity
+    nb = int(round(post / bin_s))
+    after = rebin(log, cut, bin_s, nb)
+    before = rebin(log, cut - 1.0, bin_s, int(round(1.0 / bin_s)))
+    first_low = next((k for k in range(min(20, nb)) if after[k] < thr), None)
+    if first_low is None:
+        back = 0.0
+    else:
+        # the last 4-bin window (from the first low bin on) whose mean is below the threshold: back after it
+        last_bad = None
+        for j in range(first_low, nb - 3):
+            if sum(after[j:j + 4]) / 4 < thr:
+                last_bad = j
+        if last_bad is None:
+            back = (first_low + 1) * bin_s * 1000  # a single low bin, not a low 200 ms
+        elif last_bad + 4 >= nb - 3:
+            back = None
+        else:
+            low = max(k for k in range(last_bad, last_bad + 4) if after[k] < thr)
+            back = (low + 1) * bin_s * 1000
+    stall = None
+    if first_low is not None:
+        end = int(back / 1000 / bin_s) if back is not None else nb
+        stall = sum(1 for k in range(first_low, end) if after[k] == 0.0) * bin_s * 1000
+    tail = after[int(1.0 / bin_s):]
+    return {
+        'failover_threshold_mbps': round(thr, 3), 'failover_back_ms': None if back is None else round(back),
+        'failover_zero_bins_ms': None if stall is None else round(stall),
+        'failover_first_low_ms': None if first_low is None else round(first_low * bin_s * 1000),
+        'pre_cut_mbps': round(sum(before) / len(before), 3),
+        'post_cut_mbps': round(sum(tail) / len(tail), 3) if tail else None,
+        'bins_50ms_mbps': [round(x, 2) for x in before + after], 'bins_start_ms': -1000,
+    }
+
+
+def cmd_failover(a):
+    with open(a.recv) as f:
+        log = json.load(f)
+    if log.get('t0') is None:
+        print(json.dumps({'error': log.get('error')})[1:-1])
+        return 1
+    m = failover_metrics(log, a.cut, a.capacity, a.post)
+    m['inner_reset'] = not log['eof'] or log['error'] is not None
+    m['inner_error'] = log['error']
+    print(json.dumps(m)[1:-1])
+    return 0
+
+
+PING_RE = re.compile(r'icmp_seq=(\d+) .*time=([0-9.]+) ms')
+
+
+def ping_times(path):
+    seen = {}
+    with open(path) as f:
+        for line in f:
+            m = PING_RE.search(line)
+            if m and m.group(1) not in seen:  # duplicates (DUP!) count once
+                seen[m.group(1)] = float(m.group(2))
+    return list(seen.values())
+
+
+def pct(xs, p):
+    """Percentile by linear interpolation between closest ranks (numpy's default)."""
+    if not xs:
+        return None
+    s = sorted(xs)
+    k = (len(s) - 1) * p / 100.0
+    lo = math.floor(k)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def r3(v):
+    return None if v is None else round(v, 3)
+
+
+def cmd_ping(a):
+    idle, load = ping_times(a.idle), ping_times(a.load)
+    i50, i95 = pct(idle, 50), pct(idle, 95)
+    l50, l95 = pct(load, 50), pct(load, 95)
+    out = {
+        'ping_idle_n': len(idle), 'ping_idle_lost': a.count_idle - len(idle), 'ping_idle_p50_ms': r3(i50),
+        'ping_idle_p95_ms': r3(i95), 'ping_load_n': len(load), 'ping_load_lost': a.count_load - len(load),
+        'ping_load_p50_ms': r3(l50), 'ping_load_p95_ms': r3(l95), 'ping_load_max_ms': r3(max(load) if load else None),
+        'added_p95_ms': r3(l95 - i50) if l95 is not None and i50 is not None else None,
+        'added_p50_ms': r3(l50 - i50) if l50 is not None and i50 is not None else None,
+    }
+    print(json.dumps(out)[1:-1])
+    return 0 if idle and load else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('send')
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--secs', type=float, required=True)
+    p.add_argument('--accept-timeout', type=float, default=60)
+    p = sub.add_parser('recv')
+    p.add_argument('--host', required=True)
+    p.add_argument('--port', type=int, required=True)
+    p.add_argument('--out', required=True)
+    p.add_argument('--timeout', type=float, default=120)
+    p.add_argument('--connect-timeout', type=float, default=10)
+    p.add_argument('--stall-timeout', type=float, default=20)
+    p = sub.add_parser('failover')
+    p.add_argument('--recv', required=True)
+    p.add_argument('--cut', type=float, required=True)
+    p.add_argument('--capacity', type=float, required=True)
+    p.add_argument('--post', type=float, default=3)
+    p = sub.add_parser('ping')
+    p.add_argument('--idle', required=True)
+    p.add_argument('--load', required=True)
+    p.add_argument('--count-idle', type=int, required=True)
+    p.add_argument('--count-load', type=int, required=True)
+    a = ap.parse_args()
+    return {'send': cmd_send, 'recv': cmd_recv, 'failover': cmd_failover, 'ping': cmd_ping}[a.cmd](a)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
