@@ -718,7 +718,7 @@ static void sock_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 		ev_io_stop(c->loop, &c->sock_w);
 		ev_io_start(c->loop, &c->sock_r);
 		if (new_session(c))
-			request_exit(c, 1);
+			request_exit(c, 1);	/* a configuration problem: retrying cannot help */
 		return;
 	}
 	r = braid_tcplink_flush(&c->tl);
@@ -1078,7 +1078,9 @@ static int open_session_socket(struct braid_client *c)
 	ev_io_set(&c->sock_r, c->ufd, EV_READ);
 	ev_io_set(&c->sock_w, c->ufd, EV_WRITE);
 	ev_io_start(c->loop, &c->sock_r);
-	return new_session(c);
+	if (new_session(c))
+		request_exit(c, 1);	/* a configuration problem: retrying cannot help */
+	return 0;
 }
 
 static void start_connect(struct braid_client *c)

@@ -11,7 +11,8 @@
 #                              WRAP tls-auth|tls-crypt|none), wait until it listens; pid in OV_PID
 # tc_server_stop               SIGTERM the stock server and wait
 # tc_client NAME PROTO WRAP [extra lines...]   write + start braidd as client (bd_start)
-# tc_transfer NAME             sha256-verified download of the blob through the tunnel (curl from cli)
+# tc_transfer LABEL [BD_NAME]  sha256-verified download of the blob through the tunnel (curl from cli);
+#                              with BD_NAME also checks braidd's stats (TUN packets written)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 TC_SRV_TUN=10.8.0.1
@@ -25,7 +26,12 @@ tc_setup() {
 	openvpn --genkey secret "$TB_DIR/pki/ta.key" >/dev/null 2>&1 || fail "genkey ta.key"
 	openvpn --genkey secret "$TB_DIR/pki/wrong.key" >/dev/null 2>&1 || fail "genkey wrong.key"
 	head -c "${TC_BLOB_BYTES:-2097152}" /dev/urandom >"$TB_DIR/blob"
+	TC_WANT_BYTES=$(stat -c %s "$TB_DIR/blob")
 	TC_WANT=$(sha256sum <"$TB_DIR/blob" | cut -d' ' -f1)
+	# without the tunnel the server's tunnel addresses are unreachable from cli (else they would be routed
+	# to srv over the plain path and a test could pass without the tunnel)
+	tb_exec "$TB_CLI" ip route add unreachable 10.8.0.0/16 || fail "unreachable route"
+	tb_exec "$TB_CLI" ip -6 route add unreachable fd00:8::/48 || fail "unreachable route v6"
 	tb_bg "$TB_SRV" python3 -m http.server --bind 0.0.0.0 --directory "$TB_DIR" 8080 >/dev/null 2>&1
 }
 
@@ -80,8 +86,15 @@ tc_transfer() {
 	local got
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		got=$(tb_exec "$TB_CLI" curl -sf --max-time 20 "http://$TC_SRV_TUN:8080/blob" | sha256sum | cut -d' ' -f1)
-		[ "$got" = "$TC_WANT" ] && return 0
+		[ "$got" = "$TC_WANT" ] && break
 		sleep 0.3
 	done
-	fail "$1: download sha256 $got, want $TC_WANT"
+	[ "$got" = "$TC_WANT" ] || fail "$1: download sha256 $got, want $TC_WANT"
+	# the bytes came through braidd's TUN
+	if [ -n "${2:-}" ]; then
+		local st
+		st=$(bd_stats "$2")
+		[ "$(bd_stat_field "$st" tun_write)" -gt $((TC_WANT_BYTES / 1500)) ] ||
+			fail "$1: too few packets written to the TUN: $st"
+	fi
 }

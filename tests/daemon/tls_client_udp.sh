@@ -25,7 +25,7 @@ grep -qF "Data Channel: cipher 'AES-256-GCM', peer-id pushed, key-derivation TLS
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping through the tunnel"
 tb_exec "$TB_CLI" ping -c3 -i0.2 -W2 -q "$TC_SRV_TUN" >/dev/null || fail "IPv4 ping loss"
 tb_exec "$TB_CLI" ping -6 -c3 -i0.2 -W2 -q fd00:8::1 >/dev/null || fail "IPv6 ping through the tunnel"
-tc_transfer "udp tls-auth"
+tc_transfer "udp tls-auth" cli
 echo "ok: ping v4+v6, $(stat -c %s "$TB_DIR/blob") B download sha256"
 
 dev=$(tb_exec "$TB_CLI" ip -o addr show | awk '/10\.8\.0\./ {print $2}')
