@@ -46,6 +46,10 @@ void braid_mp_config_init(struct braid_mp_config *c)
 	c->degraded_loss_pm = 250;
 	c->latency_classes = 1;
 	c->arq = 1;
+	c->pmtu_max = 1500;
+	c->pmtu_base = 1200;
+	c->pmtu_step = 8;
+	c->pmtu_raise_us = 600000000ULL;
 }
 
 /* ---- small rings ---- */
@@ -142,6 +146,10 @@ static int check_config(const struct braid_mp_config *c)
 	if (c->aqm_target_us && !c->aqm_interval_us)
 		return -EINVAL;
 	if ((unsigned int)c->sched > BRAID_MP_SCHED_REDUNDANT)
+		return -EINVAL;
+	if (c->pmtu_max && (c->pmtu_max > BRAID_MP_MTU_PROBE_MAX ||
+			    c->pmtu_base < BRAID_MP_MTU_HDR_LEN || c->pmtu_base > c->pmtu_max ||
+			    !c->pmtu_step || !c->pmtu_raise_us))
 		return -EINVAL;
 	return 0;
 }
@@ -404,6 +412,7 @@ int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned 
 	p->state = BRAID_MP_PATH_PROBING;
 	p->c.key = key;
 	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
+	mp_pmtu_off(&p->pmtu);	/* started when the path is validated */
 	if (start_validation(mp, p, now))
 		return -EIO;
 	p->used = 1;
@@ -498,6 +507,7 @@ static void path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 	p->c.failures++;
 	p->c.last_fail_us = now;
 	p->oldest_probe = 0;
+	mp_pmtu_stop(&p->pmtu);
 	while (p->sent_n) {
 		struct mp_sent *r = sent_at(p, cap, 0);
 
@@ -583,6 +593,11 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 	p->agg_al = p->agg_round = 0;
 	p->prev_al = 1;
 	memset(&p->codel, 0, sizeof(p->codel));
+	/* the MTU is searched again from base: a re-validated path may be
+	 * another route (or a black hole made it fail) */
+	if (mp->cfg.pmtu_max)
+		mp_pmtu_start(&p->pmtu, now, mp->cfg.pmtu_base, mp->cfg.pmtu_max,
+			      mp->cfg.pmtu_step);
 	mp_sched_path_up(mp, i);
 }
 
@@ -658,7 +673,13 @@ static int pop_ctl(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 
 	mp->ctl_head = (mp->ctl_head + 1) % MP_CTLQ;
 	mp->ctl_n--;
-	memcpy(mp->ctl_out, c->buf, c->len);
+	if (c->buf[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_MTU_PROBE) {
+		/* queued as its header only: the zero padding is added here */
+		memcpy(mp->ctl_out, c->buf, BRAID_MP_MTU_HDR_LEN);
+		memset(mp->ctl_out + BRAID_MP_MTU_HDR_LEN, 0, c->len - BRAID_MP_MTU_HDR_LEN);
+	} else {
+		memcpy(mp->ctl_out, c->buf, c->len);
+	}
 	if (c->rx_us && mp->ctl_out[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_PROBE_ECHO) {
 		uint64_t hold = now - c->rx_us;
 		uint8_t *h = mp->ctl_out + BRAID_MP_HDR_LEN + 16;
@@ -703,6 +724,123 @@ static void send_probe(struct braid_mp *mp, int i, uint64_t now)
 	p->probes_unanswered++;
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
+}
+
+/* An MTU_PROBE of size bytes in all (padded with zeros in pop_ctl). */
+static void send_mtu_probe(struct braid_mp *mp, int i, uint64_t now, uint32_t size)
+{
+	struct mp_path *p = &mp->path[i];
+	struct braid_mp_msg m;
+	struct mp_ctl *c;
+
+	if (size < BRAID_MP_MTU_HDR_LEN || size > BRAID_MP_CTL_MAX)
+		return;
+	c = ctl_new(mp, i);
+	if (!c)
+		return;	/* control queue full: due again at the next timer */
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_MTU_ACK;	/* same fields; the header is all that is queued */
+	m.path_id = (uint32_t)i;
+	m.u.mtu.seq = ++p->pmtu_seq;
+	m.u.mtu.size = (uint16_t)size;
+	braid_mp_msg_encode(&m, c->buf, sizeof(c->buf));
+	c->buf[BRAID_MP_MAGIC_LEN] = BRAID_MP_MSG_MTU_PROBE;
+	c->len = size;
+	mp_pmtu_sent(&p->pmtu, now, m.u.mtu.seq, size);
+}
+
+/* How long an MTU probe may take: it is answered at once, so a round trip
+ * with room for queuing. Its loss costs nothing but the next try. */
+static uint64_t pmtu_pto(const struct mp_path *p)
+{
+	uint64_t t;
+
+	if (!p->est.have_rtt)
+		return 250000;
+	t = 2 * p->est.srtt;
+	if (p->est.srtt + 4 * p->est.rttvar > t)
+		t = p->est.srtt + 4 * p->est.rttvar;
+	return t + 10000;
+}
+
+/*
+ * The path's MTU shrank (black hole): packets that no longer fit leave it.
+ * Retained ones that are too big were most likely lost there: re-sent on
+ * the paths they fit (the receiver drops copies that did arrive); queued
+ * ones move. A packet that fits no path may come back here (oversize).
+ */
+static void pmtu_shrink(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts, mtu = p->pmtu.mtu, k, w = 0, n;
+	struct mp_ring *rings[2] = { &p->pq, &p->q };
+	int j;
+
+	for (k = 0; k < p->sent_n; k++) {
+		struct mp_sent *r = sent_at(p, cap, k);
+
+		if (r->len > mtu) {
+			p->c.resent_pkts++;
+			reschedule(mp, now, r->slot, MP_RESEND_BIT);
+			continue;
+		}
+		if (w != k)
+			*sent_at(p, cap, w) = *r;
+		w++;
+	}
+	p->sent_n = w;
+	for (j = 0; j < 2; j++) {
+		n = rings[j]->n;
+		for (k = 0; k < n; k++) {
+			uint32_t e = ring_pop(rings[j]), idx = e & ~MP_RESEND_BIT;
+
+			if (mp->slots[idx].len <= mtu) {
+				ring_push(rings[j], e);
+				continue;
+			}
+			p->q_bytes -= mp->slots[idx].len;
+			if (j == 0)
+				p->pq_bytes -= mp->slots[idx].len;
+			reschedule(mp, now, idx, e & MP_RESEND_BIT);
+		}
+	}
+}
+
+/* Black-hole suspicion without a report: the oldest packet on the path is
+ * above base and unanswered for a report's worth of time, although a probe
+ * sent after it came back. */
+static int pmtu_silent_big(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
+{
+	const struct mp_sent *r;
+
+	if (!p->sent_n || p->pmtu.mtu <= mp->cfg.pmtu_base || p->pmtu.state == MP_PMTU_OFF)
+		return 0;
+	r = &p->sent[p->sent_head];
+	return r->len > mp->cfg.pmtu_base && p->last_echo_tx > r->tx_us &&
+	       now > r->tx_us + p->est.srtt + 4 * p->est.rttvar + mp->cfg.report_max_us;
+}
+
+static void pmtu_timers(struct braid_mp *mp, int i, uint64_t now)
+{
+	struct mp_path *p = &mp->path[i];
+	uint32_t size;
+
+	if (p->pmtu.state == MP_PMTU_OFF)
+		return;
+	if (mp_pmtu_timeout(&p->pmtu, now, pmtu_pto(p), mp->cfg.pmtu_raise_us))
+		pmtu_shrink(mp, p, now);
+	else if (pmtu_silent_big(mp, p, now))
+		mp_pmtu_suspect(&p->pmtu, now);
+	size = mp_pmtu_due(&p->pmtu, now);
+	if (size)
+		send_mtu_probe(mp, i, now, size);
+}
+
+/* A confirmation probe is out and the path answers small probes: the
+ * silence of big packets is being checked, not a cut. */
+static int pmtu_holds_failure(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
+{
+	return p->pmtu.confirm &&
+	       (!p->oldest_probe || now - p->oldest_probe <= fail_timeout(mp, p));
 }
 
 static uint64_t probe_interval(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
@@ -1021,7 +1159,8 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 		if (!mp_usable(p))
 			continue;
 		old = oldest_unacked(mp, p);
-		if (old != UINT64_MAX && now >= old && now - old > fail_timeout(mp, p)) {
+		if (old != UINT64_MAX && now >= old && now - old > fail_timeout(mp, p) &&
+		    !pmtu_holds_failure(mp, p, now)) {
 			path_fail(mp, p, now);
 			continue;
 		}
@@ -1034,6 +1173,7 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 			send_probe(mp, i, now);
 			p->probe_next = now + probe_interval(mp, p, now);
 		}
+		pmtu_timers(mp, i, now);
 		mp_est_tick(&p->est, now);
 		/* Lossy in steady state: degrade. A degraded path gets no data,
 		 * so it is given another chance after DEGRADED_HOLD_US. */
@@ -1166,6 +1306,11 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		out->pid = s->pid;
 		out->resend = (e & MP_RESEND_BIT) || s->sent;
 		out->ce = (uint8_t)ce;
+		if (s->len > p->pmtu.mtu) {
+			out->oversize = 1;
+			p->mtu_oversize++;
+			mp->st.tx_oversize++;
+		}
 		s->sent = 1;
 		p->last_data_tx = now;
 		if (p->probe_next > now + probe_interval(mp, p, now))
@@ -1200,6 +1345,9 @@ uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now)
 		if (x != UINT64_MAX && x + fail_timeout(mp, p) + 1 < t)
 			t = x + fail_timeout(mp, p) + 1;
 		x = mp_est_next_tick(&p->est);
+		if (x < t)
+			t = x;
+		x = mp_pmtu_next(&p->pmtu, pmtu_pto(p));
 		if (x < t)
 			t = x;
 		if (p->state == BRAID_MP_PATH_DEGRADED && p->degraded_since + DEGRADED_HOLD_US < t)
@@ -1310,6 +1458,8 @@ static void on_echo(struct braid_mp *mp, uint64_t now, int i, const struct braid
 	p->oldest_probe = 0;
 	p->probes_unanswered = 0;
 	p->c.echoes++;
+	if (m->u.echo.tx_us > p->last_echo_tx)
+		p->last_echo_tx = m->u.echo.tx_us;
 }
 
 /* Did the peer's NACK name pid as missing? */
@@ -1354,7 +1504,7 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 	uint32_t cap = mp->cfg.retain_pkts, k, n = 0, delivered, lost = 0;
 	struct mp_path *p;
 	uint64_t newest = 0;
-	int al = 1, found = 0, new_round = 0;
+	int al = 1, found = 0, new_round = 0, big_lost = 0, big_ok = 0;
 
 	if (e->path_id >= BRAID_MP_MAX_PATHS)
 		return;
@@ -1388,11 +1538,18 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 			newest = r->tx_us;
 			p->sent_head = (p->sent_head + 1) & (cap - 1);
 			p->sent_n--;
-			if (mp->cfg.arq && lost && nacked(m, r->pid))
+			if (mp->cfg.arq && lost && nacked(m, r->pid)) {
+				big_lost += r->len > mp->cfg.pmtu_base;
 				arq_resend(mp, now, p, r->slot);
-			else
+			} else {
+				big_ok += r->len > mp->cfg.pmtu_base;
 				slot_put(mp, r->slot, BRAID_MP_REL_DONE);
+			}
 		}
+		/* Big packets lost, smaller ones (the last one at least) passed:
+		 * maybe the path's MTU went down. A probe of mtu bytes tells. */
+		if (big_lost >= 2 && !big_ok)
+			mp_pmtu_suspect(&p->pmtu, now);
 		if (newest >= p->est.round_start) {
 			new_round = 1;
 			p->est.round_start = now;
@@ -1492,6 +1649,19 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 	case BRAID_MP_MSG_SKIP:
 		mp_reorder_filler(&mp->ro, now, m.u.skip_pid);
 		break;
+	case BRAID_MP_MSG_MTU_PROBE:
+		/* answered on the path it came by, in any state, like a challenge */
+		memset(&r, 0, sizeof(r));
+		r.type = BRAID_MP_MSG_MTU_ACK;
+		r.path_id = m.path_id;
+		r.u.mtu.seq = m.u.mtu.seq;
+		r.u.mtu.size = m.u.mtu.size;
+		ctl_send(mp, path, &r, 0);
+		break;
+	case BRAID_MP_MSG_MTU_ACK:
+		if (m.path_id == (uint32_t)path && mp_usable(p))
+			mp_pmtu_ack(&p->pmtu, now, m.u.mtu.seq, m.u.mtu.size, mp->cfg.pmtu_raise_us);
+		break;
 	case BRAID_MP_MSG_PATH_CLOSE:
 		for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 			struct mp_path *q = &mp->path[i];
@@ -1561,7 +1731,26 @@ int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_pat
 	st->arq_resent = p->arq_resent;
 	st->queue_bytes = p->q_bytes;
 	st->retained_pkts = p->sent_n;
+	st->mtu = p->pmtu.state == MP_PMTU_OFF ? 0 : p->pmtu.mtu;
+	st->mtu_searches = p->pmtu.searches;
+	st->mtu_blackholes = p->pmtu.blackholes;
+	st->mtu_probes = p->pmtu.probes;
+	st->mtu_acks = p->pmtu.acks;
+	st->mtu_probes_lost = p->pmtu.lost;
+	st->mtu_oversize = p->mtu_oversize;
 	return 0;
+}
+
+uint32_t braid_mp_tunnel_mtu(const struct braid_mp *mp)
+{
+	uint32_t mask = mp_sched_usable(mp), m = UINT32_MAX;
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if ((mask & (1u << i)) && mp->path[i].pmtu.state != MP_PMTU_OFF &&
+		    mp->path[i].pmtu.mtu < m)
+			m = mp->path[i].pmtu.mtu;
+	return m == UINT32_MAX ? 0 : m;
 }
 
 void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st)
@@ -1578,6 +1767,7 @@ void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st)
 	st->rx_max_held = mp->ro.st.max_held;
 	st->rx_max_hold_us = mp->ro.st.max_hold_us;
 	st->reorder_deadline_us = mp->ro_deadline;
+	st->tunnel_mtu = braid_mp_tunnel_mtu(mp);
 }
 
 void braid_mp_stats_reset_peaks(struct braid_mp *mp)

@@ -33,6 +33,10 @@
  * it with BULK), cfg.arq (on by default: re-send what the peer NACKs),
  * path stats arq_resent and suspects. Default degraded_loss_pm 100 -> 250.
  * Wire: REPORT may carry a NACK tail, new control message SKIP (type 7).
+ * Third round (docs/multipath.md §11): per-path MTU search (cfg.pmtu_*,
+ * MTU_PROBE / MTU_ACK types 8 / 9), tx.oversize, path stats mtu and
+ * mtu_*, braid_mp_tunnel_mtu(); a control message can be up to
+ * BRAID_MP_CTL_MAX bytes.
  */
 #ifndef BRAID_MP_H
 #define BRAID_MP_H
@@ -100,6 +104,13 @@ struct braid_mp_config {
 					 * bulk in the path's send queue (1) */
 	int arq;			/* re-send packets the peer NACKs (1) */
 	int no_pacing;			/* debugging: send as soon as queued */
+	/* Path MTU search (docs/multipath.md §11), in engine packet sizes
+	 * (the plaintext the daemon encrypts). pmtu_max 0: off, every size
+	 * fits every path. */
+	uint32_t pmtu_max;		/* largest size to search (1500) */
+	uint32_t pmtu_base;		/* assumed to pass every path (1200) */
+	uint32_t pmtu_step;		/* search granularity in bytes (8) */
+	uint64_t pmtu_raise_us;		/* search again this long after one ended (600 s) */
 	/* the engine is done with a tx ref (required) */
 	void (*tx_release)(void *user, void *ref, enum braid_mp_release why);
 	/* an rx ref the engine held is dropped at braid_mp_free (optional) */
@@ -120,6 +131,8 @@ struct braid_mp_tx {
 	uint64_t pid;
 	uint8_t resend;		/* already sent once: same packet-id, same bytes */
 	uint8_t ce;		/* set ECN CE on the inner packet (braid_mp_set_ce) */
+	uint8_t oversize;	/* len > the path's MTU (no path fits it): send it so
+				 * that it may be fragmented (no DF) */
 	/* CONTROL: plaintext, valid until the next engine call */
 	const uint8_t *ctl;
 	uint32_t ctl_len;
@@ -154,6 +167,11 @@ struct braid_mp_path_stats {
 	uint32_t suspects;	/* failures by the early (report-based) check */
 	uint32_t bad_token, unsolicited_resp, rx_unvalidated;
 	uint64_t last_fail_us;	/* time of the last failure */
+	/* path MTU (engine packet size; 0 = search off) and its search */
+	uint32_t mtu;
+	uint32_t mtu_searches, mtu_blackholes;
+	uint64_t mtu_probes, mtu_acks, mtu_probes_lost;
+	uint64_t mtu_oversize;	/* packets sent here although larger than mtu */
 };
 
 struct braid_mp_stats {
@@ -165,6 +183,8 @@ struct braid_mp_stats {
 	uint32_t rx_held, rx_max_held;
 	uint64_t rx_max_hold_us;
 	uint64_t reorder_deadline_us;	/* current adaptive gap deadline */
+	uint32_t tunnel_mtu;		/* braid_mp_tunnel_mtu() */
+	uint64_t tx_oversize;		/* packets larger than every usable path's MTU */
 };
 
 /* Fill cfg with the defaults named above (callbacks NULL). */
@@ -234,6 +254,12 @@ int braid_mp_poll_rx(struct braid_mp *mp, uint64_t now, struct braid_mp_rx *out)
 
 int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_path_stats *st);
 void braid_mp_stats(const struct braid_mp *mp, struct braid_mp_stats *st);
+/*
+ * The tunnel's MTU: the smallest MTU (engine packet size) among the paths
+ * that carry data now; 0 when no path does or the search is off. The
+ * daemon clamps the inner TCP MSS to it.
+ */
+uint32_t braid_mp_tunnel_mtu(const struct braid_mp *mp);
 /* Restart the peak values (rx_max_held, rx_max_hold_us) for a new interval. */
 void braid_mp_stats_reset_peaks(struct braid_mp *mp);
 

@@ -10,6 +10,7 @@
 #include "mp.h"
 #include "mp_aqm.h"
 #include "mp_est.h"
+#include "mp_pmtu.h"
 #include "mp_reorder.h"
 
 #define MP_RESEND_BIT 0x80000000u
@@ -99,6 +100,10 @@ struct mp_path {
 	uint32_t probes_unanswered;	/* probes sent since the last echo / report */
 	uint64_t probe_next;
 	uint64_t last_data_tx;
+	uint64_t last_echo_tx;	/* tx time of the newest echoed probe */
+	struct mp_pmtu pmtu;
+	uint32_t pmtu_seq;
+	uint64_t mtu_oversize;
 	uint64_t degraded_since;
 	uint64_t bw_before_fail;	/* warm start when it comes back */
 	int aqm_off;		/* re-sends queued: no AQM / limit until drained */
@@ -124,7 +129,7 @@ struct braid_mp {
 	struct mp_path path[BRAID_MP_MAX_PATHS];
 	struct mp_ctl ctl[MP_CTLQ];
 	uint32_t ctl_head, ctl_n;
-	uint8_t ctl_out[BRAID_MP_MSG_MAX];
+	uint8_t ctl_out[BRAID_MP_CTL_MAX];
 	struct mp_reorder ro;
 	uint64_t report_next;
 	uint64_t mpip_next;
@@ -142,7 +147,8 @@ static inline int mp_usable(const struct mp_path *p)
 
 /* Bit mask of the paths data may use now (best tier only). */
 uint32_t mp_sched_usable(const struct braid_mp *mp);
-/* Paths to put a packet on (bit mask), 0 = none. */
+/* Paths to put a packet on (bit mask), 0 = none. Only paths whose MTU fits
+ * len; if none does, the ones with the largest MTU (counted). */
 uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta);
 /* Charge len bytes to path i in the stride scheduler. */
 void mp_sched_charge(struct braid_mp *mp, int i, uint32_t len);

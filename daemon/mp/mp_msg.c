@@ -80,6 +80,12 @@ static size_t msg_len(const struct braid_mp_msg *m)
 		return BRAID_MP_CLOSE_LEN;
 	case BRAID_MP_MSG_SKIP:
 		return BRAID_MP_SKIP_LEN;
+	case BRAID_MP_MSG_MTU_PROBE:
+		if (m->u.mtu.size < BRAID_MP_MTU_HDR_LEN || m->u.mtu.size > BRAID_MP_MTU_PROBE_MAX)
+			return 0;
+		return m->u.mtu.size;
+	case BRAID_MP_MSG_MTU_ACK:
+		return BRAID_MP_MTU_ACK_LEN;
 	}
 	return 0;
 }
@@ -133,6 +139,13 @@ int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap)
 	case BRAID_MP_MSG_SKIP:
 		wire_put_be32(p, m->path_id);
 		wire_put_be64(p + 4, m->u.skip_pid);
+		break;
+	case BRAID_MP_MSG_MTU_PROBE:
+	case BRAID_MP_MSG_MTU_ACK:
+		wire_put_be32(p, m->path_id);
+		wire_put_be32(p + 4, m->u.mtu.seq);
+		wire_put_be16(p + 8, m->u.mtu.size);
+		memset(p + 10, 0, len - BRAID_MP_MTU_HDR_LEN);
 		break;
 	}
 	return (int)len;
@@ -205,6 +218,22 @@ int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m)
 			return -EBADMSG;
 		m->path_id = wire_get_be32(p);
 		m->u.skip_pid = wire_get_be64(p + 4);
+		return 0;
+	case BRAID_MP_MSG_MTU_PROBE:
+	case BRAID_MP_MSG_MTU_ACK:
+		if (len < BRAID_MP_MTU_HDR_LEN)
+			return -EBADMSG;
+		m->path_id = wire_get_be32(p);
+		m->u.mtu.seq = wire_get_be32(p + 4);
+		m->u.mtu.size = wire_get_be16(p + 8);
+		if (m->type == BRAID_MP_MSG_MTU_ACK)
+			return len == BRAID_MP_MTU_ACK_LEN && m->u.mtu.size >= BRAID_MP_MTU_HDR_LEN &&
+			       m->u.mtu.size <= BRAID_MP_MTU_PROBE_MAX ? 0 : -EBADMSG;
+		if (m->u.mtu.size != len || len > BRAID_MP_MTU_PROBE_MAX)
+			return -EBADMSG;
+		for (i = BRAID_MP_MTU_HDR_LEN; i < len; i++)	/* padding: zeros only */
+			if (buf[i])
+				return -EBADMSG;
 		return 0;
 	}
 	return -EBADMSG;

@@ -28,6 +28,8 @@ enum braid_mp_msg_type {
 	BRAID_MP_MSG_PATH_RESPONSE = 5,
 	BRAID_MP_MSG_PATH_CLOSE = 6,
 	BRAID_MP_MSG_SKIP = 7,		/* the sender dropped this data packet-id */
+	BRAID_MP_MSG_MTU_PROBE = 8,	/* padded to its size field: path MTU search */
+	BRAID_MP_MSG_MTU_ACK = 9,	/* that MTU_PROBE arrived */
 };
 
 /* Sizes on the wire (magic + type included). */
@@ -39,11 +41,19 @@ enum braid_mp_msg_type {
 #define BRAID_MP_CHALLENGE_LEN (BRAID_MP_HDR_LEN + 4 + BRAID_MP_TOKEN_LEN)
 #define BRAID_MP_CLOSE_LEN (BRAID_MP_HDR_LEN + 5)
 #define BRAID_MP_SKIP_LEN (BRAID_MP_HDR_LEN + 12)
+/* MTU_PROBE: path_id u32, seq u32, size u16, zero padding up to size bytes
+ * in all (magic and type included); MTU_ACK: the same fields, no padding. */
+#define BRAID_MP_MTU_HDR_LEN (BRAID_MP_HDR_LEN + 10)
+#define BRAID_MP_MTU_ACK_LEN BRAID_MP_MTU_HDR_LEN
+#define BRAID_MP_MTU_PROBE_MAX 9000	/* largest MTU_PROBE (and PLPMTU) */
 /* Optional NACK tail of a REPORT: nack_hi u64, nack_bits u16, bitmap. */
 #define BRAID_MP_NACK_MAX_BITS 4096
 #define BRAID_MP_NACK_LEN(bits) (10 + (bits) / 8)
 #define BRAID_MP_MSG_MAX \
 	(BRAID_MP_REPORT_LEN(BRAID_MP_REPORT_MAX) + BRAID_MP_NACK_LEN(BRAID_MP_NACK_MAX_BITS))
+/* Largest control message of any kind (an MTU_PROBE): what a daemon's
+ * buffer for poll_tx's CONTROL output must hold. */
+#define BRAID_MP_CTL_MAX BRAID_MP_MTU_PROBE_MAX
 
 struct braid_mp_report_entry {
 	uint32_t path_id;	/* the data *sender's* id of the path */
@@ -84,12 +94,17 @@ struct braid_mp_msg {
 		uint8_t token[BRAID_MP_TOKEN_LEN];
 		uint8_t close_reason;
 		uint64_t skip_pid;
+		struct {
+			uint32_t seq;
+			uint16_t size;	/* MTU_PROBE: its whole length */
+		} mtu;
 	} u;
 };
 
 /* 1 if buf starts with the Braid magic, else 0. */
 int braid_mp_msg_is_control(const uint8_t *buf, size_t len);
-/* Encode into buf (capacity cap). Returns the length or -ENOSPC / -EINVAL. */
+/* Encode into buf (capacity cap). Returns the length or -ENOSPC / -EINVAL
+ * (an MTU_PROBE needs cap >= u.mtu.size, and size in MTU_HDR_LEN..PROBE_MAX). */
 int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap);
 /* Parse; 0, -ENOMSG (no magic) or -EBADMSG (malformed). */
 int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m);

@@ -212,14 +212,39 @@ uint64_t mp_sched_free_delay(const struct braid_mp *mp, int i)
 	return worst > mine ? (uint64_t)(worst - mine) : 0;
 }
 
+/* The paths of mask whose MTU fits len; if none, those with the largest
+ * MTU (the packet goes out anyway, and may be fragmented). */
+static uint32_t mtu_fit(const struct braid_mp *mp, uint32_t mask, uint32_t len)
+{
+	uint32_t fit = 0, big = 0, top = 0;
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		uint32_t m = mp->path[i].pmtu.mtu;
+
+		if (!(mask & (1u << i)))
+			continue;
+		if (m >= len)
+			fit |= 1u << i;
+		if (m > top) {
+			top = m;
+			big = 1u << i;
+		} else if (m == top) {
+			big |= 1u << i;
+		}
+	}
+	return fit ? fit : big;
+}
+
 uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta)
 {
-	uint32_t mask = mp_sched_usable(mp);
+	uint32_t all = mp_sched_usable(mp), mask;
 	double best = DBL_MAX;
 	int i, bi = -1;
 
-	if (!mask)
+	if (!all)
 		return 0;
+	mask = mtu_fit(mp, all, len);
 	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT)
 		return mask;
 	if (mp->cfg.latency_classes && (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK)
@@ -256,6 +281,8 @@ uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned
 			break;
 		}
 	}
+	if (bi < 0 && mask != all)
+		bi = __builtin_ctz(mask);	/* the weighted paths do not fit it */
 	if (bi < 0)
 		return 0;
 	return 1u << bi;

@@ -166,6 +166,11 @@ static void link_send(struct sim *s, struct sim_link *l, struct sim_pkt *pk)
 		l->drop_down++;
 		goto drop;
 	}
+	if (l->cfg.mtu && pk->len > l->cfg.mtu) {
+		l->drop_mtu++;
+		l->drop_mtu_data += !pk->is_ctl;
+		goto drop;
+	}
 	if (l->cfg.loss_pm && xs(&l->rng) % 1000 < l->cfg.loss_pm) {
 		l->drop_loss++;
 		goto drop;

@@ -38,6 +38,7 @@ struct sim_link_cfg {
 	/* Gilbert-Elliott (netem gemodel p r 1-h 1-k), per million; p = 0: off */
 	uint32_t ge_p, ge_r, ge_bad_loss, ge_good_loss;
 	uint64_t seed;		/* 0 = derived from the link's index */
+	uint32_t mtu;		/* larger packets (engine sizes) are dropped; 0 = none */
 };
 
 struct sim_pkt {
@@ -60,6 +61,7 @@ struct sim_link {
 	int ge_bad;
 	/* stats */
 	uint64_t pkts, bytes, data_bytes, drop_buf, drop_loss, drop_down;
+	uint64_t drop_mtu, drop_mtu_data;	/* above cfg.mtu (all / data packets) */
 	uint64_t win_data_bytes;
 	uint64_t qdelay_max, qdelay_sum, qdelay_n;
 };

@@ -187,12 +187,88 @@ static void test_nack_skip(void)
 	CHECK_EQ(braid_mp_msg_parse(buf, (size_t)n + 1, &p), -EBADMSG);
 }
 
+/* MTU_PROBE (padded to its size field) and MTU_ACK: exact bytes, and every
+ * way the size, the length and the padding can disagree. */
+static void test_mtu(void)
+{
+	static const uint8_t ack[] = {
+		0x42, 0x52, 0x41, 0x49, 0x44, 0x2d, 0x4d, 0x50,
+		0x9e, 0x37, 0x79, 0xb9, 0x7f, 0x4a, 0x7c, 0x15,
+		0x09,				/* type MTU_ACK */
+		0x00, 0x00, 0x00, 0x02,		/* path id 2 */
+		0x00, 0x00, 0x01, 0x07,		/* seq 263 */
+		0x05, 0x14,			/* size 1300 */
+	};
+	static uint8_t buf[BRAID_MP_MTU_PROBE_MAX + 8];
+	struct braid_mp_msg m, p;
+	size_t k;
+	int nonzero = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_MTU_ACK;
+	m.path_id = 2;
+	m.u.mtu.seq = 263;
+	m.u.mtu.size = 1300;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), BRAID_MP_MTU_ACK_LEN);
+	CHECK_EQ(BRAID_MP_MTU_ACK_LEN, sizeof(ack));
+	CHECK_MEM(buf, ack, sizeof(ack));
+	CHECK_EQ(braid_mp_msg_parse(buf, sizeof(ack), &p), 0);
+	CHECK_EQ(p.type, BRAID_MP_MSG_MTU_ACK);
+	CHECK_EQ(p.path_id, 2);
+	CHECK_EQ(p.u.mtu.seq, 263);
+	CHECK_EQ(p.u.mtu.size, 1300);
+	CHECK_EQ(braid_mp_msg_parse(buf, sizeof(ack) + 1, &p), -EBADMSG);
+	CHECK_EQ(braid_mp_msg_parse(buf, sizeof(ack) - 1, &p), -EBADMSG);
+	buf[25] = 0x00;
+	buf[26] = 0x1a;			/* size 26: smaller than any probe */
+	CHECK_EQ(braid_mp_msg_parse(buf, sizeof(ack), &p), -EBADMSG);
+
+	/* the probe: the same header with type 8, then zeros up to 1300 bytes */
+	memset(buf, 0xee, sizeof(buf));
+	m.type = BRAID_MP_MSG_MTU_PROBE;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, 1299), -ENOSPC);
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), 1300);
+	CHECK_MEM(buf, ack, 16);
+	CHECK_EQ(buf[16], 0x08);
+	CHECK_MEM(buf + 17, ack + 17, 10);
+	for (k = BRAID_MP_MTU_HDR_LEN; k < 1300; k++)
+		nonzero |= buf[k];
+	CHECK_EQ(nonzero, 0);
+	CHECK_EQ(buf[1300], 0xee);
+	CHECK_EQ(braid_mp_msg_parse(buf, 1300, &p), 0);
+	CHECK_EQ(p.type, BRAID_MP_MSG_MTU_PROBE);
+	CHECK_EQ(p.u.mtu.size, 1300);
+	CHECK_EQ(p.u.mtu.seq, 263);
+	/* length and size field disagree; a padding byte that is not zero */
+	CHECK_EQ(braid_mp_msg_parse(buf, 1299, &p), -EBADMSG);
+	CHECK_EQ(braid_mp_msg_parse(buf, 1301, &p), -EBADMSG);
+	buf[1299] = 1;
+	CHECK_EQ(braid_mp_msg_parse(buf, 1300, &p), -EBADMSG);
+	buf[1299] = 0;
+	CHECK_EQ(braid_mp_msg_parse(buf, BRAID_MP_MTU_HDR_LEN - 1, &p), -EBADMSG);
+	/* the smallest and the largest probe; sizes outside are refused */
+	m.u.mtu.size = BRAID_MP_MTU_HDR_LEN;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), BRAID_MP_MTU_HDR_LEN);
+	CHECK_EQ(braid_mp_msg_parse(buf, BRAID_MP_MTU_HDR_LEN, &p), 0);
+	m.u.mtu.size = BRAID_MP_MTU_PROBE_MAX;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), BRAID_MP_MTU_PROBE_MAX);
+	CHECK_EQ(braid_mp_msg_parse(buf, BRAID_MP_MTU_PROBE_MAX, &p), 0);
+	m.u.mtu.size = BRAID_MP_MTU_HDR_LEN - 1;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), -EINVAL);
+	m.u.mtu.size = BRAID_MP_MTU_PROBE_MAX + 1;
+	CHECK_EQ(braid_mp_msg_encode(&m, buf, sizeof(buf)), -EINVAL);
+	buf[25] = (BRAID_MP_MTU_PROBE_MAX + 1) >> 8;
+	buf[26] = (BRAID_MP_MTU_PROBE_MAX + 1) & 0xff;
+	buf[BRAID_MP_MTU_PROBE_MAX] = 0;
+	CHECK_EQ(braid_mp_msg_parse(buf, BRAID_MP_MTU_PROBE_MAX + 1, &p), -EBADMSG);
+}
+
 /* Random bytes, random lengths, random mutations of valid messages: the
  * parser returns only 0 / -ENOMSG / -EBADMSG, never reads out of bounds
  * (run under ASan), and everything it accepts re-encodes to the same bytes. */
 static void test_fuzz(void)
 {
-	uint8_t buf[BRAID_MP_MSG_MAX + 16], out[BRAID_MP_MSG_MAX];
+	uint8_t buf[BRAID_MP_MSG_MAX + 16], out[sizeof(buf)];
 	struct braid_mp_msg m;
 	int i, ok = 0, bad = 0, nomsg = 0;
 
@@ -205,13 +281,20 @@ static void test_fuzz(void)
 		if (rnd() % 4) {	/* mostly keep the magic and a real type */
 			memcpy(buf, braid_mp_magic, len < 16 ? len : 16);
 			if (len > 16)
-				buf[16] = (uint8_t)(rnd() % 8);
+				buf[16] = (uint8_t)(rnd() % 10);
 			if (len > 17 && buf[16] == BRAID_MP_MSG_REPORT)
 				buf[17] = (uint8_t)(rnd() % 10);
 			if (rnd() % 2) {	/* an exact valid length */
-				static const size_t lens[] = { 33, 45, 29, 22, 74, 130, 466 };
+				static const size_t lens[] = { 33, 45, 29, 22, 74, 130, 466, 27 };
 
-				len = lens[rnd() % 7];
+				len = lens[rnd() % 8];
+			}
+			if (len > 27 && buf[16] == BRAID_MP_MSG_MTU_PROBE && rnd() % 2) {
+				/* a probe: the size field says len, zero padding */
+				buf[25] = (uint8_t)(len >> 8);
+				buf[26] = (uint8_t)len;
+				if (rnd() % 2)
+					memset(buf + 27, 0, len - 27);
 			}
 		}
 		{
@@ -241,6 +324,7 @@ int main(void)
 	test_probe_bytes();
 	test_roundtrips();
 	test_nack_skip();
+	test_mtu();
 	test_fuzz();
 	CHECK_DONE();
 }
