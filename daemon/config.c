@@ -299,6 +299,9 @@ static int parse_text(struct braid_options *o, const char *name, const char *tex
 					free(inl);
 					inl = ni;
 				}
+				/* a CRLF file: the block's lines lose their CR like every other line */
+				if (ll && start[ll - 1] == '\r')
+					ll--;
 				memcpy(inl + len, start, ll);
 				len += ll;
 				inl[len++] = '\n';

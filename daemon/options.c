@@ -1852,6 +1852,8 @@ static int h_blob(struct ctx *c, int argc, char **argv)
 		c->o->tls_auth_dir = dir;
 	if (d->blob == BRAID_BLOB_AUTH_USER_PASS)
 		c->o->has_auth_user_pass = true;
+	if (d->blob == BRAID_BLOB_DH)
+		c->o->dh_none = !c->inl && !strcmp(argv[1], "none");
 	return 0;
 }
 
@@ -1969,6 +1971,8 @@ void braid_options_free(struct braid_options *o)
 	free(o->management_pwfile);
 	free(o->proto_file);
 	free(o->conn.host);
+	for (i = 0; i < o->n_where; i++)
+		free(o->where[i].file);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -2118,6 +2122,7 @@ static int apply(struct braid_options *o, int argc, char **argv, const char *inl
 		return d->fn(&c, argc, argv);
 	}
 	if (n < d->min_args || n > d->max_args) {
+		/* (the argument count is checked before the handler runs) */
 		if (d->min_args == d->max_args)
 			return fail(&c, "expects %d argument%s, got %d", d->min_args,
 				    d->min_args == 1 ? "" : "s", n);
@@ -2129,12 +2134,82 @@ static int apply(struct braid_options *o, int argc, char **argv, const char *inl
 	return d->fn(&c, argc, argv);
 }
 
+/* Remember where `name` (a table name) was given last. */
+static void note_where(struct braid_options *o, const char *name, const struct braid_opt_loc *loc)
+{
+	struct braid_opt_where *w = NULL;
+	char *f = NULL;
+
+	for (unsigned int i = 0; i < o->n_where; i++)
+		if (o->where[i].name == name)
+			w = &o->where[i];
+	if (!w) {
+		if (o->n_where >= BRAID_OPT_MAX_WHERE)
+			return;
+		w = &o->where[o->n_where++];
+		w->name = name;
+		w->file = NULL;
+	}
+	if (loc && loc->file)
+		f = strdup(loc->file);	/* NULL on ENOMEM: the message loses the file only */
+	free(w->file);
+	w->file = f;
+	w->line = loc && loc->file ? loc->line : 0;
+}
+
+static const struct braid_opt_where *find_where(const struct braid_options *o, const char *name)
+{
+	for (unsigned int i = 0; i < o->n_where; i++)
+		if (!strcmp(o->where[i].name, name))
+			return &o->where[i];
+	return NULL;
+}
+
 int braid_options_apply(struct braid_options *o, int argc, char **argv, const char *inline_text,
 			const struct braid_opt_loc *loc, char *err, size_t err_len)
 {
+	const struct opt_def *d;
+	int r;
+
 	if (argc < 1)
 		return 0;
-	return apply(o, argc, argv, inline_text, loc, false, err, err_len);
+	r = apply(o, argc, argv, inline_text, loc, false, err, err_len);
+	/* `setenv opt X` counts as X */
+	d = opt_find(argc >= 3 && !strcmp(argv[0], "setenv") && !strcmp(argv[1], "opt") ? argv[2]
+											 : argv[0]);
+	if (!r && d)
+		note_where(o, d->name, loc);
+	return r;
+}
+
+/* "FILE:LINE: option 'NAME': MESSAGE" with the place NAME was given (if it was). */
+__attribute__((format(printf, 5, 6))) static int lfail(const struct braid_options *o, char *err,
+							 size_t err_len, const char *name,
+							 const char *fmt, ...)
+{
+	const struct braid_opt_where *w = find_where(o, name);
+	char msg[512], where[300] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (w && w->file)
+		snprintf(where, sizeof(where), "%s:%d: ", w->file, w->line);
+	else if (w)
+		snprintf(where, sizeof(where), "command line: ");
+	snprintf(err, err_len, "%soption '%s': %s", where, name, msg);
+	return -EINVAL;
+}
+
+/* The directive that chose the TLS role (for messages about the role's needs). */
+static const char *role_opt(const struct braid_options *o)
+{
+	if (o->client)
+		return "client";
+	if (o->has_server)
+		return "server";
+	return o->tls == BRAID_TLS_CLIENT ? "tls-client" : "tls-server";
 }
 
 __attribute__((format(printf, 3, 4))) static int ffail(char *err, size_t err_len, const char *fmt,
@@ -2226,26 +2301,26 @@ static int finalize_role(struct braid_options *o, char *err, size_t err_len)
 
 	if (o->client) {
 		if (o->has_server)
-			return ffail(err, err_len,
-				     "option 'server': 'server' and 'client' cannot be used together");
+			return lfail(o, err, err_len, "server",
+				     "'server' and 'client' cannot be used together");
 		o->pull = true;
 		o->opt_tls_client = true;
 	}
 	if (o->has_server) {
 		if (secret)
-			return ffail(err, err_len,
-				     "option 'server': 'server' and 'secret' cannot be used together "
+			return lfail(o, err, err_len, "server",
+				     "'server' and 'secret' cannot be used together "
 				     "(you must use SSL/TLS keys)");
 		if (o->has_ifconfig_pool && !o->server_nopool)
-			return ffail(err, err_len,
-				     "option 'ifconfig-pool': 'server' already defines an ifconfig-pool, "
+			return lfail(o, err, err_len, "ifconfig-pool",
+				     "'server' already defines an ifconfig-pool, "
 				     "so you can't also specify 'ifconfig-pool' explicitly (or add "
 				     "'nopool' to 'server')");
 		o->mode = BRAID_MODE_SERVER;
 		o->opt_tls_server = true;
 	}
 	if ((int)o->opt_tls_client + (int)o->opt_tls_server + (int)secret > 1)
-		return ffail(err, err_len,
+		return lfail(o, err, err_len, secret ? "secret" : "tls-server",
 			     "specify only one of 'tls-server', 'tls-client' (or 'client'), or "
 			     "'secret'");
 	o->tls = o->opt_tls_client ? BRAID_TLS_CLIENT
@@ -2285,70 +2360,72 @@ static int finalize_not_server(const struct braid_options *o, char *err, size_t 
 	else if (o->n_push)
 		bad = "push";
 	if (bad)
-		return ffail(err, err_len, "option '%s' requires 'mode server' (or 'server')", bad);
+		return lfail(o, err, err_len, bad, "requires 'mode server' (or 'server')");
 	return 0;
 }
 
 static int finalize_server(struct braid_options *o, char *err, size_t err_len)
 {
 	if (o->tls != BRAID_TLS_SERVER)
-		return ffail(err, err_len, "option 'mode': 'mode server' requires 'tls-server'");
+		return lfail(o, err, err_len, "mode", "'mode server' requires 'tls-server'");
 	if (o->pull)
-		return ffail(err, err_len, "option 'pull': cannot be used with 'mode server'");
+		return lfail(o, err, err_len, "pull", "cannot be used with 'mode server'");
 	if (o->n_remotes)
-		return ffail(err, err_len,
+		return lfail(o, err, err_len, "remote",
 			     o->remotes[0].from_connection
 				     ? "<connection> cannot be used with 'mode server'"
-				     : "option 'remote': cannot be used with 'mode server'");
+				     : "cannot be used with 'mode server'");
 	if (o->nobind)
-		return ffail(err, err_len, "option 'nobind': cannot be used with 'mode server'");
+		return lfail(o, err, err_len, "nobind", "cannot be used with 'mode server'");
 	if (o->proto == BRAID_PROTO_TCP_CLIENT)
-		return ffail(err, err_len,
-			     "option 'proto': 'mode server' supports only udp, tcp-server, "
+		return lfail(o, err, err_len, "proto",
+			     "'mode server' supports only udp, tcp-server, "
 			     "tcp4-server or tcp6-server");
 	if (o->connect_freq_n && o->proto != BRAID_PROTO_UDP)
-		return ffail(err, err_len,
-			     "option 'connect-freq': only works with 'proto udp' (try 'max-clients')");
+		return lfail(o, err, err_len, "connect-freq",
+			     "only works with 'proto udp' (try 'max-clients')");
 	if (o->redirect_gw & (BRAID_RG_ENABLE | BRAID_RG_IPV6))
-		return ffail(err, err_len,
-			     "option 'redirect-gateway': cannot be used with 'mode server' (however "
+		return lfail(o, err, err_len, "redirect-gateway",
+			     "cannot be used with 'mode server' (however "
 			     "'push \"redirect-gateway\"' is fine)");
 	if (o->has_auth_user_pass)
-		return ffail(err, err_len,
-			     "option 'auth-user-pass': cannot be used with 'mode server' (it is a "
+		return lfail(o, err, err_len, "auth-user-pass",
+			     "cannot be used with 'mode server' (it is a "
 			     "client option)");
 	if (o->ccd_exclusive && !o->client_config_dir)
-		return ffail(err, err_len,
-			     "option 'ccd-exclusive': must be used with 'client-config-dir'");
+		return lfail(o, err, err_len, "ccd-exclusive",
+			     "must be used with 'client-config-dir'");
 	if (o->has_ifconfig_pool && o->ifconfig_pool_mask.s_addr && o->topology != BRAID_TOPO_SUBNET)
-		return ffail(err, err_len,
-			     "option 'ifconfig-pool': the third parameter (netmask) is only valid with "
+		return lfail(o, err, err_len, "ifconfig-pool",
+			     "the third parameter (netmask) is only valid with "
 			     "'topology subnet'");
 	if (o->verify_client_cert != BRAID_VCC_REQUIRE && !o->auth_user_pass_verify)
-		return ffail(err, err_len,
-			     "option 'verify-client-cert': 'none' and 'optional' need "
+		return lfail(o, err, err_len, "verify-client-cert",
+			     "'none' and 'optional' need "
 			     "'auth-user-pass-verify' (else any client gets in)");
 	if (o->username_as_common_name && !o->auth_user_pass_verify)
-		return ffail(err, err_len,
-			     "option 'username-as-common-name': needs 'auth-user-pass-verify'");
+		return lfail(o, err, err_len, "username-as-common-name",
+			     "needs 'auth-user-pass-verify'");
 	if (o->auth_user_pass_optional && !o->auth_user_pass_verify)
-		return ffail(err, err_len,
-			     "option 'auth-user-pass-optional': needs 'auth-user-pass-verify'");
+		return lfail(o, err, err_len, "auth-user-pass-optional",
+			     "needs 'auth-user-pass-verify'");
 	if (o->has_server) {
 		int bits = mask_to_prefix(o->server_mask);
 
 		if (bits < 16)
-			return ffail(err, err_len,
-				     "option 'server': netmask allows for too many host addresses "
+			return lfail(o, err, err_len, "server",
+				     "netmask allows for too many host addresses "
 				     "(subnet must be 255.255.0.0 or higher)");
 		if (bits > 29)
-			return ffail(err, err_len,
-				     "option 'server': with 'dev tun' it must define a subnet of "
+			return lfail(o, err, err_len, "server",
+				     "with 'dev tun' it must define a subnet of "
 				     "255.255.255.248 or lower");
 	}
 	if (o->has_server6 && o->server_nopool)
-		return ffail(err, err_len,
-			     "option 'server-ipv6': incompatible with the 'nopool' flag of 'server'");
+		return lfail(o, err, err_len, "server-ipv6",
+			     "incompatible with the 'nopool' flag of 'server'");
+	if (!o->has_topology)	/* OpenVPN 2.6's default (2.7 changes it to subnet) */
+		o->topology = BRAID_TOPO_NET30;
 	/* OpenVPN's server uses twice the pushed ping-restart itself */
 	if (o->keepalive_ping)
 		o->ping_restart = 2 * o->keepalive_restart;
@@ -2361,34 +2438,38 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 	bool cert = has_blob(o, BRAID_BLOB_CERT), key = has_blob(o, BRAID_BLOB_KEY);
 
 	if (!has_blob(o, BRAID_BLOB_CA) && !has_blob(o, BRAID_BLOB_PEER_FINGERPRINT))
-		return ffail(err, err_len,
+		return lfail(o, err, err_len, role_opt(o),
 			     "You must define CA file (--ca) and/or peer fingerprint verification "
 			     "(--peer-fingerprint)");
 	if (o->pull) {
 		if (!cert && !key && !o->has_auth_user_pass)
-			return ffail(err, err_len,
+			return lfail(o, err, err_len, role_opt(o),
 				     "No client-side authentication method is specified.  You must "
 				     "use either --cert/--key or --auth-user-pass");
 		if (cert != key)
-			return ffail(err, err_len,
+			return lfail(o, err, err_len, cert ? "cert" : "key",
 				     "If you use one of --cert or --key, you must use them both");
 	} else {
 		if (!cert)
-			return ffail(err, err_len, "You must define certificate file (--cert)");
+			return lfail(o, err, err_len, role_opt(o),
+				     "You must define certificate file (--cert)");
 		if (!key)
-			return ffail(err, err_len, "You must define private key file (--key)");
+			return lfail(o, err, err_len, role_opt(o),
+				     "You must define private key file (--key)");
 	}
 	if (has_blob(o, BRAID_BLOB_TLS_AUTH) && has_blob(o, BRAID_BLOB_TLS_CRYPT))
-		return ffail(err, err_len, "'tls-auth' and 'tls-crypt' are mutually exclusive");
+		return lfail(o, err, err_len, "tls-crypt",
+			     "'tls-auth' and 'tls-crypt' are mutually exclusive");
 	if (server && !has_blob(o, BRAID_BLOB_DH))
-		return ffail(err, err_len, "You must define DH file (--dh), or 'dh none' (ECDH only)");
+		return lfail(o, err, err_len, role_opt(o),
+			     "You must define DH file (--dh), or 'dh none' (ECDH only)");
 	if (o->tls_version_min[0] && o->tls_version_max[0] &&
 	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
-		return ffail(err, err_len, "'tls-version-min' bigger than 'tls-version-max'");
+		return lfail(o, err, err_len, "tls-version-min", "bigger than 'tls-version-max'");
 	if (o->tls_auth_dir != KEY_DIR_UNSET && has_blob(o, BRAID_BLOB_TLS_AUTH) &&
 	    o->blobs[BRAID_BLOB_TLS_AUTH].inline_text)
-		return ffail(err, err_len,
-			     "option 'tls-auth': an inline block takes its direction from "
+		return lfail(o, err, err_len, "tls-auth",
+			     "an inline block takes its direction from "
 			     "'key-direction'");
 	if (o->reneg_sec_min < 0)
 		o->reneg_sec_min = o->reneg_sec;	/* OpenVPN picks MIN..MAX; default 90 % */
@@ -2402,8 +2483,8 @@ static int finalize_static(struct braid_options *o, char *err, size_t err_len)
 
 	for (unsigned int i = 0; i < o->n_remotes; i++)
 		if (o->remotes[i].has_proto && o->remotes[i].proto != BRAID_PROTO_UDP)
-			return ffail(err, err_len,
-				     "option 'remote %s': only udp is supported in static-key mode",
+			return lfail(o, err, err_len, "remote",
+				     "'%s': only udp is supported in static-key mode",
 				     o->remotes[i].host);
 	if (o->verify_x509_name)
 		tls_only = "verify-x509-name";
@@ -2421,12 +2502,11 @@ static int finalize_static(struct braid_options *o, char *err, size_t err_len)
 	else if (o->pull)
 		tls_only = "pull";
 	if (tls_only)
-		return ffail(err, err_len,
-			     "option '%s' can only be specified in TLS mode, i.e. with 'tls-server' "
-			     "or 'tls-client' (or 'client'/'server'), not with 'secret'",
-			     tls_only);
+		return lfail(o, err, err_len, tls_only,
+			     "can only be specified in TLS mode, i.e. with 'tls-server' or "
+			     "'tls-client' (or 'client'/'server'), not with 'secret'");
 	if (o->has_auth_user_pass)
-		return ffail(err, err_len, "option 'auth-user-pass' requires 'pull' (or 'client')");
+		return lfail(o, err, err_len, "auth-user-pass", "requires 'pull' (or 'client')");
 	/* braidd's static-key mode kept these before the TLS mode existed: a warning, as before */
 	for (unsigned int i = 0; i < BRAID_BLOB_COUNT; i++)
 		if (has_blob(o, (enum braid_opt_blob)i))
@@ -2524,9 +2604,8 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		if (!rm->proto_tcp_generic || o->tls == BRAID_TLS_OFF)
 			continue;	/* static-key: refused below */
 		if (!o->client)
-			return ffail(err, err_len,
-				     "option 'remote %s': 'tcp' is ambiguous in this context: use "
-				     "'tcp-client'",
+			return lfail(o, err, err_len, "remote",
+				     "'%s': 'tcp' is ambiguous in this context: use 'tcp-client'",
 				     rm->host);
 		rm->proto = BRAID_PROTO_TCP_CLIENT;
 		rm->proto_tcp_generic = false;
@@ -2562,13 +2641,13 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		if (!rm->from_connection)
 			rm->nobind = o->nobind;
 		if (rm->proto == BRAID_PROTO_TCP_SERVER && o->n_remotes > 1)
-			return ffail(err, err_len,
+			return lfail(o, err, err_len, "remote",
 				     "TCP server mode allows at most one 'remote' address");
 	}
 	if (o->proto == BRAID_PROTO_TCP_CLIENT && !o->n_remotes)
-		return ffail(err, err_len, "option 'proto': 'remote' MUST be used in TCP client mode");
+		return lfail(o, err, err_len, "proto", "'remote' MUST be used in TCP client mode");
 	if (o->client && !o->n_remotes)
-		return ffail(err, err_len, "option 'client': needs at least one 'remote'");
+		return lfail(o, err, err_len, "client", "needs at least one 'remote'");
 	if (o->tls == BRAID_TLS_OFF) {
 		if (!o->secret.path && !o->secret.inline_text)
 			return ffail(err, err_len,
@@ -2579,22 +2658,21 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		if (r)
 			return r;
 		if (o->compress != BRAID_OPT_COMP_NONE)
-			return ffail(err, err_len,
-				     "option 'compress': compression framing is not supported in "
+			return lfail(o, err, err_len, "compress",
+				     "compression framing is not supported in "
 				     "static-key mode yet");
 	} else {
 		r = finalize_tls(o, err, err_len);
 		if (r)
 			return r;
 		if (o->multipath > 0 || o->n_mp_paths)
-			return ffail(err, err_len,
-				     "option 'multipath': only the static-key point-to-point mode "
+			return lfail(o, err, err_len, o->n_mp_paths ? "mp-path" : "multipath",
+				     "only the static-key point-to-point mode "
 				     "supports multipath so far");
+		o->multipath = 0;
 		if (!o->tls_mode_supported)
-			return ffail(err, err_len,
-				     "TLS mode ('%s') is parsed, but this braidd cannot run it yet",
-				     o->mode == BRAID_MODE_SERVER ? "server"
-				     : o->tls == BRAID_TLS_CLIENT ? "client" : "tls-server");
+			return lfail(o, err, err_len, role_opt(o),
+				     "TLS mode is parsed, but this braidd cannot run it yet");
 		return finalize_common(o, err, err_len);
 	}
 	dir = o->secret_dir != KEY_DIR_UNSET ? o->secret_dir : o->key_direction;
@@ -2742,6 +2820,7 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	for (i = 0; i < BRAID_BLOB_COUNT; i++)
 		out_source(&b, braid_options_blob_name((enum braid_opt_blob)i), &o->blobs[i]);
 	out(&b, "tls-auth-dir %d\n", o->tls_auth_dir);
+	out(&b, "dh-none %s\n", yn(o->dh_none));
 	out(&b, "auth %s\n", o->auth_digest);
 	out(&b, "tls-version-min %s%s\n", o->tls_version_min[0] ? o->tls_version_min : "-",
 	    o->tls_version_min_or_highest ? " or-highest" : "");

@@ -38,6 +38,7 @@
 #define BRAID_OPT_MAX_DHCP_OPTIONS 32
 #define BRAID_OPT_MAX_PUSH 128
 #define BRAID_OPT_MAX_SETENV 64
+#define BRAID_OPT_MAX_WHERE 192		/* distinct directives whose location is kept */
 
 enum braid_opt_topology { BRAID_TOPO_P2P = 0, BRAID_TOPO_NET30, BRAID_TOPO_SUBNET };
 
@@ -161,6 +162,13 @@ struct braid_opt_route {
 	uint32_t metric;	/* 0: none */
 };
 
+/* Where a directive was last given, for finalize's messages (file NULL = command line). */
+struct braid_opt_where {
+	const char *name;	/* the table's static name */
+	char *file;
+	int line;
+};
+
 struct braid_options {
 	/* device */
 	char dev[IFNAMSIZ];		/* "tun" = kernel picks tunN */
@@ -247,6 +255,7 @@ struct braid_options {
 	uint64_t reneg_bytes, reneg_pkts;	/* 0 = off */
 	int key_method;			/* 2 */
 	int tls_auth_dir;		/* `tls-auth FILE DIR`; -2 = unset (then key-direction) */
+	bool dh_none;			/* `dh none` (ECDH only; blobs[BRAID_BLOB_DH].path is "none") */
 	char *data_ciphers_fallback;
 	bool tls_exit;
 
@@ -324,6 +333,8 @@ struct braid_options {
 	struct braid_opt_source blobs[BRAID_BLOB_COUNT];
 
 	/* parser state */
+	struct braid_opt_where where[BRAID_OPT_MAX_WHERE];
+	unsigned int n_where;
 	bool in_connection;		/* inside a <connection> block */
 	struct braid_opt_remote conn;	/* the block's entry being built */
 	bool conn_has_remote;

@@ -385,7 +385,7 @@ static void test_errors(void)
 		     "t.conf:1: option 'proto': unknown protocol 'sctp' (expected udp, udp4, udp6, tcp, "
 		     "tcp4, tcp6, tcp-client, tcp-server or their 4/6 forms)");
 	expect_final_error("dev tun\nsecret k 1\nremote h 1194 tcp\n",
-			   "option 'remote h': only udp is supported in static-key mode");
+			   "t.conf:3: option 'remote': 'h': only udp is supported in static-key mode");
 	expect_error("dev tap0\n", "t.conf:1: option 'dev': tap devices are not supported yet (only tun)");
 	expect_error("dev-type tap\n",
 		     "t.conf:1: option 'dev-type': tap devices are not supported yet (only tun)");
