@@ -113,6 +113,7 @@ struct braid_client {
 	bool advance;			/* the restart moves to the next remote */
 
 	struct client_stats stt;
+	uint64_t rx_at_start, ctl_ok, ctl_ok_at_start;	/* for the hand-window hint */
 	ev_tstamp last_auth_log;
 	uint8_t *pkt, *plain, *framed;
 };
@@ -489,6 +490,8 @@ static int new_session(struct braid_client *c)
 		return r;
 	}
 	c->st = CS_TLS;
+	c->rx_at_start = c->stt.link_rx_pkts;
+	c->ctl_ok_at_start = c->ctl_ok;
 	c->connect_start = ev_now(c->loop);
 	c->last_rx = c->last_tx = ev_now(c->loop);
 	pump(c);
@@ -646,6 +649,7 @@ static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
 		}
 		return;
 	}
+	c->ctl_ok++;
 	c->last_rx = ev_now(c->loop);
 }
 
@@ -1006,7 +1010,15 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 		break;
 	case BRAID_CTLS_EV_ERROR:
 		if (ev->fatal) {
-			braid_err("TLS Error: %s", ev->text);
+			if (c->st == CS_TLS && c->stt.link_rx_pkts == c->rx_at_start)
+				braid_err("TLS Error: %s; no packet came back from the server: check its "
+					  "address and port, and the tls-auth/tls-crypt key and "
+					  "key-direction", ev->text);
+			else if (c->st == CS_TLS && c->ctl_ok_at_start == c->ctl_ok)
+				braid_err("TLS Error: %s; every packet from the server was dropped: "
+					  "wrong tls-auth/tls-crypt key or key-direction?", ev->text);
+			else
+				braid_err("TLS Error: %s", ev->text);
 			request_restart(c, "tls-error", c->st != CS_UP);
 		} else {
 			braid_warn("control channel: %s", ev->text);

@@ -486,7 +486,7 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		   !strcmp(argv[0], "inactive") || !strcmp(argv[0], "route-metric") ||
 		   !strcmp(argv[0], "setenv") || !strcmp(argv[0], "setenv-safe") ||
 		   !strcmp(argv[0], "ping-exit") || !strcmp(argv[0], "register-dns") ||
-		   !strcmp(argv[0], "route-delay")) {
+		   !strcmp(argv[0], "route-delay") || !strcmp(argv[0], "tun-ipv6")) {
 		braid_dbg("pushed option '%s' accepted, not acted on", argv[0]);
 		p->n_ignored++;
 	} else {

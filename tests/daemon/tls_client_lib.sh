@@ -33,6 +33,11 @@ tc_setup() {
 	tb_exec "$TB_CLI" ip route add unreachable 10.8.0.0/16 || fail "unreachable route"
 	tb_exec "$TB_CLI" ip -6 route add unreachable fd00:8::/48 || fail "unreachable route v6"
 	tb_bg "$TB_SRV" python3 -m http.server --bind 0.0.0.0 --directory "$TB_DIR" 8080 >/dev/null 2>&1
+	for _ in $(seq 1 100); do
+		tb_exec "$TB_SRV" curl -sf -o /dev/null --max-time 1 http://127.0.0.1:8080/blob && return 0
+		sleep 0.1
+	done
+	fail "http.server did not start"
 }
 
 tc_wrap_lines() { # ROLE(0 server, 1 client) WRAP

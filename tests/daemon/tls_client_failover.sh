@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# braidd client: remote failover and restarts against a stock openvpn 2.6 server.
+#   three remotes in order: UDP port without a server (hand-window expiry -> next), TCP port refused
+#   (-> next at once), the real server; the server's RESTART at its exit (explicit-exit-notify) -> reconnect
+#   once it is back; ping-restart when the server stops answering; pushed `comp-lzo no` -> 0xFA framing.
+set -uo pipefail
+source "$(dirname "$0")/tls_client_lib.sh"
+tc_setup
+S=$(tb_srv_addr 1)
+
+tc_server srv1 udp tls-auth "explicit-exit-notify 1" "keepalive 1 4"
+bd_conf cli "client" "dev tun" "remote $S 1195 udp" "remote $S 1196 tcp-client" "remote $S 1194 udp" \
+	"nobind" "ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" \
+	"remote-cert-tls server" "verb 4" "tls-auth $TB_DIR/pki/ta.key 1" "hand-window 3" "connect-retry 1"
+bd_start cli "$TB_CLI"
+bd_wait_log cli "Initialization Sequence Completed (server [AF_INET]$S:1194)" 20 ||
+	fail "did not reach the third remote"
+grep -n "UDP link remote\|TCP connect to\|Initialization Sequence Completed (server" "$TB_DIR/cli.log" >"$TB_DIR/order"
+sed -n 1p "$TB_DIR/order" | grep -qF "UDP link remote: [AF_INET]$S:1195" || fail "first attempt not remote 1: $(cat "$TB_DIR/order")"
+sed -n 2p "$TB_DIR/order" | grep -qF "TCP connect to [AF_INET]$S:1196 failed: Connection refused" ||
+	fail "second attempt not the refused TCP remote: $(cat "$TB_DIR/order")"
+sed -n 3p "$TB_DIR/order" | grep -qF "UDP link remote: [AF_INET]$S:1194" || fail "third attempt: $(cat "$TB_DIR/order")"
+grep -qF "TLS key negotiation failed to occur within 3 seconds (hand-window)" "$TB_DIR/cli.log" ||
+	fail "hand-window expiry not logged for remote 1"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping via remote 3"
+echo "ok: remotes tried in order (hand-window expiry, TCP refused, then connected)"
+
+# the server exits: it tells us RESTART; we reconnect when it is back
+tc_server_stop
+bd_wait_log cli "server sent RESTART" 10 || fail "no RESTART from the exiting server"
+tc_server srv1b udp tls-auth "keepalive 1 4"
+for _ in $(seq 1 300); do
+	[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/cli.log")" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/cli.log")" -ge 2 ] || fail "no reconnect after RESTART"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping after the reconnect"
+echo "ok: server RESTART -> reconnected"
+
+# the server stops answering: ping-restart (pushed ping-restart 4)
+kill -STOP "$OV_PID"
+bd_wait_log cli "Inactivity timeout (--ping-restart), restarting" 12 || { kill -CONT "$OV_PID"; fail "no ping-restart"; }
+kill -CONT "$OV_PID"
+for _ in $(seq 1 300); do
+	[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/cli.log")" -ge 3 ] && break
+	sleep 0.1
+done
+[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/cli.log")" -ge 3 ] || fail "no reconnect after ping-restart"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping after ping-restart"
+bd_stop cli || fail "cli exit code $?"
+tc_server_stop
+echo "ok: ping-restart -> reconnected"
+
+# pushed comp-lzo no: every data packet carries the 0xFA byte
+tc_server srv2 udp tls-crypt "comp-lzo no" 'push "comp-lzo no"'
+tc_client cz udp tls-crypt
+bd_wait_log cz "Initialization Sequence Completed" 15 || fail "comp-lzo no: client did not come up"
+grep -qF "compression stub framing" "$TB_DIR/cz.log" || fail "comp-lzo no: framing not enabled"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "comp-lzo no: no ping"
+tc_transfer "comp-lzo no" cz
+grep -q "unknown IP version" "$OV_LOG" && fail "comp-lzo no: server saw unframed packets"
+bd_stop cz || fail "cz exit code"
+tc_server_stop
+echo "ok: pushed comp-lzo no: ping + sha256 download with 0xFA framing"
