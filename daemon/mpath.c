@@ -6,6 +6,7 @@
 #include "mpclass.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -26,7 +27,7 @@
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
 #define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
 #define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: up to 64 KiB of coalesced datagrams */
-#define CTL_WIRE_MAX (BRAID_MP_MSG_MAX + 64)
+#define CTL_WIRE_MAX (BRAID_MP_CTL_MAX + 64)	/* MTU probes are up to the link MTU */
 
 /* A TX packet: plaintext at d + ov, sealed in place into d (kept for re-sends). */
 struct tbuf {
@@ -66,6 +67,7 @@ struct ep {
 	bool configured;
 	uint64_t failed_since_us;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
+	uint32_t mtu_logged;	/* the engine's path MTU last logged */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -126,6 +128,7 @@ struct braid_mpath {
 	unsigned int txctl_n;
 
 	bool sent_any;
+	uint32_t tunnel_mtu_logged;
 	uint64_t last_now;	/* latest time given to the engine: it never goes back */
 	struct braid_mpath_stats st;
 	ev_tstamp last_err_log;
@@ -386,6 +389,27 @@ static int engine_create(struct braid_mpath *m)
 
 /* ---- transmit ---- */
 
+/*
+ * Path MTU discovery on a path socket: probe = DF set, and the kernel's
+ * cached path MTU (learned from ICMP) does not refuse our MTU probes; the
+ * engine finds each path's MTU itself. Off (no DF, fragments allowed) only
+ * around a datagram that fits no path (tx.oversize).
+ */
+static int set_pmtudisc(int fd, int family, bool probe)
+{
+	int v4 = probe ? IP_PMTUDISC_PROBE : IP_PMTUDISC_DONT;
+	int v6 = probe ? IPV6_PMTUDISC_PROBE : IPV6_PMTUDISC_DONT;
+	int r = 0;
+
+	if (family == AF_INET6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &v6, sizeof(v6)) < 0)
+		r = -errno;
+	/* also the IPv4 side of a dual-stack socket (v4-mapped peers) */
+	if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof(v4)) < 0 && family == AF_INET)
+		r = -errno;
+	return r;
+}
+
 /* Send the batch; per-datagram results go to the path counters. */
 static void tx_flush(struct braid_mpath *m)
 {
@@ -452,6 +476,17 @@ static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)
 			return;
 		}
 		b->wlen = (uint32_t)wlen;
+	}
+	if (tx->oversize && tx->path >= 0 && tx->path < MAX_EPS && m->ep[tx->path].used) {
+		/* larger than every path's MTU: sent alone, without DF */
+		const struct msock *s = &m->sock[m->ep[tx->path].sock];
+
+		tx_flush(m);
+		set_pmtudisc(s->fd, s->local.sa.sa_family, false);
+		send_on(m, tx->path, b->d, b->wlen);
+		tx_flush(m);
+		set_pmtudisc(s->fd, s->local.sa.sa_family, true);
+		return;
 	}
 	send_on(m, tx->path, b->d, b->wlen);
 }
@@ -554,6 +589,10 @@ static int enqueue(struct braid_mpath *m, struct tbuf *b, unsigned int meta)
 
 void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
 {
+	struct braid_mssfix mss;
+
+	/* the clamp follows the smallest path MTU the engine found */
+	braid_mssfix_limit(&mss, m->mss, (int)braid_mp_tunnel_mtu(m->mp));
 	for (int n = 0; n < TUN_BATCH; n++) {
 		struct tbuf *b = tget(m);
 		uint8_t *ip;
@@ -581,7 +620,7 @@ void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
 			tput(m, b);
 			continue;
 		}
-		if (braid_mssfix_apply(m->mss, ip, (size_t)len))
+		if (braid_mssfix_apply(&mss, ip, (size_t)len))
 			m->tst->mss_clamped++;
 		b->len = (uint32_t)len;
 		r = enqueue(m, b, braid_mpclass_classify(&m->o->mp_classes, ip, (size_t)len));
@@ -795,6 +834,15 @@ static void housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 		if (!m->ep[i].used || braid_mp_path_stats(m->mp, i, &ps))
 			continue;
+		if (ps.mtu != m->ep[i].mtu_logged && ps.mtu_probes == ps.mtu_acks + ps.mtu_probes_lost) {
+			char d[200];
+
+			m->ep[i].mtu_logged = ps.mtu;
+			braid_info("multipath: path %s mtu %u (%u searches, %llu probes, %llu lost, "
+				   "%u black holes)", ep_str(m, i, d, sizeof(d)), ps.mtu,
+				   ps.mtu_searches, (unsigned long long)ps.mtu_probes,
+				   (unsigned long long)ps.mtu_probes_lost, ps.mtu_blackholes);
+		}
 		if (ps.state != BRAID_MP_PATH_FAILED && ps.state != BRAID_MP_PATH_PROBING) {
 			m->ep[i].failed_since_us = 0;
 			continue;
@@ -804,6 +852,22 @@ static void housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		if (m->ep[i].learned &&
 		    now - m->ep[i].failed_since_us >= (uint64_t)m->o->mp_path_timeout * 1000000u)
 			ep_del(m, i, now, "no answer for mp-path-timeout");
+	}
+	{
+		uint32_t t = braid_mp_tunnel_mtu(m->mp);
+		struct braid_mssfix mss;
+
+		if (t && t != m->tunnel_mtu_logged) {
+			m->tunnel_mtu_logged = t;
+			braid_mssfix_limit(&mss, m->mss, (int)t);
+			if (mss.mss4)
+				braid_info("multipath: tunnel mtu %u (smallest path mtu): inner TCP "
+					   "MSS clamped to %u (IPv4) / %u (IPv6)", t, mss.mss4,
+					   mss.mss6);
+			else
+				braid_info("multipath: tunnel mtu %u (smallest path mtu); mssfix "
+					   "is off", t);
+		}
 	}
 	pump(m);
 }
@@ -861,6 +925,11 @@ static int open_sock(struct braid_mpath *m, const char *local, int family, uint1
 			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
 				  strerror(errno));
 	}
+	r = set_pmtudisc(s->fd, s->local.sa.sa_family, true);
+	if (r)
+		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
+			   "fragmented or refused by the kernel's PMTU cache)",
+			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
 	s->gso = braid_sock_gso_ok(s->fd);
 	s->gro = braid_sock_set_gro(s->fd) == 0;
 	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
@@ -963,6 +1032,12 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 	m->cfg.random = cb_random;
 	m->cfg.user = m;
 	m->cfg.mtu = (uint32_t)o->tun_mtu;
+	/* MTU search: up to what the TUN can hand us, from 1200 (an inner
+	 * packet of 1200 fits a 1280-byte IPv6 minimum link with our overhead) */
+	m->cfg.pmtu_max = o->tun_mtu > BRAID_MP_MTU_PROBE_MAX ? BRAID_MP_MTU_PROBE_MAX :
+			  (uint32_t)o->tun_mtu;
+	if (m->cfg.pmtu_base > m->cfg.pmtu_max)
+		m->cfg.pmtu_base = m->cfg.pmtu_max;
 	if (o->mp_reorder_ms)
 		m->cfg.reorder_cap_us = o->mp_reorder_ms * 1000u;
 	r = pools_init(m);

@@ -30,6 +30,23 @@ void braid_mssfix_init(struct braid_mssfix *m, int mssfix, int outer_ip_hdr, int
 	m->mss6 = (uint16_t)(v6 < 536 ? 536 : v6);
 }
 
+void braid_mssfix_limit(struct braid_mssfix *out, const struct braid_mssfix *in, int inner_mtu)
+{
+	int v4 = inner_mtu - 20 - 20, v6 = inner_mtu - 40 - 20;
+
+	*out = *in;
+	if (inner_mtu <= 0)
+		return;
+	if (v4 < 536)
+		v4 = 536;
+	if (v6 < 536)
+		v6 = 536;
+	if (out->mss4 && v4 < out->mss4)
+		out->mss4 = (uint16_t)v4;
+	if (out->mss6 && v6 < out->mss6)
+		out->mss6 = (uint16_t)v6;
+}
+
 static uint16_t csum_replace(uint16_t csum, uint16_t old, uint16_t new)
 {
 	uint32_t s = (uint16_t)~csum;

@@ -24,6 +24,13 @@ struct braid_mssfix {
 void braid_mssfix_init(struct braid_mssfix *m, int mssfix, int outer_ip_hdr, int dc_overhead,
 		       int tun_mtu);
 
+/*
+ * out = in, lowered to what an inner packet of inner_mtu bytes can carry
+ * (the multipath engine's tunnel MTU: the smallest path MTU); inner_mtu 0 =
+ * unknown, in unchanged. A clamp that is off stays off.
+ */
+void braid_mssfix_limit(struct braid_mssfix *out, const struct braid_mssfix *in, int inner_mtu);
+
 /* Clamp in place; true if the packet was changed (checksum adjusted). */
 bool braid_mssfix_apply(const struct braid_mssfix *m, uint8_t *pkt, size_t len);
 
