@@ -497,6 +497,15 @@ static int setup(struct braid_ctls *s, const struct braid_ctls_config *cfg, char
 	s->options = strdup(cfg->options_string ? cfg->options_string
 			    : cfg->server ? "V4,dev-type tun,link-mtu 1559,tun-mtu 1500,proto UDPv4,auth SHA1,keysize 128,key-method 2,tls-server"
 					  : "V4,dev-type tun,link-mtu 1559,tun-mtu 1500,proto UDPv4,auth SHA1,keysize 128,key-method 2,tls-client");
+	if (!cfg->server && cfg->peer_info) {
+		uint32_t proto = 0;
+		if (braid_peer_info_iv_proto(cfg->peer_info, &proto) == 0 &&
+		    (proto & BRAID_IV_PROTO_DYN_TLS_CRYPT)) {
+			snprintf(err, errlen,
+				 "peer-info announces IV_PROTO bit 9 (dyn-tls-crypt), which is not supported");
+			return -EINVAL;
+		}
+	}
 	s->peer_info = dup_opt(cfg->peer_info);
 	s->username = dup_opt(cfg->username);
 	s->password = dup_opt(cfg->password);

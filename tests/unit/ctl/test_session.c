@@ -195,7 +195,7 @@ static void pair_init(struct pair *p, int wrap, uint64_t seed, unsigned loss, un
 	p->ccfg.ssl_ctx = ctx_client;
 	p->ccfg.key_direction = 1;
 	p->ccfg.options_string = "V4,dev-type tun,link-mtu 1541,tun-mtu 1500,proto UDPv4,keydir 1,auth SHA1,keysize 128,tls-auth,key-method 2,tls-client";
-	p->ccfg.peer_info = "IV_VER=2.6.14\nIV_PLAT=linux\nIV_PROTO=990\nIV_CIPHERS=AES-256-GCM:CHACHA20-POLY1305\nIV_BRAID_MP=1\n";
+	p->ccfg.peer_info = "IV_VER=2.6.14\nIV_PLAT=linux\nIV_PROTO=478\nIV_CIPHERS=AES-256-GCM:CHACHA20-POLY1305\nIV_BRAID_MP=1\n";
 	p->ccfg.username = "alice";
 	p->ccfg.password = "s3cret";
 
@@ -635,6 +635,16 @@ static void test_hand_window(void)
 			break;
 	}
 	CHECK_EQ(errs, 1);
+	/* dynamic tls-crypt is not implemented: announcing it is refused */
+	{
+		struct braid_ctls *x = NULL;
+		char err[200];
+		struct braid_ctls_config d = c;
+		d.peer_info = "IV_VER=2.6.14\nIV_PROTO=990\n";
+		CHECK_EQ(braid_ctls_new(&x, &d, 0, err, sizeof(err)), -EINVAL);
+		CHECK_STR(err, "peer-info announces IV_PROTO bit 9 (dyn-tls-crypt), which is not supported");
+		CHECK(x == NULL);
+	}
 	/* resets at 0, 2, 6, 14, 30 s (doubling) */
 	CHECK_EQ(n, 5);
 	braid_ctls_free(s);
