@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tls_client_push_test.c - push.c: PUSH_REPLY split/accumulate round trips, continuation markers,
+ * the 1024-byte limit, pull-filter and route-nopull, parsing of a stock 2.6 reply and its errors.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/check.h"
+#include "push.h"
+
+struct msgs {
+	char m[64][BRAID_PUSH_MSG_MAX + 1];
+	unsigned int n;
+};
+
+static int emit(void *user, const char *msg)
+{
+	struct msgs *ms = user;
+
+	if (ms->n >= 64)
+		return -ENOSPC;
+	snprintf(ms->m[ms->n++], sizeof(ms->m[0]), "%s", msg);
+	return 0;
+}
+
+static void test_split_one(void)
+{
+	const char *opts[] = { "route 10.9.0.0 255.255.255.0", "topology subnet", "ping 10" };
+	struct msgs ms = { .n = 0 };
+	struct braid_push_list l = { .n = 0 };
+	char err[256];
+
+	CHECK_EQ(braid_push_split(opts, 3, 0, emit, &ms), 0);
+	CHECK_EQ(ms.n, 1);
+	CHECK_STR(ms.m[0], "PUSH_REPLY,route 10.9.0.0 255.255.255.0,topology subnet,ping 10");
+	CHECK_EQ(braid_push_accumulate(&l, ms.m[0], err, sizeof(err)), 1);
+	CHECK_EQ(l.n, 3);
+	CHECK_STR(l.opt[1], "topology subnet");
+	braid_push_list_clear(&l);
+
+	ms.n = 0;
+	CHECK_EQ(braid_push_split(NULL, 0, 0, emit, &ms), 0);
+	CHECK_EQ(ms.n, 1);
+	CHECK_STR(ms.m[0], "PUSH_REPLY");
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY", err, sizeof(err)), 1);
+	CHECK_EQ(l.n, 0);
+	braid_push_list_clear(&l);
+}
+
+static void test_split_many(void)
+{
+	static char buf[200][40];
+	const char *opts[200];
+	struct msgs ms = { .n = 0 };
+	struct braid_push_list l = { .n = 0 };
+	char err[256];
+	unsigned int total = 0;
+
+	for (int i = 0; i < 200; i++) {
+		snprintf(buf[i], sizeof(buf[i]), "route 10.%d.%d.0 255.255.255.0", i / 256, i % 256);
+		opts[i] = buf[i];
+	}
+	CHECK_EQ(braid_push_split(opts, 200, 0, emit, &ms), 0);
+	CHECKM(ms.n >= 7, "%u messages", ms.n);
+	for (unsigned int i = 0; i < ms.n; i++) {
+		const char *tail = i + 1 < ms.n ? ",push-continuation 2" : ",push-continuation 1";
+		size_t len = strlen(ms.m[i]);
+
+		CHECKM(len <= BRAID_PUSH_MSG_MAX, "message %u is %zu bytes", i, len);
+		CHECK(!strncmp(ms.m[i], "PUSH_REPLY,", 11));
+		CHECKM(len > strlen(tail) && !strcmp(ms.m[i] + len - strlen(tail), tail),
+		       "message %u ends '%s'", i, ms.m[i] + (len > 24 ? len - 24 : 0));
+		CHECK_EQ(braid_push_accumulate(&l, ms.m[i], err, sizeof(err)), i + 1 < ms.n ? 0 : 1);
+	}
+	CHECK_EQ(l.n, 200);
+	CHECK_EQ(l.parts, ms.n);
+	for (unsigned int i = 0; i < l.n && i < 200; i++)
+		if (strcmp(l.opt[i], opts[i]))
+			total++;
+	CHECK_EQ(total, 0);
+	braid_push_list_clear(&l);
+
+	/* a small limit: exact split */
+	const char *small[] = { "aaaa", "bbbb", "cccc", "dddd", "eeee", "ffff", "gggg" };
+
+	ms.n = 0;	/* fits whole: no marker */
+	CHECK_EQ(braid_push_split(small, 3, 40, emit, &ms), 0);
+	CHECK_EQ(ms.n, 1);
+	CHECK_STR(ms.m[0], "PUSH_REPLY,aaaa,bbbb,cccc");
+	ms.n = 0;	/* 45 bytes whole > 40: two options per part (10 + 10 + 20 marker) */
+	CHECK_EQ(braid_push_split(small, 7, 40, emit, &ms), 0);
+	CHECK_EQ(ms.n, 4);
+	CHECK_STR(ms.m[0], "PUSH_REPLY,aaaa,bbbb,push-continuation 2");
+	CHECK_STR(ms.m[2], "PUSH_REPLY,eeee,ffff,push-continuation 2");
+	CHECK_STR(ms.m[3], "PUSH_REPLY,gggg,push-continuation 1");
+	CHECK_EQ(strlen(ms.m[0]), 40);
+
+	/* options that cannot be sent */
+	const char *comma[] = { "route a,b" };
+	char longopt[1100];
+
+	memset(longopt, 'x', sizeof(longopt) - 1);
+	longopt[sizeof(longopt) - 1] = '\0';
+	const char *lng[] = { longopt };
+
+	CHECK_EQ(braid_push_split(comma, 1, 0, emit, &ms), -EINVAL);
+	CHECK_EQ(braid_push_split(lng, 1, 0, emit, &ms), -EMSGSIZE);
+}
+
+static void test_accumulate_errors(void)
+{
+	struct braid_push_list l = { .n = 0 };
+	char err[256];
+
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLYX,a", err, sizeof(err)), -EBADMSG);
+	CHECK_STR(err, "not a PUSH_REPLY: 'PUSH_REPLYX,a'");
+	CHECK_EQ(braid_push_accumulate(&l, "AUTH_FAILED", err, sizeof(err)), -EBADMSG);
+	/* a new reply after a complete one starts over */
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,a,push-continuation 2", err, sizeof(err)), 0);
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,b", err, sizeof(err)), 1);
+	CHECK_EQ(l.n, 2);
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,c", err, sizeof(err)), 1);
+	CHECK_EQ(l.n, 1);
+	CHECK_STR(l.opt[0], "c");
+	braid_push_list_clear(&l);
+}
+
+static void test_filter(void)
+{
+	struct braid_push_list l = { .n = 0 };
+	struct braid_opt_pull_filter rules[] = {
+		{ BRAID_PF_ACCEPT, "route 10.1." },
+		{ BRAID_PF_IGNORE, "route " },
+		{ BRAID_PF_REJECT, "topology" },
+	};
+	char err[256];
+
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,route 10.1.0.0 255.255.0.0,route 10.2.0.0 "
+					   "255.255.0.0,dhcp-option DNS 1.1.1.1,ping 10",
+				       err, sizeof(err)), 1);
+	CHECK_EQ(braid_push_filter(&l, rules, 3, false, err, sizeof(err)), 0);
+	CHECK_EQ(l.n, 3);
+	CHECK_STR(l.opt[0], "route 10.1.0.0 255.255.0.0");
+	CHECK_STR(l.opt[1], "dhcp-option DNS 1.1.1.1");
+	CHECK_EQ(braid_push_filter(&l, NULL, 0, true, err, sizeof(err)), 0);
+	CHECK_EQ(l.n, 1);
+	CHECK_STR(l.opt[0], "ping 10");
+	braid_push_list_clear(&l);
+
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,ping 1,topology subnet", err, sizeof(err)), 1);
+	CHECK_EQ(braid_push_filter(&l, rules, 3, false, err, sizeof(err)), -EPERM);
+	CHECK_STR(err, "pushed option rejected by pull-filter: 'topology subnet'");
+	braid_push_list_clear(&l);
+}
+
+static void test_parse(void)
+{
+	struct braid_push_list l = { .n = 0 };
+	struct braid_pushed p;
+	char err[256], a[64];
+
+	/* what a stock 2.6.14 server sent in tls_client_udp */
+	CHECK_EQ(braid_push_accumulate(&l,
+		"PUSH_REPLY,route 10.9.0.0 255.255.255.0,dhcp-option DNS 10.8.0.53,tun-ipv6,"
+		"route-gateway 10.8.0.1,topology subnet,ping 2,ping-restart 20,ifconfig-ipv6 "
+		"fd00:8::1000/64 fd00:8::1,ifconfig 10.8.0.2 255.255.255.0,peer-id 3,cipher AES-256-GCM,"
+		"protocol-flags cc-exit tls-ekm,tun-mtu 1500,redirect-gateway def1 bypass-dhcp,"
+		"route-ipv6 fd00:9::/48,comp-lzo no", err, sizeof(err)), 1);
+	CHECK_EQ(braid_push_parse(&l, &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.topology, BRAID_TOPO_SUBNET);
+	CHECK(p.has_ifconfig);
+	CHECK_STR(inet_ntop(AF_INET, &p.ifc_local, a, sizeof(a)), "10.8.0.2");
+	CHECK_STR(inet_ntop(AF_INET, &p.ifc_remote, a, sizeof(a)), "255.255.255.0");
+	CHECK(p.has_ifconfig6);
+	CHECK_STR(inet_ntop(AF_INET6, &p.ifc6_local, a, sizeof(a)), "fd00:8::1000");
+	CHECK_EQ(p.ifc6_prefix, 64);
+	CHECK_STR(inet_ntop(AF_INET, &p.route_gateway, a, sizeof(a)), "10.8.0.1");
+	CHECK_EQ(p.n_routes, 2);
+	CHECK_EQ(p.routes[0].prefix, 24);
+	CHECK_EQ(p.routes[1].family, AF_INET6);
+	CHECK_EQ(p.routes[1].prefix, 48);
+	CHECK_EQ(p.n_dhcp, 1);
+	CHECK_STR(p.dhcp[0], "DNS 10.8.0.53");
+	CHECK(p.has_peer_id);
+	CHECK_EQ(p.peer_id, 3);
+	CHECK_STR(p.cipher, "AES-256-GCM");
+	CHECK(p.cc_exit && p.tls_ekm && !p.dyn_tls_crypt);
+	CHECK_EQ(p.ping, 2);
+	CHECK_EQ(p.ping_restart, 20);
+	CHECK_EQ(p.tun_mtu, 1500);
+	CHECK(p.redirect);
+	CHECK(p.redirect_flags & BRAID_RG_DEF1);
+	CHECK(p.redirect_flags & BRAID_RG_BYPASS_DHCP);
+	CHECK(p.has_comp && p.comp == BRAID_PUSH_COMP_LZO_NO);
+	CHECK_EQ(p.explicit_exit_notify, -1);
+	braid_pushed_free(&p);
+	braid_push_list_clear(&l);
+
+	static const struct { const char *reply, *err; } bad[] = {
+		{ "PUSH_REPLY,peer-id x", "pushed 'peer-id': not a number 0..16777215" },
+		{ "PUSH_REPLY,ifconfig 10.8.0.2", "pushed 'ifconfig 10.8.0.2': needs two IPv4 addresses" },
+		{ "PUSH_REPLY,route 10.1.0.0 255.0.255.0", "pushed 'route 10.1.0.0': bad netmask '255.0.255.0'" },
+		{ "PUSH_REPLY,comp-lzo yes",
+		  "pushed 'comp-lzo yes': compression is not supported (VORACLE); only 'comp-lzo no'" },
+		{ "PUSH_REPLY,compress lz4",
+		  "pushed 'compress lz4': compression is not supported (VORACLE); only stub/stub-v2" },
+		{ "PUSH_REPLY,tun-mtu 100", "pushed 'tun-mtu': not a number 576..9000" },
+		{ "PUSH_REPLY,topology star", "pushed 'topology star': unknown topology" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(braid_push_accumulate(&l, bad[i].reply, err, sizeof(err)), 1);
+		err[0] = '\0';
+		CHECK_EQ(braid_push_parse(&l, &p, err, sizeof(err)), -EINVAL);
+		CHECK_STR(err, bad[i].err);
+		braid_push_list_clear(&l);
+	}
+	/* unknown options are skipped, as OpenVPN does with pushed options */
+	CHECK_EQ(braid_push_accumulate(&l, "PUSH_REPLY,frobnicate 1,ping 5", err, sizeof(err)), 1);
+	CHECK_EQ(braid_push_parse(&l, &p, err, sizeof(err)), 0);
+	CHECK_EQ(p.n_ignored, 1);
+	CHECK_EQ(p.ping, 5);
+	braid_pushed_free(&p);
+	braid_push_list_clear(&l);
+}
+
+int main(void)
+{
+	test_split_one();
+	test_split_many();
+	test_accumulate_errors();
+	test_filter();
+	test_parse();
+	CHECK_DONE();
+}
