@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "config.h"
+#include "gateway.h"
 #include "log.h"
 #include "options.h"
 #include "tunnel.h"
@@ -102,8 +103,20 @@ int main(int argc, char **argv)
 		braid_info("exiting with status %d", code);
 		goto out_pid;
 	}
+	if (o.mode == BRAID_MODE_SERVER) {
+		struct braid_gateway *g = NULL;
+
+		r = braid_gateway_new(&g, &o);
+		if (r)
+			goto out_pid;
+		code = braid_gateway_run(g);
+		braid_gateway_free(g);
+		braid_info("exiting with status %d", code);
+		goto out_pid;
+	}
 	if (o.tls == BRAID_TLS_SERVER) {
-		braid_err("TLS server mode is not available in this build");
+		braid_err("point-to-point 'tls-server' (without 'mode server') is not available in "
+			  "this build");
 		goto out_pid;
 	}
 	r = braid_tunnel_new(&t, &o);

@@ -1,0 +1,1703 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gateway.c - the gateway (server) loop (see gateway.h).
+ */
+#include "gateway.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ev.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+/* session.h (pkt.h) before dc.h: both name the data opcodes */
+#include "ctl/cookie.h"
+#include "ctl/km2.h"
+#include "ctl/session.h"
+#include "ctl/tls.h"
+#include "dc/dc.h"
+#include "dc/payload.h"
+#include "dc/static_key.h"
+
+#include "authscript.h"
+#include "ccd.h"
+#include "gw_push.h"
+#include "log.h"
+#include "mssfix.h"
+#include "netlink.h"
+#include "ovpn_status.h"
+#include "pool.h"
+#include "sock.h"
+#include "tun.h"
+#include "vroute.h"
+
+#define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
+#define HEADROOM 64
+#define RX_BATCH 64
+#define TCP_RBUF (2 + 65535)
+#define TCP_WQ_MAX (512 * 1024)
+#define AUTH_FAILED_LINGER_MS 2000	/* let AUTH_FAILED reach the client before removal */
+#define DEFAULT_CIPHERS "AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305"
+#define KEY_DIR_UNSET (-2)
+
+enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR2, SIG_N };
+
+enum cstate {
+	C_HANDSHAKE,	/* TLS / key-method 2 running */
+	C_AUTH,		/* auth-user-pass-verify script running */
+	C_ACTIVE,	/* pushed, data keys installed */
+	C_DYING,	/* AUTH_FAILED sent, removed at die_at_ms */
+};
+
+struct gw_client {
+	struct braid_gateway *g;
+	struct gw_client *next_dead;
+	bool dead;
+	uint32_t pid;			/* peer-id = index in g->by_pid */
+	unsigned long cid;		/* client id (status file) */
+	enum cstate st;
+	union braid_sockaddr addr;
+	char real[80];			/* "10.99.0.2:40000" */
+	char ip[INET6_ADDRSTRLEN], port[8];
+	struct braid_ctls *ctl;
+	struct braid_dc *dc;
+	ev_timer ctl_t;
+	/* TCP */
+	bool tcp;
+	int fd;
+	ev_io io_r, io_w;
+	uint8_t *rbuf;
+	size_t rlen;
+	uint8_t *wbuf;
+	size_t wlen, woff;
+	/* identity and configuration */
+	char cn[BRAID_TLS_CN_MAX];
+	char user[256];
+	bool push_requested, pushed;
+	struct braid_gw_push_out push;
+	enum braid_comp_framing framing;
+	bool use_peer_id;
+	struct braid_ccd ccd;
+	struct braid_authscript as;
+	bool has_pool;
+	uint32_t pool_h;
+	bool has_v4, has_v6;
+	uint32_t v4, v4_remote;		/* host order */
+	struct in6_addr v6;
+	uint8_t v6_prefix;
+	/* time and counters */
+	int64_t created_ms, last_rx_ms, last_tx_ms, die_at_ms;
+	time_t since, last_ref;
+	uint64_t rx_bytes, tx_bytes;
+};
+
+struct braid_gateway {
+	struct ev_loop *loop;
+	struct braid_options *o;
+	SSL_CTX *ssl;
+	struct braid_ctls_config ccfg;
+	struct braid_key2 wrap_key;
+	struct braid_ctls_cookie *cookie;
+	char occ[BRAID_KM2_OPTIONS_MAX];
+	const char *ciphers;
+
+	struct braid_tun tun;
+	bool tun_open;
+	int fd;				/* UDP socket or TCP listener */
+	int family;
+	bool tcp;
+	ev_io tun_r, sock_r;
+	ev_timer tick;
+	ev_signal sig[SIG_N];
+	int64_t next_status_ms, next_persist_ms;
+
+	/* addresses */
+	bool has_v4, has_v6, subnet;
+	uint32_t gw4, mask4;
+	struct in6_addr gw6;
+	uint8_t prefix6;
+	struct braid_pool *pool;
+	struct braid_vroute routes;
+	struct braid_mssfix mss;
+
+	struct gw_client **by_pid;
+	uint32_t max_clients;
+	unsigned long next_cid;
+	struct gw_client *dead;
+
+	struct braid_gateway_stats st;
+	bool exit_req;
+	uint8_t *buf, *buf2;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char *blob_path(const struct braid_opt_source *s)
+{
+	return s->inline_text ? NULL : s->path;
+}
+
+/* "a.b.c.d:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
+static void addr_strings(struct gw_client *c)
+{
+	const union braid_sockaddr *a = &c->addr;
+	uint16_t port = 0;
+
+	c->ip[0] = 0;
+	if (a->sa.sa_family == AF_INET) {
+		inet_ntop(AF_INET, &a->in.sin_addr, c->ip, sizeof(c->ip));
+		port = ntohs(a->in.sin_port);
+	} else if (a->sa.sa_family == AF_INET6) {
+		if (IN6_IS_ADDR_V4MAPPED(&a->in6.sin6_addr))
+			inet_ntop(AF_INET, &a->in6.sin6_addr.s6_addr[12], c->ip, sizeof(c->ip));
+		else
+			inet_ntop(AF_INET6, &a->in6.sin6_addr, c->ip, sizeof(c->ip));
+		port = ntohs(a->in6.sin6_port);
+	}
+	snprintf(c->port, sizeof(c->port), "%u", port);
+	snprintf(c->real, sizeof(c->real), "%s:%u", c->ip, port);
+}
+
+/* The bytes the cookie HMAC covers: the sockaddr with every padding byte zero. */
+static size_t cookie_addr(const union braid_sockaddr *a, union braid_sockaddr *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sa.sa_family = a->sa.sa_family;
+	if (a->sa.sa_family == AF_INET) {
+		out->in.sin_port = a->in.sin_port;
+		out->in.sin_addr = a->in.sin_addr;
+		return sizeof(struct sockaddr_in);
+	}
+	out->in6.sin6_port = a->in6.sin6_port;
+	out->in6.sin6_addr = a->in6.sin6_addr;
+	return sizeof(struct sockaddr_in6);
+}
+
+static const char *cname(const struct gw_client *c)
+{
+	return c->cn[0] ? c->cn : "UNDEF";
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* sending */
+
+static int tcp_queue(struct gw_client *c, const uint8_t *pkt, size_t len)
+{
+	ssize_t n;
+
+	if (len > 65535)
+		return -EMSGSIZE;
+	if (c->wlen - c->woff + len + 2 > TCP_WQ_MAX)
+		return -ENOBUFS;
+	if (c->woff && c->woff == c->wlen)
+		c->woff = c->wlen = 0;
+	if (!c->wbuf) {
+		c->wbuf = malloc(TCP_WQ_MAX + 2);
+		if (!c->wbuf)
+			return -ENOMEM;
+	}
+	if (c->wlen + len + 2 > TCP_WQ_MAX + 2) {
+		memmove(c->wbuf, c->wbuf + c->woff, c->wlen - c->woff);
+		c->wlen -= c->woff;
+		c->woff = 0;
+	}
+	c->wbuf[c->wlen] = (uint8_t)(len >> 8);
+	c->wbuf[c->wlen + 1] = (uint8_t)len;
+	memcpy(c->wbuf + c->wlen + 2, pkt, len);
+	c->wlen += len + 2;
+	while (c->woff < c->wlen) {
+		n = send(c->fd, c->wbuf + c->woff, c->wlen - c->woff, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c->woff += (size_t)n;
+	}
+	if (c->woff < c->wlen)
+		ev_io_start(c->g->loop, &c->io_w);
+	return 0;
+}
+
+static void send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
+{
+	struct braid_gateway *g = c->g;
+
+	if (c->tcp) {
+		int r = tcp_queue(c, pkt, len);
+
+		if (r && r != -ENOBUFS)
+			braid_dbg("%s/%s: TCP send failed: %s", cname(c), c->real, strerror(-r));
+	} else if (sendto(g->fd, pkt, len, 0, &c->addr.sa, braid_sockaddr_len(&c->addr)) < 0) {
+		braid_dbg("%s/%s: sendto: %s", cname(c), c->real, strerror(errno));
+		return;
+	}
+	g->st.link_tx_pkts++;
+	c->tx_bytes += len;
+}
+
+/* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
+static void send_payload(struct gw_client *c, const uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	uint8_t *fr = g->buf2 + HEADROOM;
+	uint8_t out[BUF_SIZE];
+	size_t flen, olen;
+	int r;
+
+	if (c->st != C_ACTIVE || !c->dc)
+		return;
+	r = braid_payload_frame(c->framing, p, len, fr, BUF_SIZE - HEADROOM, &flen);
+	if (r)
+		return;
+	r = braid_dc_encrypt(c->dc, fr, flen, out, sizeof(out), &olen, NULL);
+	if (r) {
+		braid_dbg("%s/%s: encrypt failed: %s", cname(c), c->real, strerror(-r));
+		return;
+	}
+	send_raw(c, out, olen);
+	c->last_tx_ms = now_ms();
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* client lifetime */
+
+static void ctl_cb(struct ev_loop *loop, ev_timer *w, int revents);
+static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents);
+static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents);
+
+static unsigned long n_clients(const struct braid_gateway *g)
+{
+	return g->st.clients;
+}
+
+static int client_new(struct braid_gateway *g, const union braid_sockaddr *from, int tcp_fd,
+		      struct gw_client **out)
+{
+	struct gw_client *c;
+	uint32_t pid;
+
+	for (pid = 0; pid < g->max_clients; pid++)
+		if (!g->by_pid[pid])
+			break;
+	if (pid == g->max_clients) {
+		g->st.max_clients_refused++;
+		return -ENOSPC;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->g = g;
+	c->pid = pid;
+	c->cid = g->next_cid++;
+	c->addr = *from;
+	c->fd = tcp_fd;
+	c->tcp = tcp_fd >= 0;
+	c->st = C_HANDSHAKE;
+	c->created_ms = c->last_rx_ms = c->last_tx_ms = now_ms();
+	c->since = c->last_ref = time(NULL);
+	addr_strings(c);
+	ev_timer_init(&c->ctl_t, ctl_cb, 0, 0);
+	c->ctl_t.data = c;
+	if (c->tcp) {
+		c->rbuf = malloc(TCP_RBUF);
+		if (!c->rbuf) {
+			free(c);
+			return -ENOMEM;
+		}
+		ev_io_init(&c->io_r, tcp_r_cb, tcp_fd, EV_READ);
+		ev_io_init(&c->io_w, tcp_w_cb, tcp_fd, EV_WRITE);
+		c->io_r.data = c->io_w.data = c;
+		ev_io_start(g->loop, &c->io_r);
+	}
+	g->by_pid[pid] = c;
+	g->st.clients++;
+	g->st.sessions_created++;
+	*out = c;
+	return 0;
+}
+
+/* Release everything other clients could need (peer-id, routes, address) now; free later. */
+static void client_kill(struct gw_client *c, const char *why)
+{
+	struct braid_gateway *g = c->g;
+
+	if (c->dead)
+		return;
+	braid_info("%s/%s: client removed (peer-id %u): %s", cname(c), c->real, c->pid, why);
+	c->dead = true;
+	ev_timer_stop(g->loop, &c->ctl_t);
+	if (c->tcp) {
+		ev_io_stop(g->loop, &c->io_r);
+		ev_io_stop(g->loop, &c->io_w);
+	}
+	if (c->as.pid)
+		braid_authscript_cancel(&c->as);
+	braid_vroute_del_owner(&g->routes, c->pid);
+	if (c->has_pool)
+		braid_pool_release(g->pool, c->pool_h);
+	c->has_pool = false;
+	g->by_pid[c->pid] = NULL;
+	g->st.clients--;
+	g->st.clients_removed++;
+	c->next_dead = g->dead;
+	g->dead = c;
+}
+
+static void client_free(struct gw_client *c)
+{
+	braid_ctls_free(c->ctl);
+	braid_dc_free(c->dc);
+	braid_gw_push_out_free(&c->push);
+	braid_ccd_free(&c->ccd);
+	if (c->tcp && c->fd >= 0)
+		close(c->fd);
+	free(c->rbuf);
+	free(c->wbuf);
+	sodium_memzero(c, sizeof(*c));
+	free(c);
+}
+
+static void reap(struct braid_gateway *g)
+{
+	while (g->dead) {
+		struct gw_client *c = g->dead;
+
+		g->dead = c->next_dead;
+		client_free(c);
+	}
+}
+
+static struct gw_client *by_addr(struct braid_gateway *g, const union braid_sockaddr *a)
+{
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (c && !c->tcp && braid_sockaddr_equal(&c->addr, a))
+			return c;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* authentication, address, push */
+
+static void auth_fail(struct gw_client *c, const char *why)
+{
+	braid_warn("%s/%s: authentication failed: %s", cname(c), c->real, why);
+	c->g->st.auth_failed++;
+	braid_ctls_send_text(c->ctl, "AUTH_FAILED");
+	c->st = C_DYING;
+	c->die_at_ms = now_ms() + AUTH_FAILED_LINGER_MS;
+}
+
+static int emit_push(void *ctx, const char *msg)
+{
+	struct gw_client *c = ctx;
+	int r = braid_ctls_send_text(c->ctl, msg);
+
+	if (r)
+		braid_warn("%s/%s: cannot send PUSH_REPLY: %s", cname(c), c->real, strerror(-r));
+	else
+		braid_dbg("%s/%s: sent %s", cname(c), c->real, msg);
+	return r;
+}
+
+static void send_push(struct gw_client *c)
+{
+	if (c->pushed || c->st != C_ACTIVE)
+		return;
+	if (!braid_gw_push_split(c->push.opts, c->push.n_opts, BRAID_GW_PUSH_MSG_MAX, emit_push, c))
+		c->pushed = true;
+}
+
+static int install_key(struct gw_client *c, unsigned key_id)
+{
+	struct braid_key2 k2;
+	int r;
+
+	r = braid_ctls_derive(c->ctl, key_id, c->push.ekm ? BRAID_CTLS_KDF_EKM : BRAID_CTLS_KDF_PRF,
+			      &k2);
+	if (!r)
+		r = braid_dc_key_install(c->dc, key_id, c->push.cipher, &k2, BRAID_KEY_DIR_INVERSE);
+	braid_key2_wipe(&k2);
+	if (r)
+		braid_err("%s/%s: cannot install data key %u: %s", cname(c), c->real, key_id,
+			  strerror(-r));
+	return r;
+}
+
+static void v4str(uint32_t a, char *buf, size_t len)
+{
+	struct in_addr in = { .s_addr = htonl(a) };
+
+	inet_ntop(AF_INET, &in, buf, (socklen_t)len);
+}
+
+/* Drop older sessions of this common name (no duplicate-cn), as 2.6 does. */
+static void drop_same_cn(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+
+	if (g->o->duplicate_cn || !c->cn[0])
+		return;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *o = g->by_pid[i];
+
+		if (o && o != c && !strcmp(o->cn, c->cn)) {
+			braid_info("%s/%s: new connection by this common name drops the one from %s",
+				   cname(c), c->real, o->real);
+			client_kill(o, "replaced by a newer connection with the same common name");
+		}
+	}
+}
+
+/* After authentication: ccd, address, push list, data channel, routes. */
+static void client_connect(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	struct braid_gw_push_in in;
+	struct braid_dc_config dcfg = { 0 };
+	char err[512] = "", a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int r;
+
+	if (o->client_config_dir) {
+		r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
+		if (r) {
+			braid_err("%s/%s: %s", cname(c), c->real, err);
+			auth_fail(c, "client-config-dir file unreadable");
+			return;
+		}
+		if (!c->ccd.found && o->ccd_exclusive) {
+			auth_fail(c, "ccd-exclusive and no client-config-dir file for this common name");
+			return;
+		}
+		if (c->ccd.disable) {
+			auth_fail(c, "client-config-dir file says 'disable'");
+			return;
+		}
+	}
+	drop_same_cn(c);
+	/* address */
+	if (c->ccd.has_ifconfig) {
+		c->has_v4 = true;
+		c->v4 = c->ccd.ifc_local;
+		c->v4_remote = c->ccd.ifc_remote;
+	} else if (g->pool && g->has_v4) {
+		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+		if (r) {
+			auth_fail(c, "no free address in the ifconfig-pool");
+			return;
+		}
+		c->has_pool = true;
+		braid_pool_addr4(g->pool, c->pool_h, &c->v4, &c->v4_remote);
+		c->has_v4 = true;
+	}
+	if (c->ccd.has_ifconfig6) {
+		c->has_v6 = true;
+		c->v6 = c->ccd.ifc6;
+		c->v6_prefix = c->ccd.ifc6_prefix;
+	} else if (g->pool && g->has_v6) {
+		if (!c->has_pool) {
+			r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+			if (r) {
+				auth_fail(c, "no free address in the IPv6 pool");
+				return;
+			}
+			c->has_pool = true;
+		}
+		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
+		c->has_v6 = true;
+	}
+	/* push list and cipher */
+	memset(&in, 0, sizeof(in));
+	in.subnet = g->subnet;
+	in.has_v4 = g->has_v4;
+	in.gw4 = g->gw4;
+	in.has_v6 = g->has_v6;
+	in.gw6 = g->gw6;
+	in.ping = o->keepalive_ping;
+	in.ping_restart = o->keepalive_restart;
+	in.user_push = (const char *const *)o->push;
+	in.n_user_push = o->n_push;
+	in.data_ciphers = g->ciphers;
+	in.tun_mtu = o->tun_mtu;
+	in.compress_migrate = o->compress == BRAID_OPT_COMP_MIGRATE;
+	in.server_framing = o->compress == BRAID_OPT_COMP_LZO_NO ? BRAID_COMP_LZO :
+			    o->compress == BRAID_OPT_COMP_STUB ? BRAID_COMP_STUB :
+			    o->compress == BRAID_OPT_COMP_STUBV2 ? BRAID_COMP_STUB_V2 : BRAID_COMP_NONE;
+	in.ccd_push = (const char *const *)c->ccd.push;
+	in.n_ccd_push = c->ccd.n_push;
+	in.push_reset = c->ccd.push_reset;
+	in.has_ifc4 = c->has_v4;
+	in.ifc_local = c->v4;
+	in.ifc_remote = c->v4_remote;
+	in.has_ifc6 = c->has_v6;
+	in.ifc6 = c->v6;
+	in.ifc6_prefix = c->v6_prefix;
+	in.peer_id = c->pid;
+	in.peer_info = braid_ctls_peer_info(c->ctl);
+	in.peer_options = braid_ctls_peer_options(c->ctl);
+	r = braid_gw_push_build(&in, &c->push);
+	if (r) {
+		auth_fail(c, r == -ENOTSUP ? c->push.why : "cannot build the push list");
+		return;
+	}
+	c->framing = c->push.framing;
+	c->use_peer_id = c->push.use_peer_id;
+	/* data channel */
+	dcfg.peer_id = c->use_peer_id ? c->pid : BRAID_DC_PEER_ID_NONE;
+	dcfg.replay_window = o->replay_window;
+	dcfg.replay_time = o->replay_time;
+	r = braid_dc_new(&c->dc, &dcfg);
+	if (!r)
+		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
+	if (r) {
+		auth_fail(c, "data channel set-up failed");
+		return;
+	}
+	/* routes */
+	if (c->has_v4) {
+		uint32_t n = htonl(c->v4);
+
+		braid_vroute_add(&g->routes, AF_INET, &n, 32, false, c->pid);
+	}
+	if (c->has_v6)
+		braid_vroute_add(&g->routes, AF_INET6, &c->v6, 128, false, c->pid);
+	for (unsigned i = 0; i < c->ccd.n_iroute; i++)
+		braid_vroute_add(&g->routes, c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
+				 c->ccd.iroute[i].prefix, true, c->pid);
+	c->st = C_ACTIVE;
+	c->last_rx_ms = c->last_tx_ms = now_ms();
+	a[0] = b[0] = 0;
+	if (c->has_v4)
+		v4str(c->v4, a, sizeof(a));
+	if (c->has_v6)
+		inet_ntop(AF_INET6, &c->v6, b, sizeof(b));
+	braid_info("%s/%s: connected, peer-id %u, %s%s%s%s, cipher %s, %s keys%s", cname(c),
+		   c->real, c->pid, a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
+		   !a[0] && !b[0] ? "no address" : "", c->push.cipher, c->push.ekm ? "EKM" : "PRF",
+		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
+	{
+		uint32_t proto = 0;
+
+		braid_peer_info_iv_proto(in.peer_info, &proto);
+		if ((proto & BRAID_IV_PROTO_REQUEST_PUSH) || c->push_requested)
+			send_push(c);
+	}
+}
+
+static void client_authenticate(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	const char *user = braid_ctls_peer_username(c->ctl);
+	struct braid_authscript_req req;
+	int r;
+
+	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
+	snprintf(c->user, sizeof(c->user), "%s", user);
+	if (!o->auth_user_pass_verify) {
+		client_connect(c);
+		return;
+	}
+	if (!user[0] && !o->auth_user_pass_optional) {
+		auth_fail(c, "no username/password (auth-user-pass-verify is set)");
+		return;
+	}
+	memset(&req, 0, sizeof(req));
+	req.cmd = o->auth_user_pass_verify;
+	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
+	req.username = user;
+	req.password = braid_ctls_peer_password(c->ctl);
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	r = braid_authscript_start(&c->as, &req, now_ms());
+	if (r) {
+		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", cname(c), c->real,
+			  o->auth_user_pass_verify, strerror(-r));
+		auth_fail(c, "auth-user-pass-verify could not run");
+		return;
+	}
+	c->st = C_AUTH;
+}
+
+static void auth_poll(struct gw_client *c)
+{
+	int r = braid_authscript_poll(&c->as, now_ms());
+
+	if (r == -EAGAIN)
+		return;
+	if (r) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "auth-user-pass-verify %s (user '%.60s')",
+			 r == -ETIMEDOUT ? "timed out" : "rejected the username/password", c->user);
+		auth_fail(c, why);
+		return;
+	}
+	braid_info("%s/%s: user '%s' accepted by auth-user-pass-verify", cname(c), c->real, c->user);
+	if (c->g->o->username_as_common_name && c->user[0])
+		snprintf(c->cn, sizeof(c->cn), "%s", c->user);
+	c->st = C_HANDSHAKE;
+	client_connect(c);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* control channel */
+
+static void on_text(struct gw_client *c, const char *t)
+{
+	if (!strcmp(t, "PUSH_REQUEST")) {
+		c->push_requested = true;
+		send_push(c);
+	} else if (!strcmp(t, "EXIT")) {
+		client_kill(c, "explicit exit notification (control EXIT)");
+	} else {
+		braid_dbg("%s/%s: control message ignored: %.60s", cname(c), c->real, t);
+	}
+}
+
+static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
+{
+	switch (ev->type) {
+	case BRAID_CTLS_EV_KEYS_READY:
+		if (c->st == C_DYING)
+			break;
+		if (!c->dc) {
+			if (c->st == C_HANDSHAKE)
+				client_authenticate(c);
+		} else if (install_key(c, ev->key_id) == 0) {
+			braid_info("%s/%s: renegotiated, data key %u", cname(c), c->real, ev->key_id);
+		}
+		break;
+	case BRAID_CTLS_EV_TEXT:
+		on_text(c, ev->text);
+		break;
+	case BRAID_CTLS_EV_KEY_EXPIRED:
+		if (c->dc)
+			braid_dc_key_remove(c->dc, ev->key_id);
+		break;
+	case BRAID_CTLS_EV_ERROR:
+		if (ev->fatal)
+			client_kill(c, ev->text);
+		else
+			braid_dbg("%s/%s: control: %s", cname(c), c->real, ev->text);
+		break;
+	case BRAID_CTLS_EV_SOFT_RESET:
+		braid_dbg("%s/%s: soft reset to key %u", cname(c), c->real, ev->key_id);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Send what the session has, handle its events, re-arm its timer. */
+static void ctl_run(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_ctls_event ev;
+	uint8_t pkt[BRAID_CTL_MAX_PKT + 64];
+	size_t len;
+	int64_t dl, now;
+	int rounds = 0, r;
+
+	do {
+		bool any = false;
+
+		for (;;) {
+			r = braid_ctls_output(c->ctl, now_ms(), pkt, sizeof(pkt), &len);
+			if (r || !len)
+				break;
+			send_raw(c, pkt, len);
+			any = true;
+		}
+		while (!c->dead && braid_ctls_next_event(c->ctl, &ev) == 0) {
+			on_event(c, &ev);
+			any = true;
+		}
+		if (!any)
+			break;
+	} while (!c->dead && ++rounds < 16);
+	if (c->dead)
+		return;
+	ev_timer_stop(g->loop, &c->ctl_t);
+	dl = braid_ctls_deadline(c->ctl);
+	if (dl != BRAID_CTLS_NEVER) {
+		now = now_ms();
+		ev_timer_set(&c->ctl_t, dl > now ? (double)(dl - now) / 1000.0 : 0.0, 0);
+		ev_timer_start(g->loop, &c->ctl_t);
+	}
+}
+
+static void ctl_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct gw_client *c = w->data;
+
+	(void)loop;
+	(void)revents;
+	ctl_run(c);
+	reap(c->g);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* received packets */
+
+static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_payload pl;
+	uint8_t src[16];
+	uint32_t owner;
+	int fam;
+
+	braid_payload_classify(c->framing, p, len, &pl);
+	switch (pl.kind) {
+	case BRAID_PAYLOAD_IPV4:
+	case BRAID_PAYLOAD_IPV6:
+		break;
+	case BRAID_PAYLOAD_OCC:
+		if (pl.occ_type == BRAID_OCC_EXIT)
+			client_kill(c, "explicit exit notification (OCC EXIT)");
+		return;
+	default:
+		return;
+	}
+	/* the inner source must be one of the client's addresses or iroutes */
+	if (braid_vroute_packet_src(pl.data, pl.len, &fam, src) ||
+	    braid_vroute_lookup(&g->routes, fam, src, &owner) || owner != c->pid) {
+		g->st.bad_source++;
+		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
+			  cname(c), c->real);
+		return;
+	}
+	c->last_ref = time(NULL);
+	braid_mssfix_apply(&g->mss, (uint8_t *)pl.data, pl.len);
+	if (g->o->client_to_client && !braid_vroute_lookup_packet(&g->routes, pl.data, pl.len, &owner) &&
+	    owner != c->pid) {
+		struct gw_client *d = g->by_pid[owner];
+
+		if (d && d->st == C_ACTIVE) {
+			g->st.c2c_forwarded++;
+			send_payload(d, pl.data, pl.len);
+			return;
+		}
+	}
+	if (write(g->tun.fd, pl.data, pl.len) == (ssize_t)pl.len)
+		g->st.tun_write_pkts++;
+}
+
+/* A data packet for client c (already matched by peer-id or address). */
+static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union braid_sockaddr *from)
+{
+	struct braid_gateway *g = c->g;
+	uint8_t *out = g->buf2 + HEADROOM;
+	size_t olen;
+	int r;
+
+	if (c->st != C_ACTIVE || !c->dc) {
+		g->st.data_unknown_peer++;
+		return;
+	}
+	r = braid_dc_decrypt(c->dc, pkt, len, now_ms() / 1000, out, BUF_SIZE - HEADROOM, &olen, NULL);
+	if (r) {
+		if (r == -EBADMSG)
+			g->st.data_auth_failed++;
+		if (c->tcp && r != -EALREADY && r != -ESTALE) {
+			/* OpenVPN: a decrypt failure is fatal on TCP */
+			client_kill(c, "data channel decryption failed on TCP");
+		}
+		return;
+	}
+	c->last_rx_ms = now_ms();
+	c->rx_bytes += len;
+	if (from && !c->tcp && !braid_sockaddr_equal(from, &c->addr)) {
+		char old[80];
+
+		snprintf(old, sizeof(old), "%s", c->real);
+		c->addr = *from;
+		addr_strings(c);
+		g->st.floats++;
+		braid_info("%s: peer-id %u floated from %s to %s", cname(c), c->pid, old, c->real);
+	}
+	on_payload(c, out, olen);
+}
+
+static void on_control(struct gw_client *c, const uint8_t *pkt, size_t len)
+{
+	int r = braid_ctls_input(c->ctl, pkt, len, now_ms());
+
+	if (r == 0) {
+		c->rx_bytes += len;
+		if (c->st == C_ACTIVE)
+			c->last_rx_ms = now_ms();
+	} else {
+		braid_dbg("%s/%s: control packet dropped: %s", cname(c), c->real,
+			  braid_ctls_last_error(c->ctl));
+	}
+	ctl_run(c);
+}
+
+/* A UDP packet from an address with no client: only the cookie exchange may go on. */
+static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
+			const union braid_sockaddr *from)
+{
+	union braid_sockaddr ca;
+	size_t calen = cookie_addr(from, &ca);
+	uint8_t out[BRAID_CTL_MAX_PKT];
+	size_t olen;
+	const char *why = NULL;
+	struct braid_ctls *s = NULL;
+	struct gw_client *c;
+	int r;
+
+	if (braid_ctls_cookie_is_reset(pkt, len)) {
+		r = braid_ctls_cookie_reply(g->cookie, pkt, len, &ca, calen, time(NULL), out,
+					    sizeof(out), &olen, &why);
+		if (r) {
+			g->st.cookie_rejected++;
+			return;
+		}
+		if (sendto(g->fd, out, olen, 0, &from->sa, braid_sockaddr_len(from)) >= 0) {
+			g->st.cookie_replies++;
+			g->st.link_tx_pkts++;
+		}
+		return;
+	}
+	if ((pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_ACK_V1 &&
+	    (pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_CONTROL_V1) {
+		g->st.cookie_rejected++;
+		return;
+	}
+	if (n_clients(g) >= g->max_clients) {
+		g->st.max_clients_refused++;
+		g->st.cookie_rejected++;
+		return;
+	}
+	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), now_ms(),
+				       &why);
+	if (r) {
+		g->st.cookie_rejected++;
+		braid_dbg("packet from unknown address dropped: %s", why ? why : strerror(-r));
+		return;
+	}
+	r = client_new(g, from, -1, &c);
+	if (r) {
+		braid_ctls_free(s);
+		braid_warn("new client refused: %s", r == -ENOSPC ? "max-clients reached" : strerror(-r));
+		return;
+	}
+	c->ctl = s;
+	c->rx_bytes += len;
+	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
+	ctl_run(c);
+}
+
+static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
+			  const union braid_sockaddr *from)
+{
+	uint8_t op;
+	struct gw_client *c;
+
+	if (len < 1)
+		return;
+	g->st.link_rx_pkts++;
+	op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+	if (op == BRAID_OP_DATA_V2) {
+		uint32_t pid;
+
+		if (len < 4) {
+			g->st.data_unknown_peer++;
+			return;
+		}
+		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
+		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
+		if (!c || c->tcp || !c->use_peer_id) {
+			g->st.data_unknown_peer++;
+			return;
+		}
+		on_data(c, pkt, len, from);
+		return;
+	}
+	c = by_addr(g, from);
+	if (op == BRAID_OP_DATA_V1) {
+		if (!c) {
+			g->st.data_unknown_peer++;
+			return;
+		}
+		on_data(c, pkt, len, NULL);
+		return;
+	}
+	if (!c) {
+		udp_unknown(g, pkt, len, from);
+		return;
+	}
+	if (braid_ctls_cookie_is_reset(pkt, len)) {
+		/* the peer restarted from the same address: a fresh cookie exchange */
+		uint8_t lsid[BRAID_CTL_SID_LEN], rsid[BRAID_CTL_SID_LEN];
+
+		braid_ctls_session_ids(c->ctl, lsid, rsid);
+		if (len >= 9 && memcmp(pkt + 1, rsid, BRAID_CTL_SID_LEN)) {
+			udp_unknown(g, pkt, len, from);	/* answered statelessly; c stays until the cookie ACK */
+			return;
+		}
+	}
+	if ((op == BRAID_OP_ACK_V1 || op == BRAID_OP_CONTROL_V1) && (pkt[0] & 7) == 0 && len >= 9) {
+		/* an ACK of a new cookie from a restarted client at the same address */
+		uint8_t lsid[BRAID_CTL_SID_LEN], rsid[BRAID_CTL_SID_LEN];
+
+		braid_ctls_session_ids(c->ctl, lsid, rsid);
+		if (memcmp(pkt + 1, rsid, BRAID_CTL_SID_LEN)) {
+			struct braid_ctls *s = NULL;
+			union braid_sockaddr ca;
+			size_t calen = cookie_addr(from, &ca);
+			const char *why;
+
+			if (!braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL),
+							now_ms(), &why)) {
+				struct gw_client *n;
+
+				client_kill(c, "the client restarted (new session from the same address)");
+				if (client_new(g, from, -1, &n)) {
+					braid_ctls_free(s);
+					return;
+				}
+				n->ctl = s;
+				braid_info("%s: new client session (peer-id %u)", n->real, n->pid);
+				ctl_run(n);
+				return;
+			}
+		}
+	}
+	on_control(c, pkt, len);
+}
+
+static void sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	union braid_sockaddr from;
+	socklen_t fl;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	for (int i = 0; i < RX_BATCH; i++) {
+		fl = sizeof(from);
+		n = recvfrom(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, 0, &from.sa, &fl);
+		if (n < 0)
+			break;
+		on_udp_packet(g, g->buf + HEADROOM, (size_t)n, &from);
+	}
+	reap(g);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* TCP */
+
+static void tcp_packet(struct gw_client *c, uint8_t *pkt, size_t len)
+{
+	uint8_t op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+
+	c->g->st.link_rx_pkts++;
+	if (op == BRAID_OP_DATA_V2 || op == BRAID_OP_DATA_V1) {
+		if (op == BRAID_OP_DATA_V2 && len >= 4 &&
+		    ((uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3]) != c->pid) {
+			c->g->st.data_unknown_peer++;
+			return;
+		}
+		on_data(c, pkt, len, NULL);
+		return;
+	}
+	on_control(c, pkt, len);
+}
+
+static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct gw_client *c = w->data;
+	struct braid_gateway *g = c->g;
+	ssize_t n;
+	size_t off = 0;
+
+	(void)loop;
+	(void)revents;
+	n = recv(c->fd, c->rbuf + c->rlen, TCP_RBUF - c->rlen, 0);
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+		client_kill(c, n == 0 ? "connection closed by the client" : "TCP read error");
+		reap(g);
+		return;
+	}
+	if (n < 0)
+		return;
+	c->rlen += (size_t)n;
+	while (!c->dead && c->rlen - off >= 2) {
+		size_t plen = (size_t)c->rbuf[off] << 8 | c->rbuf[off + 1];
+
+		if (plen == 0) {
+			client_kill(c, "TCP packet of length 0");
+			break;
+		}
+		if (c->rlen - off - 2 < plen)
+			break;
+		memcpy(g->buf + HEADROOM, c->rbuf + off + 2, plen);
+		off += 2 + plen;
+		tcp_packet(c, g->buf + HEADROOM, plen);
+	}
+	if (!c->dead && off) {
+		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
+		c->rlen -= off;
+	}
+	reap(g);
+}
+
+static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct gw_client *c = w->data;
+	ssize_t n;
+
+	(void)revents;
+	while (c->woff < c->wlen) {
+		n = send(c->fd, c->wbuf + c->woff, c->wlen - c->woff, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR)
+				continue;
+			client_kill(c, "TCP write error");
+			reap(c->g);
+			return;
+		}
+		c->woff += (size_t)n;
+	}
+	ev_io_stop(loop, w);
+}
+
+static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	union braid_sockaddr from;
+	socklen_t fl = sizeof(from);
+	struct gw_client *c;
+	char err[256];
+	int fd, one = 1, r;
+
+	(void)loop;
+	(void)revents;
+	fd = accept4(g->fd, &from.sa, &fl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (n_clients(g) >= g->max_clients) {
+		g->st.max_clients_refused++;
+		close(fd);
+		return;
+	}
+	r = client_new(g, &from, fd, &c);
+	if (r) {
+		close(fd);
+		return;
+	}
+	r = braid_ctls_new(&c->ctl, &g->ccfg, now_ms(), err, sizeof(err));
+	if (r) {
+		braid_err("%s: cannot create a control session: %s", c->real, err);
+		client_kill(c, "control session set-up failed");
+		reap(g);
+		return;
+	}
+	braid_info("%s: TCP connection accepted (peer-id %u)", c->real, c->pid);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* TUN, timers, status */
+
+static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	uint8_t *p = g->buf + HEADROOM;
+	uint32_t owner;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	for (int i = 0; i < RX_BATCH; i++) {
+		n = read(g->tun.fd, p, BUF_SIZE - HEADROOM);
+		if (n <= 0)
+			break;
+		g->st.tun_read_pkts++;
+		if (braid_vroute_lookup_packet(&g->routes, p, (size_t)n, &owner) ||
+		    !g->by_pid[owner] || g->by_pid[owner]->st != C_ACTIVE) {
+			g->st.tun_no_route++;
+			continue;
+		}
+		braid_mssfix_apply(&g->mss, p, (size_t)n);
+		send_payload(g->by_pid[owner], p, (size_t)n);
+	}
+	reap(g);
+}
+
+static void write_status(struct braid_gateway *g)
+{
+	struct braid_ovpn_status_client *cl;
+	struct braid_ovpn_status_route *rt;
+	char (*v4)[INET_ADDRSTRLEN], (*v6)[INET6_ADDRSTRLEN], (*rv)[INET6_ADDRSTRLEN + 4];
+	unsigned nc = 0, nr = 0;
+	char title[128];
+	int r;
+
+	cl = calloc(g->max_clients, sizeof(*cl));
+	v4 = calloc(g->max_clients, sizeof(*v4));
+	v6 = calloc(g->max_clients, sizeof(*v6));
+	rt = calloc(g->routes.n + 1, sizeof(*rt));
+	rv = calloc(g->routes.n + 1, sizeof(*rv));
+	if (!cl || !v4 || !v6 || !rt || !rv)
+		goto out;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->st != C_ACTIVE)
+			continue;
+		if (c->has_v4)
+			v4str(c->v4, v4[nc], sizeof(v4[nc]));
+		if (c->has_v6)
+			inet_ntop(AF_INET6, &c->v6, v6[nc], sizeof(v6[nc]));
+		cl[nc] = (struct braid_ovpn_status_client){
+			.cn = cname(c), .real = c->real, .virt4 = v4[nc], .virt6 = v6[nc],
+			.bytes_rx = c->rx_bytes, .bytes_tx = c->tx_bytes, .since = c->since,
+			.username = c->user, .client_id = c->cid, .peer_id = c->pid,
+			.cipher = c->push.cipher,
+		};
+		nc++;
+	}
+	for (size_t i = 0; i < g->routes.n; i++) {
+		const struct braid_vroute_entry *e = &g->routes.e[i];
+		struct gw_client *c = e->owner < g->max_clients ? g->by_pid[e->owner] : NULL;
+		size_t l;
+
+		if (!c)
+			continue;
+		inet_ntop(e->family, e->addr, rv[nr], INET6_ADDRSTRLEN);
+		if (e->iroute) {
+			l = strlen(rv[nr]);
+			snprintf(rv[nr] + l, sizeof(rv[nr]) - l, "/%u", e->prefix);
+		}
+		rt[nr] = (struct braid_ovpn_status_route){ .virt = rv[nr], .cn = cname(c),
+							   .real = c->real, .last_ref = c->last_ref };
+		nr++;
+	}
+	snprintf(title, sizeof(title), "braidd %s (OpenVPN 2.6 compatible gateway)",
+		 BRAID_VERSION_STR);
+	r = braid_ovpn_status_write(g->o->status_path, g->o->status_version, title, time(NULL), cl,
+				    nc, rt, nr);
+	if (r)
+		braid_warn("status file '%s': %s", g->o->status_path, strerror(-r));
+out:
+	free(cl);
+	free(v4);
+	free(v6);
+	free(rt);
+	free(rv);
+}
+
+static void log_stats(const struct braid_gateway *g)
+{
+	const struct braid_gateway_stats *s = &g->st;
+
+	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
+		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
+		   "max-clients refused %llu, floats %llu, bad source %llu, unknown peer %llu, "
+		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
+		   "link rx %llu tx %llu",
+		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
+		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
+		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
+		   (unsigned long long)s->max_clients_refused, (unsigned long long)s->floats,
+		   (unsigned long long)s->bad_source, (unsigned long long)s->data_unknown_peer,
+		   (unsigned long long)s->data_auth_failed, (unsigned long long)s->tun_no_route,
+		   (unsigned long long)s->c2c_forwarded, (unsigned long long)s->tun_read_pkts,
+		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->link_rx_pkts,
+		   (unsigned long long)s->link_tx_pkts);
+}
+
+static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	struct braid_options *o = g->o;
+	int64_t now = now_ms();
+	int hand = (o->hand_window > 0 ? o->hand_window : 60) * 1000;
+
+	(void)loop;
+	(void)revents;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c)
+			continue;
+		switch (c->st) {
+		case C_AUTH:
+			auth_poll(c);
+			if (!c->dead)
+				ctl_run(c);
+			break;
+		case C_HANDSHAKE:
+			if (now - c->created_ms > hand)
+				client_kill(c, "TLS key negotiation did not finish within hand-window");
+			break;
+		case C_DYING:
+			if (now >= c->die_at_ms)
+				client_kill(c, "authentication failed");
+			break;
+		case C_ACTIVE:
+			if (o->ping_restart > 0 && now - c->last_rx_ms > (int64_t)o->ping_restart * 1000) {
+				client_kill(c, "inactivity timeout (ping-restart)");
+				break;
+			}
+			if (o->keepalive_ping > 0 &&
+			    now - c->last_tx_ms >= (int64_t)o->keepalive_ping * 1000)
+				send_payload(c, braid_ping_magic, BRAID_PING_LEN);
+			break;
+		}
+	}
+	if (o->status_path && now >= g->next_status_ms) {
+		write_status(g);
+		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
+	}
+	if (o->ifconfig_pool_persist && g->pool && now >= g->next_persist_ms) {
+		int r = braid_pool_persist_save(g->pool, o->ifconfig_pool_persist);
+
+		if (r)
+			braid_warn("ifconfig-pool-persist '%s': %s", o->ifconfig_pool_persist,
+				   strerror(-r));
+		g->next_persist_ms = now + (o->ifconfig_pool_persist_sec > 0 ?
+					    o->ifconfig_pool_persist_sec : 600) * 1000;
+	}
+	reap(g);
+}
+
+static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+
+	(void)revents;
+	if (w->signum == SIGUSR2) {
+		log_stats(g);
+		return;
+	}
+	if (w->signum == SIGHUP) {
+		braid_info("SIGHUP: restart is not implemented in gateway mode; ignored");
+		return;
+	}
+	g->exit_req = true;
+	ev_break(loop, EVBREAK_ALL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* set-up */
+
+static int load_wrap(struct braid_gateway *g)
+{
+	struct braid_options *o = g->o;
+	struct braid_opt_source *ta = &o->blobs[BRAID_BLOB_TLS_AUTH];
+	struct braid_opt_source *tc = &o->blobs[BRAID_BLOB_TLS_CRYPT];
+	struct braid_opt_source *src = NULL;
+	const char *name = NULL;
+	char err[512];
+	int r, dir;
+
+	g->ccfg.wrap = BRAID_CTLS_WRAP_NONE;
+	if (tc->path || tc->inline_text) {
+		src = tc;
+		name = "tls-crypt";
+		g->ccfg.wrap = BRAID_CTLS_WRAP_CRYPT;
+	} else if (ta->path || ta->inline_text) {
+		src = ta;
+		name = "tls-auth";
+		g->ccfg.wrap = BRAID_CTLS_WRAP_AUTH;
+	}
+	if (!src)
+		return 0;
+	if (src->inline_text)
+		r = braid_static_key_parse(src->inline_text, src->inline_len, &g->wrap_key, err,
+					   sizeof(err));
+	else
+		r = braid_static_key_load(src->path, &g->wrap_key, err, sizeof(err));
+	if (r) {
+		braid_err("option '%s': %s%s", name, src->inline_text ? "inline block: " : "", err);
+		return r;
+	}
+	g->ccfg.wrap_key = &g->wrap_key;
+	dir = o->tls_auth_dir != KEY_DIR_UNSET ? o->tls_auth_dir : o->key_direction;
+	g->ccfg.key_direction = g->ccfg.wrap == BRAID_CTLS_WRAP_AUTH ?
+		(dir == KEY_DIR_UNSET ? BRAID_KEY_DIR_BIDIRECTIONAL : dir) : BRAID_KEY_DIR_NORMAL;
+	return 0;
+}
+
+static int make_tls(struct braid_gateway *g)
+{
+	const struct braid_options *o = g->o;
+	const struct braid_opt_source *b = o->blobs;
+	struct braid_tls_config cfg = {
+		.server = true,
+		.ca_file = blob_path(&b[BRAID_BLOB_CA]),
+		.ca_pem = b[BRAID_BLOB_CA].inline_text,
+		.cert_file = blob_path(&b[BRAID_BLOB_CERT]),
+		.cert_pem = b[BRAID_BLOB_CERT].inline_text,
+		.key_file = blob_path(&b[BRAID_BLOB_KEY]),
+		.key_pem = b[BRAID_BLOB_KEY].inline_text,
+		.crl_file = blob_path(&b[BRAID_BLOB_CRL_VERIFY]),
+		.crl_pem = b[BRAID_BLOB_CRL_VERIFY].inline_text,
+		.tls_version_min = o->tls_version_min[0] ? o->tls_version_min : NULL,
+		.tls_cipher = o->tls_cipher,
+		.tls_ciphersuites = o->tls_ciphersuites,
+		.tls_groups = o->tls_groups,
+		.remote_cert_tls = o->remote_cert_tls == BRAID_RCT_CLIENT ? BRAID_REMOTE_CERT_CLIENT :
+				   o->remote_cert_tls == BRAID_RCT_SERVER ? BRAID_REMOTE_CERT_SERVER :
+									    BRAID_REMOTE_CERT_NONE,
+		.verify_x509_name = o->verify_x509_name,
+		.verify_client_cert = o->verify_client_cert == BRAID_VCC_NONE ||
+					      o->client_cert_not_required ? BRAID_VERIFY_CLIENT_NONE :
+				      o->verify_client_cert == BRAID_VCC_OPTIONAL ?
+					      BRAID_VERIFY_CLIENT_OPTIONAL : BRAID_VERIFY_CLIENT_REQUIRE,
+	};
+	char err[512];
+	int r;
+
+	if (o->verify_x509_name)
+		cfg.verify_x509_type = o->verify_x509_type == BRAID_X509_NAME ? BRAID_X509_NAME_CN :
+				       o->verify_x509_type == BRAID_X509_NAME_PREFIX ?
+									  BRAID_X509_NAME_CN_PREFIX :
+									  BRAID_X509_NAME_SUBJECT;
+	r = braid_tls_ctx_new(&g->ssl, &cfg, err, sizeof(err));
+	if (r)
+		braid_err("TLS set-up failed: %s", err);
+	return r;
+}
+
+/* The server's OCC string, as 2.6 builds it (fact sheet §7); mismatches only warn. */
+static void build_occ(struct braid_gateway *g)
+{
+	const struct braid_options *o = g->o;
+	bool comp = o->compress != BRAID_OPT_COMP_NONE;
+	int n;
+
+	n = snprintf(g->occ, sizeof(g->occ), "V4,dev-type tun,link-mtu %d,tun-mtu %d,proto %s%s",
+		     o->tun_mtu + (g->tcp ? 43 : 41) + (comp ? 1 : 0), o->tun_mtu,
+		     g->family == AF_INET6 ? (g->tcp ? "TCPv6_SERVER" : "UDPv6")
+					   : (g->tcp ? "TCPv4_SERVER" : "UDPv4"),
+		     comp ? ",comp-lzo" : "");
+	if (g->ccfg.wrap == BRAID_CTLS_WRAP_AUTH && g->ccfg.key_direction >= 0)
+		n += snprintf(g->occ + n, sizeof(g->occ) - (size_t)n, ",keydir %d",
+			      g->ccfg.key_direction);
+	n += snprintf(g->occ + n, sizeof(g->occ) - (size_t)n, ",auth %s,keysize 128",
+		      o->auth_digest[0] ? o->auth_digest : "SHA1");
+	if (g->ccfg.wrap == BRAID_CTLS_WRAP_AUTH)
+		n += snprintf(g->occ + n, sizeof(g->occ) - (size_t)n, ",tls-auth");
+	snprintf(g->occ + n, sizeof(g->occ) - (size_t)n, ",key-method 2,tls-server");
+}
+
+static int setup_addresses(struct braid_gateway *g)
+{
+	struct braid_options *o = g->o;
+	struct braid_pool_config pc;
+	const char *why = "";
+	unsigned skipped = 0;
+	int r;
+
+	g->subnet = o->topology == BRAID_TOPO_SUBNET;
+	g->has_v4 = o->has_server;
+	g->has_v6 = o->has_server6;
+	if (!g->has_v4 && !g->has_v6) {
+		braid_err("gateway mode needs 'server NETWORK NETMASK' and/or 'server-ipv6 NET/BITS'");
+		return -EINVAL;
+	}
+	g->mask4 = ntohl(o->server_mask.s_addr);
+	r = braid_pool_config_server(&pc, g->has_v4, ntohl(o->server_net.s_addr), g->mask4,
+				     g->subnet ? BRAID_POOL_SUBNET : BRAID_POOL_NET30, g->has_v6,
+				     &o->server6_net, o->server6_prefix, &g->gw4, &g->gw6, &why);
+	if (r) {
+		braid_err("option 'server': %s", why);
+		return r;
+	}
+	g->prefix6 = o->server6_prefix;
+	if (o->has_ifconfig_pool) {
+		pc.v4_start = ntohl(o->ifconfig_pool_start.s_addr);
+		pc.v4_end = ntohl(o->ifconfig_pool_end.s_addr);
+		if (o->ifconfig_pool_mask.s_addr)
+			pc.v4_netmask = ntohl(o->ifconfig_pool_mask.s_addr);
+	} else if (o->server_nopool) {
+		pc.has_v4 = false;
+	}
+	pc.duplicate_cn = o->duplicate_cn;
+	if (pc.has_v4 || pc.has_v6) {
+		r = braid_pool_new(&g->pool, &pc);
+		if (r) {
+			braid_err("address pool: empty or invalid range");
+			return r;
+		}
+		braid_info("IFCONFIG POOL: size %u", braid_pool_size(g->pool));
+		if (o->ifconfig_pool_persist) {
+			r = braid_pool_persist_load(g->pool, o->ifconfig_pool_persist, &skipped);
+			if (r)
+				braid_warn("ifconfig-pool-persist '%s': %s", o->ifconfig_pool_persist,
+					   strerror(-r));
+			else if (skipped)
+				braid_warn("ifconfig-pool-persist '%s': %u line(s) ignored",
+					   o->ifconfig_pool_persist, skipped);
+		}
+	}
+	return 0;
+}
+
+static int setup_tun(struct braid_gateway *g)
+{
+	struct braid_options *o = g->o;
+	struct braid_tun *t = &g->tun;
+	int r;
+
+	r = braid_tun_open(t, o);
+	if (r) {
+		braid_err("cannot open the TUN device '%s': %s", o->dev, strerror(-r));
+		return r;
+	}
+	g->tun_open = true;
+	r = braid_nl_link_set(t->nl, t->ifindex, o->tun_mtu, true);
+	if (r) {
+		braid_err("%s: cannot set mtu %d / link up: %s", t->name, o->tun_mtu, strerror(-r));
+		return r;
+	}
+	if (g->has_v4) {
+		uint32_t gw = htonl(g->gw4), net = o->server_net.s_addr;
+		uint8_t prefix = 0;
+		char a[INET_ADDRSTRLEN];
+
+		while (prefix < 32 && (g->mask4 & (0x80000000u >> prefix)))
+			prefix++;
+		if (g->subnet) {
+			r = braid_nl_addr(t->nl, true, t->ifindex, AF_INET, &gw, NULL, prefix);
+		} else {
+			uint32_t peer = htonl(g->gw4 + 1);
+
+			r = braid_nl_addr(t->nl, true, t->ifindex, AF_INET, &gw, &peer, 32);
+			if (!r)
+				r = braid_nl_route(t->nl, true, t->ifindex, AF_INET, &net, prefix, NULL, 0);
+		}
+		if (r) {
+			braid_err("%s: cannot add the gateway address/route: %s", t->name, strerror(-r));
+			return r;
+		}
+		v4str(g->gw4, a, sizeof(a));
+		braid_info("%s: gateway address %s/%u (%s)", t->name, a, prefix,
+			   g->subnet ? "topology subnet" : "topology net30");
+	}
+	if (g->has_v6) {
+		char a[INET6_ADDRSTRLEN];
+
+		r = braid_nl_addr(t->nl, true, t->ifindex, AF_INET6, &g->gw6, NULL, g->prefix6);
+		if (r) {
+			braid_err("%s: cannot add the IPv6 gateway address: %s", t->name, strerror(-r));
+			return r;
+		}
+		braid_info("%s: gateway address %s/%u", t->name,
+			   inet_ntop(AF_INET6, &g->gw6, a, sizeof(a)), g->prefix6);
+	}
+	fcntl(t->fd, F_SETFL, fcntl(t->fd, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+static int setup_socket(struct braid_gateway *g)
+{
+	struct braid_options *o = g->o;
+	union braid_sockaddr bind_addr;
+	char err[256], s[96];
+	int r, one = 1;
+
+	r = braid_sock_resolve(o->local, o->lport ? o->lport : BRAID_OPT_DEFAULT_PORT, o->family,
+			       true, &bind_addr, err, sizeof(err));
+	if (r) {
+		braid_err("option 'local': %s", err);
+		return r;
+	}
+	g->family = bind_addr.sa.sa_family;
+	if (!g->tcp) {
+		r = braid_sock_open_udp(g->family, &bind_addr, false, &g->fd);
+		if (r) {
+			braid_err("cannot bind UDP %s: %s",
+				  braid_sockaddr_str(&bind_addr, s, sizeof(s)), strerror(-r));
+			return r;
+		}
+	} else {
+		g->fd = socket(g->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (g->fd < 0)
+			return -errno;
+		setsockopt(g->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (g->family == AF_INET6) {
+			int zero = 0;
+
+			setsockopt(g->fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		}
+		if (bind(g->fd, &bind_addr.sa, braid_sockaddr_len(&bind_addr)) ||
+		    listen(g->fd, 64)) {
+			r = -errno;
+			braid_err("cannot listen on TCP %s: %s",
+				  braid_sockaddr_str(&bind_addr, s, sizeof(s)), strerror(-r));
+			return r;
+		}
+	}
+	braid_info("gateway listening on %s %s", g->tcp ? "TCP" : "UDP",
+		   braid_sockaddr_str(&bind_addr, s, sizeof(s)));
+	return 0;
+}
+
+int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
+{
+	struct braid_gateway *g;
+	static const int sigs[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR2 };
+	char err[256];
+	int r;
+
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->o = o;
+	g->fd = -1;
+	g->tun.fd = -1;
+	g->tcp = o->proto == BRAID_PROTO_TCP_SERVER;
+	g->ciphers = o->data_ciphers[0] ? o->data_ciphers : DEFAULT_CIPHERS;
+	g->max_clients = o->max_clients > 0 ? (uint32_t)o->max_clients : 1024;
+	if (g->max_clients > BRAID_DC_PEER_ID_MAX)
+		g->max_clients = BRAID_DC_PEER_ID_MAX;
+	braid_vroute_init(&g->routes);
+	g->buf = malloc(BUF_SIZE);
+	g->buf2 = malloc(BUF_SIZE);
+	g->by_pid = calloc(g->max_clients, sizeof(*g->by_pid));
+	r = -ENOMEM;
+	if (!g->buf || !g->buf2 || !g->by_pid)
+		goto fail;
+	r = load_wrap(g);
+	if (r)
+		goto fail;
+	r = make_tls(g);
+	if (r)
+		goto fail;
+	r = setup_addresses(g);
+	if (r)
+		goto fail;
+	r = setup_socket(g);
+	if (r)
+		goto fail;
+	build_occ(g);
+	g->ccfg.server = true;
+	g->ccfg.ssl_ctx = g->ssl;
+	g->ccfg.auth_digest = o->auth_digest[0] ? o->auth_digest : NULL;
+	g->ccfg.tcp = g->tcp;
+	g->ccfg.hand_window_s = o->hand_window > 0 ? (unsigned)o->hand_window : 0;
+	g->ccfg.tls_timeout_s = o->tls_timeout > 0 ? (unsigned)o->tls_timeout : 0;
+	g->ccfg.reneg_sec = o->reneg_sec > 0 ? (unsigned)o->reneg_sec : UINT32_MAX;
+	g->ccfg.tran_window_s = o->tran_window > 0 ? (unsigned)o->tran_window : 0;
+	g->ccfg.reneg_bytes = o->reneg_bytes;
+	g->ccfg.reneg_pkts = o->reneg_pkts;
+	g->ccfg.options_string = g->occ;
+	if (!g->tcp) {
+		r = braid_ctls_cookie_new(&g->cookie, &g->ccfg, NULL, err, sizeof(err));
+		if (r) {
+			braid_err("control channel set-up failed: %s", err);
+			goto fail;
+		}
+	}
+	r = setup_tun(g);
+	if (r)
+		goto fail;
+	braid_mssfix_init(&g->mss, o->mssfix, g->family == AF_INET6 ? 40 : 20,
+			  BRAID_DC_V2_OVERHEAD + 1, o->tun_mtu);
+
+	g->loop = ev_loop_new(EVFLAG_AUTO);
+	if (!g->loop) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	ev_io_init(&g->tun_r, tun_cb, g->tun.fd, EV_READ);
+	ev_io_init(&g->sock_r, g->tcp ? accept_cb : sock_cb, g->fd, EV_READ);
+	g->tun_r.data = g->sock_r.data = g;
+	ev_io_start(g->loop, &g->tun_r);
+	ev_io_start(g->loop, &g->sock_r);
+	ev_timer_init(&g->tick, tick_cb, 1.0, 1.0);
+	g->tick.data = g;
+	ev_timer_start(g->loop, &g->tick);
+	for (int i = 0; i < SIG_N; i++) {
+		ev_signal_init(&g->sig[i], sig_cb, sigs[i]);
+		g->sig[i].data = g;
+		ev_signal_start(g->loop, &g->sig[i]);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	g->next_status_ms = now_ms();
+	g->next_persist_ms = now_ms() + 1000;
+	braid_info("gateway ready: %s, max %u clients, data ciphers %s%s%s", g->tun.name,
+		   g->max_clients, g->ciphers, o->client_to_client ? ", client-to-client" : "",
+		   o->duplicate_cn ? ", duplicate-cn" : "");
+	*out = g;
+	return 0;
+fail:
+	braid_gateway_free(g);
+	return r;
+}
+
+int braid_gateway_run(struct braid_gateway *g)
+{
+	ev_run(g->loop, 0);
+	log_stats(g);
+	return 0;
+}
+
+void braid_gateway_stats(const struct braid_gateway *g, struct braid_gateway_stats *st)
+{
+	*st = g->st;
+}
+
+void braid_gateway_free(struct braid_gateway *g)
+{
+	if (!g)
+		return;
+	if (g->by_pid) {
+		for (uint32_t i = 0; i < g->max_clients; i++)
+			if (g->by_pid[i])
+				client_kill(g->by_pid[i], "gateway shutting down");
+		reap(g);
+	}
+	if (g->pool && g->o->ifconfig_pool_persist)
+		braid_pool_persist_save(g->pool, g->o->ifconfig_pool_persist);
+	if (g->loop) {
+		for (int i = 0; i < SIG_N; i++)
+			ev_signal_stop(g->loop, &g->sig[i]);
+		ev_loop_destroy(g->loop);
+	}
+	if (g->tun_open)
+		braid_tun_close(&g->tun, g->o);
+	if (g->fd >= 0)
+		close(g->fd);
+	braid_ctls_cookie_free(g->cookie);
+	braid_tls_ctx_free(g->ssl);
+	braid_pool_free(g->pool);
+	braid_vroute_free(&g->routes);
+	braid_key2_wipe(&g->wrap_key);
+	free(g->by_pid);
+	free(g->buf);
+	free(g->buf2);
+	free(g);
+}
