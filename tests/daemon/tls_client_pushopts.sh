@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# braidd client: pushed-option handling against a stock openvpn 2.6 server.
+#   pull-filter ignore (the route is not installed) and reject (restart with the option named);
+#   topology net30 + pushed `compress stub-v2` (ping + sha256 download);
+#   the server's HALT (management `client-kill CID HALT`) -> braidd exits 0.
+set -uo pipefail
+source "$(dirname "$0")/tls_client_lib.sh"
+tc_setup
+
+mgmt() { # COMMAND: one management command on the stock server, prints the reply
+	tb_exec "$TB_SRV" python3 - "$1" <<'EOP'
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", 7505), timeout=5)
+f = s.makefile("rwb", buffering=0)
+f.readline()                       # >INFO greeting
+f.write(sys.argv[1].encode() + b"\r\n")
+print(f.readline().decode().strip())
+f.write(b"quit\r\n")
+EOP
+}
+
+tc_server srv1 udp tls-auth "management 127.0.0.1 7505"
+tc_client pf1 udp tls-auth 'pull-filter ignore "route 10.9."' 'pull-filter accept "dhcp-option DNS 10.8."'
+bd_wait_log pf1 "Initialization Sequence Completed" 15 || fail "pull-filter ignore: client did not come up"
+grep -qF "pushed option removed by pull-filter: 'route 10.9.0.0 255.255.255.0'" "$TB_DIR/pf1.log" ||
+	fail "pull-filter ignore not logged"
+tb_exec "$TB_CLI" ip -o route show 10.9.0.0/24 | grep -q . && fail "filtered route was installed"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "pull-filter ignore: no ping"
+# the server halts this client (CID 0: the first client of this server)
+reply=$(mgmt "client-kill 0 HALT")
+[[ $reply == SUCCESS* ]] || fail "management client-kill: $reply"
+pid=${BD_PID[pf1]}
+for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid" 2>/dev/null && fail "HALT: braidd still running"
+wait "$pid"
+rc=$?
+unset "BD_PID[pf1]"
+[ "$rc" = 0 ] || fail "HALT: exit status $rc, want 0"
+grep -qF "server sent HALT" "$TB_DIR/pf1.log" || fail "HALT not logged"
+echo "ok: pull-filter ignore (route not installed); server HALT -> exit 0"
+
+tc_client pf2 udp tls-auth 'pull-filter reject "dhcp-option"' "connect-retry 1"
+bd_wait_log pf2 "pushed option rejected by pull-filter: 'dhcp-option DNS 10.8.0.53': restarting" 15 ||
+	fail "pull-filter reject: no error"
+grep -q "Initialization Sequence Completed (server" "$TB_DIR/pf2.log" && fail "pull-filter reject: connected anyway"
+bd_stop pf2 || fail "pf2 exit code $?"
+tc_server_stop
+echo "ok: pull-filter reject -> restart, never up"
+
+tc_server srv2 udp tls-crypt "topology net30" "compress stub-v2" 'push "compress stub-v2"'
+tc_client cz udp tls-crypt
+bd_wait_log cz "Initialization Sequence Completed" 15 || fail "net30/stub-v2: client did not come up"
+grep -qF "compression stub framing" "$TB_DIR/cz.log" || fail "stub-v2: framing not enabled"
+tb_exec "$TB_CLI" ip -o addr show | grep -q "inet 10.8.0.6 peer 10.8.0.5/32" ||
+	fail "net30: want 10.8.0.6 peer 10.8.0.5: $(tb_exec "$TB_CLI" ip -o addr show | grep 10.8.0)"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "net30/stub-v2: no ping"
+tc_transfer "net30 + compress stub-v2" cz
+bd_stop cz || fail "cz exit code"
+tc_server_stop
+echo "ok: topology net30 + pushed compress stub-v2: ping + sha256 download"
