@@ -494,17 +494,21 @@ static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)
 static void tx_control(struct braid_mpath *m, const struct braid_mp_tx *tx)
 {
 	uint8_t *pkt;
+	uint32_t pid;
 	size_t len;
 	int r;
 
 	if (m->txctl_n >= BRAID_TXB_MAX || m->txb.n >= BRAID_TXB_MAX)
 		tx_flush(m);
 	pkt = m->txctl + (size_t)m->txctl_n * CTL_WIRE_MAX;
-	r = braid_dc_encrypt(m->dc, tx->ctl, tx->ctl_len, pkt, CTL_WIRE_MAX, &len, NULL);
+	r = braid_dc_encrypt(m->dc, tx->ctl, tx->ctl_len, pkt, CTL_WIRE_MAX, &len, &pid);
 	if (r) {
 		m->st.tx_seal_errors++;
 		return;
 	}
+	/* after an MTU probe the engine sends a SKIP for its id: a probe lost
+	 * for its size must not hold the peer's reorder buffer */
+	braid_mp_ctl_sent(m->mp, pid);
 	m->txctl_n++;
 	send_on(m, tx->path, pkt, len);
 }

@@ -190,6 +190,7 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 	r = mp_reorder_init(&mp->ro, cfg->reorder_window, cfg->reorder_max_pkts);
 	if (r)
 		goto err_paths;
+	mp->ctl_out_mtu = -1;
 	*out = mp;
 	return 0;
 
@@ -673,10 +674,12 @@ static int pop_ctl(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 
 	mp->ctl_head = (mp->ctl_head + 1) % MP_CTLQ;
 	mp->ctl_n--;
+	mp->ctl_out_mtu = -1;
 	if (c->buf[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_MTU_PROBE) {
 		/* queued as its header only: the zero padding is added here */
 		memcpy(mp->ctl_out, c->buf, BRAID_MP_MTU_HDR_LEN);
 		memset(mp->ctl_out + BRAID_MP_MTU_HDR_LEN, 0, c->len - BRAID_MP_MTU_HDR_LEN);
+		mp->ctl_out_mtu = c->path;
 	} else {
 		memcpy(mp->ctl_out, c->buf, c->len);
 	}
@@ -725,6 +728,8 @@ static void send_probe(struct braid_mp *mp, int i, uint64_t now)
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
 }
+
+static int best_ctl_path(const struct braid_mp *mp);
 
 /* An MTU_PROBE of size bytes in all (padded with zeros in pop_ctl). */
 static void send_mtu_probe(struct braid_mp *mp, int i, uint64_t now, uint32_t size)
@@ -841,6 +846,22 @@ static int pmtu_holds_failure(const struct braid_mp *mp, const struct mp_path *p
 {
 	return p->pmtu.confirm &&
 	       (!p->oldest_probe || now - p->oldest_probe <= fail_timeout(mp, p));
+}
+
+void braid_mp_ctl_sent(struct braid_mp *mp, uint64_t pid)
+{
+	struct braid_mp_msg m;
+	int path = mp->ctl_out_mtu, cp;
+
+	mp->ctl_out_mtu = -1;
+	if (path < 0)
+		return;
+	cp = best_ctl_path(mp);
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_SKIP;
+	m.path_id = (uint32_t)path;
+	m.u.skip_pid = pid;
+	ctl_send(mp, cp >= 0 ? cp : path, &m, 0);
 }
 
 static uint64_t probe_interval(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)

@@ -228,6 +228,14 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 		     unsigned int meta, uint64_t pid);
 /* 1 and *out filled, 0 when nothing is due now. */
 int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out);
+/*
+ * Optional: the data-channel packet-id the CONTROL message just returned by
+ * poll_tx was sealed with. After an MTU probe the engine then queues a SKIP
+ * for that id, so that a probe lost for its size does not hold the peer's
+ * reorder buffer until the deadline (a SKIP for an id that did arrive is
+ * harmless). Other messages: nothing happens.
+ */
+void braid_mp_ctl_sent(struct braid_mp *mp, uint64_t pid);
 /* Earliest time poll_tx / poll_rx has work, UINT64_MAX if none. */
 uint64_t braid_mp_next_deadline(struct braid_mp *mp, uint64_t now);
 

@@ -130,6 +130,7 @@ struct braid_mp {
 	struct mp_ctl ctl[MP_CTLQ];
 	uint32_t ctl_head, ctl_n;
 	uint8_t ctl_out[BRAID_MP_CTL_MAX];
+	int ctl_out_mtu;	/* ctl_out is an MTU probe: its path, else -1 */
 	struct mp_reorder ro;
 	uint64_t report_next;
 	uint64_t mpip_next;

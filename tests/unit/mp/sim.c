@@ -229,6 +229,7 @@ static int drain_tx(struct sim *s, int d)
 			if (!pk.ctl)
 				abort();
 			memcpy(pk.ctl, tx.ctl, tx.ctl_len);
+			braid_mp_ctl_sent(sd->mp, pk.pid);
 		} else {
 			pk.pid = tx.pid;
 			pk.len = tx.len;
