@@ -1900,7 +1900,7 @@ void braid_options_init(struct braid_options *o)
 	o->mp_path_timeout = 30;
 	o->status_interval = 60;
 	o->resolv_retry = -1;
-	o->connect_retry = 5;
+	o->connect_retry = 1;
 	o->connect_retry_max_backoff = 300;
 	o->server_poll_timeout = 120;
 	strcpy(o->auth_digest, "SHA1");
@@ -1908,7 +1908,7 @@ void braid_options_init(struct braid_options *o)
 	o->tls_timeout = 2;
 	o->reneg_sec = 3600;
 	o->reneg_sec_min = -1;
-	o->tran_window = 60;
+	o->tran_window = 3600;
 	o->key_method = 2;
 	o->tls_auth_dir = KEY_DIR_UNSET;
 	o->script_security = 1;
@@ -2424,8 +2424,6 @@ static int finalize_server(struct braid_options *o, char *err, size_t err_len)
 	if (o->has_server6 && o->server_nopool)
 		return lfail(o, err, err_len, "server-ipv6",
 			     "incompatible with the 'nopool' flag of 'server'");
-	if (!o->has_topology)	/* OpenVPN 2.6's default (2.7 changes it to subnet) */
-		o->topology = BRAID_TOPO_NET30;
 	/* OpenVPN's server uses twice the pushed ping-restart itself */
 	if (o->keepalive_ping)
 		o->ping_restart = 2 * o->keepalive_restart;
@@ -2457,6 +2455,8 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 			return lfail(o, err, err_len, role_opt(o),
 				     "You must define private key file (--key)");
 	}
+	if (o->has_auth_user_pass && !o->pull)
+		return lfail(o, err, err_len, "auth-user-pass", "requires 'pull' (or 'client')");
 	if (has_blob(o, BRAID_BLOB_TLS_AUTH) && has_blob(o, BRAID_BLOB_TLS_CRYPT))
 		return lfail(o, err, err_len, "tls-crypt",
 			     "'tls-auth' and 'tls-crypt' are mutually exclusive");
@@ -2471,8 +2471,11 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 		return lfail(o, err, err_len, "tls-auth",
 			     "an inline block takes its direction from "
 			     "'key-direction'");
+	/* the runtime picks the rekey time in [min, max]: OpenVPN's server jitters by 10 % */
 	if (o->reneg_sec_min < 0)
-		o->reneg_sec_min = o->reneg_sec;	/* OpenVPN picks MIN..MAX; default 90 % */
+		o->reneg_sec_min = o->reneg_sec - (o->mode == BRAID_MODE_SERVER ? o->reneg_sec / 10 : 0);
+	if (!o->has_topology)	/* OpenVPN 2.6's default (2.7 changes it to subnet) */
+		o->topology = BRAID_TOPO_NET30;
 	return 0;
 }
 
@@ -2670,6 +2673,10 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 				     "only the static-key point-to-point mode "
 				     "supports multipath so far");
 		o->multipath = 0;
+		if (o->tls == BRAID_TLS_SERVER && o->mode != BRAID_MODE_SERVER)
+			return lfail(o, err, err_len, "tls-server",
+				     "TLS point-to-point mode ('tls-server' without 'mode server' or "
+				     "'server') is not supported by braidd yet");
 		if (!o->tls_mode_supported)
 			return lfail(o, err, err_len, role_opt(o),
 				     "TLS mode is parsed, but this braidd cannot run it yet");

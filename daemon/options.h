@@ -175,7 +175,7 @@ struct braid_options {
 	bool has_dev_type;
 	int tun_mtu;
 	int mssfix;			/* 0: off */
-	enum braid_opt_topology topology;
+	enum braid_opt_topology topology;	/* TLS modes: net30 unless given (OpenVPN 2.6) */
 	bool has_topology;
 
 	/* addresses on the device */
@@ -204,7 +204,7 @@ struct braid_options {
 	unsigned int n_remotes;
 	bool remote_random;
 	int resolv_retry;		/* seconds; -1 = infinite (default) */
-	int connect_retry;		/* 5 */
+	int connect_retry;		/* 1 (doubles per failed round up to the max) */
 	int connect_retry_max_backoff;	/* second arg of connect-retry, 300 */
 	int connect_retry_max;		/* 0 = unlimited */
 	int server_poll_timeout;	/* 120 (also connect-timeout) */
@@ -250,8 +250,8 @@ struct braid_options {
 	int tls_timeout;		/* 2 */
 	int reneg_sec;			/* 3600 (0 = off) */
 	int reneg_sec_max;		/* reneg-sec MAX [MIN] */
-	int reneg_sec_min;		/* -1 = unset */
-	int tran_window;		/* 60 */
+	int reneg_sec_min;		/* finalize: MIN of `reneg-sec MAX MIN`, else MAX (server: 90 %) */
+	int tran_window;		/* 3600 (OpenVPN 2.6's default) */
 	uint64_t reneg_bytes, reneg_pkts;	/* 0 = off */
 	int key_method;			/* 2 */
 	int tls_auth_dir;		/* `tls-auth FILE DIR`; -2 = unset (then key-direction) */
