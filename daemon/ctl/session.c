@@ -34,7 +34,7 @@
 #include "tls_crypt.h"
 
 #define N_KS 3        /* primary, lame duck, negotiating */
-#define N_EVENTS 32
+#define N_EVENTS 64
 #define WIRE_MAX 2048 /* largest control packet we accept */
 #define IP_UDP_HDR 28
 
@@ -110,11 +110,34 @@ static void push_event(struct braid_ctls *s, enum braid_ctls_event_type type, ui
 	struct ev_slot *e;
 
 	if (s->ev_n == N_EVENTS) {
-		/* the caller is not draining events: keep ERRORs, drop the oldest other */
-		e = &s->ev[s->ev_head];
-		free(e->text);
-		s->ev_head = (s->ev_head + 1) % N_EVENTS;
+		/*
+		 * The caller is not draining events. A TEXT is dropped (the newest);
+		 * for any other event the oldest TEXT (else the oldest event) makes room,
+		 * so KEYS_READY / KEY_EXPIRED / ERROR are not lost to a text flood.
+		 */
+		unsigned victim = 0;
+		bool found = false;
+
+		if (type == BRAID_CTLS_EV_TEXT) {
+			s->st.events_dropped++;
+			set_error(s, "event queue full: control message dropped");
+			return;
+		}
+		for (unsigned i = 0; i < s->ev_n && !found; i++)
+			if (s->ev[(s->ev_head + i) % N_EVENTS].type == BRAID_CTLS_EV_TEXT) {
+				victim = i;
+				found = true;
+			}
+		/* shift the queue over the victim */
+		e = &s->ev[(s->ev_head + victim) % N_EVENTS];
+		if (e->text) {
+			OPENSSL_cleanse(e->text, strlen(e->text));
+			free(e->text);
+		}
+		for (unsigned i = victim; i + 1 < s->ev_n; i++)
+			s->ev[(s->ev_head + i) % N_EVENTS] = s->ev[(s->ev_head + i + 1) % N_EVENTS];
 		s->ev_n--;
+		s->st.events_dropped++;
 	}
 	e = &s->ev[(s->ev_head + s->ev_n) % N_EVENTS];
 	e->type = type;

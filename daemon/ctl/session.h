@@ -95,6 +95,7 @@ struct braid_ctls_stats {
 	uint64_t rx_auth_failed;    /* tls-auth / tls-crypt verification failed */
 	uint64_t rx_replay;         /* replay window */
 	uint64_t retransmits;
+	uint64_t events_dropped;    /* event queue (64) full: TEXT dropped first */
 	unsigned renegotiations;    /* soft resets completed */
 	unsigned key_states;        /* live key states (incl. lame duck, negotiating) */
 };

@@ -16,6 +16,7 @@
  *                                        the push agrees; server: push tls-ekm or not
  *   --reneg                              also wait for one renegotiation (started by the
  *                                        stock peer) and a ping decrypted on the new key_id
+ *   --reneg-sec N                        we start that renegotiation after N s (implies --reneg)
  *   --timeout S                          give up after S seconds (default 20)
  *
  * Success: KEYS_READY, PUSH_REQUEST/PUSH_REPLY exchanged, keys installed in a
@@ -372,6 +373,7 @@ int main(int argc, char **argv)
 	char err[256], peer_info[512] = "", opts[256];
 	SSL_CTX *ctx = NULL;
 	int timeout_s = 20, ret;
+	unsigned reneg_sec = UINT32_MAX; /* by default the stock peer renegotiates */
 
 	if (argc < 2 || (strcmp(argv[1], "client") && strcmp(argv[1], "server")))
 		die("usage: ctlpeer client|server [--remote|--local IP:PORT] --ca F --cert F --key F "
@@ -407,6 +409,10 @@ int main(int argc, char **argv)
 			remote_s = v;
 		else if (!strcmp(a, "--timeout"))
 			timeout_s = atoi(v);
+		else if (!strcmp(a, "--reneg-sec")) {
+			reneg_sec = (unsigned)atoi(v);
+			p.want_reneg = true;
+		}
 		else
 			die("unknown option %s", a);
 	}
@@ -419,7 +425,7 @@ int main(int argc, char **argv)
 
 	cc.server = p.server;
 	cc.ssl_ctx = ctx;
-	cc.reneg_sec = UINT32_MAX; /* the stock peer renegotiates */
+	cc.reneg_sec = reneg_sec;
 	cc.hand_window_s = 10;
 	if (!strcmp(wrap, "auth") || !strcmp(wrap, "crypt")) {
 		char *txt;

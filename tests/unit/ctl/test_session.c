@@ -24,6 +24,7 @@
 
 static const char *pki;
 static SSL_CTX *ctx_client, *ctx_server, *ctx_rogue;
+static unsigned tls_mtu; /* 0 = default 1250 */
 
 /* ---- a lossy virtual network ---------------------------------------------------------- */
 
@@ -187,6 +188,7 @@ static void pair_init(struct pair *p, int wrap, uint64_t seed, unsigned loss, un
 	p->scfg.wrap_key = &p->wkey;
 	p->scfg.key_direction = 0;
 	p->scfg.tran_window_s = 5;
+	p->scfg.tls_mtu = tls_mtu;
 	p->scfg.reneg_sec = UINT32_MAX;
 	p->scfg.options_string = "V4,dev-type tun,link-mtu 1541,tun-mtu 1500,proto UDPv4,keydir 0,auth SHA1,keysize 128,tls-auth,key-method 2,tls-server";
 
@@ -415,6 +417,53 @@ static void test_full(int wrap, uint64_t seed, unsigned loss, unsigned dup, unsi
 	CHECK_EQ(braid_ctls_live_sessions(), live0 + 2);
 	pair_free(p);
 	CHECK_EQ(braid_ctls_live_sessions(), live0);
+	free(p);
+}
+
+/* A text flood the caller does not drain: TEXT dropped, KEYS_READY of a renegotiation kept. */
+static void test_text_flood(void)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	struct braid_ctls_event ev;
+	struct braid_ctls_stats st;
+	uint8_t buf[2048];
+	size_t len;
+	struct qpkt q;
+	int texts = 0, ready1 = 0, expired0 = 0;
+
+	pair_init(p, BRAID_CTLS_WRAP_CRYPT, 31, 0, 0, 0);
+	CHECK(pair_run(p, 5000, both_ready0));
+	for (int i = 0; i < 100; i++) {
+		char m[32];
+		snprintf(m, sizeof(m), "INFO,%d", i);
+		CHECK_EQ(braid_ctls_send_text(p->sv.s, m), 0);
+	}
+	CHECK_EQ(braid_ctls_renegotiate(p->sv.s, p->now), 0);
+	/* run without draining the client's events */
+	for (int i = 0; i < 2000; i++) {
+		while (braid_ctls_output(p->c.s, p->now, buf, sizeof(buf), &len) == 0 && len)
+			net_send(&p->net, &p->net.c2s, buf, len, p->now);
+		while (braid_ctls_output(p->sv.s, p->now, buf, sizeof(buf), &len) == 0 && len)
+			net_send(&p->net, &p->net.s2c, buf, len, p->now);
+		while (q_pop(&p->net.c2s, p->now, &q))
+			braid_ctls_input(p->sv.s, q.b, q.len, p->now);
+		while (q_pop(&p->net.s2c, p->now, &q))
+			braid_ctls_input(p->c.s, q.b, q.len, p->now);
+		drain_events(&p->sv);
+		p->now += 5;
+	}
+	while (braid_ctls_next_event(p->c.s, &ev) == 0) {
+		texts += ev.type == BRAID_CTLS_EV_TEXT;
+		ready1 += ev.type == BRAID_CTLS_EV_KEYS_READY && ev.key_id == 1;
+		expired0 += ev.type == BRAID_CTLS_EV_KEY_EXPIRED && ev.key_id == 0;
+	}
+	braid_ctls_stats(p->c.s, &st);
+	CHECK_EQ(ready1, 1);
+	CHECK_EQ(expired0, 1); /* tran-window 5 s passed */
+	CHECK_EQ(texts + (int)st.events_dropped, 100);
+	CHECK(st.events_dropped > 0);
+	CHECK_EQ(braid_ctls_current_key_id(p->c.s), 1);
+	pair_free(p);
 	free(p);
 }
 
@@ -725,6 +774,10 @@ int main(int argc, char **argv)
 	test_full(BRAID_CTLS_WRAP_AUTH, 4, 10, 10, 20);
 	test_full(BRAID_CTLS_WRAP_CRYPT, 5, 10, 10, 20);
 	test_full(BRAID_CTLS_WRAP_NONE, 6, 10, 10, 20);
+	tls_mtu = 512; /* TLS flights chunked into many CONTROL_V1 packets */
+	test_full(BRAID_CTLS_WRAP_AUTH, 8, 10, 10, 20);
+	tls_mtu = 0;
+	test_text_flood();
 	test_reneg_sec();
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_NONE);
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_AUTH);

@@ -9,8 +9,8 @@
 #
 # Each case: TLS + key-method-2, PUSH_REQUEST/PUSH_REPLY, keys into a braid_dc, keepalive pings
 # both ways, DATA_V2 pings decrypted. Wraps none/tls-auth/tls-crypt, AES-256-GCM and
-# CHACHA20-POLY1305, EKM and PRF; two cases add one renegotiation (stock side --reneg-sec 5)
-# with pings decrypted on the new key_id.
+# CHACHA20-POLY1305, EKM and PRF; four cases add one renegotiation (started by the stock side,
+# --reneg-sec 5, or by ours, reneg-sec 3) with pings decrypted on the new key_id.
 #   test_stock_peer.sh CTLPEER
 # Exit 77 (skip) when not root or openvpn is missing.
 set -u
@@ -61,22 +61,25 @@ fail() {
 	FAILS=$((FAILS + 1))
 }
 
-# ctlpeer as a client against a stock server: case_client WRAP CIPHER KDF [reneg]
+# ctlpeer as a client against a stock server: case_client WRAP CIPHER KDF [stock|ours (renegotiation)]
 case_client() {
 	local wrap=$1 cipher=$2 kdf=$3 reneg=${4:-} n=$N extra=() kargs=()
 	N=$((N + 1)); PORT=$((PORT + 1))
-	[ -n "$reneg" ] && extra=(--reneg-sec 5)
+	case $reneg in
+	stock) extra=(--reneg-sec 5) ;;
+	ours) kargs=(--reneg-sec 3) ;;
+	esac
 	# shellcheck disable=SC2046
 	ip netns exec "$NS_S" openvpn --cd "$W" --dev tun --topology subnet --server 10.8.0.0 255.255.255.0 \
 		--proto udp --port $PORT --local 10.99.0.1 --cert "$P/server.crt" --key "$P/server.key" \
 		"${TLS[@]}" $(wrap_args "$wrap" server) --keepalive 1 10 "${extra[@]}" \
 		--log "$W/s$n.log" --daemon --writepid "$W/s$n.pid" || { fail "stock server did not start"; return; }
 	for _ in $(seq 1 30); do grep -q "Initialization Sequence Completed" "$W/s$n.log" 2>/dev/null && break; sleep 0.1; done
-	[ "$wrap" != none ] && kargs=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
-	local desc="client wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation}"
+	[ "$wrap" != none ] && kargs+=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
+	local desc="client wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
 	if ip netns exec "$NS_C" "$PEER" client --remote 10.99.0.1:$PORT --ca "$P/ca.crt" \
 		--cert "$P/client1.crt" --key "$P/client1.key" "${kargs[@]}" --cipher "$cipher" --kdf "$kdf" \
-		${reneg:+--reneg} --timeout 15 >"$W/p$n.out" 2>"$W/p$n.err"; then
+		${reneg:+--reneg} --timeout 12 >"$W/p$n.out" 2>"$W/p$n.err"; then
 		local up=${kdf^^}
 		if grep -q "ctlpeer: OK client wrap=$wrap cipher=$cipher kdf=$up" "$W/p$n.out"; then
 			echo "ok   $desc: $(cat "$W/p$n.out")"
@@ -94,16 +97,19 @@ case_client() {
 	rm -f "$W/s$n.pid"
 }
 
-# ctlpeer as a server answering a stock client: case_server WRAP CIPHER KDF [reneg]
+# ctlpeer as a server answering a stock client: case_server WRAP CIPHER KDF [stock|ours (renegotiation)]
 case_server() {
 	local wrap=$1 cipher=$2 kdf=$3 reneg=${4:-} n=$N extra=() kargs=()
 	N=$((N + 1)); PORT=$((PORT + 1))
-	[ -n "$reneg" ] && extra=(--reneg-sec 5)
-	[ "$wrap" != none ] && kargs=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
-	local desc="server wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation}"
+	case $reneg in
+	stock) extra=(--reneg-sec 5) ;;
+	ours) kargs=(--reneg-sec 3) ;;
+	esac
+	[ "$wrap" != none ] && kargs+=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
+	local desc="server wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
 	ip netns exec "$NS_S" "$PEER" server --local 10.99.0.1:$PORT --ca "$P/ca.crt" \
 		--cert "$P/server.crt" --key "$P/server.key" "${kargs[@]}" --cipher "$cipher" --kdf "$kdf" \
-		${reneg:+--reneg} --timeout 15 >"$W/p$n.out" 2>"$W/p$n.err" &
+		${reneg:+--reneg} --timeout 12 >"$W/p$n.out" 2>"$W/p$n.err" &
 	local pp=$!
 	sleep 0.2
 	# shellcheck disable=SC2046
@@ -131,12 +137,14 @@ case_server() {
 	rm -f "$W/c$n.pid"
 }
 
-case_client auth AES-256-GCM ekm reneg
+case_client auth AES-256-GCM ekm stock
+case_client crypt AES-256-GCM prf ours
 case_client crypt CHACHA20-POLY1305 prf
 case_client none AES-256-GCM prf
 case_client crypt AES-256-GCM ekm
 case_client auth CHACHA20-POLY1305 prf
-case_server crypt AES-256-GCM ekm reneg
+case_server crypt AES-256-GCM ekm stock
+case_server auth AES-256-GCM ekm ours
 case_server auth CHACHA20-POLY1305 prf
 case_server none AES-256-GCM ekm
 case_server crypt CHACHA20-POLY1305 prf
