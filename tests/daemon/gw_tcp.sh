@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# gw_tcp.sh - braidd gateway with `proto tcp-server` and a stock OpenVPN 2.6 client over
+# `proto tcp-client`, tls-auth and tls-crypt: ping, a 4 MiB sha256-checked download, then the
+# client's renegotiation (reneg-sec) keeps the tunnel up, and closing the TCP connection removes
+# the client at once (status file empty, peer-id 0 reused by the next client).
+source "$(dirname "$0")/gw_lib.sh"
+gw_require
+gw_setup 1
+C1=$(gw_cns 1)
+
+head -c 4194304 /dev/urandom >"$GW_DIR/blob"
+want=$(sha256sum "$GW_DIR/blob" | cut -d' ' -f1)
+ip netns exec "$GW_NS" /usr/bin/python3 -m http.server 8080 --bind 10.8.0.1 \
+	--directory "$GW_DIR" >/dev/null 2>&1 &
+GW_PIDS+=("$!")
+
+for wrap in tls-auth tls-crypt; do
+	case $wrap in
+	tls-auth) s="tls-auth $GW_DIR/ta.key 0"; c="tls-auth $GW_DIR/ta.key 1" ;;
+	tls-crypt) s="tls-crypt $GW_DIR/tc.key"; c="tls-crypt $GW_DIR/tc.key" ;;
+	esac
+	gw_server_conf "$s" "proto tcp-server"
+	gw_start_server
+	grep -qF "gateway listening on TCP" "$GW_DIR/server.log" || gw_fail "$wrap: not listening on TCP"
+	gw_client_conf 1 "$c" "proto tcp-client" "reneg-sec 3"
+	sed -i 's/^proto udp$//' "$GW_DIR/c1.conf"
+	gw_start_client 1
+	gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 ||
+		gw_fail "$wrap: the TCP client did not connect"
+	ip netns exec "$C1" ping -c 3 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null ||
+		gw_fail "$wrap: no ping reply over TCP"
+	got=$(ip netns exec "$C1" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || gw_fail "$wrap: 4 MiB download over TCP: sha256 mismatch"
+	# renegotiation: the client starts one after 3 s; data keeps flowing on the new key
+	gw_wait "$GW_DIR/server.log" "renegotiated, data key 1" 10 ||
+		gw_fail "$wrap: no renegotiation to key 1"
+	ip netns exec "$C1" ping -c 3 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null ||
+		gw_fail "$wrap: no ping reply after the renegotiation"
+	gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,client1,10.99.0.11:" 3 ||
+		gw_fail "$wrap: status file does not list the TCP client"
+	gw_stop_client 1
+	gw_wait "$GW_DIR/server.log" "client removed (peer-id 0): connection closed by the client" 5 ||
+		gw_fail "$wrap: closing the TCP connection did not remove the client"
+	sleep 1.2
+	grep -q "^CLIENT_LIST," "$GW_DIR/status.txt" && gw_fail "$wrap: removed client still in the status file"
+	gw_stop_server
+	echo "ok: tcp / $wrap"
+done
+echo "PASS: gw_tcp"
