@@ -642,6 +642,7 @@ static void test_bad_cert(void)
 	CHECK_EQ(braid_ctls_new(&p->c.s, &p->ccfg, p->now, err, sizeof(err)), 0);
 	pair_run(p, 5000, NULL);
 	CHECK_EQ(p->sv.fatal, 1);
+	fprintf(stderr, "   server error: %s\n", p->sv.last_error);
 	CHECKM(strstr(p->sv.last_error, "certificate verify failed") != NULL, "server: %s",
 	       p->sv.last_error);
 	CHECK_EQ(p->c.ready[0] + p->sv.ready[0], 0);
@@ -650,6 +651,25 @@ static void test_bad_cert(void)
 	CHECK_EQ(p->c.fatal, 1);
 	CHECK_STR(p->c.last_error, "key_id 0: TLS key negotiation failed to occur within 60 seconds (hand-window)");
 	CHECK_EQ(braid_ctls_send_text(p->c.s, "PUSH_REQUEST"), -EAGAIN);
+	pair_free(p);
+	free(p);
+}
+
+/* A server presenting a client certificate (EKU clientAuth only): the client refuses it. */
+static void test_bad_server_cert(SSL_CTX *bad_server)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	char err[200];
+
+	pair_init(p, BRAID_CTLS_WRAP_AUTH, 22, 0, 0, 0);
+	braid_ctls_cookie_free(p->cookie);
+	p->scfg.ssl_ctx = bad_server;
+	CHECK_EQ(braid_ctls_cookie_new(&p->cookie, &p->scfg, NULL, err, sizeof(err)), 0);
+	pair_run(p, 5000, NULL);
+	CHECK_EQ(p->c.fatal, 1);
+	/* OpenSSL's own purpose check (ssl_server for a client context) fires before ours */
+	CHECK_STR(p->c.last_error, "key_id 0: TLS handshake failed: certificate verify failed: unsuitable certificate purpose (depth 0, CN=client1)");
+	CHECK_EQ(p->c.ready[0] + p->sv.ready[0], 0);
 	pair_free(p);
 	free(p);
 }
@@ -783,6 +803,10 @@ int main(int argc, char **argv)
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_AUTH);
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_CRYPT);
 	test_bad_cert();
+	SSL_CTX *bad_server = mk_ctx(true, "ca", "client1");
+	if (bad_server)
+		test_bad_server_cert(bad_server);
+	braid_tls_ctx_free(bad_server);
 	test_hand_window();
 
 	braid_tls_ctx_free(ctx_client);
