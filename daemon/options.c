@@ -656,18 +656,21 @@ static int h_keepalive(struct ctx *c, int argc, char **argv)
 static int h_ping(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
+	c->o->ping_opt = c->def->name;
 	return parse_int(c, "interval", argv[1], 0, 86400, &c->o->ping);
 }
 
 static int h_ping_restart(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
+	c->o->ping_opt = c->def->name;
 	return parse_int(c, "timeout", argv[1], 0, 86400 * 7, &c->o->ping_restart);
 }
 
 static int h_ping_exit(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
+	c->o->ping_opt = c->def->name;
 	return parse_int(c, "timeout", argv[1], 0, 86400 * 7, &c->o->ping_exit);
 }
 
@@ -2572,6 +2575,11 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		return ffail(err, err_len,
 			     "option 'dev': cannot tell the device type of '%s': add 'dev-type tun'",
 			     o->dev);
+	if (o->keepalive_ping && o->ping_opt)
+		return lfail(o, err, err_len, "keepalive",
+			     "conflicts with '%s': keepalive sets ping and ping-restart, use one or "
+			     "the other",
+			     o->ping_opt);
 	r = finalize_role(o, err, err_len);
 	if (r)
 		return r;

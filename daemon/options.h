@@ -342,6 +342,7 @@ struct braid_options {
 	bool opt_tls_client, opt_tls_server;	/* `tls-client` / `tls-server` given */
 	bool has_mode_opt;		/* `mode` given */
 	bool has_vcc_opt;		/* verify-client-cert / client-cert-not-required given */
+	const char *ping_opt;		/* last of ping / ping-restart / ping-exit given */
 	const char *tls_parm_opt;	/* last TLS-only timing option given (static name) */
 	bool proto_tcp_generic;		/* `proto tcp` (resolved by finalize) */
 	bool has_proto_opt;		/* `proto` given (for the static-key check) */

@@ -569,6 +569,127 @@ static void test_argv_and_files(void)
 	rmdir(dir);
 }
 
+
+/* ---- TLS client / gateway fields (what client.c, gateway.c and ctl read) ---- */
+
+static const char *finalize_tls(struct braid_options *o, const char *text)
+{
+	static char err[1024];
+	const char *e = parse(o, text);
+
+	if (*e)
+		return e;
+	err[0] = '\0';
+	o->tls_mode_supported = true;
+	braid_options_finalize(o, err, sizeof(err));
+	return err;
+}
+
+static void test_tls_fields(void)
+{
+	struct braid_options o;
+	char a[INET6_ADDRSTRLEN];
+	const char *e;
+	char err[512] = "";
+	int r;
+
+	/* command line: client over tcp, per-remote proto, tls-auth direction, management socket */
+	char *argv[] = { "braidd", "--client", "--dev", "tun", "--proto", "tcp", "--remote", "a.example",
+			 "443", "--remote", "b.example", "1194", "udp6", "--ca", "ca.crt", "--cert",
+			 "c.crt", "--key", "c.key", "--tls-auth", "ta.key", "1", "--management",
+			 "/run/m.sock", "unix", "--keepalive", "10", "60", "--auth-user-pass", "up.txt" };
+	braid_options_init(&o);
+	o.tls_mode_supported = true;
+	r = braid_config_parse_argv(&o, (int)(sizeof(argv) / sizeof(argv[0])), argv, err, sizeof(err));
+	if (!r)
+		r = braid_options_finalize(&o, err, sizeof(err));
+	CHECKM(r == 0, "argv client: %s", err);
+	CHECK_EQ(o.tls, BRAID_TLS_CLIENT);
+	CHECK_EQ(o.mode, BRAID_MODE_P2P);
+	CHECK(o.pull && o.client && o.has_auth_user_pass);
+	CHECK_EQ(o.proto, BRAID_PROTO_TCP_CLIENT);
+	CHECK_EQ(o.n_remotes, 2);
+	CHECK_EQ(o.remotes[0].proto, BRAID_PROTO_TCP_CLIENT);
+	CHECK_EQ(o.remotes[0].port, 443);
+	CHECK_EQ(o.remotes[1].proto, BRAID_PROTO_UDP);
+	CHECK_EQ(o.remotes[1].family, AF_INET6);
+	CHECK_EQ(o.tls_auth_dir, 1);
+	CHECK_STR(o.blobs[BRAID_BLOB_TLS_AUTH].path, "ta.key");
+	CHECK(o.management_unix && o.management_port == 0);
+	CHECK_STR(o.management_host, "/run/m.sock");
+	CHECK(o.keepalive_ping == 10 && o.keepalive_restart == 60 && o.ping_restart == 60);
+	CHECK_EQ(o.topology, BRAID_TOPO_NET30);
+	CHECK(o.reneg_sec == 3600 && o.reneg_sec_min == 3600 && o.tran_window == 3600);
+	CHECK_STR(o.auth_digest, "SHA1");
+	braid_options_free(&o);
+
+	/* gateway: server implies mode server + tls-server; the server's own ping-restart is 2 x M */
+	e = finalize_tls(&o, "dev tun\nserver 10.8.0.0 255.255.255.0\nca ca\ncert c\nkey k\ndh none\n"
+			     "keepalive 10 60\npush \"route 10.1.0.0 255.255.0.0\"\npush \"ping-exit 90\"\n"
+			     "proto tcp\nstatus-version 2\nauth-user-pass-verify /bin/v via-file\n"
+			     "verify-client-cert optional\n");
+	CHECKM(!*e, "server: %s", e);
+	CHECK(o.mode == BRAID_MODE_SERVER && o.tls == BRAID_TLS_SERVER && !o.pull);
+	CHECK(o.has_server && !o.server_nopool && o.dh_none);
+	CHECK_STR(inet_ntop(AF_INET, &o.server_net, a, sizeof(a)), "10.8.0.0");
+	CHECK_STR(inet_ntop(AF_INET, &o.server_mask, a, sizeof(a)), "255.255.255.0");
+	CHECK_EQ(o.proto, BRAID_PROTO_TCP_SERVER);
+	CHECK(o.ping == 10 && o.ping_restart == 120 && o.keepalive_restart == 60);
+	CHECK_EQ(o.n_push, 2);
+	CHECK_STR(o.push[0], "route 10.1.0.0 255.255.0.0");
+	CHECK_STR(o.push[1], "ping-exit 90");
+	CHECK_EQ(o.status_version, 2);
+	CHECK_EQ(o.auth_user_pass_verify_method, BRAID_AUPV_VIA_FILE);
+	CHECK_EQ(o.verify_client_cert, BRAID_VCC_OPTIONAL);
+	CHECK_EQ(o.reneg_sec_min, 3240);
+	CHECK_EQ(o.max_clients, 1024);
+	braid_options_free(&o);
+
+	/* <connection>: a block starts from the proto above it; its own lines win */
+	e = finalize_tls(&o, "client\ndev tun\nca ca\ncert c\nkey k\nproto tcp-client\nport 1000\n"
+			     "<connection>\nremote a\n</connection>\n"
+			     "<connection>\nremote b 2000\nproto udp4\nnobind\n</connection>\n"
+			     "remote ignored.example\n");
+	CHECKM(!*e, "connection: %s", e);
+	CHECK_EQ(o.n_remotes, 2);
+	CHECK_STR(o.remotes[0].host, "a");
+	CHECK(o.remotes[0].proto == BRAID_PROTO_TCP_CLIENT && o.remotes[0].port == 0 &&
+	      !o.remotes[0].nobind && o.remotes[0].from_connection);
+	CHECK_STR(o.remotes[1].host, "b");
+	CHECK(o.remotes[1].proto == BRAID_PROTO_UDP && o.remotes[1].family == AF_INET &&
+	      o.remotes[1].port == 2000 && o.remotes[1].nobind);
+	CHECK_EQ(o.rport, 1000);
+	braid_options_free(&o);
+	/* errors inside a block keep the file's line numbers */
+	expect_error("client\n<connection>\nremote a\nproto sctp\n</connection>\n",
+		     "t.conf:4: option 'proto': unknown protocol 'sctp' (expected udp, udp4, udp6, tcp, "
+		     "tcp4, tcp6, tcp-client, tcp-server or their 4/6 forms)");
+
+	/* inline auth-user-pass is kept verbatim; pull-filter order; redirect flags */
+	e = finalize_tls(&o, "client\ndev tun\nremote a\nca ca\n<auth-user-pass>\nuser\npa ss\n"
+			     "</auth-user-pass>\npull-filter ignore \"route \"\npull-filter accept x\n"
+			     "redirect-gateway def1 !ipv4 ipv6\nexplicit-exit-notify\n"
+			     "setenv opt block-outside-dns\n");
+	CHECKM(!*e, "auth-user-pass: %s", e);
+	CHECK_STR(o.blobs[BRAID_BLOB_AUTH_USER_PASS].inline_text, "user\npa ss\n");
+	CHECK(o.n_pull_filters == 2 && o.pull_filters[0].action == BRAID_PF_IGNORE &&
+	      o.pull_filters[1].action == BRAID_PF_ACCEPT);
+	CHECK_STR(o.pull_filters[0].text, "route ");
+	CHECK_EQ(o.redirect_gw, BRAID_RG_DEF1 | BRAID_RG_NOT_IPV4 | BRAID_RG_IPV6);
+	CHECK_EQ(o.explicit_exit_notify, 1);
+	CHECK_EQ(o.n_ignored, 1);
+	braid_options_free(&o);
+
+	/* without tls_mode_supported the TLS modes stop at finalize, with a clear message */
+	expect_final_error("client\ndev tun\nremote a\nca ca\ncert c\nkey k\n",
+			   "t.conf:1: option 'client': TLS mode is parsed, but this braidd cannot run "
+			   "it yet");
+	/* keepalive and an explicit ping option conflict (OpenVPN's helper_keepalive) */
+	expect_final_error("dev tun\nsecret k 1\nkeepalive 10 60\nping-restart 30\n",
+			   "t.conf:3: option 'keepalive': conflicts with 'ping-restart': keepalive sets "
+			   "ping and ping-restart, use one or the other");
+}
+
 int main(void)
 {
 	braid_log_set_verb(0); /* the warnings the parser logs are not part of the checks */
@@ -576,5 +697,6 @@ int main(void)
 	test_full_config();
 	test_errors();
 	test_argv_and_files();
+	test_tls_fields();
 	CHECK_DONE();
 }
