@@ -83,7 +83,8 @@ echo "ok: wrong tls-auth key / key-direction: clear log line, no crash, clean ex
 # 7. verify-x509-name mismatch
 tc_client vx udp tls-auth "verify-x509-name notserver name" "hand-window 5" "connect-retry 1"
 bd_wait_log vx "TLS Error:" 15 || fail "verify-x509-name: no TLS error"
-grep "TLS Error:" "$TB_DIR/vx.log" | head -n1 | grep -qi "x509\|name\|verify" ||
+vxerr=$(grep -m1 "TLS Error:" "$TB_DIR/vx.log")
+grep -qi "x509\|name\|verify" <<<"$vxerr" ||
 	fail "verify-x509-name: the error does not name the check: $(grep 'TLS Error:' "$TB_DIR/vx.log" | head -n1)"
 grep -q "Initialization Sequence Completed (server" "$TB_DIR/vx.log" && fail "verify-x509-name: connected anyway"
 bd_stop vx || fail "vx: exit code $? after SIGTERM"

@@ -17,10 +17,10 @@ bd_start cli "$TB_CLI"
 bd_wait_log cli "Initialization Sequence Completed (server [AF_INET]$S:1194)" 20 ||
 	fail "did not reach the third remote"
 grep -n "UDP link remote\|TCP connect to\|Initialization Sequence Completed (server" "$TB_DIR/cli.log" >"$TB_DIR/order"
-sed -n 1p "$TB_DIR/order" | grep -qF "UDP link remote: [AF_INET]$S:1195" || fail "first attempt not remote 1: $(cat "$TB_DIR/order")"
-sed -n 2p "$TB_DIR/order" | grep -qF "TCP connect to [AF_INET]$S:1196 failed: Connection refused" ||
+sed -n 1p "$TB_DIR/order" | grep -F "UDP link remote: [AF_INET]$S:1195" >/dev/null || fail "first attempt not remote 1: $(cat "$TB_DIR/order")"
+sed -n 2p "$TB_DIR/order" | grep -F "TCP connect to [AF_INET]$S:1196 failed: Connection refused" >/dev/null ||
 	fail "second attempt not the refused TCP remote: $(cat "$TB_DIR/order")"
-sed -n 3p "$TB_DIR/order" | grep -qF "UDP link remote: [AF_INET]$S:1194" || fail "third attempt: $(cat "$TB_DIR/order")"
+sed -n 3p "$TB_DIR/order" | grep -F "UDP link remote: [AF_INET]$S:1194" >/dev/null || fail "third attempt: $(cat "$TB_DIR/order")"
 grep -qF "TLS key negotiation failed to occur within 3 seconds (hand-window)" "$TB_DIR/cli.log" ||
 	fail "hand-window expiry not logged for remote 1"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping via remote 3"
@@ -63,3 +63,20 @@ grep -q "unknown IP version" "$OV_LOG" && fail "comp-lzo no: server saw unframed
 bd_stop cz || fail "cz exit code"
 tc_server_stop
 echo "ok: pushed comp-lzo no: ping + sha256 download with 0xFA framing"
+
+# connect-retry-max: a single refused TCP remote, two rounds, then exit 1
+bd_conf crm "client" "dev tun" "remote $S 1196 tcp-client" "nobind" "ca $TB_DIR/pki/ca.crt" \
+	"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "verb 4" "connect-retry 1" "connect-retry-max 2"
+bd_start crm "$TB_CLI"
+pid=${BD_PID[crm]}
+for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid" 2>/dev/null && fail "connect-retry-max: still running after 10 s"
+wait "$pid"
+rc=$?
+unset "BD_PID[crm]"
+[ "$rc" = 1 ] || fail "connect-retry-max: exit status $rc, want 1"
+[ "$(grep -c 'TCP connect to .* failed: Connection refused' "$TB_DIR/crm.log")" = 2 ] ||
+	fail "connect-retry-max 2: want 2 attempts, got $(grep -c 'failed: Connection refused' "$TB_DIR/crm.log")"
+grep -qF "All connections have been connect-retry-max (2) times unsuccessful, exiting" "$TB_DIR/crm.log" ||
+	fail "connect-retry-max: no exit reason"
+echo "ok: connect-retry-max 2 -> 2 attempts, exit 1"
