@@ -1167,8 +1167,12 @@ static int h_management(struct ctx *c, int argc, char **argv)
 	}
 	o->management_port = port;
 	e = set_str(c, &o->management_host, argv[1]);
-	if (!e && argc >= 4)
+	if (!e && argc >= 4) {
 		e = set_str(c, &o->management_pwfile, argv[3]);
+	} else if (!e) {
+		free(o->management_pwfile);
+		o->management_pwfile = NULL;
+	}
 	return e;
 }
 
@@ -1553,6 +1557,17 @@ static int h_setenv(struct ctx *c, int argc, char **argv)
 	struct braid_options *o = c->o;
 	struct braid_opt_setenv *s;
 
+	/* the names OpenVPN's option parser itself reads */
+	if (!strcmp(argv[1], "GENERIC_CONFIG"))
+		return fail(c, "this is a generic configuration and cannot directly be used");
+	if (!strcmp(argv[1], "PUSH_PEER_INFO") && argc == 2) {
+		o->push_peer_info = 1;
+		return 0;
+	}
+	if (!strcmp(argv[1], "SERVER_POLL_TIMEOUT") && argc == 3)
+		return parse_int(c, "seconds", argv[2], 0, INT_MAX, &o->server_poll_timeout);
+	if (!strcmp(argv[1], "FORWARD_COMPATIBLE") && argc == 3 && !strcmp(argv[2], "1"))
+		o->forward_compatible = true;	/* and stored, as OpenVPN does */
 	if (o->n_setenv >= BRAID_OPT_MAX_SETENV)
 		return fail(c, "too many setenv lines (max %d)", BRAID_OPT_MAX_SETENV);
 	s = &o->setenv[o->n_setenv];
@@ -2011,8 +2026,11 @@ static int unknown(struct braid_options *o, const char *name, const struct braid
 		snprintf(where, sizeof(where), " in %s:%d", loc->file, loc->line);
 	else
 		where[0] = '\0';
-	if (ignore || ignored_unknown(o, name)) {
-		braid_warn("Ignoring unknown option '%s'%s (ignore-unknown-option)", name, where);
+	if (ignore || o->forward_compatible || ignored_unknown(o, name)) {
+		braid_warn("Ignoring unknown option '%s'%s (%s)", name, where,
+			   o->forward_compatible && !ignore && !ignored_unknown(o, name)
+				   ? "setenv FORWARD_COMPATIBLE 1"
+				   : "ignore-unknown-option");
 		o->n_ignored++;
 		return 0;
 	}

@@ -352,6 +352,7 @@ struct braid_options {
 	char *ignore_unknown[BRAID_OPT_MAX_IGNORE];
 	unsigned int n_ignore_unknown;
 	unsigned int n_ignored;		/* directives skipped by ignore-unknown-option */
+	bool forward_compatible;	/* `setenv FORWARD_COMPATIBLE 1`: unknown options warn */
 	int depth;			/* `config` nesting */
 };
 
