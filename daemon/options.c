@@ -282,14 +282,6 @@ static int h_proto(struct ctx *c, int argc, char **argv)
 	if (e)
 		return e;
 	o->has_proto_opt = true;
-	free(o->proto_file);
-	o->proto_file = NULL;
-	if (c->loc && c->loc->file) {
-		o->proto_file = strdup(c->loc->file);
-		if (!o->proto_file)
-			return fail(c, "out of memory");
-	}
-	o->proto_line = c->loc ? c->loc->line : 0;
 	snprintf(o->proto_name, sizeof(o->proto_name), "%s", argv[1]);
 	return 0;
 }
@@ -1850,8 +1842,7 @@ static const struct opt_def *opt_find(const char *name)
 
 static int h_blob(struct ctx *c, int argc, char **argv)
 {
-	const struct opt_def *d = opt_find(argv[0]);
-
+	const struct opt_def *d = c->def;
 	int e, dir = KEY_DIR_UNSET;
 
 	if (!c->inl && argc < 2)	/* auth-user-pass without a file */
@@ -1861,17 +1852,29 @@ static int h_blob(struct ctx *c, int argc, char **argv)
 		if (e)
 			return e;
 	}
+	if (d->blob == BRAID_BLOB_CRL_VERIFY && !c->inl && argc >= 3 && strcmp(argv[2], "dir"))
+		return fail(c, "unknown flag '%s' (expected dir)", argv[2]);
 	if (!c->inl && !argv[1][0])
 		return fail(c, "empty file name");
 	e = set_source(c, &c->o->blobs[d->blob], c->inl ? NULL : argv[1]);
 	if (e)
 		return e;
-	if (d->blob == BRAID_BLOB_TLS_AUTH)
+	switch (d->blob) {
+	case BRAID_BLOB_TLS_AUTH:	/* inline: the direction is key-direction's */
 		c->o->tls_auth_dir = dir;
-	if (d->blob == BRAID_BLOB_AUTH_USER_PASS)
+		break;
+	case BRAID_BLOB_CRL_VERIFY:
+		c->o->crl_verify_dir = !c->inl && argc >= 3;
+		break;
+	case BRAID_BLOB_AUTH_USER_PASS:
 		c->o->has_auth_user_pass = true;
-	if (d->blob == BRAID_BLOB_DH)
+		break;
+	case BRAID_BLOB_DH:
 		c->o->dh_none = !c->inl && !strcmp(argv[1], "none");
+		break;
+	default:
+		break;
+	}
 	return 0;
 }
 
@@ -1987,7 +1990,6 @@ void braid_options_free(struct braid_options *o)
 	free(o->group);
 	free(o->management_host);
 	free(o->management_pwfile);
-	free(o->proto_file);
 	free(o->conn.host);
 	for (i = 0; i < o->n_where; i++)
 		free(o->where[i].file);
@@ -2306,15 +2308,6 @@ static bool has_blob(const struct braid_options *o, enum braid_opt_blob b)
 	return o->blobs[b].path || o->blobs[b].inline_text;
 }
 
-/* "FILE:LINE: " of the `proto` line, or "" (command line). */
-static void proto_where(const struct braid_options *o, char *buf, size_t len)
-{
-	if (o->proto_file)
-		snprintf(buf, len, "%s:%d: ", o->proto_file, o->proto_line);
-	else
-		buf[0] = '\0';
-}
-
 /* `client`, `server`, `mode`, tls-client/-server and `secret`: OpenVPN's helper + checks. */
 static int finalize_role(struct braid_options *o, char *err, size_t err_len)
 {
@@ -2487,11 +2480,6 @@ static int finalize_tls(struct braid_options *o, char *err, size_t err_len)
 	if (o->tls_version_min[0] && o->tls_version_max[0] &&
 	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
 		return lfail(o, err, err_len, "tls-version-min", "bigger than 'tls-version-max'");
-	if (o->tls_auth_dir != KEY_DIR_UNSET && has_blob(o, BRAID_BLOB_TLS_AUTH) &&
-	    o->blobs[BRAID_BLOB_TLS_AUTH].inline_text)
-		return lfail(o, err, err_len, "tls-auth",
-			     "an inline block takes its direction from "
-			     "'key-direction'");
 	/* the runtime picks the rekey time in [min, max]: OpenVPN's server jitters by 10 % */
 	if (o->reneg_sec_min < 0)
 		o->reneg_sec_min = o->reneg_sec - (o->mode == BRAID_MODE_SERVER ? o->reneg_sec / 10 : 0);
@@ -2601,30 +2589,21 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	r = finalize_role(o, err, err_len);
 	if (r)
 		return r;
-	if (o->tls == BRAID_TLS_OFF && o->proto != BRAID_PROTO_UDP) {
-		char where[300];
-
-		proto_where(o, where, sizeof(where));
-		return ffail(err, err_len,
-			     "%soption 'proto': protocol '%s' is not supported yet (only udp, udp4, "
-			     "udp6) in static-key mode",
-			     where, o->proto_name);
-	}
+	if (o->tls == BRAID_TLS_OFF && o->proto != BRAID_PROTO_UDP)
+		return lfail(o, err, err_len, "proto",
+			     "protocol '%s' is not supported yet (only udp, udp4, udp6) in static-key "
+			     "mode",
+			     o->proto_name);
 	/* `tcp` is tcp-server with `server`, tcp-client with `client`, else ambiguous (OpenVPN) */
 	if (o->proto_tcp_generic) {
-		char where[300];
-
-		if (o->has_server) {
+		if (o->has_server)
 			o->proto = BRAID_PROTO_TCP_SERVER;
-		} else if (o->client) {
+		else if (o->client)
 			o->proto = BRAID_PROTO_TCP_CLIENT;
-		} else {
-			proto_where(o, where, sizeof(where));
-			return ffail(err, err_len,
-				     "%soption 'proto': 'tcp' is ambiguous in this context: use "
-				     "'tcp-server' or 'tcp-client'",
-				     where);
-		}
+		else
+			return lfail(o, err, err_len, "proto",
+				     "'tcp' is ambiguous in this context: use 'tcp-server' or "
+				     "'tcp-client'");
 		o->proto_tcp_generic = false;
 	}
 	for (unsigned int i = 0; i < o->n_remotes; i++) {

@@ -255,6 +255,7 @@ struct braid_options {
 	uint64_t reneg_bytes, reneg_pkts;	/* 0 = off */
 	int key_method;			/* 2 */
 	int tls_auth_dir;		/* `tls-auth FILE DIR`; -2 = unset (then key-direction) */
+	bool crl_verify_dir;		/* `crl-verify DIR dir` */
 	bool dh_none;			/* `dh none` (ECDH only; blobs[BRAID_BLOB_DH].path is "none") */
 	char *data_ciphers_fallback;
 	bool tls_exit;
@@ -346,8 +347,6 @@ struct braid_options {
 	const char *tls_parm_opt;	/* last TLS-only timing option given (static name) */
 	bool proto_tcp_generic;		/* `proto tcp` (resolved by finalize) */
 	bool has_proto_opt;		/* `proto` given (for the static-key check) */
-	char *proto_file;		/* where `proto` was given, for finalize's message */
-	int proto_line;
 	char proto_name[16];		/* as written */
 	char *ignore_unknown[BRAID_OPT_MAX_IGNORE];
 	unsigned int n_ignore_unknown;
