@@ -755,7 +755,10 @@ static void send_mtu_probe(struct braid_mp *mp, int i, uint64_t now, uint32_t si
 }
 
 /* How long an MTU probe may take: it is answered at once, so a round trip
- * with room for queuing. Its loss costs nothing but the next try. */
+ * with room for queuing, and at least PMTU_PTO_MIN_US: a busy host that
+ * runs the peer (or a shaper) late must not make a size look too big. */
+#define PMTU_PTO_MIN_US 100000
+
 static uint64_t pmtu_pto(const struct mp_path *p)
 {
 	uint64_t t;
@@ -765,7 +768,8 @@ static uint64_t pmtu_pto(const struct mp_path *p)
 	t = 2 * p->est.srtt;
 	if (p->est.srtt + 4 * p->est.rttvar > t)
 		t = p->est.srtt + 4 * p->est.rttvar;
-	return t + 10000;
+	t += 10000;
+	return t > PMTU_PTO_MIN_US ? t : PMTU_PTO_MIN_US;
 }
 
 /*

@@ -119,10 +119,20 @@ int mp_pmtu_ack(struct mp_pmtu *u, uint64_t now, uint32_t seq, uint32_t size, ui
 			u->mtu = size;
 			grew = 1;
 		}
-	} else if (size > u->mtu && size < u->hi && size <= u->max && !u->confirm) {
-		/* a late answer to a probe already counted lost: still proof */
+	} else if (size > u->mtu && size <= u->max && !u->confirm && seq <= u->seq &&
+		   u->seq - seq < 64) {
+		/* a late answer to a recent probe already counted lost: still
+		 * proof. If its size had been judged too big, that was wrong
+		 * (a slow host, not the path): the bound above is unknown again. */
 		u->acks++;
 		u->mtu = size;
+		if (size >= u->hi) {
+			u->hi = u->max + 1;
+			if (u->state == MP_PMTU_DONE) {
+				u->state = MP_PMTU_SEARCH;
+				u->tries = 0;
+			}
+		}
 		grew = 1;
 	}
 	check_done(u, now, raise_us);

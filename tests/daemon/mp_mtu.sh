@@ -4,7 +4,8 @@
 # DF datagrams above 1300 bytes die there (the ICMP it sends is not used: the path sockets probe with
 # IP_PMTUDISC_PROBE). Both braidd engines must find path 2's MTU below path 1's, set the tunnel MTU to path 2's,
 # clamp the inner TCP MSS to it (the SYN that reaches the server's TUN carries tunnel mtu - 40), and an 8 MB
-# download (sha256) must run on both paths without stalls.
+# download (sha256) must run on both paths without stalls. Then path 1's router drops to MTU 1280: the server
+# must detect the black hole, lower path 1's MTU without failing it, and the next download must still work.
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -79,8 +80,39 @@ done
 stats=$(bd_stats cli)
 clamped=$(bd_stat_field "$stats" mss_clamped)
 [ "${clamped:-0}" -ge 1 ] || fail "cli: mss_clamped=${clamped:-none}"
+
+# Black hole: path 1's router drops to MTU 1280 under the path MTU of ~1447 that both ends found. The next
+# download's segments (MSS clamped to 1206: inner packets of the tunnel mtu, ~1246 bytes) no longer pass
+# path 1. The server's engine must notice (its small probes still pass), confirm with a probe, lower
+# path 1's MTU below the new limit and re-send on path 2 what path 1 swallowed, without failing the path.
+fail_before=$(mp_path_field srv 1 failures)
+for dev in r1c r1s; do
+	tb_exec "${TB_R[1]}" ip link set "$dev" mtu 1280 || fail "cannot set mtu 1280 on $dev"
+done
+start=$(date +%s.%N)
+got=$(mp_http_get blob)
+secs2=$(echo "$(date +%s.%N) - $start" | bc)
+[ "$got" = "$want" ] || fail "download after the black hole: sha256 $got, want $want"
+[ "$(echo "$secs2 < 15" | bc)" = 1 ] || fail "download after the black hole took $secs2 s"
+a1=$(tb_srv_addr 1)
+for _ in $(seq 1 50); do
+	line=$(grep -F "multipath: path " "$TB_DIR/srv.log" | grep -F "[AF_INET]$a1:" | tail -n1)
+	bh=$(sed -n 's/.* \([0-9]*\) black holes.*/\1/p' <<<"$line")
+	m1=$(path_mtu srv "$a1")
+	[ "${bh:-0}" -ge 1 ] && [ "$m1" -le $((1280 - 28 - 24)) ] && break
+	sleep 0.1
+done
+[ "${bh:-0}" -ge 1 ] || fail "srv: no black hole on path 1: $line"
+[ "$m1" -le $((1280 - 28 - 24)) ] && [ "$m1" -ge $((1280 - 28 - 80)) ] ||
+	fail "srv: path 1 mtu $m1 after the black hole, want what fits 1280"
+mp_refresh srv
+[ "$(mp_path_field srv 1 failures)" = "$fail_before" ] ||
+	fail "srv: path 1 failed ($(mp_path_field srv 1 failures) failures, $fail_before before)"
+echo "  black hole: srv path 1 mtu $m1 ($line); download $secs2 s"
+
 bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
 bd_stop srv || fail "srv exit code $? after SIGTERM, want 0"
 kill "$MP_HTTP_PID"
 printf 'ok: path mtu %s / %s (cli), %s / %s (srv); SYN mss %s; 8 MB in %.2f s on both paths; mss_clamped %s\n' \
 	"${M1[cli]}" "${M2[cli]}" "${M1[srv]}" "${M2[srv]}" "$mss" "$secs" "$clamped"
+printf 'ok: black hole on path 1 (router mtu 1280): srv path 1 mtu %s, no failure, 8 MB in %.2f s\n' "$m1" "$secs2"
