@@ -253,6 +253,9 @@ static void ks_fail(struct braid_ctls *s, struct key_state *ks, const char *reas
 	push_event(s, BRAID_CTLS_EV_ERROR, ks->key_id, fatal, msg);
 	if (fatal)
 		s->dead = true;
+	else if (s->reneg_at == BRAID_CTLS_NEVER && s->reneg_ms >= 0)
+		/* a failed renegotiation is retried (OpenVPN keeps the old key meanwhile) */
+		s->reneg_at = ks->start_ms + s->hand_window_ms;
 	ks_release(s, ks);
 }
 

@@ -18,6 +18,9 @@
  *                                        stock peer) and a ping decrypted on the new key_id
  *   --reneg-sec N                        we start that renegotiation after N s (implies --reneg)
  *   --timeout S                          give up after S seconds (default 20)
+ *   --tcp                                TCP (u16 length framing); the server accepts one
+ *                                        connection and keeps state from the first packet
+ *                                        (as 2.6 TCP servers do: no cookie)
  *
  * Success: KEYS_READY, PUSH_REQUEST/PUSH_REPLY exchanged, keys installed in a
  * braid_dc, our keepalive ping sent, the peer's keepalive ping received and
@@ -42,6 +45,7 @@
 #include "dc.h"
 #include "km2.h"
 #include "payload.h"
+#include "pkt.h"
 #include "session.h"
 #include "static_key.h"
 #include "tls.h"
@@ -51,6 +55,10 @@ struct peer {
 	int fd;
 	struct sockaddr_in remote; /* client: the server; server: the client (once known) */
 	bool have_remote;
+	bool tcp;
+	int lfd;                    /* TCP server: listening socket */
+	uint8_t stream[8192];       /* TCP receive buffer */
+	size_t stream_len;
 	const char *cipher;
 	bool ekm;
 	bool want_reneg;
@@ -107,6 +115,19 @@ static void send_pkt(struct peer *p, const uint8_t *b, size_t len)
 {
 	if (!p->have_remote)
 		return;
+	if (p->tcp) {
+		uint8_t fr[2100];
+		size_t flen, off = 0;
+		if (braid_ctl_tcp_frame(b, len, fr, sizeof(fr), &flen))
+			die("tcp frame");
+		while (off < flen) {
+			ssize_t n = write(p->fd, fr + off, flen - off);
+			if (n <= 0)
+				die("tcp write: %s", strerror(errno));
+			off += (size_t)n;
+		}
+		return;
+	}
 	if (sendto(p->fd, b, len, 0, (struct sockaddr *)&p->remote, sizeof(p->remote)) < 0)
 		fprintf(stderr, "ctlpeer: sendto: %s\n", strerror(errno));
 }
@@ -299,6 +320,9 @@ static void packet_in(struct peer *p, uint8_t *b, size_t len, const struct socka
 		data_in(p, b, len);
 		return;
 	}
+	if (p->server && !p->s && p->tcp) {
+		die("TCP: no session");
+	}
 	if (p->server && !p->s) {
 		uint8_t out[2048];
 		size_t olen;
@@ -386,6 +410,10 @@ int main(int argc, char **argv)
 			p.want_reneg = true;
 			continue;
 		}
+		if (!strcmp(a, "--tcp")) {
+			p.tcp = true;
+			continue;
+		}
 		if (!v)
 			die("option %s needs a value", a);
 		i++;
@@ -442,8 +470,8 @@ int main(int argc, char **argv)
 		die("--wrap: none, auth or crypt");
 	}
 	snprintf(opts, sizeof(opts),
-		 "V4,dev-type tun,link-mtu 1541,tun-mtu 1500,proto UDPv4,%sauth SHA1,keysize 128,%skey-method 2,%s",
-		 cc.wrap == BRAID_CTLS_WRAP_AUTH ? (p.server ? "keydir 0," : "keydir 1,") : "",
+		 "V4,dev-type tun,link-mtu 1541,tun-mtu 1500,proto %s,%sauth SHA1,keysize 128,%skey-method 2,%s",
+		 !p.tcp ? "UDPv4" : p.server ? "TCPv4_SERVER" : "TCPv4_CLIENT", cc.wrap == BRAID_CTLS_WRAP_AUTH ? (p.server ? "keydir 0," : "keydir 1,") : "",
 		 cc.wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth," : "",
 		 p.server ? "tls-server" : "tls-client");
 	cc.options_string = opts;
@@ -460,23 +488,45 @@ int main(int argc, char **argv)
 		cc.peer_info = peer_info;
 	}
 
-	p.fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	cc.tcp = p.tcp;
+	p.lfd = -1;
+	p.fd = socket(AF_INET, (p.tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
 	if (p.fd < 0)
 		die("socket: %s", strerror(errno));
 	if (p.server) {
 		if (!local_s)
 			die("server needs --local IP:PORT");
 		parse_addr(local_s, &local);
+		setsockopt(p.fd, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 }, sizeof(int));
 		if (bind(p.fd, (struct sockaddr *)&local, sizeof(local)) < 0)
 			die("bind %s: %s", local_s, strerror(errno));
-		ret = braid_ctls_cookie_new(&p.cookie, &cc, NULL, err, sizeof(err));
-		if (ret)
-			die("cookie: %s", err);
+		if (p.tcp) {
+			struct pollfd lp = { .fd = p.fd, .events = POLLIN };
+			socklen_t sl = sizeof(p.remote);
+			if (listen(p.fd, 1) < 0)
+				die("listen: %s", strerror(errno));
+			if (poll(&lp, 1, timeout_s * 1000) != 1)
+				die("no TCP connection within %d s", timeout_s);
+			p.lfd = p.fd;
+			p.fd = accept(p.lfd, (struct sockaddr *)&p.remote, &sl);
+			if (p.fd < 0)
+				die("accept: %s", strerror(errno));
+			p.have_remote = true;
+			ret = braid_ctls_new(&p.s, &cc, now_ms(), err, sizeof(err));
+			if (ret)
+				die("session: %s", err);
+		} else {
+			ret = braid_ctls_cookie_new(&p.cookie, &cc, NULL, err, sizeof(err));
+			if (ret)
+				die("cookie: %s", err);
+		}
 	} else {
 		if (!remote_s)
 			die("client needs --remote IP:PORT");
 		parse_addr(remote_s, &p.remote);
 		p.have_remote = true;
+		if (p.tcp && connect(p.fd, (struct sockaddr *)&p.remote, sizeof(p.remote)) < 0)
+			die("connect %s: %s", remote_s, strerror(errno));
 		ret = braid_ctls_new(&p.s, &cc, now_ms(), err, sizeof(err));
 		if (ret)
 			die("session: %s", err);
@@ -505,7 +555,25 @@ int main(int argc, char **argv)
 			d = p.next_ping;
 		int wait = d <= now ? 0 : (int)(d - now);
 		struct pollfd pfd = { .fd = p.fd, .events = POLLIN };
-		if (poll(&pfd, 1, wait) > 0) {
+		if (poll(&pfd, 1, wait) > 0 && p.tcp) {
+			const uint8_t *pk;
+			size_t pl, used;
+			const char *why = NULL;
+			ssize_t n = read(p.fd, p.stream + p.stream_len, sizeof(p.stream) - p.stream_len);
+			if (n <= 0)
+				die("TCP connection closed by the peer");
+			p.stream_len += (size_t)n;
+			while ((ret = braid_ctl_tcp_next(p.stream, p.stream_len, 2048, &pk, &pl, &used,
+							 &why)) == 0) {
+				uint8_t b[2048];
+				memcpy(b, pk, pl);
+				packet_in(&p, b, pl, &p.remote);
+				memmove(p.stream, p.stream + used, p.stream_len - used);
+				p.stream_len -= used;
+			}
+			if (ret != -EAGAIN)
+				die("TCP stream: %s", why ? why : "bad framing");
+		} else if (pfd.revents & POLLIN) {
 			uint8_t b[2048];
 			struct sockaddr_in from;
 			socklen_t fl = sizeof(from);
@@ -518,8 +586,8 @@ int main(int argc, char **argv)
 	}
 	/* let the last ACKs out */
 	flush(&p);
-	printf("ctlpeer: OK %s wrap=%s cipher=%s kdf=%s key_id=%d peer_cn=%s pings_rx=%u/%u pings_tx=%u%s\n",
-	       p.server ? "server" : "client", wrap, p.cipher, p.use_ekm ? "EKM" : "PRF",
+	printf("ctlpeer: OK %s%s wrap=%s cipher=%s kdf=%s key_id=%d peer_cn=%s pings_rx=%u/%u pings_tx=%u%s\n",
+	       p.server ? "server" : "client", p.tcp ? " tcp" : "", wrap, p.cipher, p.use_ekm ? "EKM" : "PRF",
 	       braid_dc_primary_key_id(p.dc), braid_ctls_peer_cn(p.s), p.pings_rx[0],
 	       p.want_reneg ? p.pings_rx[braid_dc_primary_key_id(p.dc)] : 0, p.pings_tx,
 	       p.want_reneg ? " (after renegotiation)" : "");
@@ -528,5 +596,7 @@ int main(int argc, char **argv)
 	braid_ctls_cookie_free(p.cookie);
 	braid_tls_ctx_free(ctx);
 	close(p.fd);
+	if (p.lfd >= 0)
+		close(p.lfd);
 	return 0;
 }

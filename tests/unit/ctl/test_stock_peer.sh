@@ -7,6 +7,7 @@
 #   stock `openvpn --server` (tun)          ctlpeer client        (client cases)
 #   ctlpeer server (stateless cookie)       stock `openvpn --client --dev null` (server cases)
 #
+# UDP, and one TCP case per role (u16 length framing; the ctlpeer TCP server keeps state, no cookie).
 # Each case: TLS + key-method-2, PUSH_REQUEST/PUSH_REPLY, keys into a braid_dc, keepalive pings
 # both ways, DATA_V2 pings decrypted. Wraps none/tls-auth/tls-crypt, AES-256-GCM and
 # CHACHA20-POLY1305, EKM and PRF; four cases add one renegotiation (started by the stock side,
@@ -44,7 +45,7 @@ for n in "$NS_S" "$NS_C"; do ip -n "$n" link set lo up; done
 ip -n "$NS_S" link set "${ID}a" up
 ip -n "$NS_C" link set "${ID}b" up
 
-FAILS=0 N=0 PORT=1194
+FAILS=0 N=0 PORT=1194 PROTO=udp
 TLS=(--ca "$P/ca.crt" --dh none --verb 3 --suppress-timestamps --data-ciphers AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305)
 
 wrap_args() { # wrap role(server|client)
@@ -71,17 +72,20 @@ case_client() {
 	esac
 	# shellcheck disable=SC2046
 	ip netns exec "$NS_S" openvpn --cd "$W" --dev tun --topology subnet --server 10.8.0.0 255.255.255.0 \
-		--proto udp --port $PORT --local 10.99.0.1 --cert "$P/server.crt" --key "$P/server.key" \
+		--proto "$([ $PROTO = tcp ] && echo tcp-server || echo udp)" --port $PORT --local 10.99.0.1 \
+		--cert "$P/server.crt" --key "$P/server.key" \
 		"${TLS[@]}" $(wrap_args "$wrap" server) --keepalive 1 10 "${extra[@]}" \
 		--log "$W/s$n.log" --daemon --writepid "$W/s$n.pid" || { fail "stock server did not start"; return; }
 	for _ in $(seq 1 30); do grep -q "Initialization Sequence Completed" "$W/s$n.log" 2>/dev/null && break; sleep 0.1; done
 	[ "$wrap" != none ] && kargs+=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
-	local desc="client wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
+	local sfx=
+	[ $PROTO = tcp ] && { kargs+=(--tcp); sfx=" tcp"; }
+	local desc="client $PROTO wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
 	if ip netns exec "$NS_C" "$PEER" client --remote 10.99.0.1:$PORT --ca "$P/ca.crt" \
 		--cert "$P/client1.crt" --key "$P/client1.key" "${kargs[@]}" --cipher "$cipher" --kdf "$kdf" \
 		${reneg:+--reneg} --timeout 12 >"$W/p$n.out" 2>"$W/p$n.err"; then
 		local up=${kdf^^}
-		if grep -q "ctlpeer: OK client wrap=$wrap cipher=$cipher kdf=$up" "$W/p$n.out"; then
+		if grep -q "ctlpeer: OK client$sfx wrap=$wrap cipher=$cipher kdf=$up" "$W/p$n.out"; then
 			echo "ok   $desc: $(cat "$W/p$n.out")"
 		else
 			fail "$desc: unexpected result: $(cat "$W/p$n.out")"
@@ -106,7 +110,9 @@ case_server() {
 	ours) kargs=(--reneg-sec 3) ;;
 	esac
 	[ "$wrap" != none ] && kargs+=(--wrap "$wrap" --wrap-key "$(wrap_key "$wrap")")
-	local desc="server wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
+	local sfx=
+	[ $PROTO = tcp ] && { kargs+=(--tcp); sfx=" tcp"; }
+	local desc="server $PROTO wrap=$wrap cipher=$cipher kdf=$kdf${reneg:+ +renegotiation by $reneg side}"
 	ip netns exec "$NS_S" "$PEER" server --local 10.99.0.1:$PORT --ca "$P/ca.crt" \
 		--cert "$P/server.crt" --key "$P/server.key" "${kargs[@]}" --cipher "$cipher" --kdf "$kdf" \
 		${reneg:+--reneg} --timeout 12 >"$W/p$n.out" 2>"$W/p$n.err" &
@@ -114,12 +120,12 @@ case_server() {
 	sleep 0.2
 	# shellcheck disable=SC2046
 	ip netns exec "$NS_C" openvpn --cd "$W" --client --dev null --ifconfig-noexec --route-noexec \
-		--proto udp --remote 10.99.0.1 $PORT --nobind --cert "$P/client1.crt" --key "$P/client1.key" \
+		--proto "$([ $PROTO = tcp ] && echo tcp-client || echo udp)" --remote 10.99.0.1 $PORT --nobind --cert "$P/client1.crt" --key "$P/client1.key" \
 		--remote-cert-tls server "${TLS[@]}" $(wrap_args "$wrap" client) "${extra[@]}" \
 		--log "$W/c$n.log" --daemon --writepid "$W/c$n.pid" || { fail "stock client did not start"; kill $pp; return; }
 	if wait $pp; then
 		local up=${kdf^^}
-		if ! grep -q "ctlpeer: OK server wrap=$wrap cipher=$cipher kdf=$up" "$W/p$n.out"; then
+		if ! grep -q "ctlpeer: OK server$sfx wrap=$wrap cipher=$cipher kdf=$up" "$W/p$n.out"; then
 			fail "$desc: unexpected result: $(cat "$W/p$n.out")"
 		elif ! grep -q "Initialization Sequence Completed" "$W/c$n.log"; then
 			fail "$desc: stock client did not complete initialization"
@@ -148,6 +154,10 @@ case_server auth AES-256-GCM ekm ours
 case_server auth CHACHA20-POLY1305 prf
 case_server none AES-256-GCM ekm
 case_server crypt CHACHA20-POLY1305 prf
+PROTO=tcp
+case_client auth AES-256-GCM ekm
+case_server crypt CHACHA20-POLY1305 prf
+PROTO=udp
 
 echo "$((N - FAILS))/$N cases passed"
 [ $FAILS = 0 ]
