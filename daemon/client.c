@@ -199,17 +199,20 @@ static int load_user_pass(struct braid_client *c)
 {
 	struct braid_opt_source *s = &c->o->blobs[BRAID_BLOB_AUTH_USER_PASS];
 	char *text = NULL, *nl, *pass;
-	size_t len = 0;
+	size_t size = 0;
 	int r = 0;
 
 	if (!c->o->has_auth_user_pass && !s->path && !s->inline_text)
 		return 0;
 	if (s->inline_text) {
-		text = strndup(s->inline_text, s->inline_len);
+		size = s->inline_len + 1;
+		text = calloc(1, size);
 		if (!text)
 			return -ENOMEM;
+		memcpy(text, s->inline_text, s->inline_len);
 	} else if (s->path) {
 		FILE *f = fopen(s->path, "re");
+		size_t len;
 
 		if (!f) {
 			r = -errno;
@@ -217,12 +220,14 @@ static int load_user_pass(struct braid_client *c)
 				  strerror(-r));
 			return r;
 		}
-		text = calloc(1, 2048);
-		if (text)
-			len = fread(text, 1, 2047, f);
-		fclose(f);
-		if (!text)
+		size = 2048;
+		text = calloc(1, size);
+		if (!text) {
+			fclose(f);
 			return -ENOMEM;
+		}
+		len = fread(text, 1, size - 1, f);
+		fclose(f);
 		text[len] = '\0';
 	} else {
 		braid_err("option 'auth-user-pass' needs a file or an inline block: braidd cannot "
@@ -237,16 +242,21 @@ static int load_user_pass(struct braid_client *c)
 		goto out;
 	}
 	*nl = '\0';
-	if (nl > text && nl[-1] == '\r')
+	if (nl[-1] == '\r')
 		nl[-1] = '\0';
 	pass = nl + 1;
 	pass[strcspn(pass, "\r\n")] = '\0';
+	if (!*pass) {
+		braid_err("option 'auth-user-pass': the password (second line) is empty");
+		r = -EINVAL;
+		goto out;
+	}
 	c->user = strdup(text);
 	c->pass = strdup(pass);
 	if (!c->user || !c->pass)
 		r = -ENOMEM;
 out:
-	sodium_memzero(text, strlen(text) + (len > strlen(text) ? len - strlen(text) : 0));
+	sodium_memzero(text, size);	/* the password was in there */
 	free(text);
 	return r;
 }
