@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+
 #include "cookie.h"
 #include "session.h"
 #include "tls.h"
@@ -674,6 +678,245 @@ static void test_bad_server_cert(SSL_CTX *bad_server)
 	free(p);
 }
 
+/* ---- certificates made here: expired, revoked (CRL), name mismatch ------------------- */
+
+static EVP_PKEY *load_key(const char *name)
+{
+	char path[512];
+	FILE *f;
+	EVP_PKEY *k;
+
+	snprintf(path, sizeof(path), "%s/%s.key", pki, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	fclose(f);
+	return k;
+}
+
+static X509 *load_cert(const char *name)
+{
+	char path[512];
+	FILE *f;
+	X509 *x;
+
+	snprintf(path, sizeof(path), "%s/%s.crt", pki, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	return x;
+}
+
+static char *pem_of_x509(X509 *x)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	char *p, *out;
+	long n;
+
+	PEM_write_bio_X509(b, x);
+	n = BIO_get_mem_data(b, &p);
+	out = strndup(p, (size_t)n);
+	BIO_free(b);
+	return out;
+}
+
+static char *pem_of_key(EVP_PKEY *k)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	char *p, *out;
+	long n;
+
+	PEM_write_bio_PrivateKey(b, k, NULL, NULL, 0, NULL, NULL);
+	n = BIO_get_mem_data(b, &p);
+	out = strndup(p, (size_t)n);
+	BIO_free(b);
+	return out;
+}
+
+/* A clientAuth leaf signed by the test CA, valid [from_days, to_days] relative to now. */
+static X509 *make_leaf(EVP_PKEY *leaf_key, const char *cn, long serial, long from_days, long to_days)
+{
+	X509 *ca = load_cert("ca");
+	EVP_PKEY *ca_key = load_key("ca");
+	X509 *x = X509_new();
+	X509V3_CTX v3;
+	X509_EXTENSION *ext;
+
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), serial);
+	X509_gmtime_adj(X509_getm_notBefore(x), from_days * 86400);
+	X509_gmtime_adj(X509_getm_notAfter(x), to_days * 86400);
+	X509_set_pubkey(x, leaf_key);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)cn, -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(ca));
+	X509V3_set_ctx(&v3, ca, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &v3, NID_ext_key_usage, "clientAuth");
+	X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	ext = X509V3_EXT_conf_nid(NULL, &v3, NID_key_usage, "critical,digitalSignature,keyAgreement");
+	X509_add_ext(x, ext, -1);
+	X509_EXTENSION_free(ext);
+	X509_sign(x, ca_key, EVP_sha256());
+	X509_free(ca);
+	EVP_PKEY_free(ca_key);
+	return x;
+}
+
+/* PEM text of a CRL by the test CA revoking `serial`. */
+static char *make_crl(long serial)
+{
+	X509 *ca = load_cert("ca");
+	EVP_PKEY *ca_key = load_key("ca");
+	X509_CRL *crl = X509_CRL_new();
+	X509_REVOKED *r = X509_REVOKED_new();
+	ASN1_TIME *t = ASN1_TIME_new();
+	ASN1_INTEGER *sn = ASN1_INTEGER_new();
+	BIO *b = BIO_new(BIO_s_mem());
+	char *p, *out;
+	long n;
+
+	X509_CRL_set_version(crl, 1);
+	X509_CRL_set_issuer_name(crl, X509_get_subject_name(ca));
+	X509_gmtime_adj(t, -3600);
+	X509_CRL_set1_lastUpdate(crl, t);
+	X509_gmtime_adj(t, 86400);
+	X509_CRL_set1_nextUpdate(crl, t);
+	ASN1_INTEGER_set(sn, serial);
+	X509_REVOKED_set_serialNumber(r, sn);
+	X509_gmtime_adj(t, -60);
+	X509_REVOKED_set_revocationDate(r, t);
+	X509_CRL_add0_revoked(crl, r);
+	X509_CRL_sort(crl);
+	X509_CRL_sign(crl, ca_key, EVP_sha256());
+	PEM_write_bio_X509_CRL(b, crl);
+	n = BIO_get_mem_data(b, &p);
+	out = strndup(p, (size_t)n);
+	BIO_free(b);
+	ASN1_INTEGER_free(sn);
+	ASN1_TIME_free(t);
+	X509_CRL_free(crl);
+	X509_free(ca);
+	EVP_PKEY_free(ca_key);
+	return out;
+}
+
+static char ca_path[512];
+
+/* Server side error when a client with (cert_pem, key_pem) connects to a server ctx. */
+static void expect_server_error(SSL_CTX *server_ctx, SSL_CTX *client_ctx, const char *want)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	char err[200];
+
+	pair_init(p, BRAID_CTLS_WRAP_NONE, 41, 0, 0, 0);
+	braid_ctls_cookie_free(p->cookie);
+	p->scfg.ssl_ctx = server_ctx;
+	CHECK_EQ(braid_ctls_cookie_new(&p->cookie, &p->scfg, NULL, err, sizeof(err)), 0);
+	braid_ctls_free(p->c.s);
+	p->ccfg.ssl_ctx = client_ctx;
+	CHECK_EQ(braid_ctls_new(&p->c.s, &p->ccfg, p->now, err, sizeof(err)), 0);
+	pair_run(p, 5000, NULL);
+	CHECK_EQ(p->sv.fatal, 1);
+	CHECK_STR(p->sv.last_error, want);
+	CHECK_EQ(p->c.ready[0] + p->sv.ready[0], 0);
+	pair_free(p);
+	free(p);
+}
+
+static void test_cert_checks(void)
+{
+	struct braid_tls_config t = { 0 };
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	X509 *expired = make_leaf(k, "expired", 4242, -10, -1);
+	X509 *revoked = make_leaf(k, "revoked", 4343, -1, 10);
+	char *kp = pem_of_key(k), *ep = pem_of_x509(expired), *rp = pem_of_x509(revoked);
+	char *crl = make_crl(4343), err[256];
+	SSL_CTX *c_exp = NULL, *c_rev = NULL, *s_crl = NULL, *c_name = NULL;
+	char scert[512], skey[512], ccert[512], ckey[512];
+
+	snprintf(ca_path, sizeof(ca_path), "%s/ca.crt", pki);
+	/* client contexts from inline PEM (<cert>/<key> blocks) */
+	t.ca_file = ca_path;
+	t.cert_pem = ep;
+	t.key_pem = kp;
+	t.remote_cert_tls = BRAID_REMOTE_CERT_SERVER;
+	CHECK_EQ(braid_tls_ctx_new(&c_exp, &t, err, sizeof(err)), 0);
+	t.cert_pem = rp;
+	CHECK_EQ(braid_tls_ctx_new(&c_rev, &t, err, sizeof(err)), 0);
+	/* a server with the CRL revoking serial 4343 */
+	snprintf(scert, sizeof(scert), "%s/server.crt", pki);
+	snprintf(skey, sizeof(skey), "%s/server.key", pki);
+	memset(&t, 0, sizeof(t));
+	t.server = true;
+	t.ca_file = ca_path;
+	t.cert_file = scert;
+	t.key_file = skey;
+	t.crl_pem = crl;
+	t.remote_cert_tls = BRAID_REMOTE_CERT_CLIENT;
+	CHECKM(braid_tls_ctx_new(&s_crl, &t, err, sizeof(err)) == 0, "%s", err);
+	/* bad CRL text */
+	SSL_CTX *bad = NULL;
+	t.crl_pem = "not a crl";
+	CHECK_EQ(braid_tls_ctx_new(&bad, &t, err, sizeof(err)), -EBADMSG);
+	CHECK_STR(err, "<crl-verify>: no CRL found");
+	/* a client insisting on another server name */
+	snprintf(ccert, sizeof(ccert), "%s/client1.crt", pki);
+	snprintf(ckey, sizeof(ckey), "%s/client1.key", pki);
+	memset(&t, 0, sizeof(t));
+	t.ca_file = ca_path;
+	t.cert_file = ccert;
+	t.key_file = ckey;
+	t.verify_x509_name = "vpn.example";
+	t.verify_x509_type = BRAID_X509_NAME_CN;
+	CHECK_EQ(braid_tls_ctx_new(&c_name, &t, err, sizeof(err)), 0);
+
+	if (c_exp && c_rev && s_crl && c_name) {
+		expect_server_error(ctx_server, c_exp,
+				    "key_id 0: TLS handshake failed: certificate verify failed: certificate has expired (depth 0, CN=expired)");
+		expect_server_error(s_crl, c_rev,
+				    "key_id 0: TLS handshake failed: certificate verify failed: certificate revoked (depth 0, CN=revoked)");
+		/* the CRL does not hurt an unrevoked client */
+		{
+			struct pair *p = calloc(1, sizeof(*p));
+			pair_init(p, BRAID_CTLS_WRAP_NONE, 42, 0, 0, 0);
+			braid_ctls_cookie_free(p->cookie);
+			p->scfg.ssl_ctx = s_crl;
+			CHECK_EQ(braid_ctls_cookie_new(&p->cookie, &p->scfg, NULL, err, sizeof(err)), 0);
+			CHECK(pair_run(p, 5000, both_ready0));
+			pair_free(p);
+			free(p);
+		}
+		/* verify-x509-name mismatch: the client refuses the server */
+		struct pair *p = calloc(1, sizeof(*p));
+		pair_init(p, BRAID_CTLS_WRAP_NONE, 43, 0, 0, 0);
+		braid_ctls_free(p->c.s);
+		p->ccfg.ssl_ctx = c_name;
+		CHECK_EQ(braid_ctls_new(&p->c.s, &p->ccfg, p->now, err, sizeof(err)), 0);
+		pair_run(p, 5000, NULL);
+		CHECK_EQ(p->c.fatal, 1);
+		CHECK_STR(p->c.last_error,
+			  "key_id 0: TLS handshake failed: verify-x509-name: peer certificate 'server' does not match 'vpn.example'");
+		pair_free(p);
+		free(p);
+	}
+	braid_tls_ctx_free(c_exp);
+	braid_tls_ctx_free(c_rev);
+	braid_tls_ctx_free(s_crl);
+	braid_tls_ctx_free(c_name);
+	OPENSSL_cleanse(kp, strlen(kp));
+	free(kp);
+	free(ep);
+	free(rp);
+	free(crl);
+	X509_free(expired);
+	X509_free(revoked);
+	EVP_PKEY_free(k);
+}
+
 /* Nobody answers: hand-window (60 s) expiry is a fatal ERROR. */
 static void test_hand_window(void)
 {
@@ -808,6 +1051,7 @@ int main(int argc, char **argv)
 		test_bad_server_cert(bad_server);
 	braid_tls_ctx_free(bad_server);
 	test_hand_window();
+	test_cert_checks();
 
 	braid_tls_ctx_free(ctx_client);
 	braid_tls_ctx_free(ctx_server);
