@@ -1517,6 +1517,20 @@ static int setup_tun(struct braid_gateway *g)
 		braid_info("%s: gateway address %s/%u", t->name,
 			   inet_ntop(AF_INET6, &g->gw6, a, sizeof(a)), g->prefix6);
 	}
+	/* `route` / `route-ipv6` of the gateway: networks behind clients (with their iroute) */
+	for (unsigned i = 0; i < o->n_routes; i++) {
+		const struct braid_opt_route *rt = &o->routes[i];
+		char a[INET6_ADDRSTRLEN];
+
+		r = braid_nl_route(t->nl, true, t->ifindex, rt->family, rt->dst, rt->prefix, NULL,
+				   rt->metric);
+		inet_ntop(rt->family, rt->dst, a, sizeof(a));
+		if (r) {
+			braid_err("%s: cannot add route %s/%u: %s", t->name, a, rt->prefix, strerror(-r));
+			return r;
+		}
+		braid_info("%s: route %s/%u", t->name, a, rt->prefix);
+	}
 	fcntl(t->fd, F_SETFL, fcntl(t->fd, F_GETFL) | O_NONBLOCK);
 	return 0;
 }
