@@ -471,6 +471,70 @@ static void test_text_flood(void)
 	free(p);
 }
 
+/*
+ * Mutated copies of authentic packets (one random byte flipped, or truncated, or grown)
+ * into a live server session: with tls-auth/tls-crypt every one is rejected by the wrap and
+ * counts only as rx_auth_failed/rx_dropped; without a wrap nothing crashes. Then the
+ * originals are delivered and the texts arrive.
+ */
+static void test_mutations(int wrap)
+{
+	struct pair *p = calloc(1, sizeof(*p));
+	struct braid_ctls_stats st0, st1;
+	static uint8_t pk[8][2048];
+	size_t pl[8], n = 0;
+	uint8_t m[2100];
+	unsigned rejected = 0, tries = 3000;
+
+	pair_init(p, wrap, 51, 0, 0, 0);
+	CHECK(pair_run(p, 5000, both_ready0));
+	CHECK_EQ(braid_ctls_send_text(p->c.s, "PUSH_REQUEST"), 0);
+	CHECK_EQ(braid_ctls_send_text(p->c.s, "INFO,two"), 0);
+	while (n < 8 && braid_ctls_output(p->c.s, p->now, pk[n], sizeof(pk[n]), &pl[n]) == 0 && pl[n])
+		n++;
+	CHECK(n >= 1);
+	braid_ctls_stats(p->sv.s, &st0);
+	for (unsigned i = 0; i < tries; i++) {
+		size_t k = rnd(&p->net, (unsigned)n), len = pl[k];
+		memcpy(m, pk[k], len);
+		switch (rnd(&p->net, 3)) {
+		case 0: /* flip a byte (not byte 0: that changes the opcode class) */
+			m[1 + rnd(&p->net, (unsigned)len - 1)] ^= (uint8_t)(1 + rnd(&p->net, 255));
+			break;
+		case 1:
+			len = rnd(&p->net, (unsigned)len);
+			break;
+		default:
+			m[len] = (uint8_t)rnd(&p->net, 256);
+			len++;
+			break;
+		}
+		if (braid_ctls_input(p->sv.s, m, len, p->now) != 0)
+			rejected++;
+	}
+	braid_ctls_stats(p->sv.s, &st1);
+	if (wrap != BRAID_CTLS_WRAP_NONE) {
+		CHECK_EQ(rejected, tries);
+		CHECK_EQ(st1.rx_packets, st0.rx_packets);
+		CHECK_EQ(st1.rx_dropped - st0.rx_dropped, tries);
+		CHECK(st1.rx_auth_failed - st0.rx_auth_failed > tries / 2);
+	}
+	CHECK_EQ(st1.key_states, 1);
+	/* the originals still work */
+	for (size_t i = 0; i < n; i++)
+		CHECK_EQ(braid_ctls_input(p->sv.s, pk[i], pl[i], p->now), 0);
+	drain_events(&p->sv);
+	if (wrap != BRAID_CTLS_WRAP_NONE) {
+		CHECK_EQ(p->sv.n_texts, 2);
+		CHECK_STR(p->sv.texts[0], "PUSH_REQUEST");
+		CHECK_STR(p->sv.texts[1], "INFO,two");
+		CHECK_EQ(p->sv.errors, 0);
+	}
+	fprintf(stderr, "-- mutations wrap %d: %u/%u rejected\n", wrap, rejected, tries);
+	pair_free(p);
+	free(p);
+}
+
 /* Automatic renegotiation by reneg-sec on the server. */
 static bool ready1(struct pair *p)
 {
@@ -1042,6 +1106,9 @@ int main(int argc, char **argv)
 	tls_mtu = 0;
 	test_text_flood();
 	test_reneg_sec();
+	test_mutations(BRAID_CTLS_WRAP_NONE);
+	test_mutations(BRAID_CTLS_WRAP_AUTH);
+	test_mutations(BRAID_CTLS_WRAP_CRYPT);
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_NONE);
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_AUTH);
 	test_garbage_and_wrong_key(BRAID_CTLS_WRAP_CRYPT);
