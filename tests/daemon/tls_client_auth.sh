@@ -4,7 +4,8 @@
 #   auth-user-pass (inline and file) accepted by the server's auth-user-pass-verify script;
 #   a wrong password -> AUTH_FAILED -> exit 1 (auth-retry none) / restart (auth-retry nointeract);
 #   wrong tls-auth key, wrong key-direction -> a log line naming the likely cause, no crash, clean SIGTERM;
-#   verify-x509-name mismatch -> a TLS error naming the check, no crash.
+#   verify-x509-name mismatch and remote-cert-tls server vs a clientAuth certificate -> a TLS error naming
+#   the check, no crash.
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 tc_setup
@@ -90,3 +91,14 @@ grep -q "Initialization Sequence Completed (server" "$TB_DIR/vx.log" && fail "ve
 bd_stop vx || fail "vx: exit code $? after SIGTERM"
 echo "ok: verify-x509-name mismatch rejected: $(grep 'TLS Error:' "$TB_DIR/vx.log" | head -n1 | sed 's/.*TLS Error: //')"
 tc_server_stop
+
+# 8. remote-cert-tls server against a server whose certificate has only the clientAuth EKU
+tc_server srv3 udp tls-auth "cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key"
+tc_client rct udp tls-auth "hand-window 5" "connect-retry 1"
+bd_wait_log rct "TLS Error:" 15 || fail "remote-cert-tls: no TLS error"
+rcterr=$(grep -m1 "TLS Error:" "$TB_DIR/rct.log")
+grep -qi "remote-cert-tls\|EKU\|usage\|certificate purpose" <<<"$rcterr" || fail "remote-cert-tls: the error does not name the check: $rcterr"
+grep -q "Initialization Sequence Completed (server" "$TB_DIR/rct.log" && fail "remote-cert-tls: connected anyway"
+bd_stop rct || fail "rct: exit code $? after SIGTERM"
+tc_server_stop
+echo "ok: remote-cert-tls server rejects a clientAuth-only certificate: ${rcterr#*TLS Error: }"

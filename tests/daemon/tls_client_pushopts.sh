@@ -3,7 +3,8 @@
 # braidd client: pushed-option handling against a stock openvpn 2.6 server.
 #   pull-filter ignore (the route is not installed) and reject (restart with the option named);
 #   topology net30 + pushed `compress stub-v2` (ping + sha256 download);
-#   the server's HALT (management `client-kill CID HALT`) -> braidd exits 0.
+#   the server's HALT (management `client-kill CID HALT`) -> braidd exits 0; UDP over IPv6;
+#   explicit-exit-notify as an OCC EXIT data packet when the server did not push cc-exit.
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 tc_setup
@@ -72,3 +73,17 @@ tc_transfer "IPv6 transport" v6
 bd_stop v6 || fail "v6 exit code"
 tc_server_stop
 echo "ok: UDP over IPv6: ping + sha256 download"
+
+# explicit-exit-notify without cc-exit: an OCC EXIT data packet (PRF derivation so that dropping the pushed
+# protocol-flags leaves the keys as the server has them)
+tc_server srv4 udp tls-auth
+BRAIDD_KEY_DERIVATION=prf tc_client occ udp tls-auth 'pull-filter ignore "protocol-flags"' "explicit-exit-notify 1"
+bd_wait_log occ "Initialization Sequence Completed" 15 || fail "OCC exit: client did not come up"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "OCC exit: no ping"
+bd_stop occ || fail "occ exit code $?"
+grep -qF "sending exit notification to the server (OCC EXIT)" "$TB_DIR/occ.log" || fail "OCC EXIT not sent"
+for _ in $(seq 1 40); do grep -qF "remote-exit" "$OV_LOG" && break; sleep 0.05; done
+grep -qF "OCC exit message received by peer" "$OV_LOG" ||
+	fail "server did not get the OCC EXIT"
+tc_server_stop
+echo "ok: explicit-exit-notify without cc-exit: the server logged the OCC exit message"
