@@ -845,10 +845,12 @@ static void pmtu_timers(struct braid_mp *mp, int i, uint64_t now)
 }
 
 /* A confirmation probe is out and the path answers small probes: the
- * silence of big packets is being checked, not a cut. */
+ * silence of big packets is being checked, not a cut. Bounded by the time
+ * the confirmations take. */
 static int pmtu_holds_failure(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
 {
 	return p->pmtu.confirm &&
+	       now - p->pmtu.confirm_us <= (MP_PMTU_CONFIRM_TRIES + 1) * pmtu_pto(p) &&
 	       (!p->oldest_probe || now - p->oldest_probe <= fail_timeout(mp, p));
 }
 

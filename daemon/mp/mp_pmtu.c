@@ -174,6 +174,7 @@ int mp_pmtu_suspect(struct mp_pmtu *u, uint64_t now)
 	u->sent_us = 0;		/* a search probe in flight: its late ack still counts */
 	u->tries = 0;
 	u->confirm = 1;
+	u->confirm_us = now;
 	return 1;
 }
 

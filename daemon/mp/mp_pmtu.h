@@ -46,6 +46,7 @@ struct mp_pmtu {
 	uint64_t sent_us;	/* 0: no probe in flight */
 	uint32_t tries;		/* lost probes of this size so far */
 	int confirm;		/* the probe confirms mtu (black-hole suspicion) */
+	uint64_t confirm_us;	/* when the confirmation started */
 	uint64_t raise_us;	/* DONE: time of the next search */
 	uint64_t hold_until;	/* no black-hole suspicion before */
 	/* counters */
