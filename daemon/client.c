@@ -1159,19 +1159,20 @@ static void do_restart(struct braid_client *c)
 		c->exit_code = 1;
 		return;
 	}
-	/* first pass over the remotes: connect-retry seconds; afterwards doubling up to the max */
-	delay = o->connect_retry > 0 ? o->connect_retry : 5;
-	if (c->failures > o->n_remotes) {
-		unsigned int k = (c->failures - o->n_remotes) / o->n_remotes;
+	/*
+	 * OpenVPN's socket_restart_pause: connect-retry seconds; after 5 unsuccessful rounds over the
+	 * remote list the pause doubles with each further round, up to the connect-retry maximum.
+	 */
+	delay = o->connect_retry > 0 ? o->connect_retry : 1;
+	if (c->failures) {
+		int backoff = (int)(c->failures / o->n_remotes) - 4;
 		int max = o->connect_retry_max_backoff > 0 ? o->connect_retry_max_backoff : 300;
 
-		for (unsigned int i = 0; i < k && delay < max; i++)
-			delay *= 2;
+		if (backoff > 0)
+			delay = delay * (double)(1u << (backoff < 15 ? backoff : 15));
 		if (delay > max)
 			delay = max;
 	}
-	if (c->failures == 0 && was_up && !c->advance)
-		delay = o->connect_retry > 0 ? o->connect_retry : 5;
 	braid_info("Restart pause, %.0f second(s); next remote %s", delay,
 		   o->remotes[c->order[c->cur]].host);
 	ev_timer_set(&c->retry_t, delay, 0.);
@@ -1202,6 +1203,14 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 		break;
 	}
+	case CS_TLS:
+		if (c->stt.link_rx_pkts == c->rx_at_start && o->server_poll_timeout > 0 &&
+		    now - c->connect_start >= o->server_poll_timeout && o->server_poll_timeout < hw) {
+			braid_warn("no answer from the server within %d s (server-poll-timeout)",
+				   o->server_poll_timeout);
+			request_restart(c, "server-poll-timeout", true);
+		}
+		break;
 	case CS_PUSH:
 		if (now - c->t_keys >= hw) {
 			braid_err("no PUSH_REPLY within hand-window (%d s)", hw);

@@ -64,19 +64,22 @@ bd_stop cz || fail "cz exit code"
 tc_server_stop
 echo "ok: pushed comp-lzo no: ping + sha256 download with 0xFA framing"
 
-# connect-retry-max: a single refused TCP remote, two rounds, then exit 1
+# connect-retry back-off and connect-retry-max: a single refused TCP remote; OpenVPN's pause rule is
+# connect-retry seconds for 5 rounds, then doubling per round up to the maximum (here 2 s); 7 rounds, exit 1
 bd_conf crm "client" "dev tun" "remote $S 1196 tcp-client" "nobind" "ca $TB_DIR/pki/ca.crt" \
-	"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "verb 4" "connect-retry 1" "connect-retry-max 2"
+	"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "verb 4" "connect-retry 1 2" "connect-retry-max 7"
 bd_start crm "$TB_CLI"
 pid=${BD_PID[crm]}
-for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-kill -0 "$pid" 2>/dev/null && fail "connect-retry-max: still running after 10 s"
+for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid" 2>/dev/null && fail "connect-retry-max: still running after 15 s"
 wait "$pid"
 rc=$?
 unset "BD_PID[crm]"
 [ "$rc" = 1 ] || fail "connect-retry-max: exit status $rc, want 1"
-[ "$(grep -c 'TCP connect to .* failed: Connection refused' "$TB_DIR/crm.log")" = 2 ] ||
-	fail "connect-retry-max 2: want 2 attempts, got $(grep -c 'failed: Connection refused' "$TB_DIR/crm.log")"
-grep -qF "All connections have been connect-retry-max (2) times unsuccessful, exiting" "$TB_DIR/crm.log" ||
+[ "$(grep -c 'TCP connect to .* failed: Connection refused' "$TB_DIR/crm.log")" = 7 ] ||
+	fail "connect-retry-max 7: want 7 attempts, got $(grep -c 'failed: Connection refused' "$TB_DIR/crm.log")"
+pauses=$(sed -n 's/.*Restart pause, \([0-9]*\) second.*/\1/p' "$TB_DIR/crm.log" | tr '\n' ' ')
+[ "$pauses" = "1 1 1 1 2 2 " ] || fail "connect-retry back-off: pauses '$pauses', want '1 1 1 1 2 2 '"
+grep -qF "All connections have been connect-retry-max (7) times unsuccessful, exiting" "$TB_DIR/crm.log" ||
 	fail "connect-retry-max: no exit reason"
-echo "ok: connect-retry-max 2 -> 2 attempts, exit 1"
+echo "ok: connect-retry 1 2 / connect-retry-max 7: pauses $pauses-> 7 attempts, exit 1"
