@@ -553,11 +553,15 @@ static int h_cipher(struct ctx *c, int argc, char **argv)
 	const char *n = cipher_canonical(argv[1]);
 
 	(void)argc;
-	if (!n)
-		return fail(c,
-			    "unsupported cipher '%s' (supported: AES-256-GCM, AES-128-GCM, "
-			    "CHACHA20-POLY1305)",
-			    argv[1]);
+	if (!n) {
+		/* an error in static-key mode; in the TLS modes only the fallback (finalize decides) */
+		if (strlen(argv[1]) >= sizeof(c->o->cipher_unsupported))
+			return fail(c, "unsupported cipher '%s'", argv[1]);
+		strcpy(c->o->cipher_unsupported, argv[1]);
+		c->o->cipher[0] = '\0';
+		return 0;
+	}
+	c->o->cipher_unsupported[0] = '\0';
 	strcpy(c->o->cipher, n);
 	return 0;
 }
@@ -1644,6 +1648,85 @@ static int h_ignore_win(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+
+/* Options OpenVPN 2.6 knows that real profiles carry: stored for the runtime, or accepted. */
+static int h_int_field(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "value", argv[1], 0, INT_MAX, (int *)((char *)c->o + c->def->off));
+}
+
+static int h_accept(struct ctx *c, int argc, char **argv)
+{
+	(void)c, (void)argc, (void)argv;
+	return 0;
+}
+
+static int h_tun_ipv6(struct ctx *c, int argc, char **argv)
+{
+	(void)c, (void)argc, (void)argv;
+	braid_warn("option 'tun-ipv6' is ignored (IPv6 on the TUN device is always available)");
+	return 0;
+}
+
+static int h_route_delay(struct ctx *c, int argc, char **argv)
+{
+	int e = 0;
+
+	c->o->route_delay = 0;
+	if (argc >= 2)
+		e = parse_int(c, "seconds", argv[1], 0, 3600, &c->o->route_delay);
+	if (!e && argc >= 3) {
+		int w;
+
+		e = parse_int(c, "window", argv[2], 0, 3600, &w);
+	}
+	return e;
+}
+
+static int h_inactive(struct ctx *c, int argc, char **argv)
+{
+	int e = parse_int(c, "seconds", argv[1], 0, INT_MAX, &c->o->inactive);
+
+	if (!e && argc >= 3)
+		e = parse_u64(c, "bytes", argv[2], &c->o->inactive_bytes);
+	return e;
+}
+
+static int h_ns_cert_type(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "server"))
+		c->o->ns_cert_type = BRAID_RCT_SERVER;
+	else if (!strcmp(argv[1], "client"))
+		c->o->ns_cert_type = BRAID_RCT_CLIENT;
+	else
+		return fail(c, "expected 'server' or 'client', got '%s'", argv[1]);
+	return 0;
+}
+
+static int h_static_challenge(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (strcmp(argv[2], "0") && strcmp(argv[2], "1"))
+		return fail(c, "the echo flag must be 0 or 1, got '%s'", argv[2]);
+	c->o->static_challenge_echo = argv[2][0] == '1';
+	return set_str(c, &c->o->static_challenge, argv[1]);
+}
+
+static int h_mute(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return parse_int(c, "count", argv[1], 0, INT_MAX, &c->o->mute);
+}
+
+/* Options of client-config-dir files: not in the main config (OpenVPN: "cannot be used in this context"). */
+static int h_ccd_only(struct ctx *c, int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return fail(c, "can only be used in a client-config-dir file");
+}
+
 /* Deliberately unsupported: the message says why. */
 static int h_unsupported(struct ctx *c, int argc, char **argv)
 {
@@ -1808,6 +1891,36 @@ static const struct opt_def opt_table[] = {
 	{ "management-hold", 0, 0, h_flag, false, FIELD(management_hold) },
 	{ "management-client-auth", 0, 0, h_flag, false, FIELD(management_client_auth) },
 	{ "management-query-passwords", 0, 0, h_flag, false, FIELD(management_query_passwords) },
+	/* accepted / stored: common in real profiles */
+	{ "tun-ipv6", 0, 0, h_tun_ipv6, false, NOBLOB, 0 },
+	{ "fast-io", 0, 0, h_accept, false, NOBLOB, 0 },
+	{ "tun-mtu-extra", 1, 1, h_accept, false, NOBLOB, 0 },
+	{ "comp-noadapt", 0, 0, h_accept, false, NOBLOB, 0 },
+	{ "mute-replay-warnings", 0, 0, h_flag, false, FIELD(mute_replay_warnings) },
+	{ "mute", 1, 1, h_mute, false, NOBLOB, 0 },
+	{ "sndbuf", 1, 1, h_int_field, false, FIELD(sndbuf) },
+	{ "rcvbuf", 1, 1, h_int_field, false, FIELD(rcvbuf) },
+	{ "ping-timer-rem", 0, 0, h_flag, false, FIELD(ping_timer_rem) },
+	{ "route-delay", 0, 2, h_route_delay, false, NOBLOB, 0 },
+	{ "route-metric", 1, 1, h_int_field, false, FIELD(route_metric) },
+	{ "route-noexec", 0, 0, h_flag, false, FIELD(route_noexec) },
+	{ "ifconfig-noexec", 0, 0, h_flag, false, FIELD(ifconfig_noexec) },
+	{ "inactive", 1, 2, h_inactive, false, NOBLOB, 0 },
+	{ "disable-occ", 0, 0, h_flag, false, FIELD(disable_occ) },
+	{ "block-ipv6", 0, 0, h_flag, false, FIELD(block_ipv6) },
+	{ "ns-cert-type", 1, 1, h_ns_cert_type, false, NOBLOB, 0 },
+	{ "remote-cert-ku", 0, MANY, h_accept, false, NOBLOB, 0 },
+	{ "remote-cert-eku", 1, 1, h_string, false, FIELD(remote_cert_eku) },
+	{ "tls-cert-profile", 1, 1, h_string, false, FIELD(tls_cert_profile) },
+	{ "static-challenge", 2, 2, h_static_challenge, false, NOBLOB, 0 },
+	/* client-config-dir file options */
+	{ "ifconfig-push", 1, 3, h_ccd_only, false, NOBLOB, 0 },
+	{ "ifconfig-ipv6-push", 1, 2, h_ccd_only, false, NOBLOB, 0 },
+	{ "iroute", 1, 2, h_ccd_only, false, NOBLOB, 0 },
+	{ "iroute-ipv6", 1, 1, h_ccd_only, false, NOBLOB, 0 },
+	{ "push-reset", 0, 0, h_ccd_only, false, NOBLOB, 0 },
+	{ "push-remove", 1, 1, h_ccd_only, false, NOBLOB, 0 },
+	{ "disable", 0, 0, h_ccd_only, false, NOBLOB, 0 },
 	/* OpenVPN on Linux accepts it (it only matters on Windows) */
 	{ "route-method", 1, 1, h_ignore_win, false, NOBLOB, 0 },
 	/* deliberately unsupported */
@@ -1936,6 +2049,7 @@ void braid_options_init(struct braid_options *o)
 	o->max_clients = 1024;
 	o->status_version = 1;
 	o->ifconfig_pool_persist_sec = 600;
+	o->route_delay = -1;
 }
 
 void braid_options_free(struct braid_options *o)
@@ -1990,6 +2104,9 @@ void braid_options_free(struct braid_options *o)
 	free(o->group);
 	free(o->management_host);
 	free(o->management_pwfile);
+	free(o->remote_cert_eku);
+	free(o->tls_cert_profile);
+	free(o->static_challenge);
 	free(o->conn.host);
 	for (i = 0; i < o->n_where; i++)
 		free(o->where[i].file);
@@ -2656,6 +2773,19 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		return lfail(o, err, err_len, "proto", "'remote' MUST be used in TCP client mode");
 	if (o->client && !o->n_remotes)
 		return lfail(o, err, err_len, "client", "needs at least one 'remote'");
+	if (o->cipher_unsupported[0] && o->tls == BRAID_TLS_OFF)
+		return lfail(o, err, err_len, "cipher",
+			     "unsupported cipher '%s' (supported: AES-256-GCM, AES-128-GCM, "
+			     "CHACHA20-POLY1305)",
+			     o->cipher_unsupported);
+	if (o->cipher_unsupported[0])
+		braid_warn("option 'cipher': '%s' is ignored: braidd uses the AEAD ciphers of "
+			   "data-ciphers (the server pushes one)",
+			   o->cipher_unsupported);
+	if (o->ns_cert_type)
+		braid_warn("option 'ns-cert-type' is deprecated and not checked by braidd: use "
+			   "'remote-cert-tls %s'",
+			   o->ns_cert_type == BRAID_RCT_SERVER ? "server" : "client");
 	if (o->tls == BRAID_TLS_OFF) {
 		if (!o->secret.path && !o->secret.inline_text)
 			return ffail(err, err_len,
@@ -2851,6 +2981,9 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	    (unsigned long long)o->reneg_pkts);
 	out(&b, "key-method %d\n", o->key_method);
 	out(&b, "tls-exit %s\n", yn(o->tls_exit));
+	out(&b, "ns-cert-type %s\n", rct[o->ns_cert_type]);
+	out(&b, "remote-cert-eku %s\n", str_or(o->remote_cert_eku));
+	out(&b, "tls-cert-profile %s\n", str_or(o->tls_cert_profile));
 	/* client */
 	out(&b, "auth-user-pass %s\n", yn(o->has_auth_user_pass));
 	out(&b, "auth-retry %s\n", ar[o->auth_retry]);
@@ -2877,6 +3010,12 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	for (i = 0; i < o->n_setenv; i++)
 		out(&b, "setenv[%u] %s \"%s\"\n", i, o->setenv[i].name, o->setenv[i].value);
 	out(&b, "push-peer-info %s\n", yn(o->push_peer_info));
+	out(&b, "static-challenge %s echo %d\n", str_or(o->static_challenge),
+	    o->static_challenge_echo);
+	out(&b, "route-noexec %s\nifconfig-noexec %s\nblock-ipv6 %s\n", yn(o->route_noexec),
+	    yn(o->ifconfig_noexec), yn(o->block_ipv6));
+	out(&b, "route-delay %d\nroute-metric %d\n", o->route_delay, o->route_metric);
+	out(&b, "inactive %d %llu\n", o->inactive, (unsigned long long)o->inactive_bytes);
 	out(&b, "persist-key %s\npersist-tun %s\n", yn(o->persist_key), yn(o->persist_tun));
 	/* gateway */
 	if (o->has_server) {
@@ -2933,7 +3072,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	    yn(o->management_hold), yn(o->management_client_auth),
 	    yn(o->management_query_passwords));
 	/* process */
-	out(&b, "verb %d\n", o->verb);
+	out(&b, "verb %d\nmute %d\nmute-replay-warnings %s\n", o->verb, o->mute,
+	    yn(o->mute_replay_warnings));
+	out(&b, "sndbuf %d\nrcvbuf %d\n", o->sndbuf, o->rcvbuf);
+	out(&b, "ping-timer-rem %s\ndisable-occ %s\n", yn(o->ping_timer_rem), yn(o->disable_occ));
 	out(&b, "log %s%s\n", str_or(o->log_path), o->log_append ? " (append)" : "");
 	out(&b, "writepid %s\n", str_or(o->writepid));
 	out(&b, "multipath %d\n", o->multipath);

@@ -284,6 +284,25 @@ struct braid_options {
 	bool allow_compression_no;	/* `allow-compression no` given */
 	bool block_outside_dns;		/* Windows only: accepted, no effect */
 
+	/* other OpenVPN 2.6 options real profiles carry (stored for the runtime) */
+	char cipher_unsupported[32];	/* `cipher X` braidd cannot run: error (static) / ignored (TLS) */
+	enum braid_opt_rct ns_cert_type;	/* deprecated; warned about, not checked */
+	char *remote_cert_eku;		/* `remote-cert-eku OID|name` */
+	char *tls_cert_profile;		/* legacy|preferred|suiteb */
+	char *static_challenge;		/* `static-challenge TEXT ECHO` */
+	bool static_challenge_echo;
+	bool route_noexec, ifconfig_noexec;
+	bool block_ipv6;
+	int route_delay;		/* -1 unset; `route-delay` alone = 0 */
+	int route_metric;		/* 0 = none */
+	int inactive;			/* `inactive SEC [BYTES]`; 0 = off */
+	uint64_t inactive_bytes;
+	int mute;			/* `mute N`; 0 = off */
+	bool mute_replay_warnings;
+	int sndbuf, rcvbuf;		/* 0 = system default */
+	bool ping_timer_rem;
+	bool disable_occ;
+
 	/* gateway (mode server) */
 	bool has_server;
 	struct in_addr server_net, server_mask;

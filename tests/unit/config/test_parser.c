@@ -393,9 +393,10 @@ static void test_errors(void)
 	expect_error("dev averyveryverylongname\n",
 		     "t.conf:1: option 'dev': device name 'averyveryverylongname' is too long (max 15 "
 		     "characters)");
-	expect_error("cipher BF-CBC\n",
-		     "t.conf:1: option 'cipher': unsupported cipher 'BF-CBC' (supported: AES-256-GCM, "
-		     "AES-128-GCM, CHACHA20-POLY1305)");
+	/* an unsupported cipher: an error in static-key mode, ignored (warning) in the TLS modes */
+	expect_final_error("dev tun\nsecret k 1\ncipher BF-CBC\n",
+			   "t.conf:3: option 'cipher': unsupported cipher 'BF-CBC' (supported: "
+			   "AES-256-GCM, AES-128-GCM, CHACHA20-POLY1305)");
 	expect_error("data-ciphers BF-CBC:AES-256-CBC\n",
 		     "t.conf:1: option 'data-ciphers': no supported cipher in 'BF-CBC:AES-256-CBC' "
 		     "(supported: AES-256-GCM, AES-128-GCM, CHACHA20-POLY1305)");
