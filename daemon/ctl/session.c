@@ -261,14 +261,16 @@ static void ks_fail(struct braid_ctls *s, struct key_state *ks, const char *reas
 
 /* ---- text messages ------------------------------------------------------------------- */
 
-/* One record: NUL-separated messages, trailing CR/LF stripped, other control chars rejected. */
-static void record_to_text(struct braid_ctls *s, struct key_state *ks, char *rec, size_t len)
+int braid_ctls_text_split(char *rec, size_t len,
+			  void (*cb)(void *arg, const char *msg), void *arg)
 {
 	size_t i = 0;
+	int bad = 0;
 
+	rec[len] = 0;
 	while (i < len) {
 		size_t j = i, n;
-		bool bad = false;
+		bool invalid = false;
 
 		while (j < len && rec[j])
 			j++;
@@ -278,17 +280,39 @@ static void record_to_text(struct braid_ctls *s, struct key_state *ks, char *rec
 		for (size_t k = 0; k < n; k++) {
 			unsigned char c = (unsigned char)rec[i + k];
 			if (c < 0x20 || c == 0x7f)
-				bad = true;
+				invalid = true;
 		}
-		if (bad) {
-			set_error(s, "key_id %u: control message with invalid characters ignored",
-				  ks->key_id);
+		if (invalid) {
+			bad++;
 		} else if (n) {
 			rec[i + n] = 0;
-			push_event(s, BRAID_CTLS_EV_TEXT, ks->key_id, false, rec + i);
+			cb(arg, rec + i);
 		}
 		i = j + 1;
 	}
+	return bad;
+}
+
+struct text_ctx {
+	struct braid_ctls *s;
+	uint8_t key_id;
+};
+
+static void text_cb(void *arg, const char *msg)
+{
+	struct text_ctx *t = arg;
+
+	push_event(t->s, BRAID_CTLS_EV_TEXT, t->key_id, false, msg);
+}
+
+/* One record: NUL-separated messages, trailing CR/LF stripped, other control chars rejected. */
+static void record_to_text(struct braid_ctls *s, struct key_state *ks, char *rec, size_t len)
+{
+	struct text_ctx t = { s, ks->key_id };
+
+	if (braid_ctls_text_split(rec, len, text_cb, &t) > 0)
+		set_error(s, "key_id %u: control message with invalid characters ignored",
+			  ks->key_id);
 }
 
 int braid_ctls_send_text(struct braid_ctls *s, const char *msg)
@@ -433,7 +457,6 @@ static void ks_progress(struct braid_ctls *s, struct key_state *ks, int64_t now_
 			became_ready(s, ks, now_ms);
 			continue;
 		}
-		rec[len] = 0;
 		record_to_text(s, ks, (char *)rec, len);
 	}
 }

@@ -200,6 +200,16 @@ int braid_ctls_new_accepted(struct braid_ctls **out, const struct braid_ctls_con
 			    const uint8_t remote_sid[BRAID_CTL_SID_LEN], uint32_t wrap_tx_time,
 			    int64_t now_ms, char *err, size_t errlen);
 
+/*
+ * Split one received TLS record into control messages (fact sheet §6): on
+ * NUL; trailing CR/LF stripped; empty messages skipped; a message with any
+ * other control character (< 0x20, 0x7f) is dropped. cb gets each message
+ * (NUL-terminated, inside rec). rec must have room for len + 1 bytes.
+ * Returns the number of dropped (invalid) messages.
+ */
+int braid_ctls_text_split(char *rec, size_t len, void (*cb)(void *arg, const char *msg),
+			  void *arg);
+
 /* Number of live sessions in the process (for "no state for unauthenticated packets" checks). */
 unsigned long braid_ctls_live_sessions(void);
 

@@ -535,6 +535,49 @@ static void test_mutations(int wrap)
 	free(p);
 }
 
+static char split_out[8][64];
+static int split_n;
+
+static void split_cb(void *arg, const char *msg)
+{
+	(void)arg;
+	if (split_n < 8)
+		snprintf(split_out[split_n++], sizeof(split_out[0]), "%s", msg);
+}
+
+static int split(const char *rec, size_t len)
+{
+	char buf[256];
+
+	memcpy(buf, rec, len);
+	split_n = 0;
+	return braid_ctls_text_split(buf, len, split_cb, NULL);
+}
+
+/* Records -> messages: NUL split, CR/LF strip, control characters rejected. */
+static void test_text_split(void)
+{
+	CHECK_EQ(split("PUSH_REQUEST", 12), 0); /* no NUL at all */
+	CHECK_EQ(split_n, 1);
+	CHECK_STR(split_out[0], "PUSH_REQUEST");
+	CHECK_EQ(split("PUSH_REPLY,a\0INFO,b\0", 21), 0);
+	CHECK_EQ(split_n, 2);
+	CHECK_STR(split_out[0], "PUSH_REPLY,a");
+	CHECK_STR(split_out[1], "INFO,b");
+	CHECK_EQ(split("AUTH_FAILED\r\n\0", 14), 0);
+	CHECK_EQ(split_n, 1);
+	CHECK_STR(split_out[0], "AUTH_FAILED");
+	CHECK_EQ(split("\0\0\r\n\0", 5), 0);
+	CHECK_EQ(split_n, 0);
+	CHECK_EQ(split("A\tB\0OK\0C\x1b[2J\0D\x7f\0", 16), 3);
+	CHECK_EQ(split_n, 1);
+	CHECK_STR(split_out[0], "OK");
+	CHECK_EQ(split("X\rY\0", 4), 1); /* CR inside a message is a control char */
+	CHECK_EQ(split_n, 0);
+	CHECK_EQ(split("", 0), 0);
+	CHECK_EQ(split_n, 0);
+}
+
 /* Automatic renegotiation by reneg-sec on the server. */
 static bool ready1(struct pair *p)
 {
@@ -1095,6 +1138,7 @@ int main(int argc, char **argv)
 		CHECK_DONE();
 
 	test_ctx_errors();
+	test_text_split();
 	test_full(BRAID_CTLS_WRAP_NONE, 1, 0, 0, 0);
 	test_full(BRAID_CTLS_WRAP_AUTH, 2, 0, 0, 0);
 	test_full(BRAID_CTLS_WRAP_CRYPT, 3, 0, 0, 0);
