@@ -183,6 +183,12 @@ static int dispatch(struct braid_options *o, int argc, char **argv, const char *
 		    const struct braid_opt_loc *loc, char *err, size_t err_len)
 {
 	if (!strcmp(argv[0], "config") && !inl) {
+		if (o->in_connection) {	/* not one of OpenVPN's connection options */
+			snprintf(err, err_len,
+				 "%s:%d: option 'config': cannot be used inside a <connection> block",
+				 loc->file ? loc->file : "?", loc->line);
+			return -EINVAL;
+		}
 		if (argc != 2) {
 			if (loc->file)
 				snprintf(err, err_len,

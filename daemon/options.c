@@ -2246,7 +2246,7 @@ static int apply(struct braid_options *o, int argc, char **argv, const char *inl
 		return apply(o, argc - 2, argv + 2, NULL, loc, true, err, err_len);
 
 	d = opt_find(argv[0]);
-	if (o->in_connection && !connection_opt(argv[0]) && (d || !ignore_unknown))
+	if (o->in_connection && d && !connection_opt(argv[0]))
 		return fail(&c, "cannot be used inside a <connection> block (only remote, proto, "
 			    "port, rport, lport, local, nobind, float, connect-retry[-max], "
 			    "connect-timeout, server-poll-timeout, explicit-exit-notify, tun-mtu, "

@@ -661,6 +661,12 @@ static void test_tls_fields(void)
 	      o.remotes[1].port == 2000 && o.remotes[1].nobind);
 	CHECK_EQ(o.rport, 1000);
 	braid_options_free(&o);
+	expect_error("client\n<connection>\nremote a\nconfig other.conf\n</connection>\n",
+		     "t.conf:4: option 'config': cannot be used inside a <connection> block");
+	/* an unknown option inside a block is unknown (ignore-unknown-option still applies) */
+	expect_error("client\n<connection>\nremote a\nfrob 1\n</connection>\n",
+		     "Unrecognized option or missing or extra parameter(s) in t.conf:4: frob");
+	expect_ok("ignore-unknown-option frob\n<connection>\nremote a\nfrob 1\n</connection>\n");
 	/* errors inside a block keep the file's line numbers */
 	expect_error("client\n<connection>\nremote a\nproto sctp\n</connection>\n",
 		     "t.conf:4: option 'proto': unknown protocol 'sctp' (expected udp, udp4, udp6, tcp, "
