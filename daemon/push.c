@@ -521,7 +521,7 @@ int braid_push_parse(const struct braid_push_list *l, struct braid_pushed *out, 
 /* ---- apply ---- */
 
 /* The route the kernel uses now towards dst (before our /1 routes): gateway and device. */
-static int route_lookup4(struct in_addr dst, struct in_addr *gw, bool *has_gw, int *ifindex)
+static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int *ifindex)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct mnl_socket *s;
@@ -529,6 +529,7 @@ static int route_lookup4(struct in_addr dst, struct in_addr *gw, bool *has_gw, i
 	struct rtmsg *rtm;
 	struct nlattr *a;
 	uint32_t seq = (uint32_t)time(NULL), portid;
+	unsigned int alen = family == AF_INET ? 4 : 16;
 	ssize_t n;
 	int r = -ENOENT;
 
@@ -545,9 +546,9 @@ static int route_lookup4(struct in_addr dst, struct in_addr *gw, bool *has_gw, i
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	nlh->nlmsg_seq = seq;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	rtm->rtm_dst_len = 32;
-	mnl_attr_put(nlh, RTA_DST, 4, &dst);
+	rtm->rtm_family = (unsigned char)family;
+	rtm->rtm_dst_len = alen * 8;
+	mnl_attr_put(nlh, RTA_DST, alen, dst);
 	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
 		r = -errno;
 		goto out;
@@ -571,8 +572,8 @@ static int route_lookup4(struct in_addr dst, struct in_addr *gw, bool *has_gw, i
 	*has_gw = false;
 	*ifindex = 0;
 	mnl_attr_for_each(a, nlh, sizeof(struct rtmsg)) {
-		if (mnl_attr_get_type(a) == RTA_GATEWAY && mnl_attr_get_payload_len(a) == 4) {
-			memcpy(gw, mnl_attr_get_payload(a), 4);
+		if (mnl_attr_get_type(a) == RTA_GATEWAY && mnl_attr_get_payload_len(a) == alen) {
+			memcpy(gw, mnl_attr_get_payload(a), alen);
 			*has_gw = true;
 		} else if (mnl_attr_get_type(a) == RTA_OIF) {
 			*ifindex = (int)mnl_attr_get_u32(a);
@@ -661,31 +662,41 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		n->prefix6 = p->ifc6_prefix;
 		braid_info("%s: address %s/%u", ifname, a, p->ifc6_prefix);
 	}
-	if (p->redirect && !(p->redirect_flags & BRAID_RG_NOT_IPV4)) {
-		struct braid_opt_route rt = { .family = AF_INET, .prefix = 1 };
+	/*
+	 * redirect-gateway: first a host route to the server via the gateway it is reached by now (unless
+	 * `local`), needed when the /1 routes of the server's family go to the TUN; then the /1 routes.
+	 */
+	bool redir4 = p->redirect && !(p->redirect_flags & BRAID_RG_NOT_IPV4);
+	bool redir6 = p->redirect && (p->redirect_flags & BRAID_RG_IPV6);
+
+	if (server && !(p->redirect_flags & BRAID_RG_LOCAL) &&
+	    ((redir4 && server->sa.sa_family == AF_INET) ||
+	     (redir6 && server->sa.sa_family == AF_INET6))) {
+		int fam = server->sa.sa_family;
+		const void *dst = fam == AF_INET ? (const void *)&server->in.sin_addr
+						 : (const void *)&server->in6.sin6_addr;
+		struct braid_opt_route host = { .family = fam, .prefix = fam == AF_INET ? 32 : 128 };
 		bool has_gw = false;
 		int oif = 0;
 
-		if (server && server->sa.sa_family == AF_INET &&
-		    !(p->redirect_flags & BRAID_RG_LOCAL)) {
-			r = route_lookup4(server->in.sin_addr, &n->net_gateway, &has_gw, &oif);
-			if (r) {
-				braid_err("redirect-gateway: no route to the server now: %s",
-					  strerror(-r));
-				return r;
-			}
-			struct braid_opt_route host = { .family = AF_INET, .prefix = 32,
-							.has_gw = has_gw };
-
-			memcpy(host.dst, &server->in.sin_addr, 4);
-			if (has_gw)
-				memcpy(host.gw, &n->net_gateway, 4);
-			n->has_net_gateway = has_gw;
-			n->net_gateway_ifindex = oif;
-			r = add_route(n, nl, "redirect-gateway (server host route)", oif, &host);
-			if (r)
-				return r;
+		r = route_lookup(fam, dst, host.gw, &has_gw, &oif);
+		if (r) {
+			braid_err("redirect-gateway: no route to the server now: %s", strerror(-r));
+			return r;
 		}
+		memcpy(host.dst, dst, fam == AF_INET ? 4 : 16);
+		host.has_gw = has_gw;
+		if (fam == AF_INET && has_gw)
+			memcpy(&n->net_gateway, host.gw, 4);
+		n->has_net_gateway = has_gw;
+		n->net_gateway_ifindex = oif;
+		r = add_route(n, nl, "redirect-gateway (server host route)", oif, &host);
+		if (r)
+			return r;
+	}
+	if (redir4) {
+		struct braid_opt_route rt = { .family = AF_INET, .prefix = 1 };
+
 		r = add_route(n, nl, ifname, ifindex, &rt);	/* 0.0.0.0/1 */
 		if (r)
 			return r;
@@ -694,7 +705,7 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		if (r)
 			return r;
 	}
-	if (p->redirect && (p->redirect_flags & BRAID_RG_IPV6)) {
+	if (redir6) {
 		struct braid_opt_route rt = { .family = AF_INET6, .prefix = 1 };
 
 		r = add_route(n, nl, ifname, ifindex, &rt);	/* ::/1 */

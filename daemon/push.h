@@ -131,8 +131,9 @@ struct braid_nl;
 
 /*
  * Put the pushed addresses and routes on the TUN (ifindex). With
- * redirect-gateway def1: 0.0.0.0/1 + 128.0.0.0/1 on the TUN and a host route to
- * `server` via the previous gateway (looked up with RTM_GETROUTE). Logs each
+ * redirect-gateway def1: 0.0.0.0/1 + 128.0.0.0/1 on the TUN (with `ipv6` also ::/1 +
+ * 8000::/1) and a host route to `server` (IPv4 or IPv6, whichever family is
+ * redirected) via the gateway it is reached by now (RTM_GETROUTE); not with `local`. Logs each
  * step. 0 or -errno (logged); on error what was added stays recorded in *n
  * for braid_push_unapply.
  */

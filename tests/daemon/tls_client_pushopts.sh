@@ -62,7 +62,7 @@ tc_server_stop
 echo "ok: topology net30 + pushed compress stub-v2: ping + sha256 download"
 
 # IPv6 transport: the stock server on its IPv6 address, braidd with `proto udp6`
-tc_server srv3 udp6 tls-auth "local $(tb_srv_addr 1 6)"
+tc_server srv3 udp6 tls-auth "local $(tb_srv_addr 1 6)" 'push "redirect-gateway def1 ipv6"'
 bd_conf v6 "client" "dev tun" "proto udp6" "remote $(tb_srv_addr 1 6) 1194" "nobind" "ca $TB_DIR/pki/ca.crt" \
 	"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "remote-cert-tls server" "verb 4" \
 	"tls-auth $TB_DIR/pki/ta.key 1"
@@ -70,9 +70,17 @@ bd_start v6 "$TB_CLI"
 bd_wait_log v6 "Initialization Sequence Completed (server [AF_INET6]" 15 || fail "IPv6 transport: client did not come up"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "IPv6 transport: no ping"
 tc_transfer "IPv6 transport" v6
+r6=$(tb_exec "$TB_CLI" ip -6 -o route show "$(tb_srv_addr 1 6)")
+grep -q "via fd0b:1:1::1 dev c1" <<<"$r6" || fail "redirect-gateway ipv6: no host route to the server: '$r6'"
+r6=$(tb_exec "$TB_CLI" ip -6 -o route show ::/1)
+grep -q "dev tun" <<<"$r6" || fail "redirect-gateway ipv6: ::/1 not on the TUN: '$r6'"
+r4=$(tb_exec "$TB_CLI" ip -o route show 0.0.0.0/1)
+grep -q "dev tun" <<<"$r4" || fail "redirect-gateway def1: 0.0.0.0/1 not on the TUN: '$r4'"
 bd_stop v6 || fail "v6 exit code"
 tc_server_stop
-echo "ok: UDP over IPv6: ping + sha256 download"
+r6=$(tb_exec "$TB_CLI" ip -6 -o route show "$(tb_srv_addr 1 6)")
+[ -z "$r6" ] || fail "IPv6 host route to the server left behind: '$r6'"
+echo "ok: UDP over IPv6 with redirect-gateway def1 ipv6 (::/1 + 8000::/1, IPv6 host route): ping + sha256 download"
 
 # explicit-exit-notify without cc-exit: an OCC EXIT data packet (PRF derivation so that dropping the pushed
 # protocol-flags leaves the keys as the server has them)
