@@ -248,8 +248,7 @@ struct braid_options {
 	bool client_cert_not_required;	/* old spelling of verify-client-cert none */
 	int hand_window;		/* 60 */
 	int tls_timeout;		/* 2 */
-	int reneg_sec;			/* 3600 (0 = off) */
-	int reneg_sec_max;		/* reneg-sec MAX [MIN] */
+	int reneg_sec;			/* `reneg-sec MAX [MIN]`: MAX, 3600 (0 = off) */
 	int reneg_sec_min;		/* finalize: MIN of `reneg-sec MAX MIN`, else MAX (server: 90 %) */
 	int tran_window;		/* 3600 (OpenVPN 2.6's default) */
 	uint64_t reneg_bytes, reneg_pkts;	/* 0 = off */
@@ -282,7 +281,6 @@ struct braid_options {
 	bool persist_key, persist_tun;	/* accepted; braidd always keeps both */
 	enum braid_opt_comp compress;
 	bool allow_compression_no;	/* `allow-compression no` given */
-	bool block_outside_dns;		/* Windows only: accepted, no effect */
 
 	/* other OpenVPN 2.6 options real profiles carry (stored for the runtime) */
 	char cipher_unsupported[32];	/* `cipher X` braidd cannot run: error (static) / ignored (TLS) */
@@ -316,7 +314,7 @@ struct braid_options {
 	unsigned int n_push;
 	char *client_config_dir;
 	bool ccd_exclusive, client_to_client, duplicate_cn, username_as_common_name;
-	bool auth_user_pass_optional;	/* verify-client-cert … / auth-user-pass-optional */
+	bool auth_user_pass_optional;	/* `auth-user-pass-optional` */
 	int max_clients;		/* 1024 */
 	char *auth_user_pass_verify;
 	int auth_user_pass_verify_method;	/* enum braid_opt_aupv */
@@ -338,7 +336,7 @@ struct braid_options {
 	/* status */
 	char *control_socket;		/* `control-socket PATH`; NULL = none */
 	char *status_path;
-	int status_interval;		/* seconds (default 1... see finalize) */
+	int status_interval;		/* seconds (default 60) */
 
 	/* keepalive */
 	int ping, ping_restart, ping_exit;
