@@ -68,6 +68,7 @@ struct braid_client {
 	struct braid_key2 wrap_key;
 	int wrap, wrap_dir;
 	char *user, *pass;
+	char *token;			/* pushed auth-token: the password of later authentications */
 	char peer_info[1024];
 	char occ[BRAID_KM2_OPTIONS_MAX];
 	bool prf_only;
@@ -148,6 +149,15 @@ static void request_exit(struct braid_client *c, int code)
 }
 
 /* ---- set-up helpers ---- */
+
+static void free_secret(char **p)
+{
+	if (*p) {
+		sodium_memzero(*p, strlen(*p));
+		free(*p);
+		*p = NULL;
+	}
+}
 
 static const char *blob_path(const struct braid_opt_source *s)
 {
@@ -487,7 +497,7 @@ static int new_session(struct braid_client *c)
 		.options_string = c->occ,
 		.peer_info = c->peer_info,
 		.username = c->user,
-		.password = c->pass,
+		.password = c->token ? c->token : c->pass,
 	};
 	char err[256];
 	int r;
@@ -792,6 +802,15 @@ static int process_push(struct braid_client *c)
 		return r;
 	}
 	c->have_push = true;
+	if (p->auth_token && c->user) {
+		char *t = strdup(p->auth_token);
+
+		if (t) {
+			free_secret(&c->token);
+			c->token = t;
+			braid_info("auth-token received: used instead of the password from now on");
+		}
+	}
 	/* NCP: the pushed cipher must be one of ours; without one, the configured cipher */
 	if (p->cipher[0]) {
 		if (!cipher_allowed(o, p->cipher)) {
@@ -943,7 +962,12 @@ static void handle_text(struct braid_client *c, const char *msg)
 		bool temp = !strncmp(msg, "AUTH_FAILED,TEMP", 16);
 
 		braid_err("AUTH: Received control message: %s", msg);
-		if (!temp && c->o->auth_retry == BRAID_AUTH_RETRY_NONE) {
+		if (c->token) {
+			/* the token expired or was refused: the next attempt uses the password */
+			free_secret(&c->token);
+			braid_info("auth-token refused: retrying with the password");
+			request_restart(c, "auth-token-refused", false);
+		} else if (!temp && c->o->auth_retry == BRAID_AUTH_RETRY_NONE) {
 			braid_err("authentication failed (auth-retry none): exiting");
 			request_exit(c, 1);
 		} else {
@@ -1458,10 +1482,8 @@ void braid_client_free(struct braid_client *c)
 		braid_tun_close(&c->tun, c->o);
 	braid_tls_ctx_free(c->ssl);
 	braid_key2_wipe(&c->wrap_key);
-	if (c->pass) {
-		sodium_memzero(c->pass, strlen(c->pass));
-		free(c->pass);
-	}
+	free_secret(&c->pass);
+	free_secret(&c->token);
 	free(c->user);
 	sodium_memzero(c->plain, BUF_SIZE);
 	sodium_memzero(c->framed, BUF_SIZE);

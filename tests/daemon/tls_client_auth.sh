@@ -102,3 +102,29 @@ grep -q "Initialization Sequence Completed (server" "$TB_DIR/rct.log" && fail "r
 bd_stop rct || fail "rct: exit code $? after SIGTERM"
 tc_server_stop
 echo "ok: remote-cert-tls server rejects a clientAuth-only certificate: ${rcterr#*TLS Error: }"
+
+# 9. auth-gen-token: the pushed token replaces the password on the reconnect (the server's script runs once)
+cat >"$TB_DIR/check2.sh" <<EOS
+#!/bin/sh
+echo call >>"$TB_DIR/calls"
+{ read -r u; read -r p; } <"\$1"
+[ "\$u" = alice ] && [ "\$p" = 's3cret pass' ]
+EOS
+chmod +x "$TB_DIR/check2.sh"
+tc_server srv4 udp tls-auth "script-security 2" "auth-user-pass-verify $TB_DIR/check2.sh via-file" "auth-gen-token 60"
+tc_client tok udp tls-auth "auth-user-pass $TB_DIR/up.txt" "connect-retry 1"
+bd_wait_log tok "Initialization Sequence Completed" 15 || fail "auth-gen-token: client did not come up"
+bd_wait_log tok "auth-token received: used instead of the password from now on" 1 || fail "auth-token not taken"
+kill -USR1 "${BD_PID[tok]}"
+for _ in $(seq 1 100); do
+	[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/tok.log")" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(grep -c 'Initialization Sequence Completed (server' "$TB_DIR/tok.log")" -ge 2 ] || fail "auth-token: no reconnect"
+grep -qF "TLS: Username/auth-token authentication succeeded for username 'alice'" "$OV_LOG" ||
+	fail "auth-token: the server did not authenticate the reconnect by token"
+[ "$(wc -l <"$TB_DIR/calls")" = 1 ] || fail "auth-token: the password script ran $(wc -l <"$TB_DIR/calls") times, want 1"
+grep -q "SESS_ID_" "$TB_DIR/tok.log" && fail "the auth-token value was logged"
+bd_stop tok || fail "tok exit code $?"
+tc_server_stop
+echo "ok: auth-gen-token: reconnect authenticated by the pushed token (password script ran once; token not logged)"
