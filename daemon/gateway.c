@@ -81,7 +81,9 @@ struct gw_client {
 	size_t wlen, woff;
 	/* identity and configuration */
 	char cn[BRAID_TLS_CN_MAX];
+	char cert_cn[BRAID_TLS_CN_MAX];	/* the certificate's CN (renegotiations must keep it) */
 	char user[256];
+	int reauth_key;			/* key_id waiting for the re-run auth script, -1 none */
 	bool push_requested, pushed;
 	struct braid_gw_push_out push;
 	enum braid_comp_framing framing;
@@ -117,6 +119,9 @@ struct braid_gateway {
 	bool tcp;
 	ev_io tun_r, sock_r;
 	ev_timer tick;
+	ev_timer exit_t;
+	ev_timer auth_t;		/* 50 ms polling while auth scripts run */
+	unsigned scripts;		/* auth scripts running */		/* explicit-exit-notify: RESTART sent, exit when it fires */
 	ev_signal sig[SIG_N];
 	int64_t next_status_ms, next_persist_ms;
 
@@ -311,6 +316,7 @@ static int client_new(struct braid_gateway *g, const union braid_sockaddr *from,
 	c->fd = tcp_fd;
 	c->tcp = tcp_fd >= 0;
 	c->st = C_HANDSHAKE;
+	c->reauth_key = -1;
 	c->created_ms = c->last_rx_ms = c->last_tx_ms = now_ms();
 	c->since = c->last_ref = time(NULL);
 	addr_strings(c);
@@ -348,8 +354,11 @@ static void client_kill(struct gw_client *c, const char *why)
 		ev_io_stop(g->loop, &c->io_r);
 		ev_io_stop(g->loop, &c->io_w);
 	}
-	if (c->as.pid)
+	if (c->as.pid) {
 		braid_authscript_cancel(&c->as);
+		if (g->scripts)
+			g->scripts--;
+	}
 	braid_vroute_del_owner(&g->routes, c->pid);
 	if (c->has_pool)
 		braid_pool_release(g->pool, c->pool_h);
@@ -605,15 +614,16 @@ static void client_connect(struct gw_client *c)
 	}
 }
 
+static int start_auth_script(struct gw_client *c);
+
 static void client_authenticate(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_options *o = g->o;
 	const char *user = braid_ctls_peer_username(c->ctl);
-	struct braid_authscript_req req;
-	int r;
 
 	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
+	snprintf(c->cert_cn, sizeof(c->cert_cn), "%s", c->cn);
 	snprintf(c->user, sizeof(c->user), "%s", user);
 	if (!o->auth_user_pass_verify) {
 		client_connect(c);
@@ -623,10 +633,22 @@ static void client_authenticate(struct gw_client *c)
 		auth_fail(c, "no username/password (auth-user-pass-verify is set)");
 		return;
 	}
+	if (start_auth_script(c))
+		return;
+	c->st = C_AUTH;
+}
+
+/* Run auth-user-pass-verify for the credentials of the newest key. 0, or -errno (AUTH_FAILED sent). */
+static int start_auth_script(struct gw_client *c)
+{
+	struct braid_options *o = c->g->o;
+	struct braid_authscript_req req;
+	int r;
+
 	memset(&req, 0, sizeof(req));
 	req.cmd = o->auth_user_pass_verify;
 	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
-	req.username = user;
+	req.username = braid_ctls_peer_username(c->ctl);
 	req.password = braid_ctls_peer_password(c->ctl);
 	req.common_name = c->cn;
 	req.untrusted_ip = c->ip;
@@ -636,9 +658,11 @@ static void client_authenticate(struct gw_client *c)
 		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", cname(c), c->real,
 			  o->auth_user_pass_verify, strerror(-r));
 		auth_fail(c, "auth-user-pass-verify could not run");
-		return;
+		return r;
 	}
-	c->st = C_AUTH;
+	if (!c->g->scripts++)
+		ev_timer_again(c->g->loop, &c->g->auth_t);
+	return 0;
 }
 
 static void auth_poll(struct gw_client *c)
@@ -647,12 +671,23 @@ static void auth_poll(struct gw_client *c)
 
 	if (r == -EAGAIN)
 		return;
+	if (c->g->scripts)
+		c->g->scripts--;
 	if (r) {
 		char why[160];
 
 		snprintf(why, sizeof(why), "auth-user-pass-verify %s (user '%.60s')",
 			 r == -ETIMEDOUT ? "timed out" : "rejected the username/password", c->user);
 		auth_fail(c, why);
+		return;
+	}
+	if (c->reauth_key >= 0) {
+		unsigned k = (unsigned)c->reauth_key;
+
+		c->reauth_key = -1;
+		if (install_key(c, k) == 0)
+			braid_info("%s/%s: renegotiated, data key %u (user re-verified)", cname(c),
+				   c->real, k);
 		return;
 	}
 	braid_info("%s/%s: user '%s' accepted by auth-user-pass-verify", cname(c), c->real, c->user);
@@ -686,6 +721,12 @@ static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
 		if (!c->dc) {
 			if (c->st == C_HANDSHAKE)
 				client_authenticate(c);
+		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
+			client_kill(c, "the certificate's common name changed in a renegotiation");
+		} else if (c->g->o->auth_user_pass_verify && !c->as.pid) {
+			/* as 2.6: the client sends its credentials again, the script decides again */
+			c->reauth_key = ev->key_id;
+			start_auth_script(c);
 		} else if (install_key(c, ev->key_id) == 0) {
 			braid_info("%s/%s: renegotiated, data key %u", cname(c), c->real, ev->key_id);
 		}
@@ -1153,6 +1194,25 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 	reap(g);
 }
 
+static void auth_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+
+	(void)revents;
+	for (uint32_t i = 0; i < g->max_clients && g->scripts; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || !c->as.pid)
+			continue;
+		auth_poll(c);
+		if (!c->dead)
+			ctl_run(c);
+	}
+	if (!g->scripts)
+		ev_timer_stop(loop, w);
+	reap(g);
+}
+
 static void write_status(struct braid_gateway *g)
 {
 	struct braid_ovpn_status_client *cl;
@@ -1265,6 +1325,14 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 				client_kill(c, "authentication failed");
 			break;
 		case C_ACTIVE:
+			if (c->as.pid) {
+				auth_poll(c);
+				if (c->dead)
+					break;
+				ctl_run(c);
+			}
+			if (c->st != C_ACTIVE || c->dead)
+				break;
 			if (o->ping_restart > 0 && now - c->last_rx_ms > (int64_t)o->ping_restart * 1000) {
 				client_kill(c, "inactivity timeout (ping-restart)");
 				break;
@@ -1291,6 +1359,33 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	reap(g);
 }
 
+/* Send RESTART (explicit-exit-notify 2: "RESTART,[N]" = try the next server) to every active client. */
+static unsigned notify_restart(struct braid_gateway *g)
+{
+	const char *msg = g->o->explicit_exit_notify >= 2 ? "RESTART,[N]" : "RESTART";
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->st != C_ACTIVE || braid_ctls_send_text(c->ctl, msg))
+			continue;
+		ctl_run(c);
+		n++;
+	}
+	reap(g);
+	if (n)
+		braid_info("shutting down: sent %s to %u client(s)", msg, n);
+	return n;
+}
+
+static void exit_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)w;
+	(void)revents;
+	ev_break(loop, EVBREAK_ALL);
+}
+
 static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
 	struct braid_gateway *g = w->data;
@@ -1302,6 +1397,13 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	}
 	if (w->signum == SIGHUP) {
 		braid_info("SIGHUP: restart is not implemented in gateway mode; ignored");
+		return;
+	}
+	if (!g->exit_req && g->o->explicit_exit_notify > 0 && notify_restart(g)) {
+		/* 2.6 with explicit-exit-notify: tell the clients to reconnect, exit a second later */
+		g->exit_req = true;
+		ev_timer_set(&g->exit_t, 1.0, 0);
+		ev_timer_start(loop, &g->exit_t);
 		return;
 	}
 	g->exit_req = true;
@@ -1654,6 +1756,10 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	ev_timer_init(&g->tick, tick_cb, 1.0, 1.0);
 	g->tick.data = g;
 	ev_timer_start(g->loop, &g->tick);
+	ev_timer_init(&g->exit_t, exit_cb, 1.0, 0);
+	ev_init(&g->auth_t, auth_cb);
+	g->auth_t.repeat = 0.05;
+	g->auth_t.data = g;
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&g->sig[i], sig_cb, sigs[i]);
 		g->sig[i].data = g;
