@@ -1394,12 +1394,18 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	for (unsigned int i = 0; i < o->n_remotes; i++)
 		c->order[i] = i;
 	if (o->remote_random) {
+		char list[BRAID_OPT_MAX_REMOTES * 4] = "";
+		size_t off = 0;
+
 		for (unsigned int i = o->n_remotes - 1; i > 0; i--) {
 			unsigned int j = randombytes_uniform(i + 1), t = c->order[i];
 
 			c->order[i] = c->order[j];
 			c->order[j] = t;
 		}
+		for (unsigned int i = 0; i < o->n_remotes; i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, " %u", c->order[i] + 1);
+		braid_info("remote-random: remotes in the order%s", list);
 	}
 	r = load_wrap_key(c);
 	if (r)

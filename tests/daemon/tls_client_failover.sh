@@ -3,7 +3,8 @@
 # braidd client: remote failover and restarts against a stock openvpn 2.6 server.
 #   three remotes in order: UDP port without a server (hand-window expiry -> next), TCP port refused
 #   (-> next at once), the real server; the server's RESTART at its exit (explicit-exit-notify) -> reconnect
-#   once it is back; ping-restart when the server stops answering; pushed `comp-lzo no` -> 0xFA framing.
+#   once it is back; ping-restart when the server stops answering; pushed `comp-lzo no` -> 0xFA framing;
+#   connect-retry back-off and connect-retry-max; remote-random (a logged permutation, tried in that order).
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 tc_setup
@@ -83,3 +84,22 @@ pauses=$(sed -n 's/.*Restart pause, \([0-9]*\) second.*/\1/p' "$TB_DIR/crm.log" 
 grep -qF "All connections have been connect-retry-max (7) times unsuccessful, exiting" "$TB_DIR/crm.log" ||
 	fail "connect-retry-max: no exit reason"
 echo "ok: connect-retry 1 2 / connect-retry-max 7: pauses $pauses-> 7 attempts, exit 1"
+
+# remote-random: 4 remotes (ports 1201..1204, nothing listens), 12 starts; each start logs a permutation and
+# tries its first remote first; not all 12 orders are the same (chance (1/24)^11 with a working shuffle)
+bd_conf rr "client" "dev tun" "remote $S 1201 udp" "remote $S 1202 udp" "remote $S 1203 udp" "remote $S 1204 udp" \
+	"remote-random" "nobind" "ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" \
+	"verb 4"
+orders=()
+for i in $(seq 1 12); do
+	bd_start rr "$TB_CLI"
+	bd_wait_log rr "UDP link remote:" 5 || fail "remote-random: run $i did not start"
+	bd_stop rr || fail "remote-random: run $i exit code $?"
+	order=$(sed -n 's/.*remote-random: remotes in the order //p' "$TB_DIR/rr.log")
+	[ "$(tr ' ' '\n' <<<"$order" | sort | tr '\n' ' ')" = "1 2 3 4 " ] || fail "remote-random: '$order' is not a permutation"
+	first=$(( $(cut -d' ' -f1 <<<"$order") + 1200 ))
+	grep -qF "UDP link remote: [AF_INET]$S:$first" "$TB_DIR/rr.log" || fail "remote-random: order '$order' but tried $(grep -m1 'UDP link remote' "$TB_DIR/rr.log")"
+	orders+=("$order")
+done
+[ "$(printf '%s\n' "${orders[@]}" | sort -u | wc -l)" -gt 1 ] || fail "remote-random: 12 starts, always the order ${orders[0]}"
+echo "ok: remote-random: 12 starts, $(printf '%s\n' "${orders[@]}" | sort -u | wc -l) distinct orders, first remote tried first"
