@@ -103,6 +103,7 @@ struct braid_client {
 	ev_tstamp t_keys, last_push_req, last_rx, last_tx;
 	ev_tstamp exit_deadline;
 	bool exit_notify_sent;
+	ev_tstamp occ_exit_next;	/* OCC EXIT: repeated once a second until exit_deadline */
 
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer ctl_t, tick, retry_t;
@@ -1205,6 +1206,8 @@ static void do_restart(struct braid_client *c)
 
 /* ---- timers and signals ---- */
 
+static void send_occ_exit(struct braid_client *c);
+
 static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_client *c = w->data;
@@ -1216,6 +1219,10 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	if (c->exit_deadline && now >= c->exit_deadline) {
 		request_exit(c, 0);
 		return;
+	}
+	if (c->occ_exit_next && now >= c->occ_exit_next) {
+		send_occ_exit(c);
+		c->occ_exit_next = now + 1.0;
 	}
 	switch (c->st) {
 	case CS_TCP_CONNECTING: {
@@ -1273,6 +1280,19 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	}
 }
 
+static void send_occ_exit(struct braid_client *c)
+{
+	uint8_t occ[BRAID_OCC_MAGIC_LEN + 4];
+	size_t len;
+
+	if (!braid_payload_build_occ_exit(c->framing, occ, sizeof(occ), &len))
+		send_payload(c, occ, len);
+}
+
+/*
+ * explicit-exit-notify N: with cc-exit the reliable control message EXIT, then 1 s for it to go out;
+ * else (UDP) an OCC EXIT data packet once a second for N seconds, as OpenVPN's exit timer does.
+ */
 static void exit_notify(struct braid_client *c)
 {
 	int n = c->have_push && c->pushed.explicit_exit_notify >= 0 ?
@@ -1287,18 +1307,13 @@ static void exit_notify(struct braid_client *c)
 				   "message EXIT)");
 			pump(c);
 		}
+		c->exit_deadline = ev_now(c->loop) + EXIT_NOTIFY_WAIT;
 	} else if (!c->tcp) {
-		uint8_t occ[BRAID_OCC_MAGIC_LEN + 4];
-		size_t len;
-
-		if (!braid_payload_build_occ_exit(c->framing, occ, sizeof(occ), &len)) {
-			braid_info("SIGTERM: sending exit notification to the server (OCC EXIT)");
-			send_payload(c, occ, len);
-		}
-	} else {
-		return;
+		braid_info("SIGTERM: sending exit notification to the server (OCC EXIT, %d s)", n);
+		send_occ_exit(c);
+		c->occ_exit_next = ev_now(c->loop) + 1.0;
+		c->exit_deadline = ev_now(c->loop) + n;
 	}
-	c->exit_deadline = ev_now(c->loop) + EXIT_NOTIFY_WAIT;
 }
 
 static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)

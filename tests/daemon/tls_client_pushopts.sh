@@ -85,13 +85,18 @@ echo "ok: UDP over IPv6 with redirect-gateway def1 ipv6 (::/1 + 8000::/1, IPv6 h
 # explicit-exit-notify without cc-exit: an OCC EXIT data packet (PRF derivation so that dropping the pushed
 # protocol-flags leaves the keys as the server has them)
 tc_server srv4 udp tls-auth
-BRAIDD_KEY_DERIVATION=prf tc_client occ udp tls-auth 'pull-filter ignore "protocol-flags"' "explicit-exit-notify 1"
+BRAIDD_KEY_DERIVATION=prf tc_client occ udp tls-auth 'pull-filter ignore "protocol-flags"' "explicit-exit-notify 2"
 bd_wait_log occ "Initialization Sequence Completed" 15 || fail "OCC exit: client did not come up"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "OCC exit: no ping"
 bd_stop occ || fail "occ exit code $?"
-grep -qF "sending exit notification to the server (OCC EXIT)" "$TB_DIR/occ.log" || fail "OCC EXIT not sent"
+grep -qF "sending exit notification to the server (OCC EXIT, 2 s)" "$TB_DIR/occ.log" || fail "OCC EXIT not sent"
 for _ in $(seq 1 40); do grep -qF "remote-exit" "$OV_LOG" && break; sleep 0.05; done
 grep -qF "OCC exit message received by peer" "$OV_LOG" ||
 	fail "server did not get the OCC EXIT"
+st=$(grep "final stats" "$TB_DIR/occ.log")
+[ "$(grep -c . <<<"$st")" = 1 ] || fail "no final stats line"
+el=$(( $(date -d "$(grep -m1 'SIGTERM\[hard' "$TB_DIR/occ.log" | cut -c1-23)" +%s%3N) ))
+ex=$(( $(date -d "$(grep -m1 'final stats' "$TB_DIR/occ.log" | cut -c1-23)" +%s%3N) ))
+[ $((ex - el)) -ge 1900 ] || fail "explicit-exit-notify 2: exited after $((ex - el)) ms, want the 2 s notification window"
 tc_server_stop
 echo "ok: explicit-exit-notify without cc-exit: the server logged the OCC exit message"
