@@ -14,9 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
 #include <sodium.h>
 
 #include "ctl/km2.h"
@@ -357,6 +359,23 @@ static int build_peer_info(struct braid_client *c)
 	r = r ? r : braid_peer_info_add(pi, cap, "IV_LZO_STUB", "1");
 	r = r ? r : braid_peer_info_add(pi, cap, "IV_COMP_STUB", "1");
 	r = r ? r : braid_peer_info_add(pi, cap, "IV_COMP_STUBv2", "1");
+	/* setenv IV_GUI_VER / IV_SSO always; with push-peer-info also the platform, TLS library and UV_* */
+	for (unsigned int i = 0; !r && i < c->o->n_setenv; i++) {
+		const struct braid_opt_setenv *e = &c->o->setenv[i];
+
+		if (!e->value)
+			continue;
+		if (!strcmp(e->name, "IV_GUI_VER") || !strcmp(e->name, "IV_SSO") ||
+		    (c->o->push_peer_info && !strncmp(e->name, "UV_", 3)))
+			r = braid_peer_info_add(pi, cap, e->name, e->value);
+	}
+	if (!r && c->o->push_peer_info) {
+		struct utsname u;
+
+		if (!uname(&u))
+			r = braid_peer_info_add(pi, cap, "IV_PLAT_VER", u.release);
+		r = r ? r : braid_peer_info_add(pi, cap, "IV_SSL", OpenSSL_version(OPENSSL_VERSION));
+	}
 	r = r ? r : braid_peer_info_add_braid_mp(pi, cap);
 	if (r)
 		braid_err("cannot build peer-info: %s", strerror(-r));
