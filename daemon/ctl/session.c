@@ -50,6 +50,7 @@ struct key_state {
 	struct braid_tls *tls;
 	struct braid_km2 local, peer;
 	int64_t start_ms, ready_ms, expire_ms;
+	uint64_t ready_seq; /* order of becoming READY (newest = primary) */
 };
 
 struct ev_slot {
@@ -83,6 +84,7 @@ struct braid_ctls {
 	unsigned ev_head, ev_n;
 
 	struct braid_ctls_stats st;
+	uint64_t ready_seq;
 	char err[320];
 };
 
@@ -194,7 +196,7 @@ static struct key_state *ks_primary(struct braid_ctls *s)
 	struct key_state *p = NULL;
 
 	for (unsigned i = 0; i < N_KS; i++)
-		if (s->ks[i].state == KS_READY && (!p || s->ks[i].ready_ms >= p->ready_ms))
+		if (s->ks[i].state == KS_READY && (!p || s->ks[i].ready_seq > p->ready_seq))
 			p = &s->ks[i];
 	return p;
 }
@@ -388,6 +390,7 @@ static void became_ready(struct braid_ctls *s, struct key_state *ks, int64_t now
 	}
 	ks->state = KS_READY;
 	ks->ready_ms = now_ms;
+	ks->ready_seq = ++s->ready_seq;
 	s->data_bytes = s->data_pkts = 0;
 	s->reneg_at = s->reneg_ms < 0 ? BRAID_CTLS_NEVER : now_ms + s->reneg_ms;
 	push_event(s, BRAID_CTLS_EV_KEYS_READY, ks->key_id, false, NULL);
