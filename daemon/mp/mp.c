@@ -821,10 +821,10 @@ static int pmtu_silent_big(const struct braid_mp *mp, const struct mp_path *p, u
 {
 	const struct mp_sent *r;
 
-	if (!p->sent_n || p->pmtu.mtu <= mp->cfg.pmtu_base || p->pmtu.state == MP_PMTU_OFF)
+	if (!p->sent_n || p->pmtu.mtu <= p->pmtu.low || p->pmtu.state == MP_PMTU_OFF)
 		return 0;
 	r = &p->sent[p->sent_head];
-	return r->len > mp->cfg.pmtu_base && p->last_echo_tx > r->tx_us &&
+	return r->len > p->pmtu.low && p->last_echo_tx > r->tx_us &&
 	       now > r->tx_us + p->est.srtt + 4 * p->est.rttvar + mp->cfg.report_max_us;
 }
 
@@ -1566,10 +1566,10 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 			p->sent_head = (p->sent_head + 1) & (cap - 1);
 			p->sent_n--;
 			if (mp->cfg.arq && lost && nacked(m, r->pid)) {
-				big_lost += r->len > mp->cfg.pmtu_base;
+				big_lost += r->len > p->pmtu.low;
 				arq_resend(mp, now, p, r->slot);
 			} else {
-				big_ok += r->len > mp->cfg.pmtu_base;
+				big_ok += r->len > p->pmtu.low;
 				slot_put(mp, r->slot, BRAID_MP_REL_DONE);
 			}
 		}

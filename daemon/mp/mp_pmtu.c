@@ -29,6 +29,8 @@ void mp_pmtu_start(struct mp_pmtu *u, uint64_t now, uint32_t base, uint32_t max,
 	u->max = max;
 	u->step = step ? step : 1;
 	u->mtu = base;
+	u->low = base;
+	u->low_ok = base >= max;
 	u->hi = max + 1;
 	u->state = base >= max ? MP_PMTU_DONE : MP_PMTU_SEARCH;
 	u->raise_us = UINT64_MAX;
@@ -46,7 +48,8 @@ void mp_pmtu_stop(struct mp_pmtu *u)
 
 static int finished(const struct mp_pmtu *u)
 {
-	return u->mtu >= u->max || u->hi <= u->mtu || u->hi - u->mtu <= u->step;
+	/* an assumed size that nothing above it confirmed is probed itself */
+	return (u->mtu >= u->max || u->hi <= u->mtu + u->step) && (u->low_ok || u->mtu > u->low);
 }
 
 static void check_done(struct mp_pmtu *u, uint64_t now, uint64_t raise_us)
@@ -63,6 +66,8 @@ static uint32_t next_size(const struct mp_pmtu *u)
 
 	if (u->hi > u->max)
 		return u->max;	/* the common case: the whole way passes */
+	if (u->hi <= u->mtu + u->step)
+		return u->low;	/* nothing above low passed: does low? */
 	s = u->mtu + (u->hi - u->mtu) / 2;
 	return s > u->mtu ? s : u->mtu + 1;
 }
@@ -108,6 +113,8 @@ int mp_pmtu_ack(struct mp_pmtu *u, uint64_t now, uint32_t seq, uint32_t size, ui
 		u->sent_us = 0;
 		u->tries = 0;
 		u->acks++;
+		if (size >= u->low)
+			u->low_ok = 1;
 		if (u->confirm) {
 			/* the path still carries mtu: the losses were something else */
 			u->confirm = 0;
@@ -126,6 +133,8 @@ int mp_pmtu_ack(struct mp_pmtu *u, uint64_t now, uint32_t seq, uint32_t size, ui
 		 * (a slow host, not the path): the bound above is unknown again. */
 		u->acks++;
 		u->mtu = size;
+		if (size >= u->low)
+			u->low_ok = 1;
 		if (size >= u->hi) {
 			u->hi = u->max + 1;
 			if (u->state == MP_PMTU_DONE) {
@@ -154,7 +163,9 @@ int mp_pmtu_timeout(struct mp_pmtu *u, uint64_t now, uint64_t pto, uint64_t rais
 		u->confirm = 0;
 		u->tries = 0;
 		u->hi = u->mtu;
-		u->mtu = u->base;
+		u->low = u->mtu > u->base ? u->base : MP_PMTU_FLOOR;
+		u->low_ok = 0;
+		u->mtu = u->low;
 		u->state = MP_PMTU_SEARCH;
 		check_done(u, now, raise_us);
 		return 1;
@@ -162,6 +173,16 @@ int mp_pmtu_timeout(struct mp_pmtu *u, uint64_t now, uint64_t pto, uint64_t rais
 	if (u->tries >= MP_PMTU_TRIES) {
 		u->hi = u->size;	/* too big */
 		u->tries = 0;
+		if (u->size == u->low && u->mtu == u->low && !u->low_ok) {
+			/* not even the assumed size passes */
+			if (u->low > MP_PMTU_FLOOR) {
+				u->low = MP_PMTU_FLOOR;
+				u->mtu = MP_PMTU_FLOOR;
+				check_done(u, now, raise_us);
+				return 1;
+			}
+			u->low_ok = 1;	/* nothing smaller is tried */
+		}
 		check_done(u, now, raise_us);
 	}
 	return 0;
@@ -169,7 +190,7 @@ int mp_pmtu_timeout(struct mp_pmtu *u, uint64_t now, uint64_t pto, uint64_t rais
 
 int mp_pmtu_suspect(struct mp_pmtu *u, uint64_t now)
 {
-	if (u->state == MP_PMTU_OFF || u->confirm || u->mtu <= u->base || now < u->hold_until)
+	if (u->state == MP_PMTU_OFF || u->confirm || u->mtu <= u->low || now < u->hold_until)
 		return 0;
 	u->sent_us = 0;		/* a search probe in flight: its late ack still counts */
 	u->tries = 0;

@@ -10,7 +10,9 @@
  *
  *   validated --> SEARCH: mtu = base (assumed), probe max first, then
  *                 halve the interval (mtu, hi) until hi - mtu <= step;
- *                 a size counts as too big after MP_PMTU_TRIES lost probes
+ *                 a size counts as too big after MP_PMTU_TRIES lost probes;
+ *                 if nothing above base passed, base itself is probed, and
+ *                 if it fails too the search goes on from MP_PMTU_FLOOR
  *   SEARCH --> DONE: raise timer (cfg.pmtu_raise_us) --> SEARCH again
  *   black-hole suspicion (data above base lost while small packets pass)
  *     --> confirmation probe of size mtu; MP_PMTU_CONFIRM_TRIES lost -->
@@ -29,6 +31,8 @@
 #define MP_PMTU_TRIES 3		/* lost probes before a size counts as too big */
 #define MP_PMTU_CONFIRM_TRIES 2	/* lost confirmations before a black hole */
 #define MP_PMTU_BH_HOLD_US 1000000ULL	/* no new suspicion after a good confirmation */
+#define MP_PMTU_FLOOR 480	/* assumed when even base does not pass (IPv4's 576 minimum
+				 * less outer headers and a data channel's overhead) */
 
 enum mp_pmtu_state {
 	MP_PMTU_OFF = 0,	/* search off, or the path is not usable */
@@ -39,7 +43,9 @@ enum mp_pmtu_state {
 struct mp_pmtu {
 	enum mp_pmtu_state state;
 	uint32_t base, max, step;
-	uint32_t mtu;		/* PLPMTU: largest confirmed size (base until one is) */
+	uint32_t mtu;		/* PLPMTU: largest confirmed size (low until one is) */
+	uint32_t low;		/* assumed to pass: base, or MP_PMTU_FLOOR once base failed */
+	int low_ok;		/* low itself passed (or there is nothing smaller to try) */
 	uint32_t hi;		/* smallest size known not to pass; max + 1 = none */
 	uint32_t size;		/* probe in flight (sent_us != 0): its size */
 	uint32_t seq;		/* its sequence number */

@@ -253,31 +253,32 @@ static void blackhole(void)
 }
 
 /*
- * Probe loss is not path failure: path 1 drops everything above 1000
- * bytes (below base), so every MTU probe on it is lost, forever, while
- * 900-byte data and the small probes pass. The path stays ACTIVE at base,
- * with no data loss, no probe loss and no failure.
+ * Probe loss is not path failure: path 1 drops everything above 400 bytes,
+ * so every MTU probe on it is lost, forever, while 300-byte data and the
+ * small probes pass. The path stays ACTIVE at the floor (assumed), with no
+ * data loss, no probe loss and no failure.
  */
 static void probe_loss(void)
 {
 	struct braid_mp_path_stats a1;
 	struct sim s;
 
-	if (setup(&s, L(50, 10, 0), L(50, 10, 1000), NULL))
+	if (setup(&s, L(50, 10, 0), L(50, 10, 400), NULL))
 		return;
-	sim_set_load(&s, 20 * MBIT, 900, s.now + 4 * SEC);
-	sim_run(&s, s.now + 4 * SEC + 500 * MS);
+	sim_set_load(&s, 10 * MBIT, 300, s.now + 6 * SEC);
+	sim_run(&s, s.now + 6 * SEC + 500 * MS);
 	pstats(&s, 0, 1, &a1);
 	printf("probe-loss: path 1 mtu %u, MTU probes %llu lost %llu, state %s, failures %u, "
-	       "suspects %u, data loss %u pm, lost pkts %llu, tx %llu, lost %llu of %llu\n", a1.mtu,
-	       (unsigned long long)a1.mtu_probes, (unsigned long long)a1.mtu_probes_lost,
-	       braid_mp_state_name(a1.state), a1.failures, a1.suspects, a1.loss_pm,
-	       (unsigned long long)a1.lost_pkts, (unsigned long long)a1.tx_pkts,
-	       (unsigned long long)sim_lost(&s), (unsigned long long)s.offered);
-	printf("probe-loss: AQM drops %llu\n", (unsigned long long)s.side[0].rel[BRAID_MP_REL_AQM]);
-	CHECK_EQ(a1.mtu, 1200);
-	CHECKM(a1.mtu_probes_lost >= 3 * 6, "lost %llu", (unsigned long long)a1.mtu_probes_lost);
+	       "suspects %u, data loss %u pm, lost pkts %llu, tx %llu, lost %llu of %llu "
+	       "(AQM %llu)\n", a1.mtu, (unsigned long long)a1.mtu_probes,
+	       (unsigned long long)a1.mtu_probes_lost, braid_mp_state_name(a1.state), a1.failures,
+	       a1.suspects, a1.loss_pm, (unsigned long long)a1.lost_pkts,
+	       (unsigned long long)a1.tx_pkts, (unsigned long long)sim_lost(&s),
+	       (unsigned long long)s.offered, (unsigned long long)s.side[0].rel[BRAID_MP_REL_AQM]);
+	CHECK_EQ(a1.mtu, 480);
 	CHECK_EQ(a1.mtu_acks, 0);
+	CHECK_EQ(a1.mtu_probes_lost, a1.mtu_probes);
+	CHECKM(a1.mtu_probes_lost >= 3 * 15, "lost %llu", (unsigned long long)a1.mtu_probes_lost);
 	CHECK_EQ(a1.state, BRAID_MP_PATH_ACTIVE);
 	CHECK_EQ(a1.failures, 0);
 	CHECK_EQ(a1.suspects, 0);
@@ -286,6 +287,71 @@ static void probe_loss(void)
 	CHECK_EQ(a1.probes_lost_peer, 0);
 	CHECKM(a1.tx_pkts > 1000, "path 1 carried %llu", (unsigned long long)a1.tx_pkts);
 	CHECK_EQ(sim_lost(&s), s.side[0].rel[BRAID_MP_REL_AQM]);
+	sim_fini(&s);
+}
+
+/*
+ * A path below base: path 1 drops everything above 1000 bytes. Base (1200)
+ * is probed itself, fails, and the search goes on below it: path 1 ends at
+ * 1000 - step < mtu <= 1000, the tunnel MTU with it, and 900-byte data
+ * flows on both paths without loss.
+ */
+static void below_base(void)
+{
+	struct braid_mp_path_stats a1;
+	struct sim s;
+	uint64_t t;
+
+	if (setup(&s, L(50, 10, 0), L(50, 10, 1000), NULL))
+		return;
+	t = run_until_mtu(&s, 1, 1000 - STEP + 1, 1000, 10 * SEC);
+	sim_set_load(&s, 30 * MBIT, 900, s.now + 2 * SEC);
+	sim_run(&s, s.now + 2 * SEC + 500 * MS);
+	pstats(&s, 0, 1, &a1);
+	printf("below-base: path 1 mtu %u after %.0f ms (%llu probes, %llu lost); tunnel mtu %u; "
+	       "then path 1 carried %llu of 900 B, failures %u, lost %llu of %llu (AQM %llu)\n",
+	       a1.mtu, t == UINT64_MAX ? -1.0 : t / 1e3, (unsigned long long)a1.mtu_probes,
+	       (unsigned long long)a1.mtu_probes_lost, braid_mp_tunnel_mtu(s.side[0].mp),
+	       (unsigned long long)a1.tx_pkts, a1.failures, (unsigned long long)sim_lost(&s),
+	       (unsigned long long)s.offered, (unsigned long long)s.side[0].rel[BRAID_MP_REL_AQM]);
+	CHECKM(t != UINT64_MAX, "no convergence");
+	CHECKM(a1.mtu > 1000 - STEP && a1.mtu <= 1000, "path 1 mtu %u", a1.mtu);
+	CHECK_EQ(braid_mp_tunnel_mtu(s.side[0].mp), a1.mtu);
+	CHECK_EQ(a1.failures, 0);
+	CHECK_EQ(a1.state, BRAID_MP_PATH_ACTIVE);
+	CHECKM(a1.tx_pkts > 1000, "path 1 carried %llu", (unsigned long long)a1.tx_pkts);
+	CHECK_EQ(s.link[0][1].drop_mtu_data, 0);
+	CHECK_EQ(sim_lost(&s), s.side[0].rel[BRAID_MP_REL_AQM]);
+	sim_fini(&s);
+}
+
+/*
+ * A lossy path: 10 % random loss each way on path 1 (MTU 1300), 1000-byte
+ * data flowing. A lost probe of a size that passes is tried again, so the
+ * search still ends within its granularity, and the path is not failed by
+ * the lost probes.
+ */
+static void lossy(void)
+{
+	struct sim_link_cfg p1 = L(50, 10, 1300);
+	struct braid_mp_path_stats a1;
+	struct sim s;
+	uint64_t t;
+
+	p1.loss_pm = 100;
+	if (setup(&s, L(50, 10, 0), p1, NULL))
+		return;
+	sim_set_load(&s, 10 * MBIT, 1000, s.now + 10 * SEC);
+	t = run_until_mtu(&s, 1, 1300 - STEP + 1, 1300, 10 * SEC);
+	pstats(&s, 0, 1, &a1);
+	printf("lossy: path 1 mtu %u after %.0f ms (%llu probes, %llu lost, %llu dropped by the "
+	       "link for size), failures %u\n", a1.mtu, t == UINT64_MAX ? -1.0 : t / 1e3,
+	       (unsigned long long)a1.mtu_probes, (unsigned long long)a1.mtu_probes_lost,
+	       (unsigned long long)s.link[0][1].drop_mtu, a1.failures);
+	CHECKM(t != UINT64_MAX, "no convergence");
+	CHECKM(a1.mtu > 1300 - STEP && a1.mtu <= 1300, "path 1 mtu %u", a1.mtu);
+	CHECKM(a1.mtu_probes_lost > s.link[0][1].drop_mtu, "no probe lost to the random loss");
+	CHECK_EQ(a1.failures, 0);
 	sim_fini(&s);
 }
 
@@ -369,6 +435,8 @@ static const struct {
 	{ "oversize", oversize },
 	{ "blackhole", blackhole },
 	{ "probe-loss", probe_loss },
+	{ "below-base", below_base },
+	{ "lossy", lossy },
 	{ "search-gaps", search_gaps },
 	{ "off", off },
 };

@@ -13,6 +13,8 @@
 #define PTO 100000ULL
 #define RAISE 600000000ULL
 
+static unsigned int shrinks;	/* timeouts that lowered mtu */
+
 /* Run the search against a path that passes sizes <= limit; returns the
  * number of probes it took. Probes above the limit time out. */
 static unsigned int search(struct mp_pmtu *u, uint64_t *now, uint32_t limit, uint32_t *sizes,
@@ -32,7 +34,7 @@ static unsigned int search(struct mp_pmtu *u, uint64_t *now, uint32_t limit, uin
 		} else {
 			*now += PTO;
 			CHECK_EQ(mp_pmtu_timeout(u, *now - 1, PTO, RAISE), 0);	/* not yet */
-			CHECK_EQ(mp_pmtu_timeout(u, *now, PTO, RAISE), 0);
+			shrinks += mp_pmtu_timeout(u, *now, PTO, RAISE);
 		}
 	}
 	return n;
@@ -96,6 +98,45 @@ static void test_bisection(void)
 	CHECK_EQ(mp_pmtu_ack(&u, now + PTO + 1, 101, 1500, RAISE), 1);
 	CHECK_EQ(u.mtu, 1500);
 	CHECK_EQ(u.searches, 2);
+}
+
+/* A path below base: nothing above base passes, so base itself is probed;
+ * it fails too, the MTU falls to the floor (a shrink) and the search goes
+ * on between the floor and base. Below the floor nothing passes: the floor
+ * is kept (assumed) and the search ends. */
+static void test_below_base(void)
+{
+	static const uint32_t want[] = { 1500, 1350, 1275, 1237, 1218, 1209, 1204, 1200,
+					 840, 1020, 930, 975, 997, 1008, 1002 };
+	struct mp_pmtu u;
+	uint64_t now = 1000000;
+	uint32_t sizes[128];
+	unsigned int n, i, k = 0;
+
+	memset(&u, 0, sizeof(u));
+	mp_pmtu_start(&u, now, 1200, 1500, 8);
+	shrinks = 0;
+	n = search(&u, &now, 1000, sizes, 128);
+	for (i = 0; i < n && i < 128; i++)
+		if (!i || sizes[i] != sizes[i - 1]) {
+			CHECKM(k < sizeof(want) / sizeof(want[0]) && sizes[i] == want[k],
+			       "size %u: %u", k, sizes[i]);
+			k++;
+		}
+	CHECK_EQ(k, sizeof(want) / sizeof(want[0]));
+	CHECK_EQ(shrinks, 1);
+	CHECK_EQ(u.low, MP_PMTU_FLOOR);
+	CHECK_EQ(u.mtu, 997);
+	CHECK_EQ(u.state, MP_PMTU_DONE);
+	/* nothing passes: the floor stays, assumed, and the search ends */
+	mp_pmtu_start(&u, now, 1200, 1500, 8);
+	shrinks = 0;
+	n = search(&u, &now, 100, sizes, 128);
+	CHECK_EQ(shrinks, 1);
+	CHECK_EQ(u.mtu, MP_PMTU_FLOOR);
+	CHECK_EQ(u.state, MP_PMTU_DONE);
+	CHECK_EQ(sizes[n - 1], MP_PMTU_FLOOR);
+	CHECK_EQ(mp_pmtu_suspect(&u, now), 0);	/* nothing to confirm at the floor */
 }
 
 /* An answer that comes after its probe was counted lost still counts, and
@@ -179,6 +220,7 @@ int main(void)
 {
 	test_whole_path();
 	test_bisection();
+	test_below_base();
 	test_late_ack();
 	test_black_hole();
 	CHECK_DONE();
