@@ -1101,13 +1101,25 @@ static int open_session_socket(struct braid_client *c)
 		braid_err("remote %s: %s", rm->host, err);
 		return r;
 	}
+	/*
+	 * As OpenVPN: `local` binds (to lport unless nobind); otherwise a UDP client binds the wildcard
+	 * address on lport (1194) unless nobind, and a TCP client does not bind.
+	 */
 	if (o->local) {
-		r = braid_sock_resolve(o->local, o->nobind ? 0 : o->lport, c->remote.sa.sa_family,
+		r = braid_sock_resolve(o->local, rm->nobind ? 0 : o->lport, c->remote.sa.sa_family,
 				       true, &local, err, sizeof(err));
 		if (r) {
 			braid_err("local: %s", err);
 			return r;
 		}
+		lp = &local;
+	} else if (!c->tcp && !rm->nobind) {
+		memset(&local, 0, sizeof(local));
+		local.sa.sa_family = c->remote.sa.sa_family;
+		if (local.sa.sa_family == AF_INET)
+			local.in.sin_port = htons(o->lport);
+		else
+			local.in6.sin6_port = htons(o->lport);
 		lp = &local;
 	}
 	if (c->tcp) {
@@ -1129,9 +1141,12 @@ static int open_session_socket(struct braid_client *c)
 	}
 	r = braid_sock_open_udp(c->remote.sa.sa_family, lp, false, &c->ufd);
 	if (r) {
-		braid_err("cannot open a UDP socket: %s", strerror(-r));
+		braid_err("cannot open a UDP socket%s%s: %s", lp ? " on " : "",
+			  lp ? braid_sockaddr_str(lp, a, sizeof(a)) : "", strerror(-r));
 		return r;
 	}
+	if (lp)
+		braid_info("UDP link local (bound): %s", braid_sockaddr_str(lp, a, sizeof(a)));
 	if (connect(c->ufd, &c->remote.sa, braid_sockaddr_len(&c->remote)) < 0) {
 		r = -errno;
 		braid_err("UDP connect to %s: %s", braid_sockaddr_str(&c->remote, a, sizeof(a)),

@@ -4,7 +4,7 @@
 #   three remotes in order: UDP port without a server (hand-window expiry -> next), TCP port refused
 #   (-> next at once), the real server; the server's RESTART at its exit (explicit-exit-notify) -> reconnect
 #   once it is back; ping-restart when the server stops answering; pushed `comp-lzo no` -> 0xFA framing;
-#   connect-retry back-off and connect-retry-max; remote-random (a logged permutation, tried in that order).
+#   no nobind -> the UDP socket binds lport 1194; connect-retry back-off and connect-retry-max; remote-random (a logged permutation, tried in that order).
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 tc_setup
@@ -12,7 +12,7 @@ S=$(tb_srv_addr 1)
 
 tc_server srv1 udp tls-auth "explicit-exit-notify 1" "keepalive 1 4"
 bd_conf cli "client" "dev tun" "remote $S 1195 udp" "remote $S 1196 tcp-client" "remote $S 1194 udp" \
-	"nobind" "ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" \
+	"ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" \
 	"remote-cert-tls server" "verb 4" "tls-auth $TB_DIR/pki/ta.key 1" "hand-window 3" "connect-retry 1"
 bd_start cli "$TB_CLI"
 bd_wait_log cli "Initialization Sequence Completed (server [AF_INET]$S:1194)" 20 ||
@@ -25,7 +25,10 @@ sed -n 3p "$TB_DIR/order" | grep -F "UDP link remote: [AF_INET]$S:1194" >/dev/nu
 grep -qF "TLS key negotiation failed to occur within 3 seconds (hand-window)" "$TB_DIR/cli.log" ||
 	fail "hand-window expiry not logged for remote 1"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping via remote 3"
-echo "ok: remotes tried in order (hand-window expiry, TCP refused, then connected)"
+# without nobind a UDP client binds lport 1194, as OpenVPN does
+grep -qF "Peer Connection Initiated with [AF_INET]$(tb_cli_addr 1):1194" "$OV_LOG" ||
+	fail "UDP client without nobind: source port is not 1194"
+echo "ok: remotes tried in order (hand-window expiry, TCP refused, then connected); bound to port 1194"
 
 # the server exits: it tells us RESTART; we reconnect when it is back
 tc_server_stop

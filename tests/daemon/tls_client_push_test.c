@@ -227,6 +227,67 @@ static void test_parse(void)
 	braid_push_list_clear(&l);
 }
 
+/*
+ * Random replies from a vocabulary of option names, numbers, addresses and junk: accumulate, filter
+ * and parse must answer 0/1 or a negative errno with a message, never crash (run under ASan/UBSan).
+ */
+static void test_random_replies(void)
+{
+	static const char *const words[] = {
+		"route", "route-ipv6", "ifconfig", "ifconfig-ipv6", "topology", "peer-id", "cipher",
+		"protocol-flags", "tun-mtu", "ping", "ping-restart", "redirect-gateway", "dhcp-option",
+		"comp-lzo", "compress", "auth-token", "route-gateway", "key-derivation",
+		"explicit-exit-notify", "push-continuation", "10.8.0.2", "255.255.255.0", "fd00::1/64",
+		"fd00::/200", "0", "1", "2", "-1", "99999999999", "subnet", "net30", "def1", "ipv6", "no",
+		"stub-v2", "tls-ekm", "cc-exit", "AES-256-GCM", "", " ", "\t", "x", "a.b.c.d", "/", "::",
+	};
+	const unsigned int nw = sizeof(words) / sizeof(words[0]);
+	struct braid_opt_pull_filter rules[] = { { BRAID_PF_IGNORE, "dhcp" } };
+	unsigned int seed = 12345, ok = 0, bad = 0;
+	char msg[BRAID_PUSH_MSG_MAX + 1], err[256];
+	struct braid_push_list l = { .n = 0 };
+	struct braid_pushed p;
+
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t len = (size_t)snprintf(msg, sizeof(msg), "PUSH_REPLY");
+		unsigned int nopt = (seed = seed * 1103515245u + 12345u) >> 16 & 15;
+
+		for (unsigned int i = 0; i < nopt && len < sizeof(msg) - 64; i++) {
+			unsigned int nt = 1 + ((seed = seed * 1103515245u + 12345u) >> 16 & 3);
+
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, ",");
+			for (unsigned int t = 0; t < nt; t++) {
+				seed = seed * 1103515245u + 12345u;
+				len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s", t ? " " : "",
+							words[(seed >> 16) % nw]);
+			}
+		}
+		int r = braid_push_accumulate(&l, msg, err, sizeof(err));
+
+		if (r < 0) {
+			CHECKM(err[0], "no message for %d", r);
+			braid_push_list_clear(&l);
+			continue;
+		}
+		if (r == 0)
+			continue;
+		r = braid_push_filter(&l, rules, 1, (iter & 1) != 0, err, sizeof(err));
+		if (!r) {
+			err[0] = '\0';
+			r = braid_push_parse(&l, &p, err, sizeof(err));
+			if (r) {
+				CHECKM(r == -EINVAL && err[0], "parse %d without a message: %s", r, msg);
+				bad++;
+			} else {
+				ok++;
+				braid_pushed_free(&p);
+			}
+		}
+		braid_push_list_clear(&l);
+	}
+	CHECKM(ok > 100 && bad > 100, "random replies: %u parsed, %u refused", ok, bad);
+}
+
 int main(void)
 {
 	test_split_one();
@@ -234,5 +295,6 @@ int main(void)
 	test_accumulate_errors();
 	test_filter();
 	test_parse();
+	test_random_replies();
 	CHECK_DONE();
 }
