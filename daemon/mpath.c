@@ -15,8 +15,10 @@
 
 #include <sodium.h>
 
+#include "dc/payload.h"
 #include "linkmon.h"
 #include "log.h"
+#include "tun.h"
 
 #define MAX_SOCKS BRAID_OPT_MAX_MP_PATHS
 #define MAX_EPS BRAID_MP_MAX_PATHS
@@ -126,6 +128,12 @@ struct braid_mpath {
 	int txb_path[BRAID_TXB_MAX];
 	uint8_t *txctl;		/* sealed control packets of the batch, CTL_WIRE_MAX each */
 	unsigned int txctl_n;
+
+	/* TUN with offloads (braid_mpath_attach_tun): super-packet reads, coalesced writes */
+	int tun_fd;
+	bool tun_vnet;
+	uint8_t *tunrd;			/* one read: vnet header + up to 64 KiB */
+	struct braid_tun_gro *gro;	/* IP payloads delivered in one pump */
 
 	bool sent_any;
 	uint32_t tunnel_mtu_logged;
@@ -515,6 +523,57 @@ static void tx_control(struct braid_mpath *m, const struct braid_mp_tx *tx)
 
 static void pump(struct braid_mpath *m);
 
+/* ---- TUN offloads ---- */
+
+/* Write what the coalescer holds (one write, a GSO super-packet or one packet). */
+static void tun_gro_flush(struct braid_mpath *m)
+{
+	const uint8_t *p;
+	unsigned int n;
+	size_t len = braid_tun_gro_finish(m->gro, &p, &n);
+
+	if (!len)
+		return;
+	for (;;) {
+		if (write(m->tun_fd, p, len) >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		m->tst->tun_write_errors += n;
+		braid_dbg("tun: write error: %s", strerror(errno));
+		braid_tun_gro_reset(m->gro);
+		return;
+	}
+	m->tst->tun_write_pkts += n;
+	m->tst->tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * m->gro->hl;
+	braid_tun_gro_reset(m->gro);
+}
+
+/*
+ * An authenticated payload in packet-id order: an IP packet goes to the
+ * coalescer (as the tunnel's rx_payload would write it: MSS clamped), true;
+ * anything else (ping, OCC) is the tunnel's, false.
+ */
+static bool tun_deliver(struct braid_mpath *m, uint8_t *pl, size_t len)
+{
+	struct braid_payload p;
+	int r;
+
+	braid_payload_classify(BRAID_COMP_NONE, pl, len, &p);
+	if (p.kind != BRAID_PAYLOAD_IPV4 && p.kind != BRAID_PAYLOAD_IPV6)
+		return false;
+	if (braid_mssfix_apply(m->mss, (uint8_t *)p.data, p.len))
+		m->tst->mss_clamped++;
+	r = braid_tun_gro_add(m->gro, p.data, p.len);
+	if (r == 0) {
+		tun_gro_flush(m);
+		r = braid_tun_gro_add(m->gro, p.data, p.len);
+	}
+	if (r < 0)
+		m->tst->tun_write_errors++;
+	return true;
+}
+
 static void engine_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	(void)loop, (void)revents;
@@ -539,9 +598,12 @@ static void pump(struct braid_mpath *m)
 	while (braid_mp_poll_rx(m->mp, now, &rx) == 1) {
 		struct rbuf *b = rx.ref;
 
-		m->h.deliver(m->h.user, b->d, b->len);
+		if (!m->gro || !tun_deliver(m, b->d, b->len))
+			m->h.deliver(m->h.user, b->d, b->len);
 		rput(m, b);
 	}
+	if (m->gro)
+		tun_gro_flush(m);
 	if (m->sent_any && m->h.tx)
 		m->h.tx(m->h.user);
 	ev_timer_stop(m->loop, &m->engine_t);
@@ -591,17 +653,86 @@ static int enqueue(struct braid_mpath *m, struct tbuf *b, unsigned int meta)
 	return r;
 }
 
+/* One TUN packet in b (b->d + ov, len bytes): clamp, classify, queue. -EOVERFLOW: stop reading. */
+static int tun_packet(struct braid_mpath *m, struct tbuf *b, size_t len, const struct braid_mssfix *mss)
+{
+	uint8_t *ip = b->d + m->ov;
+	int r;
+
+	m->tst->tun_read_pkts++;
+	m->tst->tun_read_bytes += (uint64_t)len;
+	if (len < 1 || ((ip[0] >> 4) != 4 && (ip[0] >> 4) != 6)) {
+		m->tst->tx_not_ip++;
+		tput(m, b);
+		return 0;
+	}
+	if (braid_mssfix_apply(mss, ip, len))
+		m->tst->mss_clamped++;
+	b->len = (uint32_t)len;
+	r = enqueue(m, b, braid_mpclass_classify(&m->o->mp_classes, ip, len));
+	if (r == -ENETUNREACH)
+		m->tst->tx_no_peer++;
+	return r == -EOVERFLOW ? r : 0;
+}
+
+/* Reads of a vnet TUN: each one split into the packets it stands for. */
+static void tun_read_vnet(struct braid_mpath *m, int tun_fd, const struct braid_mssfix *mss)
+{
+	size_t cap = m->tsize - sizeof(struct tbuf) - m->ov;
+
+	for (int n = 0; n < TUN_BATCH; n++) {
+		struct braid_tun_split sp;
+		ssize_t len;
+		long seg;
+
+		len = read(tun_fd, m->tunrd, BRAID_TUN_SUPER_MAX);
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				braid_warn("tun: read error: %s", strerror(errno));
+			break;
+		}
+		if (braid_tun_split_begin(&sp, m->tunrd, (size_t)len)) {
+			m->tst->tx_not_ip++;
+			continue;
+		}
+		for (;;) {
+			struct tbuf *b = tget(m);
+
+			if (!b) {
+				m->st.tx_pool_empty++;	/* the rest of this read is lost */
+				goto out;
+			}
+			seg = braid_tun_split_next(&sp, b->d + m->ov, cap);
+			if (seg <= 0) {
+				tput(m, b);
+				if (seg < 0)
+					m->tst->tx_not_ip++;	/* a segment over the TUN MTU */
+				break;
+			}
+			if (tun_packet(m, b, (size_t)seg, mss) == -EOVERFLOW)
+				goto out;
+		}
+	}
+out:
+	pump(m);
+}
+
 void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
 {
 	struct braid_mssfix mss;
 
 	/* the clamp follows the smallest path MTU the engine found */
 	braid_mssfix_limit(&mss, m->mss, (int)braid_mp_tunnel_mtu(m->mp));
+	if (m->tun_vnet && tun_fd == m->tun_fd) {
+		tun_read_vnet(m, tun_fd, &mss);
+		return;
+	}
 	for (int n = 0; n < TUN_BATCH; n++) {
 		struct tbuf *b = tget(m);
 		uint8_t *ip;
 		ssize_t len;
-		int r;
 
 		if (!b) {
 			m->st.tx_pool_empty++;
@@ -617,23 +748,26 @@ void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd)
 				braid_warn("tun: read error: %s", strerror(errno));
 			break;
 		}
-		m->tst->tun_read_pkts++;
-		m->tst->tun_read_bytes += (uint64_t)len;
-		if (len < 1 || ((ip[0] >> 4) != 4 && (ip[0] >> 4) != 6)) {
-			m->tst->tx_not_ip++;
-			tput(m, b);
-			continue;
-		}
-		if (braid_mssfix_apply(&mss, ip, (size_t)len))
-			m->tst->mss_clamped++;
-		b->len = (uint32_t)len;
-		r = enqueue(m, b, braid_mpclass_classify(&m->o->mp_classes, ip, (size_t)len));
-		if (r == -ENETUNREACH)
-			m->tst->tx_no_peer++;
-		else if (r == -EOVERFLOW)
+		if (tun_packet(m, b, (size_t)len, &mss) == -EOVERFLOW)
 			break;
 	}
 	pump(m);
+}
+
+int braid_mpath_attach_tun(struct braid_mpath *m, int tun_fd, bool vnet)
+{
+	m->tun_fd = tun_fd;
+	m->tun_vnet = false;
+	if (!vnet)
+		return 0;
+	if (!m->tunrd)
+		m->tunrd = malloc(BRAID_TUN_SUPER_MAX);
+	if (!m->gro)
+		m->gro = calloc(1, sizeof(*m->gro));
+	if (!m->tunrd || !m->gro)
+		return -ENOMEM;
+	m->tun_vnet = true;
+	return 0;
 }
 
 int braid_mpath_send_payload(struct braid_mpath *m, const uint8_t *pl, size_t len)
@@ -1029,6 +1163,7 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 	m->tst = st;
 	m->h = *hooks;
 	m->nl_fd = -1;
+	m->tun_fd = -1;
 	m->ov = braid_dc_overhead(dc);
 	braid_mp_config_init(&m->cfg);
 	m->cfg.tx_release = cb_tx_release;
@@ -1198,5 +1333,11 @@ void braid_mpath_free(struct braid_mpath *m)
 	free(m->rmem);
 	free(m->rxbuf);
 	free(m->txctl);
+	if (m->tunrd)
+		sodium_memzero(m->tunrd, BRAID_TUN_SUPER_MAX);
+	if (m->gro)
+		sodium_memzero(m->gro, sizeof(*m->gro));
+	free(m->tunrd);
+	free(m->gro);
 	free(m);
 }

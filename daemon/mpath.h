@@ -88,6 +88,15 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc);
 /* The TUN fd is readable: read, clamp, classify, queue. */
 void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd);
+/*
+ * The TUN device the data plane may write to itself. With vnet (the device
+ * was opened by braid_tun_open_vnet and has t->vnet): reads are split from
+ * TCP super-packets, and IP payloads are no longer handed to hooks.deliver
+ * but coalesced (braid_tun_gro) and written here, MSS-clamped with the mss
+ * given at braid_mpath_new, counted in the tunnel stats (tun_write_*);
+ * pings and OCC still go to hooks.deliver. 0 or -ENOMEM.
+ */
+int braid_mpath_attach_tun(struct braid_mpath *m, int tun_fd, bool vnet);
 /* Send a payload the daemon makes itself (keepalive ping) through the engine. */
 int braid_mpath_send_payload(struct braid_mpath *m, const uint8_t *pl, size_t len);
 /* At least one path has a peer address (configured or learned). */
