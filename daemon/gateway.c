@@ -61,6 +61,7 @@ enum cstate {
 struct gw_client {
 	struct braid_gateway *g;
 	struct gw_client *next_dead;
+	struct gw_client *hnext;	/* address hash chain (UDP clients) */
 	bool dead;
 	uint32_t pid;			/* peer-id = index in g->by_pid */
 	unsigned long cid;		/* client id (status file) */
@@ -135,6 +136,9 @@ struct braid_gateway {
 	struct braid_mssfix mss;
 
 	struct gw_client **by_pid;
+	struct gw_client **by_addr;	/* UDP clients by source address: SipHash buckets */
+	size_t n_buckets;		/* power of two */
+	uint8_t hkey[crypto_shorthash_KEYBYTES];
 	uint32_t max_clients;
 	unsigned long next_cid;
 	struct gw_client *dead;
@@ -288,6 +292,9 @@ static void ctl_cb(struct ev_loop *loop, ev_timer *w, int revents);
 static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents);
 
+static void addr_insert(struct braid_gateway *g, struct gw_client *c);
+static void addr_remove(struct braid_gateway *g, struct gw_client *c);
+
 static unsigned long n_clients(const struct braid_gateway *g)
 {
 	return g->st.clients;
@@ -334,6 +341,8 @@ static int client_new(struct braid_gateway *g, const union braid_sockaddr *from,
 		ev_io_start(g->loop, &c->io_r);
 	}
 	g->by_pid[pid] = c;
+	if (!c->tcp)
+		addr_insert(g, c);
 	g->st.clients++;
 	g->st.sessions_created++;
 	*out = c;
@@ -364,6 +373,8 @@ static void client_kill(struct gw_client *c, const char *why)
 		braid_pool_release(g->pool, c->pool_h);
 	c->has_pool = false;
 	g->by_pid[c->pid] = NULL;
+	if (!c->tcp)
+		addr_remove(g, c);
 	g->st.clients--;
 	g->st.clients_removed++;
 	c->next_dead = g->dead;
@@ -394,14 +405,45 @@ static void reap(struct braid_gateway *g)
 	}
 }
 
+/* Bucket of an address: SipHash with a random key (source addresses are the attacker's choice). */
+static size_t addr_bucket(const struct braid_gateway *g, const union braid_sockaddr *a)
+{
+	union braid_sockaddr n;
+	size_t len = cookie_addr(a, &n);
+	uint8_t out[crypto_shorthash_BYTES];
+	uint64_t v = 0;
+
+	crypto_shorthash(out, (const uint8_t *)&n, len, g->hkey);
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | out[i];
+	return (size_t)v & (g->n_buckets - 1);
+}
+
+static void addr_insert(struct braid_gateway *g, struct gw_client *c)
+{
+	size_t b = addr_bucket(g, &c->addr);
+
+	c->hnext = g->by_addr[b];
+	g->by_addr[b] = c;
+}
+
+static void addr_remove(struct braid_gateway *g, struct gw_client *c)
+{
+	struct gw_client **p = &g->by_addr[addr_bucket(g, &c->addr)];
+
+	for (; *p; p = &(*p)->hnext)
+		if (*p == c) {
+			*p = c->hnext;
+			c->hnext = NULL;
+			return;
+		}
+}
+
 static struct gw_client *by_addr(struct braid_gateway *g, const union braid_sockaddr *a)
 {
-	for (uint32_t i = 0; i < g->max_clients; i++) {
-		struct gw_client *c = g->by_pid[i];
-
-		if (c && !c->tcp && braid_sockaddr_equal(&c->addr, a))
+	for (struct gw_client *c = g->by_addr[addr_bucket(g, a)]; c; c = c->hnext)
+		if (braid_sockaddr_equal(&c->addr, a))
 			return c;
-	}
 	return NULL;
 }
 
@@ -875,7 +917,9 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 		char old[80];
 
 		snprintf(old, sizeof(old), "%s", c->real);
+		addr_remove(g, c);
 		c->addr = *from;
+		addr_insert(g, c);
 		addr_strings(c);
 		g->st.floats++;
 		braid_info("%s: peer-id %u floated from %s to %s", cname(c), c->pid, old, c->real);
@@ -1703,8 +1747,12 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	g->buf = malloc(BUF_SIZE);
 	g->buf2 = malloc(BUF_SIZE);
 	g->by_pid = calloc(g->max_clients, sizeof(*g->by_pid));
+	for (g->n_buckets = 64; g->n_buckets < 2 * (size_t)g->max_clients; g->n_buckets *= 2)
+		;
+	g->by_addr = calloc(g->n_buckets, sizeof(*g->by_addr));
+	randombytes_buf(g->hkey, sizeof(g->hkey));
 	r = -ENOMEM;
-	if (!g->buf || !g->buf2 || !g->by_pid)
+	if (!g->buf || !g->buf2 || !g->by_pid || !g->by_addr)
 		goto fail;
 	r = load_wrap(g);
 	if (r)
@@ -1817,6 +1865,7 @@ void braid_gateway_free(struct braid_gateway *g)
 	braid_vroute_free(&g->routes);
 	braid_key2_wipe(&g->wrap_key);
 	free(g->by_pid);
+	free(g->by_addr);
 	free(g->buf);
 	free(g->buf2);
 	free(g);

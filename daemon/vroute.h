@@ -9,9 +9,13 @@
  * client wins, as OpenVPN's multi_learn_addr does).
  *
  * Owners are opaque 32-bit ids (the gateway uses the client's peer-id).
- * Sizes here are small (hundreds of clients), so the table is a flat array
- * kept sorted by prefix length, longest first: lookup scans until the
- * first match.
+ * Host routes (/32, /128: every client's own address) sit in a hash table
+ * keyed with a random SipHash key (inner addresses come from the network:
+ * no hash flooding), so the common lookup costs O(1) however many clients
+ * there are; a host match is always the longest. The other prefixes
+ * (iroutes) are a flat array kept sorted by prefix length, longest first,
+ * scanned until the first match. `e` lists every route, for the status
+ * file.
  */
 #ifndef BRAID_VROUTE_H
 #define BRAID_VROUTE_H
@@ -29,8 +33,14 @@ struct braid_vroute_entry {
 };
 
 struct braid_vroute {
-	struct braid_vroute_entry *e;
+	struct braid_vroute_entry *e;	/* all routes, sorted longest prefix first */
 	size_t n, cap;
+	struct braid_vroute_entry *nets;	/* the non-host routes, same order */
+	size_t n_nets, cap_nets;
+	struct braid_vroute_entry *h;	/* host routes, open addressing; family 0 = empty */
+	size_t h_cap;			/* power of two, >= 2 x host routes */
+	size_t n_hosts;
+	uint8_t hkey[16];
 };
 
 void braid_vroute_init(struct braid_vroute *t);

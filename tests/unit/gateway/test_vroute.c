@@ -82,5 +82,59 @@ int main(void)
 	CHECK_EQ(braid_vroute_del_owner(&t, 2), 0);
 	CHECK_EQ(t.n, 3);
 	braid_vroute_free(&t);
+
+	/* many clients: 3000 host routes (v4 + v6) and 300 iroutes, then half of them gone */
+	braid_vroute_init(&t);
+	for (uint32_t i = 0; i < 3000; i++) {
+		uint32_t a = htonl(0x0a000000u + i);
+		uint8_t b6[16] = { 0xfd, 0, 0, 8 };
+
+		b6[14] = (uint8_t)(i >> 8);
+		b6[15] = (uint8_t)i;
+		CHECK_EQ(braid_vroute_add(&t, AF_INET, &a, 32, false, i), 0);
+		CHECK_EQ(braid_vroute_add(&t, AF_INET6, b6, 128, false, i), 0);
+		if (i < 300) {
+			uint32_t n = htonl(0xc0a80000u + (i << 8));
+
+			CHECK_EQ(braid_vroute_add(&t, AF_INET, &n, 24, true, i), 0);
+		}
+	}
+	/* an iroute covering client addresses loses against their host routes */
+	{
+		uint32_t n = htonl(0x0a000000u);
+
+		CHECK_EQ(braid_vroute_add(&t, AF_INET, &n, 8, true, 99999), 0);
+	}
+	CHECK_EQ(t.n, 6301);
+	CHECK_EQ(t.n_hosts, 6000);
+	CHECK_EQ(t.n_nets, 301);
+	{
+		int bad = 0;
+
+		for (uint32_t i = 0; i < 3000; i++) {
+			uint32_t a = htonl(0x0a000000u + i), h = htonl(0xc0a80000u + (i << 8) + 7);
+			uint8_t b6[16] = { 0xfd, 0, 0, 8 };
+
+			b6[14] = (uint8_t)(i >> 8);
+			b6[15] = (uint8_t)i;
+			bad += braid_vroute_lookup(&t, AF_INET, &a, &o) || o != i;
+			bad += braid_vroute_lookup(&t, AF_INET6, b6, &o) || o != i;
+			if (i < 255)
+				bad += braid_vroute_lookup(&t, AF_INET, &h, &o) || o != i;
+		}
+		CHECK_EQ(bad, 0);
+		for (uint32_t i = 0; i < 3000; i += 2)
+			CHECK_EQ(braid_vroute_del_owner(&t, i), i < 300 ? 3 : 2);
+		CHECK_EQ(t.n_hosts, 3000);
+		bad = 0;
+		for (uint32_t i = 0; i < 3000; i++) {
+			uint32_t a = htonl(0x0a000000u + i);
+
+			/* removed clients' addresses fall back to the 10/8 iroute */
+			bad += braid_vroute_lookup(&t, AF_INET, &a, &o) || o != (i % 2 ? i : 99999);
+		}
+		CHECK_EQ(bad, 0);
+	}
+	braid_vroute_free(&t);
 	CHECK_DONE();
 }
