@@ -46,7 +46,9 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		"\"queue_pkts\":%llu,\"queue_bytes\":%llu,\"retained_pkts\":%llu,"
 		"\"lost_pkts\":%llu,\"resent_pkts\":%llu,\"arq_resent\":%llu,"
 		"\"aqm_drops\":%llu,\"aqm_marks\":%llu,\"probes_sent\":%llu,\"echoes\":%llu,"
-		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u}",
+		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u,"
+		"\"mtu\":%u,\"mtu_probes\":%llu,\"mtu_probes_lost\":%llu,\"mtu_blackholes\":%u,"
+		"\"mtu_oversize\":%llu}",
 		p->learned ? "true" : "false", braid_mp_state_name(s->state),
 		(s->flags & BRAID_MP_PATH_F_BACKUP) ? "true" : "false", s->srtt_us / 1e3,
 		s->rttvar_us / 1e3, s->min_rtt_us / 1e3, s->owd_rel_us / 1e3, s->qdelay_us / 1e3,
@@ -56,7 +58,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		U(p->tx_errors), U(s->queue_pkts), U(s->queue_bytes), U(s->retained_pkts),
 		U(s->lost_pkts), U(s->resent_pkts), U(s->arq_resent), U(s->aqm_drops),
 		U(s->aqm_marks), U(s->probes_sent), U(s->echoes), s->validations, s->failures,
-		s->bad_token, s->rx_unvalidated);
+		s->bad_token, s->rx_unvalidated, s->mtu, U(s->mtu_probes), U(s->mtu_probes_lost),
+		s->mtu_blackholes, U(s->mtu_oversize));
 }
 
 void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_mpath *m)
@@ -92,14 +95,14 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 			"\"aqm_marks\":%llu,\"ctl_sent\":%llu,\"ctl_rx\":%llu,\"ctl_bad\":%llu,"
 			"\"rx_delivered\":%llu,\"rx_in_order\":%llu,\"rx_late\":%llu,\"rx_dups\":%llu,"
 			"\"rx_gaps_deadline\":%llu,\"rx_held\":%u,\"rx_max_held\":%u,"
-			"\"rx_max_hold_ms\":%.3f,\"reorder_deadline_ms\":%.3f}",
+			"\"rx_max_hold_ms\":%.3f,\"reorder_deadline_ms\":%.3f,\"tunnel_mtu\":%u}",
 			U(ms.paths_learned), U(ms.paths_removed), U(ms.learn_refused),
 			U(ms.link_events), U(ms.tx_nopath), U(ms.tx_nobufs), U(ms.tx_pool_empty),
 			U(ms.rx_pool_empty), U(ms.tx_seal_errors), U(ms.mp.enq_pkts),
 			U(ms.mp.aqm_drops), U(ms.mp.aqm_marks), U(ms.mp.ctl_sent), U(ms.mp.ctl_rx),
 			U(ms.mp.ctl_bad), U(ms.mp.rx_delivered), U(ms.mp.rx_in_order), U(ms.mp.rx_late),
 			U(ms.mp.rx_dups), U(ms.mp.rx_gaps_deadline), ms.mp.rx_held, ms.mp.rx_max_held,
-			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3);
+			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu);
 		n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
 		fputs(",\"paths\":[", f);
 		for (int i = 0; i < n; i++) {

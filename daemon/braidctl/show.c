@@ -64,8 +64,9 @@ static int table(const struct json *st)
 		printf("  paths: none\n");
 		return 0;
 	}
-	printf("\n%-4s %-22s %-22s %-9s %9s %9s %6s %12s %6s %11s %11s %5s\n", "PATH", "LOCAL",
-	       "REMOTE", "STATE", "RTT", "MIN-RTT", "LOSS", "RATE", "SHARE", "TX", "RX", "QUEUE");
+	printf("\n%-4s %-22s %-22s %-9s %9s %9s %6s %12s %6s %11s %11s %5s %5s\n", "PATH", "LOCAL",
+	       "REMOTE", "STATE", "RTT", "MIN-RTT", "LOSS", "RATE", "SHARE", "TX", "RX", "QUEUE",
+	       "MTU");
 	for (size_t i = 0; i < paths->n; i++) {
 		const struct json *p = &paths->items[i];
 		char l[64], r[64], rtt[16], mrtt[16], loss[16], rate[24], share[16], state[24];
@@ -82,12 +83,12 @@ static int table(const struct json *st)
 		bytes(rx, sizeof(rx), json_num(p, "rx_bytes", 0));
 		snprintf(state, sizeof(state), "%s%s", s,
 			 json_num(p, "cap_mbit", 0) > 0 ? "*" : "");
-		printf("%-4.0f %-22s %-22s %s%-9s%s %9s %9s %6s %12s %6s %11s %11s %5.0f\n",
+		printf("%-4.0f %-22s %-22s %s%-9s%s %9s %9s %6s %12s %6s %11s %11s %5.0f %5.0f\n",
 		       json_num(p, "index", (double)i), l, r,
 		       color ? (!strcmp(s, "active") ? "\033[32m" : !strcmp(s, "standby")
 			       ? "\033[33m" : "\033[31m") : "",
 		       state, color ? "\033[0m" : "", rtt, mrtt, loss, rate, share, tx, rx,
-		       json_num(p, "queue_pkts", 0));
+		       json_num(p, "queue_pkts", 0), json_num(p, "mtu", 0));
 	}
 	for (size_t i = 0; i < paths->n; i++)
 		if (json_num(&paths->items[i], "cap_mbit", 0) > 0)
