@@ -1232,7 +1232,7 @@ static void do_restart(struct braid_client *c)
 		if (delay > max)
 			delay = max;
 	}
-	braid_info("Restart pause, %.0f second(s); next remote %s", delay,
+	braid_info("Restart pause, %.0f second(s); then remote %s", delay,
 		   o->remotes[c->order[c->cur]].host);
 	ev_timer_set(&c->retry_t, delay, 0.);
 	ev_timer_start(c->loop, &c->retry_t);
