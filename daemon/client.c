@@ -61,6 +61,7 @@ struct client_stats {
 	uint64_t rx_auth_failures, rx_replays, rx_malformed, rx_ctl_dropped;
 	uint64_t pings_tx, pings_rx, restarts, renegotiations, keys_removed;
 	uint64_t tx_dropped;
+	uint64_t auth_read_bytes;	/* data packets that authenticated (OpenVPN's "Auth read bytes") */
 };
 
 struct braid_client {
@@ -110,6 +111,10 @@ struct braid_client {
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer ctl_t, tick, retry_t;
 	ev_signal sig[SIG_N];
+
+	double next_pause;		/* >= 0: the server's AUTH_FAILED,TEMP backoff for the next pause */
+	ev_tstamp pending_until;	/* AUTH_PENDING,timeout N: the push may take that long */
+	ev_timer status_t;
 
 	bool exit_req, stats_req;
 	int exit_code;
@@ -530,6 +535,7 @@ static int new_session(struct braid_client *c)
 		return r;
 	}
 	c->st = CS_TLS;
+	c->pending_until = 0;
 	c->rx_at_start = c->stt.link_rx_pkts;
 	c->ctl_ok_at_start = c->ctl_ok;
 	c->connect_start = ev_now(c->loop);
@@ -628,6 +634,7 @@ static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 		return;
 	}
 	c->last_rx = ev_now(c->loop);
+	c->stt.auth_read_bytes += len;
 	braid_payload_classify(c->framing, c->plain, plen, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:
@@ -987,11 +994,33 @@ static void handle_text(struct braid_client *c, const char *msg)
 			free_secret(&c->token);
 			braid_info("auth-token refused: retrying with the password");
 			request_restart(c, "auth-token-refused", false);
-		} else if (!temp && c->o->auth_retry == BRAID_AUTH_RETRY_NONE) {
+		} else if (temp) {
+			/* AUTH_FAILED,TEMP[backoff N,advance addr|remote|no]:reason */
+			const char *fl = msg + 16, *end = fl[0] == '[' ? strchr(fl, ']') : NULL;
+			bool advance = true;
+
+			if (end) {
+				char flags[128];
+				char *save = NULL;
+
+				snprintf(flags, sizeof(flags), "%.*s", (int)(end - fl - 1), fl + 1);
+				for (char *t = strtok_r(flags, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+					int v;
+
+					while (*t == ' ')
+						t++;
+					if (sscanf(t, "backoff %d", &v) == 1 && v >= 0 && v <= 86400)
+						c->next_pause = v;
+					else if (!strcmp(t, "advance no"))
+						advance = false;
+				}
+			}
+			request_restart(c, "auth-temp-failure (server temporary reject)", advance);
+		} else if (c->o->auth_retry == BRAID_AUTH_RETRY_NONE) {
 			braid_err("authentication failed (auth-retry none): exiting");
 			request_exit(c, 1);
 		} else {
-			request_restart(c, "auth-failure", temp);
+			request_restart(c, "auth-failure", false);
 		}
 	} else if (!strncmp(msg, "RESTART", 7)) {
 		const char *fl = msg[7] == ',' ? msg + 8 : "";
@@ -1005,7 +1034,15 @@ static void handle_text(struct braid_client *c, const char *msg)
 	} else if (!strcmp(msg, "EXIT")) {
 		braid_info("server sent EXIT (cc-exit): restarting");
 		request_restart(c, "remote-exit", true);
-	} else if (!strncmp(msg, "INFO", 4) || !strncmp(msg, "AUTH_PENDING", 12)) {
+	} else if (!strncmp(msg, "AUTH_PENDING", 12)) {
+		int t = 0;
+		const char *k = strstr(msg, "timeout ");
+
+		if (k && sscanf(k, "timeout %d", &t) == 1 && t > 0 && t <= 86400)
+			c->pending_until = ev_now(c->loop) + t;
+		braid_info("authentication pending at the server (%s)%s", msg,
+			   t > 0 ? ": waiting for the reply up to that timeout" : "");
+	} else if (!strncmp(msg, "INFO", 4)) {
 		braid_info("control message from the server: %s", msg);
 	} else {
 		braid_warn("unknown control message from the server ignored: '%.64s'", msg);
@@ -1073,6 +1110,11 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 					  "wrong tls-auth/tls-crypt key or key-direction?", ev->text);
 			else
 				braid_err("TLS Error: %s", ev->text);
+			if (c->o->tls_exit) {
+				braid_err("exiting on a TLS error (tls-exit)");
+				request_exit(c, 1);
+				return;
+			}
 			request_restart(c, "tls-error", c->st != CS_UP);
 		} else {
 			braid_warn("control channel: %s", ev->text);
@@ -1232,6 +1274,10 @@ static void do_restart(struct braid_client *c)
 		if (delay > max)
 			delay = max;
 	}
+	if (c->next_pause >= 0) {
+		delay = c->next_pause;	/* the server asked for this backoff */
+		c->next_pause = -1;
+	}
 	braid_info("Restart pause, %.0f second(s); then remote %s", delay,
 		   o->remotes[c->order[c->cur]].host);
 	ev_timer_set(&c->retry_t, delay, 0.);
@@ -1277,7 +1323,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 		break;
 	case CS_PUSH:
-		if (now - c->t_keys >= hw) {
+		if (now - c->t_keys >= hw && now >= c->pending_until) {
 			braid_err("no PUSH_REPLY within hand-window (%d s)", hw);
 			request_restart(c, "no-push-reply", true);
 		} else if (now - c->last_push_req >= PUSH_REQUEST_INTERVAL) {
@@ -1375,6 +1421,40 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	}
 }
 
+/* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
+static void write_status(const struct braid_client *c)
+{
+	const struct client_stats *s = &c->stt;
+	char tmp[4096 + 8], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+
+	if (!c->o->status_path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o->status_path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		braid_warn("status: cannot write '%s': %s", tmp, strerror(errno));
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
+		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\nEND\n",
+		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
+		(unsigned long long)s->auth_read_bytes);
+	if (fclose(f) || rename(tmp, c->o->status_path))
+		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(errno));
+}
+
+static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop, (void)revents;
+	write_status(w->data);
+}
+
 static void log_stats(const struct braid_client *c, const char *what)
 {
 	const struct client_stats *s = &c->stt;
@@ -1403,6 +1483,7 @@ int braid_client_run(struct braid_client *c)
 		if (c->stats_req) {
 			c->stats_req = false;
 			log_stats(c, "stats");
+			write_status(c);
 		}
 		if (c->exit_req)
 			break;
@@ -1412,6 +1493,7 @@ int braid_client_run(struct braid_client *c)
 			break;
 	}
 	log_stats(c, "final stats");
+	write_status(c);
 	return c->exit_code;
 }
 
@@ -1433,6 +1515,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	c->tun.fd = -1;
 	braid_tcplink_init(&c->tl);
 	c->tun_mtu = o->tun_mtu ? o->tun_mtu : 1500;
+	c->next_pause = -1;
 	c->pkt = malloc(BUF_SIZE);
 	c->plain = malloc(BUF_SIZE);
 	c->framed = malloc(BUF_SIZE);
@@ -1488,6 +1571,13 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	c->ctl_t.data = c->tick.data = c->retry_t.data = c;
 	ev_io_start(c->loop, &c->tun_r);
 	ev_timer_start(c->loop, &c->tick);
+	if (o->status_path) {
+		double iv = o->status_interval > 0 ? o->status_interval : 60;
+
+		ev_timer_init(&c->status_t, status_cb, iv, iv);
+		c->status_t.data = c;
+		ev_timer_start(c->loop, &c->status_t);
+	}
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&c->sig[i], signal_cb, signums[i]);
 		c->sig[i].data = c;
@@ -1529,6 +1619,8 @@ void braid_client_free(struct braid_client *c)
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);
 		ev_timer_stop(c->loop, &c->retry_t);
+		if (c->o->status_path)
+			ev_timer_stop(c->loop, &c->status_t);
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(c->loop, &c->sig[i]);
 		ev_loop_destroy(c->loop);

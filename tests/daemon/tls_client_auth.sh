@@ -90,6 +90,17 @@ grep -qi "x509\|name\|verify" <<<"$vxerr" ||
 grep -q "Initialization Sequence Completed (server" "$TB_DIR/vx.log" && fail "verify-x509-name: connected anyway"
 bd_stop vx || fail "vx: exit code $? after SIGTERM"
 echo "ok: verify-x509-name mismatch rejected: $(grep 'TLS Error:' "$TB_DIR/vx.log" | head -n1 | sed 's/.*TLS Error: //')"
+# the same with tls-exit: exit status 1 at the first TLS error
+tc_client vxe udp tls-auth "verify-x509-name notserver name" "tls-exit"
+pid=${BD_PID[vxe]}
+for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid" 2>/dev/null && fail "tls-exit: still running"
+wait "$pid"
+rc=$?
+unset "BD_PID[vxe]"
+[ "$rc" = 1 ] || fail "tls-exit: exit status $rc, want 1"
+grep -qF "exiting on a TLS error (tls-exit)" "$TB_DIR/vxe.log" || fail "tls-exit: no reason logged"
+echo "ok: tls-exit: exit 1 at the TLS error"
 tc_server_stop
 
 # 8. remote-cert-tls server against a server whose certificate has only the clientAuth EKU

@@ -19,7 +19,8 @@ chmod +x "$TB_DIR/up.sh"
 
 tc_server srv udp tls-auth 'push "redirect-gateway def1"' "explicit-exit-notify 1"
 tc_client cli udp tls-auth "script-security 2" "up $TB_DIR/up.sh" "down $TB_DIR/up.sh" \
-	"explicit-exit-notify 1" "setenv FOO bar" "push-peer-info" "setenv UV_TEAM blue"
+	"explicit-exit-notify 1" "setenv FOO bar" "push-peer-info" "setenv UV_TEAM blue" \
+	"status $TB_DIR/cli.status 1"
 bd_wait_log cli "Initialization Sequence Completed" 15 || fail "client did not come up"
 grep -qF "Data Channel: cipher 'AES-256-GCM', peer-id pushed, key-derivation TLS-EKM" "$TB_DIR/cli.log" ||
 	fail "data channel line missing (want AES-256-GCM + TLS-EKM)"
@@ -32,6 +33,19 @@ tb_exec "$TB_CLI" ping -c3 -i0.2 -W2 -q "$TC_SRV_TUN" >/dev/null || fail "IPv4 p
 tb_exec "$TB_CLI" ping -6 -c3 -i0.2 -W2 -q fd00:8::1 >/dev/null || fail "IPv6 ping through the tunnel"
 tc_transfer "udp tls-auth" cli
 echo "ok: ping v4+v6, $(stat -c %s "$TB_DIR/blob") B download sha256"
+# the status file (OpenVPN's client format) is rewritten every second
+for _ in $(seq 1 50); do
+	tw=$(sed -n 's/^TUN\/TAP write bytes,//p' "$TB_DIR/cli.status" 2>/dev/null)
+	[ -n "$tw" ] && [ "$tw" -ge "$TC_WANT_BYTES" ] && break
+	sleep 0.1
+done
+head -n1 "$TB_DIR/cli.status" | grep -qx "OpenVPN STATISTICS" || fail "status file: bad first line"
+tail -n1 "$TB_DIR/cli.status" | grep -qx "END" || fail "status file: no END"
+tw=$(sed -n 's/^TUN\/TAP write bytes,//p' "$TB_DIR/cli.status")
+ar=$(sed -n 's/^Auth read bytes,//p' "$TB_DIR/cli.status")
+[ -n "$tw" ] && [ "$tw" -ge "$TC_WANT_BYTES" ] || fail "status file: TUN/TAP write bytes '$tw' < $TC_WANT_BYTES"
+[ -n "$ar" ] && [ "$ar" -gt "$tw" ] || fail "status file: Auth read bytes '$ar' not above the TUN bytes '$tw'"
+echo "ok: status file: TUN/TAP write bytes $tw, Auth read bytes $ar"
 
 dev=$(tb_exec "$TB_CLI" ip -o addr show | awk '/10\.8\.0\./ {print $2}')
 [ -n "$dev" ] || fail "no 10.8.0.x address in cli"
