@@ -341,7 +341,8 @@ static bool cipher_allowed(const struct braid_options *o, const char *cipher)
 static int build_peer_info(struct braid_client *c)
 {
 	uint32_t proto = BRAID_IV_PROTO_DATA_V2 | BRAID_IV_PROTO_REQUEST_PUSH |
-			 BRAID_IV_PROTO_CC_EXIT_NOTIFY | BRAID_IV_PROTO_AUTH_FAIL_TEMP;
+			 BRAID_IV_PROTO_AUTH_PENDING_KW | BRAID_IV_PROTO_CC_EXIT_NOTIFY |
+			 BRAID_IV_PROTO_AUTH_FAIL_TEMP;
 	const char *kd = getenv("BRAIDD_KEY_DERIVATION");
 	char num[16], mtu[16];
 	char *pi = c->peer_info;
