@@ -19,7 +19,7 @@
 #include "config.h"
 
 #define MAX_ARGS BRAID_CONFIG_MAX_PARMS
-#define MAX_ENV 16
+#define MAX_ENV 64
 
 extern char **environ;
 
@@ -66,7 +66,9 @@ int braid_authscript_start(struct braid_authscript *a, const struct braid_authsc
 			   int64_t now_ms)
 {
 	char *tok[MAX_ARGS + 2] = { 0 };
-	char *argv[MAX_ARGS + 2];
+	char *argv[MAX_ARGS + 3];
+	bool upv = !req->script_type || !strcmp(req->script_type, "user-pass-verify");
+	int argc;
 	char *envp[MAX_ENV + 1] = { 0 };
 	char err[128];
 	int ntok = 0, nenv = 0, r;
@@ -84,8 +86,8 @@ int braid_authscript_start(struct braid_authscript *a, const struct braid_authsc
 	}
 	for (int i = 0; i < ntok; i++)
 		argv[i] = tok[i];
-	argv[ntok] = NULL;
-	if (req->via_file) {
+	argc = ntok;
+	if (upv && req->via_file) {
 		static unsigned seq;
 
 		snprintf(a->tmpfile, sizeof(a->tmpfile), "%s/braidd_up_%d_%u_%08x.tmp",
@@ -97,17 +99,21 @@ int braid_authscript_start(struct braid_authscript *a, const struct braid_authsc
 			a->tmpfile[0] = 0;
 			goto out_tok;
 		}
-		argv[ntok] = a->tmpfile;
-		argv[ntok + 1] = NULL;
+		argv[argc++] = a->tmpfile;
 	}
-	envp[nenv++] = envvar("script_type", "user-pass-verify");
+	if (req->extra_arg)
+		argv[argc++] = (char *)req->extra_arg;
+	argv[argc] = NULL;
+	envp[nenv++] = envvar("script_type", upv ? "user-pass-verify" : req->script_type);
 	envp[nenv++] = envvar("username", req->username);
 	envp[nenv++] = envvar("common_name", req->common_name);
 	envp[nenv++] = envvar("untrusted_ip", req->untrusted_ip);
 	envp[nenv++] = envvar("untrusted_port", req->untrusted_port);
 	envp[nenv++] = envvar("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-	if (!req->via_file)
+	if (upv && !req->via_file)
 		envp[nenv++] = envvar("password", req->password);
+	for (unsigned i = 0; req->env && req->env[i] && nenv < MAX_ENV; i++)
+		envp[nenv++] = strdup(req->env[i]);
 	for (int i = 0; i < nenv; i++)
 		if (!envp[i]) {
 			r = -ENOMEM;

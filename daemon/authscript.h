@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * authscript.h - `auth-user-pass-verify CMD via-file|via-env`: run the
- * admin's script for a client's username/password without blocking the
- * event loop.
+ * authscript.h - the gateway's per-client scripts, run without blocking the
+ * event loop: `auth-user-pass-verify CMD via-file|via-env`, and (with
+ * script_type, env and extra_arg) `client-connect` / `client-disconnect`.
  *
  * CMD is split like a config line (quotes allowed) and run directly (no
  * shell), in a new process group, with stdin on /dev/null.
@@ -11,6 +11,8 @@
  *   via-env:  environment variables username and password.
  * Both get script_type=user-pass-verify, common_name, untrusted_ip,
  * untrusted_port (and username) in the environment, as OpenVPN sets them.
+ * Other scripts: script_type as given, the same names plus req->env, and
+ * extra_arg (if any) as the last argument; the password is never passed.
  * Exit status 0 accepts; anything else, a signal or the timeout (the process
  * group is killed) rejects. The password is wiped from our memory as soon
  * as the child has it.
@@ -37,6 +39,9 @@ struct braid_authscript_req {
 	const char *common_name;
 	const char *untrusted_ip, *untrusted_port;
 	unsigned timeout_ms;	/* 0 = 10 s */
+	const char *script_type;	/* NULL = "user-pass-verify" */
+	const char *const *env;		/* more "NAME=VALUE" strings, NULL-terminated; NULL = none */
+	const char *extra_arg;		/* last argument (client-connect: the config file), NULL = none */
 };
 
 /* Start. -EINVAL (empty/unparsable command), -errno (fork, tmp file). */

@@ -85,6 +85,9 @@ struct gw_client {
 	char cert_cn[BRAID_TLS_CN_MAX];	/* the certificate's CN (renegotiations must keep it) */
 	char user[256];
 	int reauth_key;			/* key_id waiting for the re-run auth script, -1 none */
+	bool cc_running;		/* the script in `as` is client-connect (else auth) */
+	bool was_active;		/* client-disconnect runs for these */
+	char cc_file[256];		/* client-connect's config file */
 	bool push_requested, pushed;
 	struct braid_gw_push_out push;
 	enum braid_comp_framing framing;
@@ -122,7 +125,9 @@ struct braid_gateway {
 	ev_timer tick;
 	ev_timer exit_t;
 	ev_timer auth_t;		/* 50 ms polling while auth scripts run */
-	unsigned scripts;		/* auth scripts running */		/* explicit-exit-notify: RESTART sent, exit when it fires */
+	unsigned scripts;		/* auth / client-connect scripts running */
+	struct braid_authscript *bg;	/* client-disconnect scripts running */
+	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
 	ev_signal sig[SIG_N];
 	int64_t next_status_ms, next_persist_ms;
 
@@ -294,6 +299,7 @@ static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents);
 
 static void addr_insert(struct braid_gateway *g, struct gw_client *c);
 static void addr_remove(struct braid_gateway *g, struct gw_client *c);
+static void start_disconnect_script(struct gw_client *c);
 
 static unsigned long n_clients(const struct braid_gateway *g)
 {
@@ -368,6 +374,12 @@ static void client_kill(struct gw_client *c, const char *why)
 		if (g->scripts)
 			g->scripts--;
 	}
+	if (c->cc_file[0]) {
+		unlink(c->cc_file);
+		c->cc_file[0] = 0;
+	}
+	if (c->was_active && g->o->client_disconnect)
+		start_disconnect_script(c);
 	braid_vroute_del_owner(&g->routes, c->pid);
 	if (c->has_pool)
 		braid_pool_release(g->pool, c->pool_h);
@@ -520,14 +532,15 @@ static void drop_same_cn(struct gw_client *c)
 	}
 }
 
-/* After authentication: ccd, address, push list, data channel, routes. */
+static void client_connect_finish(struct gw_client *c);
+static void start_connect_script(struct gw_client *c);
+
+/* After authentication: ccd, duplicate-cn, address; then client-connect or the rest. */
 static void client_connect(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_options *o = g->o;
-	struct braid_gw_push_in in;
-	struct braid_dc_config dcfg = { 0 };
-	char err[512] = "", a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	char err[512] = "";
 	int r;
 
 	if (o->client_config_dir) {
@@ -578,6 +591,23 @@ static void client_connect(struct gw_client *c)
 		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
 		c->has_v6 = true;
 	}
+	if (o->client_connect) {
+		start_connect_script(c);
+		return;
+	}
+	client_connect_finish(c);
+}
+
+/* After the client-connect script (if any): push list, data channel, routes. */
+static void client_connect_finish(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	struct braid_gw_push_in in;
+	struct braid_dc_config dcfg = { 0 };
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int r;
+
 	/* push list and cipher */
 	memset(&in, 0, sizeof(in));
 	in.subnet = g->subnet;
@@ -637,6 +667,7 @@ static void client_connect(struct gw_client *c)
 		braid_vroute_add(&g->routes, c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
 				 c->ccd.iroute[i].prefix, true, c->pid);
 	c->st = C_ACTIVE;
+	c->was_active = true;
 	c->last_rx_ms = c->last_tx_ms = now_ms();
 	a[0] = b[0] = 0;
 	if (c->has_v4)
@@ -653,6 +684,220 @@ static void client_connect(struct gw_client *c)
 		braid_peer_info_iv_proto(in.peer_info, &proto);
 		if ((proto & BRAID_IV_PROTO_REQUEST_PUSH) || c->push_requested)
 			send_push(c);
+	}
+}
+
+/*
+ * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
+ * the pool addresses, the client's peer-info IV_* lines; plus the byte counts on disconnect.
+ * Strings go into v (malloc'ed, NULL-terminated); returns how many.
+ */
+static size_t client_env(const struct gw_client *c, char **v, size_t max, bool disconnect)
+{
+	const char *pi = c->ctl ? braid_ctls_peer_info(c->ctl) : "";
+	char a[INET6_ADDRSTRLEN];
+	size_t n = 0;
+
+#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
+	ENV("trusted_ip=%s", c->ip);
+	ENV("trusted_port=%s", c->port);
+	ENV("time_unix=%lld", (long long)c->since);
+	if (c->has_v4) {
+		v4str(c->v4, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip=%s", a);
+		v4str(c->v4_remote, a, sizeof(a));
+		ENV(c->g->subnet ? "ifconfig_pool_netmask=%s" : "ifconfig_pool_local_ip=%s", a);
+	}
+	if (c->has_v6) {
+		inet_ntop(AF_INET6, &c->v6, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip6=%s", a);
+		ENV("ifconfig_pool_ip6_netbits=%u", c->v6_prefix);
+	}
+	if (disconnect) {
+		ENV("bytes_received=%llu", (unsigned long long)c->rx_bytes);
+		ENV("bytes_sent=%llu", (unsigned long long)c->tx_bytes);
+		ENV("time_duration=%lld", (long long)(time(NULL) - c->since));
+	}
+	/* peer-info: "NAME=VALUE" lines with a safe name */
+	while (pi && *pi) {
+		const char *e = strchr(pi, '\n'), *eq = strchr(pi, '=');
+		size_t l = e ? (size_t)(e - pi) : strlen(pi);
+		bool ok = eq && eq > pi && (size_t)(eq - pi) < l;
+
+		for (const char *q = pi; ok && q < eq; q++)
+			ok = (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
+			     (*q >= '0' && *q <= '9') || *q == '_';
+		if (ok)
+			ENV("%.*s", (int)l, pi);
+		pi = e ? e + 1 : NULL;
+	}
+#undef ENV
+	v[n] = NULL;
+	return n;
+}
+
+static void env_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
+static void start_connect_script(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_authscript_req req;
+	char *env[64];
+	size_t n;
+	int fd, r;
+
+	snprintf(c->cc_file, sizeof(c->cc_file), "/tmp/braidd_cc_%d_%u_XXXXXX", (int)getpid(), c->pid);
+	fd = mkstemp(c->cc_file);
+	if (fd < 0) {
+		c->cc_file[0] = 0;
+		auth_fail(c, "client-connect: cannot create its config file");
+		return;
+	}
+	close(fd);
+	n = client_env(c, env, 64, false);
+	memset(&req, 0, sizeof(req));
+	req.cmd = g->o->client_connect;
+	req.script_type = "client-connect";
+	req.username = c->user;
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	req.env = (const char *const *)env;
+	req.extra_arg = c->cc_file;
+	r = braid_authscript_start(&c->as, &req, now_ms());
+	env_free(env, n);
+	if (r) {
+		braid_err("%s/%s: cannot run client-connect '%s': %s", cname(c), c->real,
+			  g->o->client_connect, strerror(-r));
+		auth_fail(c, "client-connect could not run");
+		return;
+	}
+	c->cc_running = true;
+	c->st = C_AUTH;
+	if (!g->scripts++)
+		ev_timer_again(g->loop, &g->auth_t);
+}
+
+/* client-connect exited 0: apply what it wrote (ccd syntax) on top of the ccd file. */
+static void connect_script_done(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_ccd dyn;
+	char err[512] = "";
+	FILE *f = fopen(c->cc_file, "re");
+	char *text = calloc(1, 65537);
+	size_t len = 0;
+	int r = 0;
+
+	if (f && text)
+		len = fread(text, 1, 65536, f);
+	if (f)
+		fclose(f);
+	unlink(c->cc_file);
+	c->cc_file[0] = 0;
+	if (!text) {
+		auth_fail(c, "client-connect: out of memory");
+		return;
+	}
+	text[len] = 0;
+	r = braid_ccd_parse(&dyn, "client-connect output", text, err, sizeof(err));
+	free(text);
+	if (r) {
+		braid_err("%s/%s: %s", cname(c), c->real, err);
+		auth_fail(c, "client-connect wrote an invalid configuration");
+		return;
+	}
+	if (dyn.disable) {
+		braid_ccd_free(&dyn);
+		auth_fail(c, "client-connect output says 'disable'");
+		return;
+	}
+	if (dyn.has_ifconfig) {
+		if (c->has_pool)
+			braid_pool_release(g->pool, c->pool_h);
+		c->has_pool = false;
+		c->has_v4 = true;
+		c->v4 = dyn.ifc_local;
+		c->v4_remote = dyn.ifc_remote;
+	}
+	if (dyn.has_ifconfig6) {
+		c->has_v6 = true;
+		c->v6 = dyn.ifc6;
+		c->v6_prefix = dyn.ifc6_prefix;
+	}
+	if (dyn.push_reset)
+		c->ccd.push_reset = true;
+	for (unsigned i = 0; i < dyn.n_push && c->ccd.n_push < BRAID_CCD_MAX_PUSH; i++) {
+		c->ccd.push[c->ccd.n_push++] = dyn.push[i];
+		dyn.push[i] = NULL;
+	}
+	for (unsigned i = 0; i < dyn.n_iroute && c->ccd.n_iroute < BRAID_CCD_MAX_IROUTE; i++)
+		c->ccd.iroute[c->ccd.n_iroute++] = dyn.iroute[i];
+	braid_ccd_free(&dyn);
+	c->st = C_HANDSHAKE;
+	client_connect_finish(c);
+}
+
+/* client-disconnect for a client that was connected; runs on after the client is gone. */
+static void start_disconnect_script(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_authscript_req req;
+	char *env[64];
+	size_t n;
+	int r;
+
+	if (g->n_bg == g->cap_bg) {
+		size_t cap = g->cap_bg ? 2 * g->cap_bg : 8;
+		struct braid_authscript *b = realloc(g->bg, cap * sizeof(*b));
+
+		if (!b)
+			return;
+		g->bg = b;
+		g->cap_bg = cap;
+	}
+	n = client_env(c, env, 64, true);
+	memset(&req, 0, sizeof(req));
+	req.cmd = g->o->client_disconnect;
+	req.script_type = "client-disconnect";
+	req.username = c->user;
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	req.env = (const char *const *)env;
+	r = braid_authscript_start(&g->bg[g->n_bg], &req, now_ms());
+	env_free(env, n);
+	if (r)
+		braid_warn("%s/%s: cannot run client-disconnect '%s': %s", cname(c), c->real,
+			   g->o->client_disconnect, strerror(-r));
+	else
+		g->n_bg++;
+}
+
+/* Reap finished client-disconnect scripts (wait: block up to the scripts' deadline). */
+static void bg_poll(struct braid_gateway *g, bool wait)
+{
+	size_t i = 0;
+
+	while (i < g->n_bg) {
+		int r = braid_authscript_poll(&g->bg[i], now_ms());
+
+		if (r == -EAGAIN) {
+			if (wait) {
+				usleep(10000);
+				continue;
+			}
+			i++;
+			continue;
+		}
+		if (r)
+			braid_warn("client-disconnect %s (exit %d)", r == -ETIMEDOUT ? "timed out" : "failed",
+				   braid_authscript_exit_code(&g->bg[i]));
+		g->bg[i] = g->bg[--g->n_bg];
 	}
 }
 
@@ -715,6 +960,18 @@ static void auth_poll(struct gw_client *c)
 		return;
 	if (c->g->scripts)
 		c->g->scripts--;
+	if (c->cc_running) {
+		c->cc_running = false;
+		if (r) {
+			unlink(c->cc_file);
+			c->cc_file[0] = 0;
+			auth_fail(c, r == -ETIMEDOUT ? "client-connect timed out" :
+						     "client-connect refused the client (non-zero exit)");
+			return;
+		}
+		connect_script_done(c);
+		return;
+	}
 	if (r) {
 		char why[160];
 
@@ -1387,6 +1644,8 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			break;
 		}
 	}
+	if (g->n_bg)
+		bg_poll(g, false);
 	if (o->status_path && now >= g->next_status_ms) {
 		write_status(g);
 		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
@@ -1754,6 +2013,14 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	r = -ENOMEM;
 	if (!g->buf || !g->buf2 || !g->by_pid || !g->by_addr)
 		goto fail;
+	if (o->script_security < 2 &&
+	    (o->auth_user_pass_verify || o->client_connect || o->client_disconnect)) {
+		braid_err("option '%s' needs 'script-security 2' (calling external programs is off)",
+			  o->auth_user_pass_verify ? "auth-user-pass-verify" :
+			  o->client_connect ? "client-connect" : "client-disconnect");
+		r = -EPERM;
+		goto fail;
+	}
 	r = load_wrap(g);
 	if (r)
 		goto fail;
@@ -1848,6 +2115,9 @@ void braid_gateway_free(struct braid_gateway *g)
 				client_kill(g->by_pid[i], "gateway shutting down");
 		reap(g);
 	}
+	if (g->n_bg)
+		bg_poll(g, true);	/* client-disconnect of the clients dropped above */
+	free(g->bg);
 	if (g->pool && g->o->ifconfig_pool_persist)
 		braid_pool_persist_save(g->pool, g->o->ifconfig_pool_persist);
 	if (g->loop) {

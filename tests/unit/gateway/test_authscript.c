@@ -97,6 +97,38 @@ int main(void)
 	req.cmd = "";
 	CHECK_EQ(braid_authscript_start(&a, &req, 0), -EINVAL);
 
+	/* client-connect style: own script_type, extra env, the config file as last argument,
+	 * no password anywhere */
+	{
+		char sc[128], cfg[128], out[256] = "";
+		const char *env[] = { "ifconfig_pool_remote_ip=10.8.0.2", "IV_VER=2.6.14", NULL };
+		struct braid_authscript_req cc = { .username = "alice", .password = "s3cret",
+						   .common_name = "client1",
+						   .untrusted_ip = "10.99.0.2",
+						   .untrusted_port = "40000",
+						   .script_type = "client-connect", .env = env };
+		FILE *f;
+
+		snprintf(sc, sizeof(sc), "%s/cc.sh", dir);
+		snprintf(cfg, sizeof(cfg), "%s/cc.conf", dir);
+		script(sc, "[ \"$script_type\" = client-connect ] || exit 7\n"
+			   "[ -z \"$password\" ] || exit 8\n"
+			   "echo \"push \\\"echo $common_name $ifconfig_pool_remote_ip $IV_VER $#\\\"\" > \"$1\"");
+		cc.cmd = sc;
+		cc.extra_arg = cfg;
+		CHECK_EQ(run(&cc, &a), 0);
+		CHECK_EQ(braid_authscript_exit_code(&a), 0);
+		f = fopen(cfg, "r");
+		CHECK(f != NULL);
+		if (f) {
+			CHECK(fgets(out, sizeof(out), f) != NULL);
+			fclose(f);
+		}
+		CHECK_STR(out, "push \"echo client1 10.8.0.2 2.6.14 1\"\n");
+		unlink(cfg);
+		unlink(sc);
+	}
+
 	/* no temp files left behind */
 	unlink(sf);
 	unlink(se);
