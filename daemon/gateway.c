@@ -166,7 +166,7 @@ static const char *blob_path(const struct braid_opt_source *s)
 	return s->inline_text ? NULL : s->path;
 }
 
-/* "a.b.c.d:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
+/* "a.b.c.d:port" / "[v6]:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
 static void addr_strings(struct gw_client *c)
 {
 	const union braid_sockaddr *a = &c->addr;
@@ -184,7 +184,8 @@ static void addr_strings(struct gw_client *c)
 		port = ntohs(a->in6.sin6_port);
 	}
 	snprintf(c->port, sizeof(c->port), "%u", port);
-	snprintf(c->real, sizeof(c->real), "%s:%u", c->ip, port);
+	/* 2.6's mroute_addr_print: "1.2.3.4:port", "[2001:db8::2]:port" */
+	snprintf(c->real, sizeof(c->real), strchr(c->ip, ':') ? "[%s]:%u" : "%s:%u", c->ip, port);
 }
 
 /* The bytes the cookie HMAC covers: the sockaddr with every padding byte zero. */
