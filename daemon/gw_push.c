@@ -122,6 +122,11 @@ int braid_gw_push_build(const struct braid_gw_push_in *in, struct braid_gw_push_
 		return -ENOTSUP;
 	}
 	if (!in->push_reset) {
+		/* 2.6 reads the `push` lines first; the helpers (server, keepalive) add theirs after */
+		for (unsigned i = 0; i < in->n_user_push; i++)
+			r = r ?: add(out, "%s", in->user_push[i]);
+		if (in->has_v6)
+			r = r ?: add(out, "tun-ipv6");
 		if (in->has_v4 && in->subnet)
 			r = r ?: add(out, "route-gateway %s", v4str(in->gw4, a));
 		else if (in->has_v4)
@@ -132,8 +137,6 @@ int braid_gw_push_build(const struct braid_gw_push_in *in, struct braid_gw_push_
 			r = r ?: add(out, "ping %d", in->ping);
 		if (in->ping_restart > 0)
 			r = r ?: add(out, "ping-restart %d", in->ping_restart);
-		for (unsigned i = 0; i < in->n_user_push; i++)
-			r = r ?: add(out, "%s", in->user_push[i]);
 	}
 	for (unsigned i = 0; i < in->n_ccd_push; i++)
 		r = r ?: add(out, "%s", in->ccd_push[i]);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gw_push.h - the gateway's PUSH_REPLY for one client, in OpenVPN 2.6's
- * order (fact sheet §6.1, push.c prepare_push_reply):
+ * order (push.c prepare_push_reply; checked against stock 2.6.14 by
+ * tests/daemon/gw_push_interop.sh):
  *
- *   route-gateway GW | route GW (net30), topology subnet|net30,
- *   ping N, ping-restart N                   (`server` + `keepalive` helper)
- *   user `push` lines, in config order       (all of the above dropped by ccd push-reset)
+ *   user `push` lines, in config order       (2.6 parses them before its helpers run)
+ *   tun-ipv6                                 (`server-ipv6` helper)
+ *   route-gateway GW | route GW (net30), topology subnet|net30   (`server` helper)
+ *   ping N, ping-restart N                   (`keepalive` helper)
+ *                                            (all of the above dropped by ccd push-reset)
  *   ccd `push` lines
  *   compress stub-v2 | comp-lzo no           (`compress migrate`, client OCC has comp-lzo)
  *   ifconfig-ipv6 ADDR/BITS GW6

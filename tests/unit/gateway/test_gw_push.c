@@ -73,7 +73,8 @@ int main(void)
 	CHECK_EQ(out.framing, BRAID_COMP_NONE);
 	braid_gw_push_out_free(&out);
 
-	/* net30, v6, user + ccd pushes, ChaCha-only client, no IV_MTU, old IV_PROTO */
+	/* net30, v6, user + ccd pushes, ChaCha-only client, no IV_MTU, old IV_PROTO: 2.6 puts the
+	 * `push` lines first, then its helpers' tun-ipv6, route, topology, ping, ping-restart */
 	base(&in);
 	in.subnet = false;
 	in.ifc_local = 0x0a080006;
@@ -90,8 +91,8 @@ int main(void)
 	in.peer_id = 7;
 	in.peer_info = "IV_CIPHERS=CHACHA20-POLY1305\nIV_PROTO=10\n";
 	CHECK_EQ(braid_gw_push_build(&in, &out), 0);
-	CHECK_STR(join(&out), "route 10.8.0.1,topology net30,ping 10,ping-restart 60,"
-			      "route 192.168.0.0 255.255.0.0,dhcp-option DNS 10.8.0.1,"
+	CHECK_STR(join(&out), "route 192.168.0.0 255.255.0.0,dhcp-option DNS 10.8.0.1,tun-ipv6,"
+			      "route 10.8.0.1,topology net30,ping 10,ping-restart 60,"
 			      "route 172.16.0.0 255.255.0.0,ifconfig-ipv6 fd00:8::1000/64 fd00:8::1,"
 			      "ifconfig 10.8.0.6 10.8.0.5,peer-id 7,cipher CHACHA20-POLY1305,"
 			      "key-derivation tls-ekm");
