@@ -130,6 +130,8 @@ struct braid_gateway {
 	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
 	ev_signal sig[SIG_N];
 	int64_t next_status_ms, next_persist_ms;
+	int64_t cf_start_ms;		/* connect-freq window */
+	int cf_count;
 
 	/* addresses */
 	bool has_v4, has_v6, subnet;
@@ -1236,6 +1238,20 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		g->st.cookie_rejected++;
 		return;
 	}
+	if (g->o->connect_freq_n > 0) {
+		/* connect-freq N S: at most N new sessions per S seconds */
+		int64_t now = now_ms();
+
+		if (now - g->cf_start_ms >= (int64_t)g->o->connect_freq_sec * 1000) {
+			g->cf_start_ms = now;
+			g->cf_count = 0;
+		}
+		if (g->cf_count >= g->o->connect_freq_n) {
+			g->st.connect_freq_refused++;
+			g->st.cookie_rejected++;
+			return;
+		}
+	}
 	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), now_ms(),
 				       &why);
 	if (r) {
@@ -1251,6 +1267,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	}
 	c->ctl = s;
 	c->rx_bytes += len;
+	g->cf_count++;
 	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
 	ctl_run(c);
 }
@@ -1584,13 +1601,14 @@ static void log_stats(const struct braid_gateway *g)
 
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
-		   "max-clients refused %llu, floats %llu, bad source %llu, unknown peer %llu, "
+		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, bad source %llu, unknown peer %llu, "
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
 		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
-		   (unsigned long long)s->max_clients_refused, (unsigned long long)s->floats,
+		   (unsigned long long)s->max_clients_refused,
+		   (unsigned long long)s->connect_freq_refused, (unsigned long long)s->floats,
 		   (unsigned long long)s->bad_source, (unsigned long long)s->data_unknown_peer,
 		   (unsigned long long)s->data_auth_failed, (unsigned long long)s->tun_no_route,
 		   (unsigned long long)s->c2c_forwarded, (unsigned long long)s->tun_read_pkts,
@@ -2083,6 +2101,7 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	g->next_status_ms = now_ms();
+	g->cf_start_ms = now_ms();
 	g->next_persist_ms = now_ms() + 1000;
 	braid_info("gateway ready: %s, max %u clients, data ciphers %s%s%s", g->tun.name,
 		   g->max_clients, g->ciphers, o->client_to_client ? ", client-to-client" : "",

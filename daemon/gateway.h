@@ -45,6 +45,7 @@ struct braid_gateway_stats {
 	uint64_t sessions_created;	/* clients created (cookie ACKed or TCP accept) */
 	uint64_t clients_removed;
 	uint64_t max_clients_refused;
+	uint64_t connect_freq_refused;	/* connect-freq N S exceeded (UDP) */
 	uint64_t auth_failed;		/* AUTH_FAILED sent */
 	uint64_t data_unknown_peer;	/* data for no (active) client: dropped */
 	uint64_t data_auth_failed;	/* decryption failures */

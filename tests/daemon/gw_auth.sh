@@ -4,6 +4,8 @@
 # gw_auth.sh - who gets in to a braidd gateway (stock OpenVPN 2.6 clients, UDP, tls-auth):
 #  * auth-user-pass-verify via-file and via-env: the right password connects (username in the
 #    status file), a wrong one gets AUTH_FAILED and the client gives up;
+#  * verify-client-cert none + username-as-common-name: a client with only user/password, listed
+#    under its username;
 #  * crl-verify: a revoked client certificate fails the TLS handshake, the others still connect;
 #  * compress migrate: a client with `comp-lzo no` gets `compress stub-v2` pushed and passes
 #    traffic;
@@ -48,6 +50,22 @@ for method in via-file via-env; do
 	gw_stop_server
 	echo "ok: auth-user-pass-verify $method"
 done
+
+# verify-client-cert none + username-as-common-name: a client without a certificate
+gw_server_conf "$TA_S" "script-security 2" "auth-user-pass-verify $GW_DIR/verify.sh via-env" \
+	"verify-client-cert none" "username-as-common-name"
+gw_start_server
+gw_client_conf 1 "$TA_C" "auth-user-pass $GW_DIR/good.txt"
+sed -i '/^cert /d; /^key /d' "$GW_DIR/c1.conf"
+: >"$GW_DIR/c1.log"
+gw_start_client 1
+gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "certificate-less client refused"
+gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,alice,10.99.0.11:" 3 ||
+	gw_fail "username-as-common-name: CN is not the username: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
+grep -q "^CLIENT_LIST,alice,.*,alice,0,0,AES-256-GCM$" "$GW_DIR/status.txt" || gw_fail "status line for alice"
+gw_stop_client 1
+gw_stop_server
+echo "ok: verify-client-cert none + username-as-common-name"
 
 # crl-verify: revoke client2
 cat >"$GW_DIR/ca.cnf" <<EOS

@@ -6,7 +6,7 @@
 #   gwc1 (openvpn client) ─ veth ─┐
 #   gwc2 (openvpn client) ─ veth ─┤ br0 10.99.0.1/24 ─ gws (braidd gateway, tun 10.8.0.1/24)
 #   gwc3 (openvpn client) ─ veth ─┘
-#   client i: 10.99.0.(10+i)/24 on its veth
+#   client i: 10.99.0.(10+i)/24 and fd99::(10+i)/64 on its veth (br0 also has fd99::1/64)
 #
 # Names carry the shell's pid, so parallel runs do not collide; gw_cleanup (EXIT/INT/TERM trap)
 # kills what we started and deletes the namespaces and the temp dir.
@@ -78,6 +78,7 @@ gw_setup() {
 	ip -n "$GW_NS" link set lo up
 	ip -n "$GW_NS" link add br0 type bridge
 	ip -n "$GW_NS" addr add 10.99.0.1/24 dev br0
+	ip -n "$GW_NS" addr add fd99::1/64 dev br0 nodad
 	ip -n "$GW_NS" link set br0 up
 	for ((i = 1; i <= n; i++)); do
 		ns=$(gw_cns "$i")
@@ -88,6 +89,7 @@ gw_setup() {
 		ip link set "gwp$i$GW_ID" netns "$GW_NS"
 		ip -n "$ns" link set "gwv$i$GW_ID" name eth0
 		ip -n "$ns" addr add "10.99.0.$((10 + i))/24" dev eth0
+		ip -n "$ns" addr add "fd99::$((10 + i))/64" dev eth0 nodad
 		ip -n "$ns" link set eth0 up
 		ip -n "$GW_NS" link set "gwp$i$GW_ID" master br0 up
 	done

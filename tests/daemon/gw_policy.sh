@@ -7,7 +7,8 @@
 #  * max-clients 1: a second client gets no session;
 #  * float: client1's address changes mid-session; its next DATA_V2 packets (valid peer-id)
 #    move the session and pings keep working;
-#  * keepalive 1 2: a client killed without notice is removed after 2 x ping-restart.
+#  * keepalive 1 2: a client killed without notice is removed after 2 x ping-restart;
+#  * connect-freq 1 30: a second new session within 30 s is refused.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 3
@@ -98,4 +99,21 @@ gw_wait "$GW_DIR/server.log" "client removed (peer-id 0): inactivity timeout (pi
 t1=$(date +%s)
 [ $((t1 - t0)) -ge 3 ] || gw_fail "timeout: removed after $((t1 - t0)) s, before 2 x ping-restart"
 echo "ok: silent client removed after $((t1 - t0)) s"
+gw_stop_server
+
+# connect-freq 1 30: a second new session within 30 s is refused
+gw_server_conf "$TC" "connect-freq 1 30"
+gw_start_server
+: >"$GW_DIR/c1.log"
+: >"$GW_DIR/c2.log"
+gw_client_conf 1 "$TC"
+gw_start_client 1
+gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "connect-freq: client1 did not connect"
+gw_start_client 2
+sleep 3
+grep -qF "Initialization Sequence Completed" "$GW_DIR/c2.log" && gw_fail "connect-freq 1 30: a second client connected"
+s=$(gw_stats)
+[[ "$s" == *"sessions created 1,"* ]] || gw_fail "connect-freq: $s"
+[[ "$s" =~ connect-freq\ refused\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] || gw_fail "connect-freq: nothing refused: $s"
+echo "ok: connect-freq"
 echo "PASS: gw_policy"

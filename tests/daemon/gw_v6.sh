@@ -6,7 +6,8 @@
 #    10.8.0.5) plus ifconfig-ipv6 fd00:8::1000/64 fd00:8::1; IPv4 and IPv6 pings and an IPv6
 #    sha256-checked download work;
 #  * ifconfig-pool-persist: the file records "client1,10.8.0.6,fd00:8::1000"; after a gateway
-#    restart client2 connects first and client1 still gets its persisted addresses.
+#    restart client2 connects first and client1 still gets its persisted addresses;
+#  * the outer transport over IPv6 (proto udp6): the status file shows [fd99::11]:PORT.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 2
@@ -54,4 +55,24 @@ gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "clie
 grep -qF "ifconfig-ipv6 fd00:8::1000/64 fd00:8::1,ifconfig 10.8.0.6 10.8.0.5," "$GW_DIR/c1.log" ||
 	gw_fail "client1 did not get its persisted addresses back"
 echo "ok: ifconfig-pool-persist"
+gw_stop_client 1
+gw_stop_client 2
+gw_stop_server
+
+# the outer transport over IPv6 (proto udp6, local fd99::1)
+gw_server_conf "$TC" "server-ipv6 fd00:8::/64"
+sed -i 's/^local 10.99.0.1$/local fd99::1/; s/^topology subnet$/topology net30/' "$GW_DIR/server.conf"
+echo "proto udp6" >>"$GW_DIR/server.conf"
+gw_start_server
+grep -qF "gateway listening on UDP [AF_INET6]" "$GW_DIR/server.log" || gw_fail "udp6: not on IPv6: $(grep listening "$GW_DIR/server.log")"
+gw_client_conf 1 "$TC"
+sed -i 's/^remote 10.99.0.1 1194$/remote fd99::1 1194/; s/^proto udp$/proto udp6/' "$GW_DIR/c1.conf"
+: >"$GW_DIR/c1.log"
+gw_start_client 1
+gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "udp6: client1 did not connect"
+ip netns exec "$C1" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "udp6: ping 10.8.0.1"
+ip netns exec "$C1" ping -6 -c 2 -i 0.2 -W 2 -q fd00:8::1 >/dev/null || gw_fail "udp6: ping fd00:8::1"
+gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,client1,[fd99::11]:" 3 ||
+	gw_fail "udp6: real address not [fd99::11]:PORT: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
+echo "ok: IPv6 outer transport"
 echo "PASS: gw_v6"
