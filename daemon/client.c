@@ -961,10 +961,13 @@ static int process_push(struct braid_client *c)
 
 static void handle_text(struct braid_client *c, const char *msg)
 {
+	struct braid_ctl_msg m;
 	char err[256];
 	int r;
 
-	if (!strncmp(msg, "PUSH_REPLY", 10)) {
+	braid_ctl_msg_parse(msg, &m);
+	switch (m.kind) {
+	case BRAID_MSG_PUSH_REPLY:
 		if (c->st == CS_UP) {
 			braid_dbg("PUSH_REPLY after the configuration: ignored");
 			return;
@@ -986,67 +989,50 @@ static void handle_text(struct braid_client *c, const char *msg)
 		braid_info("PUSH: received control message with %u option(s) in %u part(s)",
 			   c->pl.n, c->pl.parts);
 		process_push(c);
-	} else if (!strncmp(msg, "AUTH_FAILED", 11)) {
-		bool temp = !strncmp(msg, "AUTH_FAILED,TEMP", 16);
-
+		break;
+	case BRAID_MSG_AUTH_FAILED:
 		braid_err("AUTH: Received control message: %s", msg);
 		if (c->token) {
 			/* the token expired or was refused: the next attempt uses the password */
 			free_secret(&c->token);
 			braid_info("auth-token refused: retrying with the password");
 			request_restart(c, "auth-token-refused", false);
-		} else if (temp) {
-			/* AUTH_FAILED,TEMP[backoff N,advance addr|remote|no]:reason */
-			const char *fl = msg + 16, *end = fl[0] == '[' ? strchr(fl, ']') : NULL;
-			bool advance = true;
-
-			if (end) {
-				char flags[128];
-				char *save = NULL;
-
-				snprintf(flags, sizeof(flags), "%.*s", (int)(end - fl - 1), fl + 1);
-				for (char *t = strtok_r(flags, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-					int v;
-
-					while (*t == ' ')
-						t++;
-					if (sscanf(t, "backoff %d", &v) == 1 && v >= 0 && v <= 86400)
-						c->next_pause = v;
-					else if (!strcmp(t, "advance no"))
-						advance = false;
-				}
-			}
-			request_restart(c, "auth-temp-failure (server temporary reject)", advance);
+		} else if (m.temp) {
+			if (m.backoff >= 0)
+				c->next_pause = m.backoff;
+			request_restart(c, "auth-temp-failure (server temporary reject)",
+					m.advance != 0);
 		} else if (c->o->auth_retry == BRAID_AUTH_RETRY_NONE) {
 			braid_err("authentication failed (auth-retry none): exiting");
 			request_exit(c, 1);
 		} else {
 			request_restart(c, "auth-failure", false);
 		}
-	} else if (!strncmp(msg, "RESTART", 7)) {
-		const char *fl = msg[7] == ',' ? msg + 8 : "";
-		bool next = fl[0] == '[' && strchr(fl, ']') && memchr(fl, 'N', (size_t)(strchr(fl, ']') - fl));
-
+		break;
+	case BRAID_MSG_AUTH_PENDING:
+		if (m.timeout > 0)
+			c->pending_until = ev_now(c->loop) + m.timeout;
+		braid_info("authentication pending at the server (%s)%s", msg,
+			   m.timeout > 0 ? ": waiting for the reply up to that timeout" : "");
+		break;
+	case BRAID_MSG_RESTART:
 		braid_info("server sent RESTART (%s): restarting", msg);
-		request_restart(c, "server-pushed-connection-reset", next);
-	} else if (!strncmp(msg, "HALT", 4)) {
+		request_restart(c, "server-pushed-connection-reset", m.next_remote);
+		break;
+	case BRAID_MSG_HALT:
 		braid_info("server sent HALT (%s): exiting", msg);
 		request_exit(c, 0);
-	} else if (!strcmp(msg, "EXIT")) {
+		break;
+	case BRAID_MSG_EXIT:
 		braid_info("server sent EXIT (cc-exit): restarting");
 		request_restart(c, "remote-exit", true);
-	} else if (!strncmp(msg, "AUTH_PENDING", 12)) {
-		int t = 0;
-		const char *k = strstr(msg, "timeout ");
-
-		if (k && sscanf(k, "timeout %d", &t) == 1 && t > 0 && t <= 86400)
-			c->pending_until = ev_now(c->loop) + t;
-		braid_info("authentication pending at the server (%s)%s", msg,
-			   t > 0 ? ": waiting for the reply up to that timeout" : "");
-	} else if (!strncmp(msg, "INFO", 4)) {
+		break;
+	case BRAID_MSG_INFO:
 		braid_info("control message from the server: %s", msg);
-	} else {
+		break;
+	default:
 		braid_warn("unknown control message from the server ignored: '%.64s'", msg);
+		break;
 	}
 }
 

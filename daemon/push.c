@@ -751,3 +751,100 @@ void braid_push_unapply(struct braid_push_net *n, struct braid_nl *nl)
 		n->addr4 = false;
 	}
 }
+
+/* ---- other control messages ---- */
+
+static bool has_prefix(const char *s, const char *p, const char **rest)
+{
+	size_t n = strlen(p);
+
+	if (strncmp(s, p, n) || (s[n] != '\0' && s[n] != ','))
+		return false;
+	*rest = s[n] == ',' ? s + n + 1 : s + n;
+	return true;
+}
+
+/* "[a,b,c]rest": calls fn for each flag; returns rest (after ']'), or s if no flag block */
+static const char *flag_block(const char *s, struct braid_ctl_msg *m,
+			      void (*fn)(struct braid_ctl_msg *m, const char *flag, size_t len))
+{
+	const char *end;
+
+	if (s[0] != '[' || !(end = strchr(s, ']')))
+		return s;
+	for (const char *f = s + 1; f < end;) {
+		const char *c = memchr(f, ',', (size_t)(end - f));
+		size_t len = (size_t)((c ? c : end) - f);
+
+		while (len && *f == ' ') {
+			f++;
+			len--;
+		}
+		fn(m, f, len);
+		f += len + 1;
+	}
+	return end + 1;
+}
+
+static void temp_flag(struct braid_ctl_msg *m, const char *f, size_t len)
+{
+	char buf[64];
+	int v;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, f);
+	if (sscanf(buf, "backoff %d", &v) == 1 && v >= 0 && v <= 86400)
+		m->backoff = v;
+	else if (!strcmp(buf, "advance no"))
+		m->advance = 0;
+	else if (!strcmp(buf, "advance addr") || !strcmp(buf, "advance remote"))
+		m->advance = 1;
+}
+
+static void restart_flag(struct braid_ctl_msg *m, const char *f, size_t len)
+{
+	if (memchr(f, 'N', len))
+		m->next_remote = true;
+}
+
+void braid_ctl_msg_parse(const char *msg, struct braid_ctl_msg *out)
+{
+	const char *rest;
+
+	memset(out, 0, sizeof(*out));
+	out->backoff = out->advance = out->timeout = -1;
+	out->text = "";
+	if (has_prefix(msg, "PUSH_REQUEST", &rest)) {
+		out->kind = BRAID_MSG_PUSH_REQUEST;
+	} else if (has_prefix(msg, "PUSH_REPLY", &rest)) {
+		out->kind = BRAID_MSG_PUSH_REPLY;
+		out->text = rest;
+	} else if (has_prefix(msg, "AUTH_FAILED", &rest)) {
+		out->kind = BRAID_MSG_AUTH_FAILED;
+		if (!strncmp(rest, "TEMP", 4)) {
+			out->temp = true;
+			rest = flag_block(rest + 4, out, temp_flag);
+			if (*rest == ':')
+				rest++;
+		}
+		out->text = rest;
+	} else if (has_prefix(msg, "AUTH_PENDING", &rest)) {
+		const char *t = strstr(rest, "timeout ");
+		int v;
+
+		out->kind = BRAID_MSG_AUTH_PENDING;
+		if (t && sscanf(t, "timeout %d", &v) == 1 && v > 0 && v <= 86400)
+			out->timeout = v;
+		out->text = rest;
+	} else if (has_prefix(msg, "RESTART", &rest)) {
+		out->kind = BRAID_MSG_RESTART;
+		out->text = flag_block(rest, out, restart_flag);
+	} else if (has_prefix(msg, "HALT", &rest)) {
+		out->kind = BRAID_MSG_HALT;
+		out->text = rest;
+	} else if (!strcmp(msg, "EXIT")) {
+		out->kind = BRAID_MSG_EXIT;
+	} else if (has_prefix(msg, "INFO", &rest) || has_prefix(msg, "INFO_PRE", &rest)) {
+		out->kind = BRAID_MSG_INFO;
+		out->text = rest;
+	}
+}

@@ -142,4 +142,36 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		     const union braid_sockaddr *server);
 void braid_push_unapply(struct braid_push_net *n, struct braid_nl *nl);
 
+/*
+ * The other control messages (fact sheet §6), classified for dispatch:
+ *   PUSH_REQUEST, PUSH_REPLY,...
+ *   AUTH_FAILED[,reason]          AUTH_FAILED,TEMP[backoff N,advance addr|remote|no]:reason
+ *   AUTH_PENDING[,timeout N]      RESTART[,[flags]msg] (flag N = next remote)   HALT[,msg]
+ *   EXIT                          INFO,text / INFO_PRE,text
+ */
+enum braid_ctl_msg_kind {
+	BRAID_MSG_UNKNOWN = 0,
+	BRAID_MSG_PUSH_REQUEST,
+	BRAID_MSG_PUSH_REPLY,
+	BRAID_MSG_AUTH_FAILED,
+	BRAID_MSG_AUTH_PENDING,
+	BRAID_MSG_RESTART,
+	BRAID_MSG_HALT,
+	BRAID_MSG_EXIT,
+	BRAID_MSG_INFO,
+};
+
+struct braid_ctl_msg {
+	enum braid_ctl_msg_kind kind;
+	bool temp;		/* AUTH_FAILED,TEMP */
+	int backoff;		/* AUTH_FAILED,TEMP[backoff N]: seconds, -1 = none */
+	int advance;		/* AUTH_FAILED,TEMP[advance ...]: 0 no, 1 addr/remote, -1 not given */
+	int timeout;		/* AUTH_PENDING,timeout N: seconds, -1 = none */
+	bool next_remote;	/* RESTART,[N]... */
+	const char *text;	/* the reason / message part (points into the input), "" if none */
+};
+
+/* Classify one control message. Never fails: unknown messages are BRAID_MSG_UNKNOWN. */
+void braid_ctl_msg_parse(const char *msg, struct braid_ctl_msg *out);
+
 #endif /* BRAID_PUSH_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tls_client_push_test.c - push.c: PUSH_REPLY split/accumulate round trips, continuation markers,
- * the 1024-byte limit, pull-filter and route-nopull, parsing of a stock 2.6 reply and its errors.
+ * the 1024-byte limit, pull-filter and route-nopull, parsing of a stock 2.6 reply and its errors,
+ * random replies, and the classification of the other control messages (AUTH_FAILED,TEMP flags, ...).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -288,6 +289,66 @@ static void test_random_replies(void)
 	CHECKM(ok > 100 && bad > 100, "random replies: %u parsed, %u refused", ok, bad);
 }
 
+static void test_ctl_msg(void)
+{
+	struct braid_ctl_msg m;
+
+	braid_ctl_msg_parse("AUTH_FAILED,TEMP[backoff 7,advance no]:server busy", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_AUTH_FAILED);
+	CHECK(m.temp);
+	CHECK_EQ(m.backoff, 7);
+	CHECK_EQ(m.advance, 0);
+	CHECK_STR(m.text, "server busy");
+	braid_ctl_msg_parse("AUTH_FAILED,TEMP[advance remote]", &m);
+	CHECK(m.temp);
+	CHECK_EQ(m.backoff, -1);
+	CHECK_EQ(m.advance, 1);
+	braid_ctl_msg_parse("AUTH_FAILED,TEMP:x", &m);
+	CHECK(m.temp && m.backoff == -1 && m.advance == -1);
+	CHECK_STR(m.text, "x");
+	braid_ctl_msg_parse("AUTH_FAILED", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_AUTH_FAILED);
+	CHECK(!m.temp);
+	CHECK_STR(m.text, "");
+	braid_ctl_msg_parse("AUTH_FAILED,bad password", &m);
+	CHECK(!m.temp);
+	CHECK_STR(m.text, "bad password");
+	braid_ctl_msg_parse("AUTH_FAILED,TEMP[backoff 999999999999]", &m);
+	CHECK_EQ(m.backoff, -1);
+	braid_ctl_msg_parse("AUTH_PENDING,timeout 30", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_AUTH_PENDING);
+	CHECK_EQ(m.timeout, 30);
+	braid_ctl_msg_parse("AUTH_PENDING", &m);
+	CHECK_EQ(m.timeout, -1);
+	braid_ctl_msg_parse("RESTART,[N]server going down", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_RESTART);
+	CHECK(m.next_remote);
+	CHECK_STR(m.text, "server going down");
+	braid_ctl_msg_parse("RESTART,[P]x", &m);
+	CHECK(!m.next_remote);
+	braid_ctl_msg_parse("RESTART", &m);
+	CHECK(m.kind == BRAID_MSG_RESTART && !m.next_remote);
+	braid_ctl_msg_parse("HALT,bye", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_HALT);
+	CHECK_STR(m.text, "bye");
+	braid_ctl_msg_parse("EXIT", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_EXIT);
+	braid_ctl_msg_parse("EXITED", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_UNKNOWN);
+	braid_ctl_msg_parse("INFO_PRE,CR_TEXT:R,E:hi", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_INFO);
+	CHECK_STR(m.text, "CR_TEXT:R,E:hi");
+	braid_ctl_msg_parse("PUSH_REQUEST", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_PUSH_REQUEST);
+	braid_ctl_msg_parse("PUSH_REPLY,ping 1", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_PUSH_REPLY);
+	CHECK_STR(m.text, "ping 1");
+	braid_ctl_msg_parse("PUSH_REPLYX", &m);
+	CHECK_EQ(m.kind, BRAID_MSG_UNKNOWN);
+	braid_ctl_msg_parse("RESTART,[N", &m);	/* no closing bracket: plain text */
+	CHECK(!m.next_remote);
+}
+
 int main(void)
 {
 	test_split_one();
@@ -296,5 +357,6 @@ int main(void)
 	test_filter();
 	test_parse();
 	test_random_replies();
+	test_ctl_msg();
 	CHECK_DONE();
 }
