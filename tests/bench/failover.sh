@@ -24,7 +24,8 @@ wl_check() {
 }
 
 wl_server() {
-	tb_bg "$WNS" "${WRAP[@]}" "$PY" "$BENCH_DIR/flowtool.py" send --port $WL_PORT --secs "$SECS" \
+	# the flow outlasts the analysed window (cut + POST) by 0.5 s, so that its end is never read as a dip
+	tb_bg "$WNS" "${WRAP[@]}" "$PY" "$BENCH_DIR/flowtool.py" send --port $WL_PORT --secs "$("$PY" -c "import sys; print(float(sys.argv[1]) + 0.5)" "$SECS")" \
 		>"$TB_DIR/flow-send.log" 2>&1
 	PORT=$WL_PORT
 }
