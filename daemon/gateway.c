@@ -36,6 +36,7 @@
 #include "netlink.h"
 #include "ovpn_status.h"
 #include "pool.h"
+#include "push.h"
 #include "sock.h"
 #include "tun.h"
 #include "vroute.h"
@@ -490,7 +491,7 @@ static void send_push(struct gw_client *c)
 {
 	if (c->pushed || c->st != C_ACTIVE)
 		return;
-	if (!braid_gw_push_split(c->push.opts, c->push.n_opts, BRAID_GW_PUSH_MSG_MAX, emit_push, c))
+	if (!braid_push_split((const char *const *)c->push.opts, c->push.n_opts, 0, emit_push, c))
 		c->pushed = true;
 }
 

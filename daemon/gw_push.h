@@ -19,6 +19,9 @@
  *     | key-derivation tls-ekm               (bit 3 without bit 7)
  *   tun-mtu N                                (client sent IV_MTU >= N)
  *
+ * The caller splits the list into PUSH_REPLY messages with push.h's
+ * braid_push_split (<= 1024 bytes, push-continuation 2/1).
+ *
  * NCP: the cipher is the first of our data-ciphers that the client lists in
  * IV_CIPHERS; without IV_CIPHERS, IV_NCP>=2 means "AES-256-GCM:AES-128-GCM",
  * else the `cipher` of the client's OCC string. None in common: -ENOTSUP
@@ -34,7 +37,6 @@
 
 #include "dc/payload.h"
 
-#define BRAID_GW_PUSH_MSG_MAX 1024	/* one PUSH_REPLY message, as 2.6 */
 #define BRAID_GW_PUSH_MAX_OPTS 160
 
 struct braid_gw_push_in {
@@ -85,15 +87,5 @@ void braid_gw_push_out_free(struct braid_gw_push_out *out);
  */
 int braid_gw_push_ncp(const char *ours, const char *peer_info, const char *peer_options,
 		      char *cipher, size_t cap);
-
-/*
- * Split options into PUSH_REPLY messages of at most max bytes (incl.
- * "PUSH_REPLY," and the continuation marker): every message but the last
- * ends ",push-continuation 2", the last ",push-continuation 1" when there
- * are several. Calls emit(msg) for each; stops at its first non-zero
- * return. -E2BIG if a single option cannot fit.
- */
-int braid_gw_push_split(char *const *opts, unsigned n, size_t max,
-			int (*emit)(void *ctx, const char *msg), void *ctx);
 
 #endif /* BRAID_GW_PUSH_H */

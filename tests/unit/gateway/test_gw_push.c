@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "gw_push.h"
+#include "push.h"
 
 #define PI_STOCK "IV_VER=2.6.14\nIV_PLAT=linux\nIV_TCPNL=1\nIV_MTU=1600\nIV_NCP=2\n" \
 	"IV_CIPHERS=AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305\nIV_PROTO=990\n" \
@@ -140,11 +141,11 @@ int main(void)
 	CHECK(!out.ekm);
 	braid_gw_push_out_free(&out);
 
-	/* splitting: one message, then continuations */
+	/* splitting (push.h, shared with the client): one message, then continuations */
 	base(&in);
 	CHECK_EQ(braid_gw_push_build(&in, &out), 0);
 	nmsg = 0;
-	CHECK_EQ(braid_gw_push_split(out.opts, out.n_opts, 1024, emit, NULL), 0);
+	CHECK_EQ(braid_push_split((const char *const *)out.opts, out.n_opts, 1024, emit, NULL), 0);
 	CHECK_EQ(nmsg, 1);
 	CHECK_STR(msgs[0], "PUSH_REPLY,route-gateway 10.8.0.1,topology subnet,ping 10,ping-restart 60,"
 			   "ifconfig 10.8.0.2 255.255.255.0,peer-id 0,cipher AES-256-GCM,"
@@ -155,7 +156,7 @@ int main(void)
 		snprintf(many[i], 64, "route 10.%d.0.0 255.255.0.0 vpn_gateway 5 abcdefghij", i);
 	}
 	nmsg = 0;
-	CHECK_EQ(braid_gw_push_split(many, 40, 1024, emit, NULL), 0);
+	CHECK_EQ(braid_push_split((const char *const *)many, 40, 1024, emit, NULL), 0);
 	CHECK_EQ(nmsg, 3);
 	for (int i = 0; i < nmsg; i++) {
 		CHECK(strlen(msgs[i]) <= 1024);
@@ -165,7 +166,7 @@ int main(void)
 	CHECK(strstr(msgs[1], ",push-continuation 2") != NULL);
 	CHECK(strstr(msgs[2], ",push-continuation 1") == msgs[2] + strlen(msgs[2]) - 20);
 	CHECK(strstr(msgs[2], "route 10.39.0.0") != NULL);
-	CHECK_EQ(braid_gw_push_split(many, 40, 50, emit, NULL), -E2BIG);
+	CHECK_EQ(braid_push_split((const char *const *)many, 40, 50, emit, NULL), -EMSGSIZE);
 	for (int i = 0; i < 40; i++)
 		free(many[i]);
 	CHECK_DONE();
