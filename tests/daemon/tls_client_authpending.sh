@@ -30,7 +30,7 @@ while True:
             cmd('client-deny %s %s "busy" "TEMP[backoff 2,advance no]:server busy"' % (cid, kid))
         else:
             cmd('client-pending-auth %s %s "CR_TEXT:R,E:please wait" 30' % (cid, kid))
-            time.sleep(4)
+            time.sleep(6)
             cmd('client-auth-nt %s %s' % (cid, kid))
 EOP
 tc_server srv udp tls-auth "management 127.0.0.1 7505" "management-client-auth"
@@ -48,8 +48,9 @@ grep -qF "Restart pause, 2 second(s)" "$TB_DIR/cli.log" || fail "the server's ba
 grep -qF "authentication pending at the server (AUTH_PENDING,timeout 30): waiting for the reply up to that timeout" \
 	"$TB_DIR/cli.log" || fail "AUTH_PENDING,timeout not taken"
 grep -q "no PUSH_REPLY within hand-window" "$TB_DIR/cli.log" && fail "gave up at hand-window despite AUTH_PENDING"
+grep -qF "PUSH_REQUEST sent again (no reply yet)" "$TB_DIR/cli.log" || fail "PUSH_REQUEST not repeated while pending"
 [ "$(grep -c 'SIGUSR1\[soft' "$TB_DIR/cli.log")" = 1 ] || fail "more than the one restart"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping after the deferred auth"
 bd_stop cli || fail "exit code $?"
 tc_server_stop
-echo "ok: AUTH_FAILED,TEMP backoff 2 honoured; AUTH_PENDING,timeout 30 kept the push wait open past hand-window 3"
+echo "ok: AUTH_FAILED,TEMP backoff 2 honoured; AUTH_PENDING,timeout 30 kept the push wait open past hand-window 3; PUSH_REQUEST repeated"
