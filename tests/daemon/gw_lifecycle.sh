@@ -32,8 +32,12 @@ gw_start_client 1
 gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "client1 did not connect"
 gw_wait "$GW_DIR/server.log" "renegotiated, data key 1 (user re-verified)" 10 ||
 	gw_fail "no gateway renegotiation with re-verification"
-ip netns exec "$C1" ping -c 3 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "ping after renegotiation"
-echo "ok: renegotiation by the gateway, user re-verified"
+n0=$(grep -c "renegotiated, data key" "$GW_DIR/server.log")
+loss=$(ip netns exec "$C1" ping -c 30 -i 0.2 -W 2 -q 10.8.0.1 | sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p')
+n1=$(grep -c "renegotiated, data key" "$GW_DIR/server.log")
+[ "$loss" = 0 ] || gw_fail "renegotiation: $loss % ping loss"
+[ "$n1" -gt "$n0" ] || gw_fail "no renegotiation during the 6 s of pings"
+echo "ok: renegotiation by the gateway, user re-verified, 0 % loss over $((n1 - n0)) renegotiation(s)"
 
 # restart from the same address and port
 n=$(grep -c "Initialization Sequence Completed" "$GW_DIR/c1.log")
