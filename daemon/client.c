@@ -788,8 +788,11 @@ static void sock_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /* ---- push ---- */
 
+/* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 static void teardown_net(struct braid_client *c)
 {
+	if (c->tun_open)
+		braid_push_unapply(&c->pnet, c->tun.nl);
 	if (c->up_ran && c->o->down) {
 		struct braid_script_env env = { 0 };
 
@@ -800,8 +803,6 @@ static void teardown_net(struct braid_client *c)
 		braid_script_env_free(&env);
 	}
 	c->up_ran = false;
-	if (c->tun_open)
-		braid_push_unapply(&c->pnet, c->tun.nl);
 }
 
 static int process_push(struct braid_client *c)
@@ -929,9 +930,11 @@ static int process_push(struct braid_client *c)
 		p->redirect = true;
 		p->redirect_flags |= o->redirect_gw;
 	}
-	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote);
+	/* OpenVPN's order: addresses, the `up` script, then routes */
+	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote,
+			     BRAID_PUSH_APPLY_ADDRS);
 	if (r) {
-		request_restart(c, "route-error", false);
+		request_restart(c, "ifconfig-error", false);
 		return r;
 	}
 	braid_mssfix_init(&c->mss, o->mssfix, c->remote.sa.sa_family == AF_INET ? 20 : 40,
@@ -949,6 +952,12 @@ static int process_push(struct braid_client *c)
 			return r;
 		}
 		c->up_ran = true;
+	}
+	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote,
+			     BRAID_PUSH_APPLY_ROUTES);
+	if (r) {
+		request_restart(c, "route-error", false);
+		return r;
 	}
 	c->st = CS_UP;
 	c->failures = 0;

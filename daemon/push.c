@@ -616,14 +616,16 @@ static int add_route(struct braid_push_net *n, struct braid_nl *nl, const char *
 
 int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		     const char *ifname, const struct braid_pushed *p,
-		     const union braid_sockaddr *server)
+		     const union braid_sockaddr *server, unsigned int what)
 {
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
 	int r;
 
-	memset(n, 0, sizeof(*n));
-	n->ifindex = ifindex;
-	if (p->has_ifconfig) {
+	if (what & BRAID_PUSH_APPLY_ADDRS) {
+		memset(n, 0, sizeof(*n));
+		n->ifindex = ifindex;
+	}
+	if ((what & BRAID_PUSH_APPLY_ADDRS) && p->has_ifconfig) {
 		bool subnet = p->topology == BRAID_TOPO_SUBNET;
 
 		n->a4 = p->ifc_local;
@@ -649,7 +651,7 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		else
 			braid_info("%s: address %s peer %s", ifname, a, b);
 	}
-	if (p->has_ifconfig6) {
+	if ((what & BRAID_PUSH_APPLY_ADDRS) && p->has_ifconfig6) {
 		r = braid_nl_addr(nl, true, ifindex, AF_INET6, &p->ifc6_local, NULL, p->ifc6_prefix);
 		inet_ntop(AF_INET6, &p->ifc6_local, a, sizeof(a));
 		if (r) {
@@ -662,6 +664,8 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		n->prefix6 = p->ifc6_prefix;
 		braid_info("%s: address %s/%u", ifname, a, p->ifc6_prefix);
 	}
+	if (!(what & BRAID_PUSH_APPLY_ROUTES))
+		return 0;
 	/*
 	 * redirect-gateway: first a host route to the server via the gateway it is reached by now (unless
 	 * `local`), needed when the /1 routes of the server's family go to the TUN; then the /1 routes.

@@ -135,11 +135,14 @@ struct braid_nl;
  * 8000::/1) and a host route to `server` (IPv4 or IPv6, whichever family is
  * redirected) via the gateway it is reached by now (RTM_GETROUTE); not with `local`. Logs each
  * step. 0 or -errno (logged); on error what was added stays recorded in *n
- * for braid_push_unapply.
+ * for braid_push_unapply. `what` picks addresses and/or routes, so that a caller
+ * can run its `up` script in between as OpenVPN does (ifconfig, up, routes).
  */
+#define BRAID_PUSH_APPLY_ADDRS 1u	/* addresses (first call: resets *n) */
+#define BRAID_PUSH_APPLY_ROUTES 2u	/* routes and redirect-gateway */
 int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		     const char *ifname, const struct braid_pushed *p,
-		     const union braid_sockaddr *server);
+		     const union braid_sockaddr *server, unsigned int what);
 void braid_push_unapply(struct braid_push_net *n, struct braid_nl *nl);
 
 /*

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,9 @@
 
 #define MAX_ARGV 64
 
-int braid_script_env_add(struct braid_script_env *e, const char *name, const char *fmt, ...)
+/* Append an allocated "NAME=VALUE" (taken over, freed on error). */
+static int env_push(struct braid_script_env *e, char *kv)
 {
-	char *val = NULL, *kv = NULL;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vasprintf(&val, fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	if (asprintf(&kv, "%s=%s", name, val) < 0) {
-		free(val);
-		return -ENOMEM;
-	}
-	free(val);
 	if (e->n + 2 > e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 32;
 		char **v = realloc(e->v, cap * sizeof(*v));
@@ -49,12 +37,62 @@ int braid_script_env_add(struct braid_script_env *e, const char *name, const cha
 	return 0;
 }
 
+int braid_script_env_add(struct braid_script_env *e, const char *name, const char *fmt, ...)
+{
+	char *val = NULL, *kv = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&val, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = asprintf(&kv, "%s=%s", name, val);
+	free(val);
+	if (r < 0)
+		return -ENOMEM;
+	return env_push(e, kv);
+}
+
 void braid_script_env_free(struct braid_script_env *e)
 {
 	for (size_t i = 0; i < e->n; i++)
 		free(e->v[i]);
 	free(e->v);
 	memset(e, 0, sizeof(*e));
+}
+
+extern char **environ;
+
+static bool env_has(const struct braid_script_env *e, const char *kv)
+{
+	size_t n = strcspn(kv, "=");
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strncmp(e->v[i], kv, n) && e->v[i][n] == '=')
+			return true;
+	return false;
+}
+
+/* The daemon's own environment (PATH, ...) follows, as OpenVPN's scripts inherit it. */
+static int inherit_environ(struct braid_script_env *e)
+{
+	for (char **v = environ; v && *v; v++) {
+		const char *eq = strchr(*v, '=');
+		char *kv;
+		int r;
+
+		if (!eq || env_has(e, *v))
+			continue;
+		kv = strdup(*v);
+		if (!kv)
+			return -ENOMEM;
+		r = env_push(e, kv);
+		if (r)
+			return r;
+	}
+	return 0;
 }
 
 static const char *ntop4(struct in_addr a, char *buf, size_t len)
@@ -109,7 +147,7 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD("proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" : "tcp-client");
 	}
 	if (!p)
-		return 0;
+		return inherit_environ(e);
 	if (p->has_ifconfig) {
 		ADD("ifconfig_local", "%s", ntop4(p->ifc_local, a, sizeof(a)));
 		if (p->topology == BRAID_TOPO_SUBNET)
@@ -175,7 +213,7 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD(name, "dhcp-option %s", p->dhcp[i]);
 	}
 #undef ADD
-	return r;
+	return inherit_environ(e);
 }
 
 int braid_script_run(const char *what, const char *cmd, const struct braid_options *o,

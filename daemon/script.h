@@ -11,7 +11,8 @@
  * route_gateway_N / route_metric_N, route_ipv6_network_N / route_ipv6_gateway_N,
  * foreign_option_N ("dhcp-option DNS 10.8.0.1"), trusted_ip, trusted_port,
  * remote_1, remote_port_1, proto_1, script_context, verb, daemon, config,
- * plus every `setenv NAME VALUE`. Nothing is written to resolv.conf: DNS
+ * plus every `setenv NAME VALUE`, then braidd's own environment (PATH, ...) for
+ * names not set above. Nothing is written to resolv.conf: DNS
  * servers reach the script as foreign_option_N only.
  *
  * Running an external program needs `script-security 2` or more (as in

@@ -14,6 +14,8 @@ cat >"$TB_DIR/up.sh" <<EOS
 #!/bin/sh
 env | sort >"$TB_DIR/\$script_type.env"
 echo "\$@" >"$TB_DIR/\$script_type.args"
+ip -o addr show dev "\$1" >"$TB_DIR/\$script_type.addr" 2>&1
+ip -o route show 10.9.0.0/24 >"$TB_DIR/\$script_type.routes" 2>&1
 EOS
 chmod +x "$TB_DIR/up.sh"
 
@@ -61,7 +63,11 @@ grep -q "^ifconfig_netmask=255.255.255.0$" "$TB_DIR/up.env" || fail "up env: ifc
 grep -q "^route_network_1=10.9.0.0$" "$TB_DIR/up.env" || fail "up env: route_network_1"
 grep -q "^dev=$dev$" "$TB_DIR/up.env" || fail "up env: dev"
 grep -q "^FOO=bar$" "$TB_DIR/up.env" || fail "up env: setenv FOO"
+grep -q "^PATH=" "$TB_DIR/up.env" || fail "up env: PATH not inherited"
 grep -q "^$dev 1500 " "$TB_DIR/up.args" || fail "up args: $(cat "$TB_DIR/up.args")"
+# OpenVPN's order: the address is there when `up` runs, the routes come after it
+grep -q "10.8.0.2/24" "$TB_DIR/up.addr" || fail "up ran before the address was set: $(cat "$TB_DIR/up.addr")"
+[ ! -s "$TB_DIR/up.routes" ] || fail "up ran after the routes: $(cat "$TB_DIR/up.routes")"
 echo "ok: addresses, routes, redirect-gateway def1, up script environment"
 
 bd_stop cli || fail "client exit code $? after SIGTERM, want 0"
@@ -69,6 +75,7 @@ grep -qF "sending exit notification to the server" "$TB_DIR/cli.log" || fail "no
 for _ in $(seq 1 40); do grep -qiE "exit notification|EXIT message|peer-exit" "$OV_LOG" && break; sleep 0.05; done
 grep -qiE "exit notification|EXIT message|peer-exit" "$OV_LOG" || fail "server did not log the client's exit"
 [ -f "$TB_DIR/down.env" ] || fail "down script did not run"
+[ ! -s "$TB_DIR/down.routes" ] || fail "down ran before the routes were removed: $(cat "$TB_DIR/down.routes")"
 tb_exec "$TB_CLI" ip link show "$dev" >/dev/null 2>&1 && fail "$dev still exists after exit"
 tb_exec "$TB_CLI" ip -o route show "$(tb_srv_addr 1)" | grep . >/dev/null && fail "host route to the server left behind"
 tb_exec "$TB_CLI" ip -o route show 0.0.0.0/1 | grep . >/dev/null && fail "0.0.0.0/1 left behind"
