@@ -8,7 +8,7 @@
  *     --> PUSH_REQUEST every 5 s until a PUSH_REPLY (or the server's unrequested one)
  *     --> push.c: pull-filter, parse; cipher must be in data-ciphers
  *     --> keys by EKM (pushed tls-ekm) or the OpenVPN PRF --> dc key_id 0 (NORMAL)
- *     --> addresses, routes, redirect-gateway on the TUN; `up` script
+ *     --> addresses on the TUN, `up` script, routes and redirect-gateway (OpenVPN's order)
  *   renegotiation (either side): KEYS_READY{n} --> derive + install key n; the old key
  *     stays as lame duck until the session reports KEY_EXPIRED (tran-window)
  *   data: TUN <-> compression stub framing <-> dc (P_DATA_V2 with the pushed peer-id)
@@ -19,6 +19,10 @@
  * its maximum) and try the next remote. SIGTERM/SIGINT, HALT, AUTH_FAILED with
  * auth-retry none end the process. explicit-exit-notify: cc `EXIT` if the
  * server pushed cc-exit, else an OCC EXIT data packet (UDP).
+ *
+ * Also: `status FILE [N]` (OpenVPN's client statistics format), `tls-exit`,
+ * AUTH_FAILED,TEMP[backoff,advance], AUTH_PENDING,timeout, a pushed auth-token
+ * used as the password on reconnects, explicit-exit-notify (cc EXIT or OCC EXIT).
  *
  * Test knob: BRAIDD_KEY_DERIVATION=prf in the environment stops announcing
  * TLS_KEY_EXPORT (IV_PROTO bit 3), so a stock server derives by PRF.
