@@ -1172,11 +1172,19 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 		}
 		return;
 	}
-	c->last_rx_ms = now_ms();
-	c->rx_bytes += len;
 	if (from && !c->tcp && !braid_sockaddr_equal(from, &c->addr)) {
+		struct gw_client *other = by_addr(g, from);
 		char old[80];
 
+		if (other && strcmp(other->cert_cn, c->cert_cn)) {
+			/* 2.6: no float onto an address a client with another certificate uses */
+			g->st.float_refused++;
+			braid_dbg("%s/%s: float to %s refused: in use by %s", cname(c), c->real,
+				  other->real, cname(other));
+			return;
+		}
+		if (other)
+			client_kill(other, "another session of this certificate floated to its address");
 		snprintf(old, sizeof(old), "%s", c->real);
 		addr_remove(g, c);
 		c->addr = *from;
@@ -1185,6 +1193,8 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 		g->st.floats++;
 		braid_info("%s: peer-id %u floated from %s to %s", cname(c), c->pid, old, c->real);
 	}
+	c->last_rx_ms = now_ms();
+	c->rx_bytes += len;
 	on_payload(c, out, olen);
 }
 
@@ -1602,7 +1612,7 @@ static void log_stats(const struct braid_gateway *g)
 
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
-		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, bad source %llu, unknown peer %llu, "
+		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, floats refused %llu, bad source %llu, unknown peer %llu, "
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
@@ -1610,6 +1620,7 @@ static void log_stats(const struct braid_gateway *g)
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
 		   (unsigned long long)s->max_clients_refused,
 		   (unsigned long long)s->connect_freq_refused, (unsigned long long)s->floats,
+		   (unsigned long long)s->float_refused,
 		   (unsigned long long)s->bad_source, (unsigned long long)s->data_unknown_peer,
 		   (unsigned long long)s->data_auth_failed, (unsigned long long)s->tun_no_route,
 		   (unsigned long long)s->c2c_forwarded, (unsigned long long)s->tun_read_pkts,

@@ -50,6 +50,7 @@ struct braid_gateway_stats {
 	uint64_t data_unknown_peer;	/* data for no (active) client: dropped */
 	uint64_t data_auth_failed;	/* decryption failures */
 	uint64_t floats;		/* clients moved to a new source address */
+	uint64_t float_refused;		/* float onto another certificate's client address: dropped */
 	uint64_t bad_source;		/* inner source address not the client's */
 	uint64_t tun_no_route;		/* TUN packets for no client */
 	uint64_t c2c_forwarded;		/* client-to-client, inside braidd */

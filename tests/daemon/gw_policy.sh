@@ -8,7 +8,9 @@
 #  * float: client1's address changes mid-session; its next DATA_V2 packets (valid peer-id)
 #    move the session and pings keep working;
 #  * keepalive 1 2: a client killed without notice is removed after 2 x ping-restart;
-#  * connect-freq 1 30: a second new session within 30 s is refused.
+#  * connect-freq 1 30: a second new session within 30 s is refused;
+#  * a client whose packets come from another client's exact address (another certificate) does
+#    not float there: its packets are dropped, both sessions stay.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 3
@@ -116,4 +118,42 @@ s=$(gw_stats)
 [[ "$s" == *"sessions created 1,"* ]] || gw_fail "connect-freq: $s"
 [[ "$s" =~ connect-freq\ refused\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 1 ] || gw_fail "connect-freq: nothing refused: $s"
 echo "ok: connect-freq"
+gw_stop_client 1
+gw_stop_client 2
+gw_stop_server
+
+# no float onto another client's address: client1 and client2 both on port 5000, then client1
+# takes client2's IP; its packets now come from client2's exact address and must be dropped
+gw_server_conf "$TC"
+gw_start_server
+for i in 1 2; do
+	gw_client_conf "$i" "$TC" "lport 5000"
+	sed -i 's/^nobind$//' "$GW_DIR/c$i.conf"
+	: >"$GW_DIR/c$i.log"
+	gw_start_client "$i"
+	gw_wait "$GW_DIR/c$i.log" "Initialization Sequence Completed" 15 || gw_fail "float-refusal: client$i"
+done
+C1=$(gw_cns 1)
+sleep 1.2
+before=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f2,3 | sort)
+[ "$(grep -c ':5000$' <<<"$before")" = 2 ] || gw_fail "float-refusal: clients not on port 5000: $before"
+ip netns exec "$C1" sysctl -qw net.ipv4.conf.eth0.promote_secondaries=1
+ip -n "$C1" addr add 10.99.0.12/24 dev eth0
+for a in $(ip -n "$C1" -4 -o addr show dev eth0 | awk '{print $4}'); do
+	[ "$a" = 10.99.0.12/24 ] || ip -n "$C1" addr del "$a" dev eth0
+done
+ip netns exec "$C1" ping -c 3 -i 0.2 -W 1 -q 10.8.0.1 >/dev/null 2>&1 &&
+	gw_fail "float-refusal: client1 got through from client2's address"
+s=$(gw_stats)
+[[ "$s" =~ floats\ refused\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 3 ] || gw_fail "float-refusal: $s"
+[[ "$s" == *" floats 0,"* ]] || gw_fail "float-refusal: a float happened: $s"
+# give 10.99.0.12 back to client2 (client1's ARP requests taught the gateway its MAC for it)
+ip -n "$C1" addr add 10.99.0.11/24 dev eth0
+ip -n "$C1" addr del 10.99.0.12/24 dev eth0
+ip -n "$GW_NS" neigh flush 10.99.0.12 2>/dev/null
+ip netns exec "$(gw_cns 2)" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "float-refusal: client2 lost"
+sleep 1.2
+after=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f2,3 | sort)
+[ "$before" = "$after" ] || gw_fail "float-refusal: addresses changed: $before -> $after"
+echo "ok: no float onto another certificate's address"
 echo "PASS: gw_policy"
