@@ -24,6 +24,9 @@
 #define MAX_EPS BRAID_MP_MAX_PATHS
 #define RX_BATCH 32
 #define RX_ROUNDS 8
+#define RX_REORDER_MAX 4096	/* packets the engine may hold for reordering */
+#define RX_REORDER_WINDOW 8192
+#define RX_BATCH_GRO 8		/* messages per read with GRO (each up to 64 KiB) */
 #define TUN_BATCH 64
 #define HOUSEKEEP_S 1.0
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
@@ -865,59 +868,83 @@ static void rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t l
 		rput(m, b);
 }
 
-static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+/*
+ * One recvmmsg on socket s, at most vlen messages, every datagram to the
+ * engine: the number of messages read, 0 if none (or an error).
+ */
+static int rx_batch(struct braid_mpath *m, struct msock *s, int vlen)
 {
-	struct msock *s = w->data;
-	struct braid_mpath *m = s->m;
 	size_t bs = m->rxbs;
 	int sock = (int)(s - m->sock);
+	uint64_t now;
+	int64_t off;
+	int n;
+
+	for (int i = 0; i < vlen; i++) {
+		m->rxiov[i].iov_base = m->rxbuf + (size_t)i * bs;
+		m->rxiov[i].iov_len = bs;
+		memset(&m->rxmsg[i], 0, sizeof(m->rxmsg[i]));
+		m->rxmsg[i].msg_hdr.msg_iov = &m->rxiov[i];
+		m->rxmsg[i].msg_hdr.msg_iovlen = 1;
+		m->rxmsg[i].msg_hdr.msg_name = &m->rxaddr[i];
+		m->rxmsg[i].msg_hdr.msg_namelen = sizeof(m->rxaddr[i]);
+		m->rxmsg[i].msg_hdr.msg_control = m->rxctl[i].b;
+		m->rxmsg[i].msg_hdr.msg_controllen = sizeof(m->rxctl[i].b);
+	}
+	do
+		n = recvmmsg(s->fd, m->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return 0;
+	now = now_us();	/* not given to the engine: bounds the kernel times */
+	off = clock_offset_ns();
+	for (int i = 0; i < n; i++) {
+		const uint8_t *p = m->rxbuf + (size_t)i * bs;
+		size_t len = m->rxmsg[i].msg_len, seg = 0;
+		uint64_t t;
+
+		if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+			m->tst->link_rx_pkts++;
+			m->tst->rx_malformed++;
+			continue;
+		}
+		t = rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now));
+		if (s->gro)
+			seg = braid_sock_gro_size(&m->rxmsg[i].msg_hdr);
+		if (!seg || seg > len)
+			seg = len;
+		/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
+		for (size_t o = 0; o < len; o += seg)
+			rx_one(m, sock, p + o, len - o < seg ? len - o : seg, &m->rxaddr[i], t);
+	}
+	return n;
+}
+
+/*
+ * A path socket is readable: read every socket in turn, one batch each per
+ * round. Draining one socket first would hand the engine thousands of
+ * packets of one path (a GRO message holds up to 64 KiB) while the other
+ * paths' packets, interleaved by packet-id, wait in their sockets: the
+ * reorder buffer fills to its bound and drops.
+ */
+static void sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct msock *s0 = w->data;
+	struct braid_mpath *m = s0->m;
+	int first = (int)(s0 - m->sock);
 
 	(void)loop, (void)revents;
 	for (int round = 0; round < RX_ROUNDS; round++) {
-		uint64_t now;
-		int64_t off;
-		int n;
+		bool full = false;
 
-		for (int i = 0; i < RX_BATCH; i++) {
-			m->rxiov[i].iov_base = m->rxbuf + (size_t)i * bs;
-			m->rxiov[i].iov_len = bs;
-			memset(&m->rxmsg[i], 0, sizeof(m->rxmsg[i]));
-			m->rxmsg[i].msg_hdr.msg_iov = &m->rxiov[i];
-			m->rxmsg[i].msg_hdr.msg_iovlen = 1;
-			m->rxmsg[i].msg_hdr.msg_name = &m->rxaddr[i];
-			m->rxmsg[i].msg_hdr.msg_namelen = sizeof(m->rxaddr[i]);
-			m->rxmsg[i].msg_hdr.msg_control = m->rxctl[i].b;
-			m->rxmsg[i].msg_hdr.msg_controllen = sizeof(m->rxctl[i].b);
-		}
-		n = recvmmsg(s->fd, m->rxmsg, RX_BATCH, MSG_DONTWAIT, NULL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		now = now_us();	/* not given to the engine: bounds the kernel times */
-		off = clock_offset_ns();
-		for (int i = 0; i < n; i++) {
-			const uint8_t *p = m->rxbuf + (size_t)i * bs;
-			size_t len = m->rxmsg[i].msg_len, seg = 0;
-			uint64_t t;
+		for (int k = 0; k < m->n_sock; k++) {
+			struct msock *s = &m->sock[(first + k) % m->n_sock];
+			int vlen = s->gro ? RX_BATCH_GRO : RX_BATCH;
 
-			if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
-				m->tst->link_rx_pkts++;
-				m->tst->rx_malformed++;
-				continue;
-			}
-			t = rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now));
-			if (s->gro)
-				seg = braid_sock_gro_size(&m->rxmsg[i].msg_hdr);
-			if (!seg || seg > len)
-				seg = len;
-			/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
-			for (size_t o = 0; o < len; o += seg)
-				rx_one(m, sock, p + o, len - o < seg ? len - o : seg, &m->rxaddr[i], t);
+			full |= rx_batch(m, s, vlen) == vlen;
 		}
 		pump(m);
-		if (n < RX_BATCH)
+		if (!full)
 			break;
 	}
 	pump(m);
@@ -1179,6 +1206,10 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 		m->cfg.pmtu_base = m->cfg.pmtu_max;
 	if (o->mp_reorder_ms)
 		m->cfg.reorder_cap_us = o->mp_reorder_ms * 1000u;
+	/* gigabit paths: a few ms of skew between two paths are thousands of
+	 * packets (4096 x ~1.5 kB = 6 MB: ~20 ms at 2.5 Gbit/s) */
+	m->cfg.reorder_window = RX_REORDER_WINDOW;
+	m->cfg.reorder_max_pkts = RX_REORDER_MAX;
 	r = pools_init(m);
 	if (r)
 		goto err;

@@ -178,35 +178,39 @@ int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_
 	return 0;
 }
 
-/* Entries [i, end) one by one, each result into res. */
+static bool same_dest(const struct braid_txb_ent *a, const struct braid_txb_ent *b)
+{
+	return a->fd == b->fd && braid_sockaddr_equal(a->peer, b->peer);
+}
+
+/* Positions [i, end) of ord one by one, each result into res. */
 static void txb_single(struct braid_txbatch *b, unsigned int i, unsigned int end)
 {
 	for (; i < end; i++) {
-		const struct braid_txb_ent *e = &b->e[i];
+		const struct braid_txb_ent *e = &b->e[b->ord[i]];
 		ssize_t r;
 
 		do {
 			r = sendto(e->fd, e->p, e->len, 0, &e->peer->sa, braid_sockaddr_len(e->peer));
 			b->syscalls++;
 		} while (r < 0 && errno == EINTR);
-		b->res[i] = r < 0 ? -errno : 0;
+		b->res[b->ord[i]] = r < 0 ? -errno : 0;
 	}
 }
 
-/* How many entries from i go into one message. */
+/* How many positions of ord from i go into one message. */
 static unsigned int txb_run(const struct braid_txbatch *b, unsigned int i)
 {
-	const struct braid_txb_ent *e = &b->e[i];
+	const struct braid_txb_ent *e = &b->e[b->ord[i]];
 	size_t bytes = e->len;
 	unsigned int j = i + 1;
 
 	if (!e->gso || !*e->gso)
 		return 1;
 	while (j < b->n && j - i < BRAID_TXB_GSO_SEGS) {
-		const struct braid_txb_ent *f = &b->e[j];
+		const struct braid_txb_ent *f = &b->e[b->ord[j]];
 
-		if (f->fd != e->fd || f->len > e->len || bytes + f->len > BRAID_TXB_GSO_BYTES ||
-		    !braid_sockaddr_equal(f->peer, e->peer))
+		if (f->len > e->len || bytes + f->len > BRAID_TXB_GSO_BYTES || !same_dest(f, e))
 			break;
 		bytes += f->len;
 		j++;
@@ -216,27 +220,46 @@ static unsigned int txb_run(const struct braid_txbatch *b, unsigned int i)
 	return j - i;
 }
 
+/* ord: the entries grouped by destination, first-seen order, stable within one. */
+static void txb_order(struct braid_txbatch *b)
+{
+	bool placed[BRAID_TXB_MAX] = { false };
+	unsigned int k = 0;
+
+	for (unsigned int i = 0; i < b->n; i++) {
+		if (placed[i])
+			continue;
+		for (unsigned int j = i; j < b->n; j++)
+			if (!placed[j] && (j == i || same_dest(&b->e[j], &b->e[i]))) {
+				placed[j] = true;
+				b->ord[k++] = j;
+			}
+	}
+}
+
 unsigned int braid_txb_flush(struct braid_txbatch *b)
 {
 	unsigned int nm = 0, i = 0, k;
 
+	txb_order(b);
 	while (i < b->n) {
 		unsigned int c = txb_run(b, i);
 		struct msghdr *h = &b->msg[nm].msg_hdr;
+		const struct braid_txb_ent *e = &b->e[b->ord[i]];
 
 		memset(&b->msg[nm], 0, sizeof(b->msg[nm]));
 		for (unsigned int j = i; j < i + c; j++) {
-			b->iov[j].iov_base = (void *)b->e[j].p;
-			b->iov[j].iov_len = b->e[j].len;
-			b->res[j] = 0;
+			b->iov[j].iov_base = (void *)b->e[b->ord[j]].p;
+			b->iov[j].iov_len = b->e[b->ord[j]].len;
+			b->res[b->ord[j]] = 0;
 		}
 		h->msg_iov = &b->iov[i];
 		h->msg_iovlen = c;
-		h->msg_name = (void *)&b->e[i].peer->sa;
-		h->msg_namelen = braid_sockaddr_len(b->e[i].peer);
+		h->msg_name = (void *)&e->peer->sa;
+		h->msg_namelen = braid_sockaddr_len(e->peer);
 		if (c > 1) {
 			struct cmsghdr *cm;
-			uint16_t seg = (uint16_t)b->e[i].len;
+			uint16_t seg = (uint16_t)e->len;
 
 			memset(b->ctl[nm].b, 0, sizeof(b->ctl[nm].b));
 			h->msg_control = b->ctl[nm].b;
@@ -253,12 +276,13 @@ unsigned int braid_txb_flush(struct braid_txbatch *b)
 	}
 	k = 0;
 	while (k < nm) {
+		int fd = b->e[b->ord[b->first[k]]].fd;
 		unsigned int l = k + 1, beg, end;
 		int r, err;
 
-		while (l < nm && b->e[b->first[l]].fd == b->e[b->first[k]].fd)
+		while (l < nm && b->e[b->ord[b->first[l]]].fd == fd)
 			l++;
-		r = sendmmsg(b->e[b->first[k]].fd, &b->msg[k], l - k, 0);
+		r = sendmmsg(fd, &b->msg[k], l - k, 0);
 		b->syscalls++;
 		if (r > 0) {
 			k += (unsigned int)r;
@@ -271,13 +295,15 @@ unsigned int braid_txb_flush(struct braid_txbatch *b)
 		beg = b->first[k];
 		end = k + 1 < nm ? b->first[k + 1] : b->n;
 		if (end - beg > 1 && (err == EIO || err == EINVAL || err == EMSGSIZE)) {
-			if (err == EIO && b->e[beg].gso)
-				*b->e[beg].gso = false;
+			bool *gso = b->e[b->ord[beg]].gso;
+
+			if (err == EIO && gso)
+				*gso = false;
 			b->gso_fallbacks++;
 			txb_single(b, beg, end);
 		} else {
 			for (unsigned int j = beg; j < end; j++)
-				b->res[j] = -err;
+				b->res[b->ord[j]] = -err;
 		}
 		k++;
 	}

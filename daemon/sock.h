@@ -58,9 +58,11 @@ size_t braid_sock_gro_size(const struct msghdr *h);
 #define BRAID_SOCK_GRO_CMSG CMSG_SPACE(sizeof(int))
 
 /*
- * A batch of datagrams sent by braid_txb_flush() with sendmmsg(), runs of
- * datagrams to the same (fd, peer) of equal length (the last of a run may be
- * shorter) as one UDP GSO message when the entry says the socket can.
+ * A batch of datagrams sent by braid_txb_flush() with sendmmsg(): grouped by
+ * destination (fd, peer), keeping the order within each destination (a
+ * scheduler that alternates paths still gets long runs), then runs of equal
+ * length (the last of a run may be shorter) as one UDP GSO message when the
+ * entry says the socket can.
  *
  * Entries point at the caller's bytes and peer address: both must stay valid
  * until the flush. After the flush res[i] is 0 (sent) or -errno for entry i,
@@ -87,7 +89,8 @@ struct braid_txbatch {
 	int res[BRAID_TXB_MAX];
 	struct iovec iov[BRAID_TXB_MAX];
 	struct mmsghdr msg[BRAID_TXB_MAX];
-	unsigned int first[BRAID_TXB_MAX];	/* message -> first entry */
+	unsigned int ord[BRAID_TXB_MAX];	/* entries grouped by destination, in order within one */
+	unsigned int first[BRAID_TXB_MAX];	/* message -> its first position in ord */
 	union {
 		struct cmsghdr align;
 		uint8_t b[CMSG_SPACE(sizeof(uint16_t))];
