@@ -12,12 +12,12 @@ Times are CLOCK_REALTIME seconds (time.time(), `date +%s.%N`): the sender, recei
 path run on the same host. The receiver keeps 10 ms bins of application bytes (in-order data as the inner TCP
 delivers it); "reset" is any error other than a clean EOF (ECONNRESET, a stall longer than --stall-timeout).
 
-Failover definition (issue 3): 50 ms bins aligned on the cut. The threshold is 50 % of the surviving path's
-capacity (its emulated rate). If no bin in the first second after the cut is below the threshold, the flow never
-dipped and back_ms = 0. Otherwise back_ms is where the goodput is back for good: the end of the last low bin of
-the last window of 4 bins (200 ms, sliding, from the first low bin on) whose mean is below the threshold; every
-later 200 ms window until the end of the run is at or above it. null if the last low window is within the final 200 ms
-(not back before the run ended). A single low bin not followed by a low window gives the end of that bin.
+Failover definition (issue 3): 50 ms bins aligned on the cut; the threshold is 50 % of the surviving path's
+capacity (its emulated rate). A bin below the threshold belongs to the dip if it is in the first 200 ms after the
+cut or in a 200 ms window (4 consecutive bins) whose mean is below the threshold; back_ms is the end of the last bin
+of the dip (0 = no dip), i.e. from then on every 200 ms window is at or above the threshold; null if the dip
+reaches into the final 200 ms of the run (not back). report.py recomputes it from the stored bins
+(back_from_bins), so the definition can be applied to old result lines.
 """
 import argparse
 import json
@@ -126,36 +126,37 @@ def rebin(log, start, width_s, n):
     return [x * 8 / width_s / 1e6 for x in out]
 
 
+def back_from_bins(after, thr, bin_ms=50):
+    """(back_ms, first_low_ms, zero_ms) from the 50 ms bins after the cut (Mbit/s) and the threshold.
+
+    A bin below thr counts as part of the dip if it lies in the first 200 ms after the cut or in a 200 ms window
+    (4 consecutive bins) whose mean is below thr; an isolated low bin later on is noise. back = the end of the last
+    such bin (0: none); None when that bin is in the final 200 ms (still low when the run ended)."""
+    n = len(after)
+    low = [x < thr for x in after]
+    marked = {k for k in range(min(4, n)) if low[k]}
+    for j in range(0, n - 3):
+        if sum(after[j:j + 4]) / 4 < thr:
+            marked.update(k for k in range(j, j + 4) if low[k])
+    if not marked:
+        return 0, None, 0
+    last, first = max(marked), min(marked)
+    zero = sum(1 for k in range(0, last + 1) if after[k] == 0.0) * bin_ms
+    if last >= n - 4:
+        return None, first * bin_ms, zero
+    return (last + 1) * bin_ms, first * bin_ms, zero
+
+
 def failover_metrics(log, cut, capacity, post, bin_s=0.05):
     thr = 0.5 * capacity
     nb = int(round(post / bin_s))
     after = rebin(log, cut, bin_s, nb)
     before = rebin(log, cut - 1.0, bin_s, int(round(1.0 / bin_s)))
-    first_low = next((k for k in range(min(20, nb)) if after[k] < thr), None)
-    if first_low is None:
-        back = 0.0
-    else:
-        # the last 4-bin window (from the first low bin on) whose mean is below the threshold: back after it
-        last_bad = None
-        for j in range(first_low, nb - 3):
-            if sum(after[j:j + 4]) / 4 < thr:
-                last_bad = j
-        if last_bad is None:
-            back = (first_low + 1) * bin_s * 1000  # a single low bin, not a low 200 ms
-        elif last_bad + 4 >= nb - 3:
-            back = None
-        else:
-            low = max(k for k in range(last_bad, last_bad + 4) if after[k] < thr)
-            back = (low + 1) * bin_s * 1000
-    stall = None
-    if first_low is not None:
-        end = int(back / 1000 / bin_s) if back is not None else nb
-        stall = sum(1 for k in range(first_low, end) if after[k] == 0.0) * bin_s * 1000
+    back, first_low, zero = back_from_bins(after, thr, round(bin_s * 1000))
     tail = after[int(1.0 / bin_s):]
     return {
-        'failover_threshold_mbps': round(thr, 3), 'failover_back_ms': None if back is None else round(back),
-        'failover_zero_bins_ms': None if stall is None else round(stall),
-        'failover_first_low_ms': None if first_low is None else round(first_low * bin_s * 1000),
+        'failover_threshold_mbps': round(thr, 3), 'failover_back_ms': back,
+        'failover_zero_bins_ms': zero, 'failover_first_low_ms': first_low,
         'pre_cut_mbps': round(sum(before) / len(before), 3),
         'post_cut_mbps': round(sum(tail) / len(tail), 3) if tail else None,
         'bins_50ms_mbps': [round(x, 2) for x in before + after], 'bins_start_ms': -1000,

@@ -28,7 +28,7 @@ class Failover(unittest.TestCase):
     def test_no_dip(self):
         m = self.back(log_with_gap(0))
         self.assertEqual((m['failover_back_ms'], m['failover_first_low_ms'], m['failover_zero_bins_ms']),
-                         (0, None, None))
+                         (0, None, 0))
         self.assertEqual(m['failover_threshold_mbps'], 5.0)
         self.assertEqual((m['pre_cut_mbps'], m['post_cut_mbps']), (10.0, 10.0))
 
@@ -49,6 +49,18 @@ class Failover(unittest.TestCase):
         # 200 ms stall, 300 ms of data, another 400 ms stall: back only after the second one
         log = {'t0': 1000.0, 'bins': [FULL] * 200 + [0] * 20 + [FULL] * 30 + [0] * 40 + [FULL] * 300}
         self.assertEqual(self.back(log)['failover_back_ms'], 900)
+
+    def test_isolated_low_bin_is_noise(self):
+        # back at once; 450 ms after the cut one 50 ms bin at 4 Mbit/s (mean of its windows stays >= 5): no dip
+        log = log_with_gap(0)
+        for i in range(245, 250):
+            log['bins'][i] = 10000 // 2
+        self.assertEqual(self.back(log)['failover_back_ms'], 0)
+        # a stall of the first 50 ms alone is a dip of 50 ms even though its window's mean is above 5
+        self.assertEqual(self.back(log_with_gap(5))['failover_back_ms'], 50)
+        self.assertEqual(flowtool.back_from_bins([9, 9, 4, 9, 9, 9, 9, 9], 5), (150, 100, 0))
+        self.assertEqual(flowtool.back_from_bins([9, 9, 9, 9, 9, 0, 9, 9, 9], 5), (0, None, 0))
+        self.assertEqual(flowtool.back_from_bins([0, 0, 9, 9, 9, 9, 0, 0, 0], 5), (None, 0, 250))
 
     def test_bins(self):
         m = self.back(log_with_gap(30), post=2)
