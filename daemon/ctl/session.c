@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * session.c - one OpenVPN 2.6 control-channel session (session.h).
+ * session.c - one OpenVPN 2.6 control-channel session (session.h): creation,
+ * packet input, packet output and timers, the deadline and the getters.
  *
  * Per key state (key_id): reliability (reliable.c), a TLS object (tls.c),
  * the key-method-2 exchange (km2.c) and then text messages. The state
@@ -13,6 +14,10 @@
  *   READY      both key-method-2 messages done: KEYS_READY, keys derivable,
  *              text messages flow
  *   LAME       replaced by a newer READY key; removed after tran-window
+ *
+ * The key states and their progress live in session_key.c, the event queue
+ * in session_event.c, text messages in session_text.c; the shared struct is
+ * in session_int.h.
  */
 #include "session.h"
 
@@ -26,442 +31,23 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
-#include "kdf.h"
 #include "km2.h"
 #include "reliable.h"
+#include "session_event.h"
+#include "session_int.h"
+#include "session_key.h"
 #include "tls.h"
 #include "tls_auth.h"
 #include "tls_crypt.h"
 
-#define N_KS 3        /* primary, lame duck, negotiating */
-#define N_EVENTS 64
 #define WIRE_MAX 2048 /* largest control packet we accept */
 #define IP_UDP_HDR 28
-
-enum ks_state { KS_FREE = 0, KS_PRE_START, KS_TLS, KS_KM2, KS_READY, KS_LAME };
-
-struct key_state {
-	enum ks_state state;
-	uint8_t key_id;
-	bool initiator;      /* we sent the first (soft) reset of this key */
-	bool got_peer_reset;
-	bool km2_sent, km2_recv;
-	struct braid_reliable rel;
-	struct braid_tls *tls;
-	struct braid_km2 local, peer;
-	int64_t start_ms, ready_ms, expire_ms;
-	uint64_t ready_seq; /* order of becoming READY (newest = primary) */
-};
-
-struct ev_slot {
-	enum braid_ctls_event_type type;
-	uint8_t key_id;
-	bool fatal;
-	char *text;
-};
-
-struct braid_ctls {
-	bool server;
-	SSL_CTX *ssl_ctx;
-	int wrap;
-	struct braid_tls_auth ta;
-	struct braid_tls_crypt tc;
-	uint8_t local_sid[BRAID_CTL_SID_LEN], remote_sid[BRAID_CTL_SID_LEN];
-	bool have_remote;
-	bool dead; /* a fatal error happened */
-
-	uint32_t hand_window_ms, tls_timeout_ms, tran_window_ms;
-	int64_t reneg_ms; /* -1 = never */
-	uint64_t reneg_bytes, reneg_pkts, data_bytes, data_pkts;
-	int64_t reneg_at;
-	size_t max_payload;
-
-	char *options, *peer_info, *username, *password;
-
-	struct key_state ks[N_KS];
-
-	struct ev_slot ev[N_EVENTS];
-	unsigned ev_head, ev_n;
-
-	struct braid_ctls_stats st;
-	uint64_t ready_seq;
-	char err[320];
-};
 
 static unsigned long live_sessions;
 
 unsigned long braid_ctls_live_sessions(void)
 {
 	return live_sessions;
-}
-
-static void set_error(struct braid_ctls *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void set_error(struct braid_ctls *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	va_end(ap);
-}
-
-static void push_event(struct braid_ctls *s, enum braid_ctls_event_type type, uint8_t key_id,
-		       bool fatal, const char *text)
-{
-	struct ev_slot *e;
-
-	if (s->ev_n == N_EVENTS) {
-		/*
-		 * The caller is not draining events. A TEXT is dropped (the newest);
-		 * for any other event the oldest TEXT (else the oldest event) makes room,
-		 * so KEYS_READY / KEY_EXPIRED / ERROR are not lost to a text flood.
-		 */
-		unsigned victim = 0;
-		bool found = false;
-
-		if (type == BRAID_CTLS_EV_TEXT) {
-			s->st.events_dropped++;
-			set_error(s, "event queue full: control message dropped");
-			return;
-		}
-		for (unsigned i = 0; i < s->ev_n && !found; i++)
-			if (s->ev[(s->ev_head + i) % N_EVENTS].type == BRAID_CTLS_EV_TEXT) {
-				victim = i;
-				found = true;
-			}
-		/* shift the queue over the victim */
-		e = &s->ev[(s->ev_head + victim) % N_EVENTS];
-		if (e->text) {
-			OPENSSL_cleanse(e->text, strlen(e->text));
-			free(e->text);
-		}
-		for (unsigned i = victim; i + 1 < s->ev_n; i++)
-			s->ev[(s->ev_head + i) % N_EVENTS] = s->ev[(s->ev_head + i + 1) % N_EVENTS];
-		s->ev_n--;
-		s->st.events_dropped++;
-	}
-	e = &s->ev[(s->ev_head + s->ev_n) % N_EVENTS];
-	e->type = type;
-	e->key_id = key_id;
-	e->fatal = fatal;
-	e->text = text ? strdup(text) : NULL;
-	s->ev_n++;
-}
-
-int braid_ctls_next_event(struct braid_ctls *s, struct braid_ctls_event *ev)
-{
-	struct ev_slot *e;
-
-	if (!s->ev_n)
-		return -EAGAIN;
-	e = &s->ev[s->ev_head];
-	ev->type = e->type;
-	ev->key_id = e->key_id;
-	ev->fatal = e->fatal;
-	ev->text[0] = 0;
-	if (e->text) {
-		snprintf(ev->text, sizeof(ev->text), "%s", e->text);
-		OPENSSL_cleanse(e->text, strlen(e->text));
-		free(e->text);
-		e->text = NULL;
-	}
-	s->ev_head = (s->ev_head + 1) % N_EVENTS;
-	s->ev_n--;
-	return 0;
-}
-
-/* ---- key states ---------------------------------------------------------------------- */
-
-static void ks_free(struct key_state *ks)
-{
-	braid_tls_free(ks->tls);
-	braid_km2_wipe(&ks->local);
-	braid_km2_wipe(&ks->peer);
-	OPENSSL_cleanse(ks, sizeof(*ks));
-	ks->state = KS_FREE;
-}
-
-static struct key_state *ks_by_id(struct braid_ctls *s, uint8_t key_id)
-{
-	for (unsigned i = 0; i < N_KS; i++)
-		if (s->ks[i].state != KS_FREE && s->ks[i].key_id == key_id)
-			return &s->ks[i];
-	return NULL;
-}
-
-/* The newest READY key (data keys to send with, text goes here). */
-static struct key_state *ks_primary(struct braid_ctls *s)
-{
-	struct key_state *p = NULL;
-
-	for (unsigned i = 0; i < N_KS; i++)
-		if (s->ks[i].state == KS_READY && (!p || s->ks[i].ready_seq > p->ready_seq))
-			p = &s->ks[i];
-	return p;
-}
-
-static const struct key_state *ks_primary_c(const struct braid_ctls *s)
-{
-	return ks_primary((struct braid_ctls *)s);
-}
-
-/* The key state still negotiating (PRE_START..KM2), if any. */
-static struct key_state *ks_negotiating(struct braid_ctls *s)
-{
-	for (unsigned i = 0; i < N_KS; i++)
-		if (s->ks[i].state >= KS_PRE_START && s->ks[i].state <= KS_KM2)
-			return &s->ks[i];
-	return NULL;
-}
-
-static struct key_state *ks_alloc(struct braid_ctls *s, uint8_t key_id, int64_t now_ms)
-{
-	for (unsigned i = 0; i < N_KS; i++) {
-		struct key_state *ks = &s->ks[i];
-		if (ks->state != KS_FREE)
-			continue;
-		memset(ks, 0, sizeof(*ks));
-		ks->state = KS_PRE_START;
-		ks->key_id = key_id;
-		ks->start_ms = now_ms;
-		ks->expire_ms = BRAID_CTLS_NEVER;
-		braid_rel_init(&ks->rel, now_ms, s->tls_timeout_ms, s->hand_window_ms);
-		s->st.key_states++;
-		return ks;
-	}
-	return NULL;
-}
-
-static void ks_release(struct braid_ctls *s, struct key_state *ks)
-{
-	ks_free(ks);
-	s->st.key_states--;
-}
-
-static uint8_t next_key_id(uint8_t k)
-{
-	return k >= BRAID_CTL_KEY_ID_MASK ? 1 : (uint8_t)(k + 1);
-}
-
-/* A key state failed. Fatal unless an older key can carry on (OpenVPN keeps the lame duck). */
-static void ks_fail(struct braid_ctls *s, struct key_state *ks, const char *reason)
-{
-	bool fatal = ks_primary(s) == NULL || ks_primary(s) == ks;
-	char msg[300];
-
-	snprintf(msg, sizeof(msg), "key_id %u: %s", ks->key_id, reason);
-	set_error(s, "%s", msg);
-	push_event(s, BRAID_CTLS_EV_ERROR, ks->key_id, fatal, msg);
-	if (fatal)
-		s->dead = true;
-	else if (s->reneg_at == BRAID_CTLS_NEVER && s->reneg_ms >= 0)
-		/* a failed renegotiation is retried (OpenVPN keeps the old key meanwhile) */
-		s->reneg_at = ks->start_ms + s->hand_window_ms;
-	ks_release(s, ks);
-}
-
-/* ---- text messages ------------------------------------------------------------------- */
-
-int braid_ctls_text_split(char *rec, size_t len,
-			  void (*cb)(void *arg, const char *msg), void *arg)
-{
-	size_t i = 0;
-	int bad = 0;
-
-	rec[len] = 0;
-	while (i < len) {
-		size_t j = i, n;
-		bool invalid = false;
-
-		while (j < len && rec[j])
-			j++;
-		n = j - i;
-		while (n && (rec[i + n - 1] == '\r' || rec[i + n - 1] == '\n'))
-			n--;
-		for (size_t k = 0; k < n; k++) {
-			unsigned char c = (unsigned char)rec[i + k];
-			if (c < 0x20 || c == 0x7f)
-				invalid = true;
-		}
-		if (invalid) {
-			bad++;
-		} else if (n) {
-			rec[i + n] = 0;
-			cb(arg, rec + i);
-		}
-		i = j + 1;
-	}
-	return bad;
-}
-
-struct text_ctx {
-	struct braid_ctls *s;
-	uint8_t key_id;
-};
-
-static void text_cb(void *arg, const char *msg)
-{
-	struct text_ctx *t = arg;
-
-	push_event(t->s, BRAID_CTLS_EV_TEXT, t->key_id, false, msg);
-}
-
-/* One record: NUL-separated messages, trailing CR/LF stripped, other control chars rejected. */
-static void record_to_text(struct braid_ctls *s, struct key_state *ks, char *rec, size_t len)
-{
-	struct text_ctx t = { s, ks->key_id };
-
-	if (braid_ctls_text_split(rec, len, text_cb, &t) > 0)
-		set_error(s, "key_id %u: control message with invalid characters ignored",
-			  ks->key_id);
-}
-
-int braid_ctls_send_text(struct braid_ctls *s, const char *msg)
-{
-	struct key_state *ks = ks_primary(s);
-	size_t n = strlen(msg);
-	uint8_t rec[BRAID_CTLS_TEXT_MAX];
-	int ret;
-
-	if (!ks || s->dead)
-		return -EAGAIN;
-	if (n + 1 > BRAID_CTLS_TEXT_MAX)
-		return -EMSGSIZE;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
-			return -EINVAL;
-	memcpy(rec, msg, n + 1);
-	ret = braid_tls_write_record(ks->tls, rec, n + 1);
-	OPENSSL_cleanse(rec, n + 1);
-	if (ret == -EPROTO)
-		ks_fail(s, ks, braid_tls_error(ks->tls));
-	return ret;
-}
-
-/* ---- progress of one key state ------------------------------------------------------- */
-
-static int send_km2(struct braid_ctls *s, struct key_state *ks)
-{
-	uint8_t buf[BRAID_KM2_MSG_MAX];
-	size_t len = 0;
-	int ret;
-
-	ret = braid_km2_randomize(&ks->local, !s->server);
-	if (ret)
-		return ret;
-	snprintf(ks->local.options, sizeof(ks->local.options), "%s", s->options);
-	if (!s->server) {
-		snprintf(ks->local.username, sizeof(ks->local.username), "%s",
-			 s->username ? s->username : "");
-		snprintf(ks->local.password, sizeof(ks->local.password), "%s",
-			 s->password ? s->password : "");
-		snprintf(ks->local.peer_info, sizeof(ks->local.peer_info), "%s",
-			 s->peer_info ? s->peer_info : "");
-	}
-	ret = braid_km2_build(&ks->local, buf, sizeof(buf), &len);
-	if (!ret)
-		ret = braid_tls_write_record(ks->tls, buf, len);
-	OPENSSL_cleanse(buf, sizeof(buf));
-	/* only the randoms are needed from now on */
-	OPENSSL_cleanse(ks->local.password, sizeof(ks->local.password));
-	if (!ret)
-		ks->km2_sent = true;
-	return ret;
-}
-
-static void became_ready(struct braid_ctls *s, struct key_state *ks, int64_t now_ms)
-{
-	struct key_state *old = ks_primary(s);
-
-	braid_rel_handshake_done(&ks->rel);
-	/* at most one lame duck: an older one goes now */
-	for (unsigned i = 0; i < N_KS; i++) {
-		struct key_state *o = &s->ks[i];
-		if (o->state == KS_LAME) {
-			push_event(s, BRAID_CTLS_EV_KEY_EXPIRED, o->key_id, false, NULL);
-			ks_release(s, o);
-		}
-	}
-	if (old && old != ks) {
-		old->state = KS_LAME;
-		old->expire_ms = now_ms + s->tran_window_ms;
-		s->st.renegotiations++;
-	}
-	ks->state = KS_READY;
-	ks->ready_ms = now_ms;
-	ks->ready_seq = ++s->ready_seq;
-	s->data_bytes = s->data_pkts = 0;
-	s->reneg_at = s->reneg_ms < 0 ? BRAID_CTLS_NEVER : now_ms + s->reneg_ms;
-	push_event(s, BRAID_CTLS_EV_KEYS_READY, ks->key_id, false, NULL);
-}
-
-static void ks_progress(struct braid_ctls *s, struct key_state *ks, int64_t now_ms)
-{
-	uint8_t rec[BRAID_TLS_RECORD_MAX + 1];
-	size_t len;
-	const char *why = NULL;
-	int ret;
-
-	if (ks->state == KS_PRE_START && ks->got_peer_reset) {
-		bool ours_acked = true;
-		for (unsigned i = 0; i < BRAID_REL_SEND_WINDOW; i++)
-			if (ks->rel.tx[i].used && ks->rel.tx[i].msg_pid == 0)
-				ours_acked = false;
-		if (s->server || ours_acked) {
-			ret = braid_tls_new(&ks->tls, s->ssl_ctx);
-			if (ret) {
-				ks_fail(s, ks, "cannot create the TLS object");
-				return;
-			}
-			ks->state = KS_TLS;
-		}
-	}
-	if (ks->state == KS_TLS) {
-		ret = braid_tls_handshake(ks->tls);
-		if (ret == -EAGAIN)
-			return;
-		if (ret) {
-			ks_fail(s, ks, braid_tls_error(ks->tls));
-			return;
-		}
-		ks->state = KS_KM2;
-		if (!s->server && send_km2(s, ks)) {
-			ks_fail(s, ks, "cannot send the key-method-2 message");
-			return;
-		}
-	}
-	if (ks->state < KS_KM2)
-		return;
-	for (;;) {
-		ret = braid_tls_read_record(ks->tls, rec, sizeof(rec) - 1, &len);
-		if (ret == -EAGAIN)
-			break;
-		if (ret) {
-			ks_fail(s, ks, braid_tls_error(ks->tls));
-			OPENSSL_cleanse(rec, sizeof(rec));
-			return;
-		}
-		if (!ks->km2_recv) {
-			ret = braid_km2_parse(rec, len, s->server, &ks->peer, &why);
-			OPENSSL_cleanse(rec, sizeof(rec));
-			if (ret) {
-				char m[200];
-				snprintf(m, sizeof(m), "bad key-method-2 message from the peer: %s",
-					 why ? why : "malformed");
-				ks_fail(s, ks, m);
-				return;
-			}
-			ks->km2_recv = true;
-			if (s->server && !ks->km2_sent && send_km2(s, ks)) {
-				ks_fail(s, ks, "cannot send the key-method-2 message");
-				return;
-			}
-			became_ready(s, ks, now_ms);
-			continue;
-		}
-		record_to_text(s, ks, (char *)rec, len);
-	}
 }
 
 /* ---- creation ------------------------------------------------------------------------ */
@@ -583,7 +169,7 @@ void braid_ctls_free(struct braid_ctls *s)
 		return;
 	for (unsigned i = 0; i < N_KS; i++)
 		if (s->ks[i].state != KS_FREE)
-			ks_free(&s->ks[i]);
+			ctls_ks_free(&s->ks[i]);
 	while (s->ev_n) {
 		struct braid_ctls_event ev;
 		braid_ctls_next_event(s, &ev);
@@ -645,7 +231,7 @@ int braid_ctls_new(struct braid_ctls **out, const struct braid_ctls_config *cfg,
 		return -EIO;
 	}
 	if (!s->server) {
-		ks = ks_alloc(s, 0, now_ms);
+		ks = ctls_ks_alloc(s, 0, now_ms);
 		braid_rel_send(&ks->rel, BRAID_OP_HARD_RESET_CLIENT_V2, NULL, 0, NULL);
 		ks->initiator = true;
 	}
@@ -678,12 +264,12 @@ int braid_ctls_new_accepted(struct braid_ctls **out, const struct braid_ctls_con
 		braid_tls_auth_set_tx(&s->ta, 2, wrap_tx_time);
 	else if (s->wrap == BRAID_CTLS_WRAP_CRYPT)
 		braid_tls_crypt_set_tx(&s->tc, 2, wrap_tx_time);
-	ks = ks_alloc(s, 0, now_ms);
+	ks = ctls_ks_alloc(s, 0, now_ms);
 	/* both resets (msg_pid 0 each way) happened statelessly */
 	ks->rel.next_tx_pid = 1;
 	ks->rel.rx_expected = 1;
 	ks->got_peer_reset = true;
-	ks_progress(s, ks, now_ms);
+	ctls_ks_progress(s, ks, now_ms);
 	*out = s;
 	return 0;
 }
@@ -793,14 +379,14 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 	if ((op == BRAID_OP_HARD_RESET_CLIENT_V2 || op == BRAID_OP_HARD_RESET_SERVER_V2) && kid != 0)
 		return drop(s, -EPROTO, "%s with key_id %u", braid_ctl_op_name(op), kid);
 
-	ks = ks_by_id(s, kid);
+	ks = ctls_ks_by_id(s, kid);
 	if (!ks) {
-		struct key_state *prim = ks_primary(s);
+		struct key_state *prim = ctls_ks_primary(s);
 		if (s->server && op == BRAID_OP_HARD_RESET_CLIENT_V2 && !s->have_remote &&
-		    !ks_negotiating(s) && !prim) {
+		    !ctls_ks_negotiating(s) && !prim) {
 			new_ks = true;
-		} else if (op == BRAID_OP_SOFT_RESET_V1 && prim && kid == next_key_id(prim->key_id) &&
-			   !ks_negotiating(s)) {
+		} else if (op == BRAID_OP_SOFT_RESET_V1 && prim && kid == ctls_next_key_id(prim->key_id) &&
+			   !ctls_ks_negotiating(s)) {
 			new_ks = true;
 		} else {
 			return drop(s, -ESRCH, "%s for unknown key_id %u", braid_ctl_op_name(op), kid);
@@ -808,14 +394,14 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 		/* a new key state only for a packet that starts one */
 		if (!p.has_msg_pid || p.msg_pid != 0)
 			return drop(s, -ESRCH, "%s for unknown key_id %u", braid_ctl_op_name(op), kid);
-		ks = ks_alloc(s, kid, now_ms);
+		ks = ctls_ks_alloc(s, kid, now_ms);
 		if (!ks)
 			return drop(s, -ENOMEM, "no free key state for key_id %u", kid);
 	}
 	ret = braid_rel_recv(&ks->rel, &p, now_ms);
 	if (ret) {
 		if (new_ks)
-			ks_release(s, ks);
+			ctls_ks_release(s, ks);
 		return drop(s, ret, "%s msg_pid %u outside the receive window (key_id %u)",
 			    braid_ctl_op_name(op), p.msg_pid, kid);
 	}
@@ -825,7 +411,7 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 		s->have_remote = true;
 	}
 	if (new_ks && op == BRAID_OP_SOFT_RESET_V1)
-		push_event(s, BRAID_CTLS_EV_SOFT_RESET, kid, false, NULL);
+		ctls_push_event(s, BRAID_CTLS_EV_SOFT_RESET, kid, false, NULL);
 
 	/* in-order messages */
 	for (;;) {
@@ -854,9 +440,9 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 			if (!ks->got_peer_reset) /* cannot happen: resets are msg_pid 0 */
 				break;
 			if (ks->state == KS_PRE_START)
-				ks_progress(s, ks, now_ms);
+				ctls_ks_progress(s, ks, now_ms);
 			if (ks->tls && braid_tls_put_ciphertext(ks->tls, msg, mlen))
-				ks_fail(s, ks, "out of memory for TLS input");
+				ctls_ks_fail(s, ks, "out of memory for TLS input");
 			break;
 		default:
 			break;
@@ -867,7 +453,7 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 	OPENSSL_cleanse(msg, sizeof(msg));
 	OPENSSL_cleanse(plain, sizeof(plain));
 	if (ks->state != KS_FREE)
-		ks_progress(s, ks, now_ms);
+		ctls_ks_progress(s, ks, now_ms);
 	return 0;
 }
 
@@ -885,17 +471,17 @@ static void run_timers(struct braid_ctls *s, int64_t now_ms)
 			snprintf(m, sizeof(m),
 				 "TLS key negotiation failed to occur within %u seconds (hand-window)",
 				 s->hand_window_ms / 1000);
-			ks_fail(s, ks, m);
+			ctls_ks_fail(s, ks, m);
 		} else if (ks->state == KS_LAME && now_ms >= ks->expire_ms) {
-			push_event(s, BRAID_CTLS_EV_KEY_EXPIRED, ks->key_id, false, NULL);
-			ks_release(s, ks);
+			ctls_push_event(s, BRAID_CTLS_EV_KEY_EXPIRED, ks->key_id, false, NULL);
+			ctls_ks_release(s, ks);
 		} else if (ks->state == KS_PRE_START || ks->state == KS_TLS) {
 			/* a client waiting for its reset's ACK may now start TLS */
-			ks_progress(s, ks, now_ms);
+			ctls_ks_progress(s, ks, now_ms);
 		}
 	}
-	prim = ks_primary(s);
-	if (prim && !s->dead && !ks_negotiating(s) &&
+	prim = ctls_ks_primary(s);
+	if (prim && !s->dead && !ctls_ks_negotiating(s) &&
 	    (now_ms >= s->reneg_at || (s->reneg_bytes && s->data_bytes >= s->reneg_bytes) ||
 	     (s->reneg_pkts && s->data_pkts >= s->reneg_pkts)))
 		braid_ctls_renegotiate(s, now_ms);
@@ -942,7 +528,7 @@ int braid_ctls_output(struct braid_ctls *s, int64_t now_ms, uint8_t *buf, size_t
 				break;
 			ret = braid_rel_send(&ks->rel, BRAID_OP_CONTROL_V1, chunk, n, NULL);
 			if (ret) { /* window: cannot happen after send_room, but never lose bytes */
-				ks_fail(s, ks, "control send window overflow");
+				ctls_ks_fail(s, ks, "control send window overflow");
 				break;
 			}
 		}
@@ -963,7 +549,7 @@ int braid_ctls_output(struct braid_ctls *s, int64_t now_ms, uint8_t *buf, size_t
 		OPENSSL_cleanse(plain, plen < sizeof(plain) ? plen : sizeof(plain));
 		if (ret) {
 			*len = 0;
-			set_error(s, "cannot build a control packet: %s", strerror(-ret));
+			ctls_set_error(s, "cannot build a control packet: %s", strerror(-ret));
 			return ret;
 		}
 		s->st.tx_packets++;
@@ -998,113 +584,53 @@ int64_t braid_ctls_deadline(const struct braid_ctls *s)
 	return d;
 }
 
-/* ---- renegotiation, keys, getters ---------------------------------------------------- */
-
-int braid_ctls_renegotiate(struct braid_ctls *s, int64_t now_ms)
-{
-	struct key_state *prim = ks_primary(s), *ks;
-
-	if (s->dead)
-		return -ENOTCONN;
-	if (ks_negotiating(s))
-		return -EBUSY;
-	if (!prim)
-		return -EAGAIN;
-	/* a lame duck with the key_id we are about to use would collide: drop it first */
-	ks = ks_by_id(s, next_key_id(prim->key_id));
-	if (ks) {
-		push_event(s, BRAID_CTLS_EV_KEY_EXPIRED, ks->key_id, false, NULL);
-		ks_release(s, ks);
-	}
-	ks = ks_alloc(s, next_key_id(prim->key_id), now_ms);
-	if (!ks)
-		return -ENOMEM;
-	ks->initiator = true;
-	braid_rel_send(&ks->rel, BRAID_OP_SOFT_RESET_V1, NULL, 0, NULL);
-	s->reneg_at = BRAID_CTLS_NEVER;
-	push_event(s, BRAID_CTLS_EV_SOFT_RESET, ks->key_id, false, NULL);
-	return 0;
-}
-
-void braid_ctls_data_counters(struct braid_ctls *s, uint64_t bytes, uint64_t pkts)
-{
-	s->data_bytes = bytes;
-	s->data_pkts = pkts;
-}
-
-int braid_ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf method,
-		      struct braid_key2 *out)
-{
-	struct key_state *ks = key_id <= 7 ? ks_by_id(s, (uint8_t)key_id) : NULL;
-	struct braid_kdf_prf_in in;
-	const struct braid_km2 *c, *sv;
-	int ret;
-
-	if (!ks || (ks->state != KS_READY && ks->state != KS_LAME))
-		return -ENOKEY;
-	if (method == BRAID_CTLS_KDF_EKM)
-		return braid_tls_ekm(ks->tls, out);
-	if (method != BRAID_CTLS_KDF_PRF)
-		return -EINVAL;
-	c = s->server ? &ks->peer : &ks->local;
-	sv = s->server ? &ks->local : &ks->peer;
-	memcpy(in.pre_master, c->pre_master, sizeof(in.pre_master));
-	memcpy(in.client_random1, c->random1, sizeof(in.client_random1));
-	memcpy(in.client_random2, c->random2, sizeof(in.client_random2));
-	memcpy(in.server_random1, sv->random1, sizeof(in.server_random1));
-	memcpy(in.server_random2, sv->random2, sizeof(in.server_random2));
-	memcpy(in.client_sid, s->server ? s->remote_sid : s->local_sid, 8);
-	memcpy(in.server_sid, s->server ? s->local_sid : s->remote_sid, 8);
-	ret = braid_kdf_openvpn_prf(&in, out);
-	OPENSSL_cleanse(&in, sizeof(in));
-	return ret;
-}
+/* ---- getters ------------------------------------------------------------------------- */
 
 int braid_ctls_current_key_id(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks ? ks->key_id : -ENOKEY;
 }
 
 const char *braid_ctls_peer_options(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks ? ks->peer.options : "";
 }
 
 const char *braid_ctls_peer_info(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks ? ks->peer.peer_info : "";
 }
 
 const char *braid_ctls_peer_username(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks ? ks->peer.username : "";
 }
 
 const char *braid_ctls_peer_password(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks ? ks->peer.password : "";
 }
 
 const char *braid_ctls_peer_cn(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks && ks->tls ? braid_tls_peer_cn(ks->tls) : "";
 }
 
 const char *braid_ctls_peer_serial(const struct braid_ctls *s)
 {
-	const struct key_state *ks = ks_primary_c(s);
+	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks && ks->tls ? braid_tls_peer_serial(ks->tls) : "";
 }
