@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * client_status.c - the TLS client's statistics (client_status.h): the
+ * `status FILE [N]` file in OpenVPN's client format and the stats log line
+ * (SIGUSR2 and at exit).
+ */
+#include "client_status.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+
+/* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
+void client_write_status(const struct braid_client *c)
+{
+	const struct client_stats *s = &c->stt;
+	char tmp[4096 + 8], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+
+	if (!c->o->status_path)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o->status_path);
+	f = fopen(tmp, "we");
+	if (!f) {
+		braid_warn("status: cannot write '%s': %s", tmp, strerror(errno));
+		return;
+	}
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
+		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\nEND\n",
+		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
+		(unsigned long long)s->auth_read_bytes);
+	if (fclose(f) || rename(tmp, c->o->status_path))
+		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(errno));
+}
+
+void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop, (void)revents;
+	client_write_status(w->data);
+}
+
+void client_log_stats(const struct braid_client *c, const char *what)
+{
+	const struct client_stats *s = &c->stt;
+
+	braid_info("%s: tun_read=%llu/%lluB tun_write=%llu/%lluB link_tx=%llu/%lluB "
+		   "link_rx=%llu/%lluB auth_failures=%llu replays=%llu malformed=%llu "
+		   "ctl_dropped=%llu pings_tx=%llu pings_rx=%llu restarts=%llu "
+		   "renegotiations=%llu keys_removed=%llu",
+		   what, (unsigned long long)s->tun_read_pkts, (unsigned long long)s->tun_read_bytes,
+		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->tun_write_bytes,
+		   (unsigned long long)s->link_tx_pkts, (unsigned long long)s->link_tx_bytes,
+		   (unsigned long long)s->link_rx_pkts, (unsigned long long)s->link_rx_bytes,
+		   (unsigned long long)s->rx_auth_failures, (unsigned long long)s->rx_replays,
+		   (unsigned long long)s->rx_malformed, (unsigned long long)s->rx_ctl_dropped,
+		   (unsigned long long)s->pings_tx, (unsigned long long)s->pings_rx,
+		   (unsigned long long)s->restarts, (unsigned long long)s->renegotiations,
+		   (unsigned long long)s->keys_removed);
+}
