@@ -6,7 +6,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ev.h>
 #include <fcntl.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -14,149 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <sodium.h>
-
-/* session.h (pkt.h) before dc.h: both name the data opcodes */
-#include "ctl/cookie.h"
-#include "ctl/km2.h"
-#include "ctl/session.h"
-#include "ctl/tls.h"
-#include "dc/dc.h"
-#include "dc/payload.h"
-#include "dc/static_key.h"
-
-#include "authscript.h"
-#include "ccd.h"
-#include "gw_push.h"
+#include "gw_client.h"
 #include "log.h"
-#include "mssfix.h"
 #include "netlink.h"
 #include "ovpn_status.h"
-#include "pool.h"
 #include "push.h"
-#include "sock.h"
-#include "tun.h"
-#include "vroute.h"
 
-#define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
-#define HEADROOM 64
-#define RX_BATCH 64
-#define TCP_RBUF (2 + 65535)
-#define TCP_WQ_MAX (512 * 1024)
-#define AUTH_FAILED_LINGER_MS 2000	/* let AUTH_FAILED reach the client before removal */
-#define DEFAULT_CIPHERS "AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305"
-#define KEY_DIR_UNSET (-2)
-
-enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR2, SIG_N };
-
-enum cstate {
-	C_HANDSHAKE,	/* TLS / key-method 2 running */
-	C_AUTH,		/* auth-user-pass-verify script running */
-	C_ACTIVE,	/* pushed, data keys installed */
-	C_DYING,	/* AUTH_FAILED sent, removed at die_at_ms */
-};
-
-struct gw_client {
-	struct braid_gateway *g;
-	struct gw_client *next_dead;
-	struct gw_client *hnext;	/* address hash chain (UDP clients) */
-	bool dead;
-	uint32_t pid;			/* peer-id = index in g->by_pid */
-	unsigned long cid;		/* client id (status file) */
-	enum cstate st;
-	union braid_sockaddr addr;
-	char real[80];			/* "10.99.0.2:40000" */
-	char ip[INET6_ADDRSTRLEN], port[8];
-	struct braid_ctls *ctl;
-	struct braid_dc *dc;
-	ev_timer ctl_t;
-	/* TCP */
-	bool tcp;
-	int fd;
-	ev_io io_r, io_w;
-	uint8_t *rbuf;
-	size_t rlen;
-	uint8_t *wbuf;
-	size_t wlen, woff;
-	/* identity and configuration */
-	char cn[BRAID_TLS_CN_MAX];
-	char cert_cn[BRAID_TLS_CN_MAX];	/* the certificate's CN (renegotiations must keep it) */
-	char user[256];
-	int reauth_key;			/* key_id waiting for the re-run auth script, -1 none */
-	bool cc_running;		/* the script in `as` is client-connect (else auth) */
-	bool was_active;		/* client-disconnect runs for these */
-	char cc_file[256];		/* client-connect's config file */
-	bool push_requested, pushed;
-	struct braid_gw_push_out push;
-	enum braid_comp_framing framing;
-	bool use_peer_id;
-	struct braid_ccd ccd;
-	struct braid_authscript as;
-	bool has_pool;
-	uint32_t pool_h;
-	bool has_v4, has_v6;
-	uint32_t v4, v4_remote;		/* host order */
-	struct in6_addr v6;
-	uint8_t v6_prefix;
-	/* time and counters */
-	int64_t created_ms, last_rx_ms, last_tx_ms, die_at_ms;
-	time_t since, last_ref;
-	uint64_t rx_bytes, tx_bytes;
-};
-
-struct braid_gateway {
-	struct ev_loop *loop;
-	struct braid_options *o;
-	SSL_CTX *ssl;
-	struct braid_ctls_config ccfg;
-	struct braid_key2 wrap_key;
-	struct braid_ctls_cookie *cookie;
-	char occ[BRAID_KM2_OPTIONS_MAX];
-	const char *ciphers;
-
-	struct braid_tun tun;
-	bool tun_open;
-	int fd;				/* UDP socket or TCP listener */
-	int family;
-	bool tcp;
-	ev_io tun_r, sock_r;
-	ev_timer tick;
-	ev_timer exit_t;
-	ev_timer auth_t;		/* 50 ms polling while auth scripts run */
-	unsigned scripts;		/* auth / client-connect scripts running */
-	struct braid_authscript *bg;	/* client-disconnect scripts running */
-	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
-	ev_signal sig[SIG_N];
-	int64_t next_status_ms, next_persist_ms;
-	int64_t cf_start_ms;		/* connect-freq window */
-	int cf_count;
-
-	/* addresses */
-	bool has_v4, has_v6, subnet;
-	uint32_t gw4, mask4;
-	struct in6_addr gw6;
-	uint8_t prefix6;
-	struct braid_pool *pool;
-	struct braid_vroute routes;
-	struct braid_mssfix mss;
-
-	struct gw_client **by_pid;
-	struct gw_client **by_addr;	/* UDP clients by source address: SipHash buckets */
-	size_t n_buckets;		/* power of two */
-	uint8_t hkey[crypto_shorthash_KEYBYTES];
-	uint32_t max_clients;
-	unsigned long next_cid;
-	struct gw_client *dead;
-
-	struct braid_gateway_stats st;
-	bool exit_req;
-	uint8_t *buf, *buf2;
-};
-
-static int64_t now_ms(void)
+int64_t braid_gw_now_ms(void)
 {
 	struct timespec ts;
 
@@ -206,7 +71,7 @@ static size_t cookie_addr(const union braid_sockaddr *a, union braid_sockaddr *o
 	return sizeof(struct sockaddr_in6);
 }
 
-static const char *cname(const struct gw_client *c)
+const char *braid_gw_cname(const struct gw_client *c)
 {
 	return c->cn[0] ? c->cn : "UNDEF";
 }
@@ -254,7 +119,7 @@ static int tcp_queue(struct gw_client *c, const uint8_t *pkt, size_t len)
 	return 0;
 }
 
-static void send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
+void braid_gw_send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
 {
 	struct braid_gateway *g = c->g;
 
@@ -262,9 +127,9 @@ static void send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
 		int r = tcp_queue(c, pkt, len);
 
 		if (r && r != -ENOBUFS)
-			braid_dbg("%s/%s: TCP send failed: %s", cname(c), c->real, strerror(-r));
+			braid_dbg("%s/%s: TCP send failed: %s", braid_gw_cname(c), c->real, strerror(-r));
 	} else if (sendto(g->fd, pkt, len, 0, &c->addr.sa, braid_sockaddr_len(&c->addr)) < 0) {
-		braid_dbg("%s/%s: sendto: %s", cname(c), c->real, strerror(errno));
+		braid_dbg("%s/%s: sendto: %s", braid_gw_cname(c), c->real, strerror(errno));
 		return;
 	}
 	g->st.link_tx_pkts++;
@@ -287,23 +152,21 @@ static void send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 		return;
 	r = braid_dc_encrypt(c->dc, fr, flen, out, sizeof(out), &olen, NULL);
 	if (r) {
-		braid_dbg("%s/%s: encrypt failed: %s", cname(c), c->real, strerror(-r));
+		braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));
 		return;
 	}
-	send_raw(c, out, olen);
-	c->last_tx_ms = now_ms();
+	braid_gw_send_raw(c, out, olen);
+	c->last_tx_ms = braid_gw_now_ms();
 }
 
 /* ---------------------------------------------------------------------------------------- */
 /* client lifetime */
 
-static void ctl_cb(struct ev_loop *loop, ev_timer *w, int revents);
 static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents);
 
 static void addr_insert(struct braid_gateway *g, struct gw_client *c);
 static void addr_remove(struct braid_gateway *g, struct gw_client *c);
-static void start_disconnect_script(struct gw_client *c);
 
 static unsigned long n_clients(const struct braid_gateway *g)
 {
@@ -334,10 +197,10 @@ static int client_new(struct braid_gateway *g, const union braid_sockaddr *from,
 	c->tcp = tcp_fd >= 0;
 	c->st = C_HANDSHAKE;
 	c->reauth_key = -1;
-	c->created_ms = c->last_rx_ms = c->last_tx_ms = now_ms();
+	c->created_ms = c->last_rx_ms = c->last_tx_ms = braid_gw_now_ms();
 	c->since = c->last_ref = time(NULL);
 	addr_strings(c);
-	ev_timer_init(&c->ctl_t, ctl_cb, 0, 0);
+	ev_timer_init(&c->ctl_t, braid_gw_ctl_cb, 0, 0);
 	c->ctl_t.data = c;
 	if (c->tcp) {
 		c->rbuf = malloc(TCP_RBUF);
@@ -360,13 +223,13 @@ static int client_new(struct braid_gateway *g, const union braid_sockaddr *from,
 }
 
 /* Release everything other clients could need (peer-id, routes, address) now; free later. */
-static void client_kill(struct gw_client *c, const char *why)
+void braid_gw_client_kill(struct gw_client *c, const char *why)
 {
 	struct braid_gateway *g = c->g;
 
 	if (c->dead)
 		return;
-	braid_info("%s/%s: client removed (peer-id %u): %s", cname(c), c->real, c->pid, why);
+	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real, c->pid, why);
 	c->dead = true;
 	ev_timer_stop(g->loop, &c->ctl_t);
 	if (c->tcp) {
@@ -383,7 +246,7 @@ static void client_kill(struct gw_client *c, const char *why)
 		c->cc_file[0] = 0;
 	}
 	if (c->was_active && g->o->client_disconnect)
-		start_disconnect_script(c);
+		braid_gw_start_disconnect_script(c);
 	braid_vroute_del_owner(&g->routes, c->pid);
 	if (c->has_pool)
 		braid_pool_release(g->pool, c->pool_h);
@@ -399,6 +262,7 @@ static void client_kill(struct gw_client *c, const char *why)
 
 static void client_free(struct gw_client *c)
 {
+	braid_gw_release_held(c, false);
 	braid_ctls_free(c->ctl);
 	braid_dc_free(c->dc);
 	braid_gw_push_out_free(&c->push);
@@ -411,7 +275,7 @@ static void client_free(struct gw_client *c)
 	free(c);
 }
 
-static void reap(struct braid_gateway *g)
+void braid_gw_reap(struct braid_gateway *g)
 {
 	while (g->dead) {
 		struct gw_client *c = g->dead;
@@ -464,646 +328,6 @@ static struct gw_client *by_addr(struct braid_gateway *g, const union braid_sock
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* authentication, address, push */
-
-static void auth_fail(struct gw_client *c, const char *why)
-{
-	braid_warn("%s/%s: authentication failed: %s", cname(c), c->real, why);
-	c->g->st.auth_failed++;
-	braid_ctls_send_text(c->ctl, "AUTH_FAILED");
-	c->st = C_DYING;
-	c->die_at_ms = now_ms() + AUTH_FAILED_LINGER_MS;
-}
-
-static int emit_push(void *ctx, const char *msg)
-{
-	struct gw_client *c = ctx;
-	int r = braid_ctls_send_text(c->ctl, msg);
-
-	if (r)
-		braid_warn("%s/%s: cannot send PUSH_REPLY: %s", cname(c), c->real, strerror(-r));
-	else
-		braid_dbg("%s/%s: sent %s", cname(c), c->real, msg);
-	return r;
-}
-
-static void send_push(struct gw_client *c)
-{
-	if (c->pushed || c->st != C_ACTIVE)
-		return;
-	if (!braid_push_split((const char *const *)c->push.opts, c->push.n_opts, 0, emit_push, c))
-		c->pushed = true;
-}
-
-static int install_key(struct gw_client *c, unsigned key_id)
-{
-	struct braid_key2 k2;
-	int r;
-
-	r = braid_ctls_derive(c->ctl, key_id, c->push.ekm ? BRAID_CTLS_KDF_EKM : BRAID_CTLS_KDF_PRF,
-			      &k2);
-	if (!r)
-		r = braid_dc_key_install(c->dc, key_id, c->push.cipher, &k2, BRAID_KEY_DIR_INVERSE);
-	braid_key2_wipe(&k2);
-	if (r)
-		braid_err("%s/%s: cannot install data key %u: %s", cname(c), c->real, key_id,
-			  strerror(-r));
-	return r;
-}
-
-static void v4str(uint32_t a, char *buf, size_t len)
-{
-	struct in_addr in = { .s_addr = htonl(a) };
-
-	inet_ntop(AF_INET, &in, buf, (socklen_t)len);
-}
-
-/* Drop older sessions of this common name (no duplicate-cn), as 2.6 does. */
-static void drop_same_cn(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-
-	if (g->o->duplicate_cn || !c->cn[0])
-		return;
-	for (uint32_t i = 0; i < g->max_clients; i++) {
-		struct gw_client *o = g->by_pid[i];
-
-		if (o && o != c && !strcmp(o->cn, c->cn)) {
-			braid_info("%s/%s: new connection by this common name drops the one from %s",
-				   cname(c), c->real, o->real);
-			client_kill(o, "replaced by a newer connection with the same common name");
-		}
-	}
-}
-
-static void client_connect_finish(struct gw_client *c);
-static void start_connect_script(struct gw_client *c);
-
-/* After authentication: ccd, duplicate-cn, address; then client-connect or the rest. */
-static void client_connect(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_options *o = g->o;
-	char err[512] = "";
-	int r;
-
-	if (o->client_config_dir) {
-		r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
-		if (r) {
-			braid_err("%s/%s: %s", cname(c), c->real, err);
-			auth_fail(c, "client-config-dir file unreadable");
-			return;
-		}
-		if (!c->ccd.found && o->ccd_exclusive) {
-			auth_fail(c, "ccd-exclusive and no client-config-dir file for this common name");
-			return;
-		}
-		if (c->ccd.disable) {
-			auth_fail(c, "client-config-dir file says 'disable'");
-			return;
-		}
-	}
-	drop_same_cn(c);
-	/* address */
-	if (c->ccd.has_ifconfig) {
-		c->has_v4 = true;
-		c->v4 = c->ccd.ifc_local;
-		c->v4_remote = c->ccd.ifc_remote;
-	} else if (g->pool && g->has_v4) {
-		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
-		if (r) {
-			auth_fail(c, "no free address in the ifconfig-pool");
-			return;
-		}
-		c->has_pool = true;
-		braid_pool_addr4(g->pool, c->pool_h, &c->v4, &c->v4_remote);
-		c->has_v4 = true;
-	}
-	if (c->ccd.has_ifconfig6) {
-		c->has_v6 = true;
-		c->v6 = c->ccd.ifc6;
-		c->v6_prefix = c->ccd.ifc6_prefix;
-	} else if (g->pool && g->has_v6) {
-		if (!c->has_pool) {
-			r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
-			if (r) {
-				auth_fail(c, "no free address in the IPv6 pool");
-				return;
-			}
-			c->has_pool = true;
-		}
-		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
-		c->has_v6 = true;
-	}
-	if (o->client_connect) {
-		start_connect_script(c);
-		return;
-	}
-	client_connect_finish(c);
-}
-
-/* After the client-connect script (if any): push list, data channel, routes. */
-static void client_connect_finish(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_options *o = g->o;
-	struct braid_gw_push_in in;
-	struct braid_dc_config dcfg = { 0 };
-	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
-	int r;
-
-	/* push list and cipher */
-	memset(&in, 0, sizeof(in));
-	in.subnet = g->subnet;
-	in.has_v4 = g->has_v4;
-	in.gw4 = g->gw4;
-	in.has_v6 = g->has_v6;
-	in.gw6 = g->gw6;
-	in.ping = o->keepalive_ping;
-	in.ping_restart = o->keepalive_restart;
-	in.user_push = (const char *const *)o->push;
-	in.n_user_push = o->n_push;
-	in.data_ciphers = g->ciphers;
-	in.tun_mtu = o->tun_mtu;
-	in.compress_migrate = o->compress == BRAID_OPT_COMP_MIGRATE;
-	in.server_framing = o->compress == BRAID_OPT_COMP_LZO_NO ? BRAID_COMP_LZO :
-			    o->compress == BRAID_OPT_COMP_STUB ? BRAID_COMP_STUB :
-			    o->compress == BRAID_OPT_COMP_STUBV2 ? BRAID_COMP_STUB_V2 : BRAID_COMP_NONE;
-	in.ccd_push = (const char *const *)c->ccd.push;
-	in.n_ccd_push = c->ccd.n_push;
-	in.push_reset = c->ccd.push_reset;
-	in.has_ifc4 = c->has_v4;
-	in.ifc_local = c->v4;
-	in.ifc_remote = c->v4_remote;
-	in.has_ifc6 = c->has_v6;
-	in.ifc6 = c->v6;
-	in.ifc6_prefix = c->v6_prefix;
-	in.peer_id = c->pid;
-	in.peer_info = braid_ctls_peer_info(c->ctl);
-	in.peer_options = braid_ctls_peer_options(c->ctl);
-	r = braid_gw_push_build(&in, &c->push);
-	if (r) {
-		auth_fail(c, r == -ENOTSUP ? c->push.why : "cannot build the push list");
-		return;
-	}
-	c->framing = c->push.framing;
-	c->use_peer_id = c->push.use_peer_id;
-	/* data channel */
-	dcfg.peer_id = c->use_peer_id ? c->pid : BRAID_DC_PEER_ID_NONE;
-	dcfg.replay_window = o->replay_window;
-	dcfg.replay_time = o->replay_time;
-	r = braid_dc_new(&c->dc, &dcfg);
-	if (!r)
-		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
-	if (r) {
-		auth_fail(c, "data channel set-up failed");
-		return;
-	}
-	/* routes */
-	if (c->has_v4) {
-		uint32_t n = htonl(c->v4);
-
-		braid_vroute_add(&g->routes, AF_INET, &n, 32, false, c->pid);
-	}
-	if (c->has_v6)
-		braid_vroute_add(&g->routes, AF_INET6, &c->v6, 128, false, c->pid);
-	for (unsigned i = 0; i < c->ccd.n_iroute; i++)
-		braid_vroute_add(&g->routes, c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
-				 c->ccd.iroute[i].prefix, true, c->pid);
-	c->st = C_ACTIVE;
-	c->was_active = true;
-	c->last_rx_ms = c->last_tx_ms = now_ms();
-	a[0] = b[0] = 0;
-	if (c->has_v4)
-		v4str(c->v4, a, sizeof(a));
-	if (c->has_v6)
-		inet_ntop(AF_INET6, &c->v6, b, sizeof(b));
-	braid_info("%s/%s: connected, peer-id %u, %s%s%s%s, cipher %s, %s keys%s", cname(c),
-		   c->real, c->pid, a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
-		   !a[0] && !b[0] ? "no address" : "", c->push.cipher, c->push.ekm ? "EKM" : "PRF",
-		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
-	{
-		uint32_t proto = 0;
-
-		braid_peer_info_iv_proto(in.peer_info, &proto);
-		if ((proto & BRAID_IV_PROTO_REQUEST_PUSH) || c->push_requested)
-			send_push(c);
-	}
-}
-
-/*
- * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
- * the pool addresses, the client's peer-info IV_* lines; plus the byte counts on disconnect.
- * Strings go into v (malloc'ed, NULL-terminated); returns how many.
- */
-static size_t client_env(const struct gw_client *c, char **v, size_t max, bool disconnect)
-{
-	const char *pi = c->ctl ? braid_ctls_peer_info(c->ctl) : "";
-	char a[INET6_ADDRSTRLEN];
-	size_t n = 0;
-
-#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
-	ENV("trusted_ip=%s", c->ip);
-	ENV("trusted_port=%s", c->port);
-	ENV("time_unix=%lld", (long long)c->since);
-	if (c->has_v4) {
-		v4str(c->v4, a, sizeof(a));
-		ENV("ifconfig_pool_remote_ip=%s", a);
-		v4str(c->v4_remote, a, sizeof(a));
-		ENV(c->g->subnet ? "ifconfig_pool_netmask=%s" : "ifconfig_pool_local_ip=%s", a);
-	}
-	if (c->has_v6) {
-		inet_ntop(AF_INET6, &c->v6, a, sizeof(a));
-		ENV("ifconfig_pool_remote_ip6=%s", a);
-		ENV("ifconfig_pool_ip6_netbits=%u", c->v6_prefix);
-	}
-	if (disconnect) {
-		ENV("bytes_received=%llu", (unsigned long long)c->rx_bytes);
-		ENV("bytes_sent=%llu", (unsigned long long)c->tx_bytes);
-		ENV("time_duration=%lld", (long long)(time(NULL) - c->since));
-	}
-	/* peer-info: "NAME=VALUE" lines with a safe name */
-	while (pi && *pi) {
-		const char *e = strchr(pi, '\n'), *eq = strchr(pi, '=');
-		size_t l = e ? (size_t)(e - pi) : strlen(pi);
-		bool ok = eq && eq > pi && (size_t)(eq - pi) < l;
-
-		for (const char *q = pi; ok && q < eq; q++)
-			ok = (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
-			     (*q >= '0' && *q <= '9') || *q == '_';
-		if (ok)
-			ENV("%.*s", (int)l, pi);
-		pi = e ? e + 1 : NULL;
-	}
-#undef ENV
-	v[n] = NULL;
-	return n;
-}
-
-static void env_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-}
-
-static void start_connect_script(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_authscript_req req;
-	char *env[64];
-	size_t n;
-	int fd, r;
-
-	snprintf(c->cc_file, sizeof(c->cc_file), "/tmp/braidd_cc_%d_%u_XXXXXX", (int)getpid(), c->pid);
-	fd = mkstemp(c->cc_file);
-	if (fd < 0) {
-		c->cc_file[0] = 0;
-		auth_fail(c, "client-connect: cannot create its config file");
-		return;
-	}
-	close(fd);
-	n = client_env(c, env, 64, false);
-	memset(&req, 0, sizeof(req));
-	req.cmd = g->o->client_connect;
-	req.script_type = "client-connect";
-	req.username = c->user;
-	req.common_name = c->cn;
-	req.untrusted_ip = c->ip;
-	req.untrusted_port = c->port;
-	req.env = (const char *const *)env;
-	req.extra_arg = c->cc_file;
-	r = braid_authscript_start(&c->as, &req, now_ms());
-	env_free(env, n);
-	if (r) {
-		braid_err("%s/%s: cannot run client-connect '%s': %s", cname(c), c->real,
-			  g->o->client_connect, strerror(-r));
-		auth_fail(c, "client-connect could not run");
-		return;
-	}
-	c->cc_running = true;
-	c->st = C_AUTH;
-	if (!g->scripts++)
-		ev_timer_again(g->loop, &g->auth_t);
-}
-
-/* client-connect exited 0: apply what it wrote (ccd syntax) on top of the ccd file. */
-static void connect_script_done(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_ccd dyn;
-	char err[512] = "";
-	FILE *f = fopen(c->cc_file, "re");
-	char *text = calloc(1, 65537);
-	size_t len = 0;
-	int r = 0;
-
-	if (f && text)
-		len = fread(text, 1, 65536, f);
-	if (f)
-		fclose(f);
-	unlink(c->cc_file);
-	c->cc_file[0] = 0;
-	if (!text) {
-		auth_fail(c, "client-connect: out of memory");
-		return;
-	}
-	text[len] = 0;
-	r = braid_ccd_parse(&dyn, "client-connect output", text, err, sizeof(err));
-	free(text);
-	if (r) {
-		braid_err("%s/%s: %s", cname(c), c->real, err);
-		auth_fail(c, "client-connect wrote an invalid configuration");
-		return;
-	}
-	if (dyn.disable) {
-		braid_ccd_free(&dyn);
-		auth_fail(c, "client-connect output says 'disable'");
-		return;
-	}
-	if (dyn.has_ifconfig) {
-		if (c->has_pool)
-			braid_pool_release(g->pool, c->pool_h);
-		c->has_pool = false;
-		c->has_v4 = true;
-		c->v4 = dyn.ifc_local;
-		c->v4_remote = dyn.ifc_remote;
-	}
-	if (dyn.has_ifconfig6) {
-		c->has_v6 = true;
-		c->v6 = dyn.ifc6;
-		c->v6_prefix = dyn.ifc6_prefix;
-	}
-	if (dyn.push_reset)
-		c->ccd.push_reset = true;
-	for (unsigned i = 0; i < dyn.n_push && c->ccd.n_push < BRAID_CCD_MAX_PUSH; i++) {
-		c->ccd.push[c->ccd.n_push++] = dyn.push[i];
-		dyn.push[i] = NULL;
-	}
-	for (unsigned i = 0; i < dyn.n_iroute && c->ccd.n_iroute < BRAID_CCD_MAX_IROUTE; i++)
-		c->ccd.iroute[c->ccd.n_iroute++] = dyn.iroute[i];
-	braid_ccd_free(&dyn);
-	c->st = C_HANDSHAKE;
-	client_connect_finish(c);
-}
-
-/* client-disconnect for a client that was connected; runs on after the client is gone. */
-static void start_disconnect_script(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_authscript_req req;
-	char *env[64];
-	size_t n;
-	int r;
-
-	if (g->n_bg == g->cap_bg) {
-		size_t cap = g->cap_bg ? 2 * g->cap_bg : 8;
-		struct braid_authscript *b = realloc(g->bg, cap * sizeof(*b));
-
-		if (!b)
-			return;
-		g->bg = b;
-		g->cap_bg = cap;
-	}
-	n = client_env(c, env, 64, true);
-	memset(&req, 0, sizeof(req));
-	req.cmd = g->o->client_disconnect;
-	req.script_type = "client-disconnect";
-	req.username = c->user;
-	req.common_name = c->cn;
-	req.untrusted_ip = c->ip;
-	req.untrusted_port = c->port;
-	req.env = (const char *const *)env;
-	r = braid_authscript_start(&g->bg[g->n_bg], &req, now_ms());
-	env_free(env, n);
-	if (r)
-		braid_warn("%s/%s: cannot run client-disconnect '%s': %s", cname(c), c->real,
-			   g->o->client_disconnect, strerror(-r));
-	else
-		g->n_bg++;
-}
-
-/* Reap finished client-disconnect scripts (wait: block up to the scripts' deadline). */
-static void bg_poll(struct braid_gateway *g, bool wait)
-{
-	size_t i = 0;
-
-	while (i < g->n_bg) {
-		int r = braid_authscript_poll(&g->bg[i], now_ms());
-
-		if (r == -EAGAIN) {
-			if (wait) {
-				usleep(10000);
-				continue;
-			}
-			i++;
-			continue;
-		}
-		if (r)
-			braid_warn("client-disconnect %s (exit %d)", r == -ETIMEDOUT ? "timed out" : "failed",
-				   braid_authscript_exit_code(&g->bg[i]));
-		g->bg[i] = g->bg[--g->n_bg];
-	}
-}
-
-static int start_auth_script(struct gw_client *c);
-
-static void client_authenticate(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_options *o = g->o;
-	const char *user = braid_ctls_peer_username(c->ctl);
-
-	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
-	snprintf(c->cert_cn, sizeof(c->cert_cn), "%s", c->cn);
-	snprintf(c->user, sizeof(c->user), "%s", user);
-	if (!o->auth_user_pass_verify) {
-		client_connect(c);
-		return;
-	}
-	if (!user[0] && !o->auth_user_pass_optional) {
-		auth_fail(c, "no username/password (auth-user-pass-verify is set)");
-		return;
-	}
-	if (start_auth_script(c))
-		return;
-	c->st = C_AUTH;
-}
-
-/* Run auth-user-pass-verify for the credentials of the newest key. 0, or -errno (AUTH_FAILED sent). */
-static int start_auth_script(struct gw_client *c)
-{
-	struct braid_options *o = c->g->o;
-	struct braid_authscript_req req;
-	int r;
-
-	memset(&req, 0, sizeof(req));
-	req.cmd = o->auth_user_pass_verify;
-	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
-	req.username = braid_ctls_peer_username(c->ctl);
-	req.password = braid_ctls_peer_password(c->ctl);
-	req.common_name = c->cn;
-	req.untrusted_ip = c->ip;
-	req.untrusted_port = c->port;
-	r = braid_authscript_start(&c->as, &req, now_ms());
-	if (r) {
-		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", cname(c), c->real,
-			  o->auth_user_pass_verify, strerror(-r));
-		auth_fail(c, "auth-user-pass-verify could not run");
-		return r;
-	}
-	if (!c->g->scripts++)
-		ev_timer_again(c->g->loop, &c->g->auth_t);
-	return 0;
-}
-
-static void auth_poll(struct gw_client *c)
-{
-	int r = braid_authscript_poll(&c->as, now_ms());
-
-	if (r == -EAGAIN)
-		return;
-	if (c->g->scripts)
-		c->g->scripts--;
-	if (c->cc_running) {
-		c->cc_running = false;
-		if (r) {
-			unlink(c->cc_file);
-			c->cc_file[0] = 0;
-			auth_fail(c, r == -ETIMEDOUT ? "client-connect timed out" :
-						     "client-connect refused the client (non-zero exit)");
-			return;
-		}
-		connect_script_done(c);
-		return;
-	}
-	if (r) {
-		char why[160];
-
-		snprintf(why, sizeof(why), "auth-user-pass-verify %s (user '%.60s')",
-			 r == -ETIMEDOUT ? "timed out" : "rejected the username/password", c->user);
-		auth_fail(c, why);
-		return;
-	}
-	if (c->reauth_key >= 0) {
-		unsigned k = (unsigned)c->reauth_key;
-
-		c->reauth_key = -1;
-		if (install_key(c, k) == 0)
-			braid_info("%s/%s: renegotiated, data key %u (user re-verified)", cname(c),
-				   c->real, k);
-		return;
-	}
-	braid_info("%s/%s: user '%s' accepted by auth-user-pass-verify", cname(c), c->real, c->user);
-	if (c->g->o->username_as_common_name && c->user[0])
-		snprintf(c->cn, sizeof(c->cn), "%s", c->user);
-	c->st = C_HANDSHAKE;
-	client_connect(c);
-}
-
-/* ---------------------------------------------------------------------------------------- */
-/* control channel */
-
-static void on_text(struct gw_client *c, const char *t)
-{
-	if (!strcmp(t, "PUSH_REQUEST")) {
-		c->push_requested = true;
-		send_push(c);
-	} else if (!strcmp(t, "EXIT")) {
-		client_kill(c, "explicit exit notification (control EXIT)");
-	} else {
-		braid_dbg("%s/%s: control message ignored: %.60s", cname(c), c->real, t);
-	}
-}
-
-static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
-{
-	switch (ev->type) {
-	case BRAID_CTLS_EV_KEYS_READY:
-		if (c->st == C_DYING)
-			break;
-		if (!c->dc) {
-			if (c->st == C_HANDSHAKE)
-				client_authenticate(c);
-		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
-			client_kill(c, "the certificate's common name changed in a renegotiation");
-		} else if (c->g->o->auth_user_pass_verify && !c->as.pid) {
-			/* as 2.6: the client sends its credentials again, the script decides again */
-			c->reauth_key = ev->key_id;
-			start_auth_script(c);
-		} else if (install_key(c, ev->key_id) == 0) {
-			braid_info("%s/%s: renegotiated, data key %u", cname(c), c->real, ev->key_id);
-		}
-		break;
-	case BRAID_CTLS_EV_TEXT:
-		on_text(c, ev->text);
-		break;
-	case BRAID_CTLS_EV_KEY_EXPIRED:
-		if (c->dc)
-			braid_dc_key_remove(c->dc, ev->key_id);
-		break;
-	case BRAID_CTLS_EV_ERROR:
-		if (ev->fatal)
-			client_kill(c, ev->text);
-		else
-			braid_dbg("%s/%s: control: %s", cname(c), c->real, ev->text);
-		break;
-	case BRAID_CTLS_EV_SOFT_RESET:
-		braid_dbg("%s/%s: soft reset to key %u", cname(c), c->real, ev->key_id);
-		break;
-	default:
-		break;
-	}
-}
-
-/* Send what the session has, handle its events, re-arm its timer. */
-static void ctl_run(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_ctls_event ev;
-	uint8_t pkt[BRAID_CTL_MAX_PKT + 64];
-	size_t len;
-	int64_t dl, now;
-	int rounds = 0, r;
-
-	do {
-		bool any = false;
-
-		for (;;) {
-			r = braid_ctls_output(c->ctl, now_ms(), pkt, sizeof(pkt), &len);
-			if (r || !len)
-				break;
-			send_raw(c, pkt, len);
-			any = true;
-		}
-		while (!c->dead && braid_ctls_next_event(c->ctl, &ev) == 0) {
-			on_event(c, &ev);
-			any = true;
-		}
-		if (!any)
-			break;
-	} while (!c->dead && ++rounds < 16);
-	if (c->dead)
-		return;
-	ev_timer_stop(g->loop, &c->ctl_t);
-	dl = braid_ctls_deadline(c->ctl);
-	if (dl != BRAID_CTLS_NEVER) {
-		now = now_ms();
-		ev_timer_set(&c->ctl_t, dl > now ? (double)(dl - now) / 1000.0 : 0.0, 0);
-		ev_timer_start(g->loop, &c->ctl_t);
-	}
-}
-
-static void ctl_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	struct gw_client *c = w->data;
-
-	(void)loop;
-	(void)revents;
-	ctl_run(c);
-	reap(c->g);
-}
-
-/* ---------------------------------------------------------------------------------------- */
 /* received packets */
 
 static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
@@ -1121,7 +345,7 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 		break;
 	case BRAID_PAYLOAD_OCC:
 		if (pl.occ_type == BRAID_OCC_EXIT)
-			client_kill(c, "explicit exit notification (OCC EXIT)");
+			braid_gw_client_kill(c, "explicit exit notification (OCC EXIT)");
 		return;
 	default:
 		return;
@@ -1131,7 +355,7 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 	    braid_vroute_lookup(&g->routes, fam, src, &owner) || owner != c->pid) {
 		g->st.bad_source++;
 		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
-			  cname(c), c->real);
+			  braid_gw_cname(c), c->real);
 		return;
 	}
 	c->last_ref = time(NULL);
@@ -1162,13 +386,35 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 		g->st.data_unknown_peer++;
 		return;
 	}
-	r = braid_dc_decrypt(c->dc, pkt, len, now_ms() / 1000, out, BUF_SIZE - HEADROOM, &olen, NULL);
+	if (c->reauth_key >= 0 && (pkt[0] & BRAID_CTL_KEY_ID_MASK) == c->reauth_key) {
+		/*
+		 * The client uses the renegotiated key while auth-user-pass-verify still
+		 * checks it (2.6 blocks in the script, so its packets wait in the socket):
+		 * keep them until the answer.
+		 */
+		if (c->n_held < GW_HELD_MAX) {
+			struct gw_held *h = &c->held[c->n_held];
+
+			h->p = malloc(len);
+			if (h->p) {
+				memcpy(h->p, pkt, len);
+				h->len = len;
+				h->has_from = from != NULL;
+				if (from)
+					h->from = *from;
+				c->n_held++;
+			}
+		}
+		return;
+	}
+	r = braid_dc_decrypt(c->dc, pkt, len, braid_gw_now_ms() / 1000, out, BUF_SIZE - HEADROOM,
+			     &olen, NULL);
 	if (r) {
 		if (r == -EBADMSG)
 			g->st.data_auth_failed++;
 		if (c->tcp && r != -EALREADY && r != -ESTALE) {
 			/* OpenVPN: a decrypt failure is fatal on TCP */
-			client_kill(c, "data channel decryption failed on TCP");
+			braid_gw_client_kill(c, "data channel decryption failed on TCP");
 		}
 		return;
 	}
@@ -1179,38 +425,55 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 		if (other && strcmp(other->cert_cn, c->cert_cn)) {
 			/* 2.6: no float onto an address a client with another certificate uses */
 			g->st.float_refused++;
-			braid_dbg("%s/%s: float to %s refused: in use by %s", cname(c), c->real,
-				  other->real, cname(other));
+			braid_dbg("%s/%s: float to %s refused: in use by %s", braid_gw_cname(c), c->real,
+				  other->real, braid_gw_cname(other));
 			return;
 		}
 		if (other)
-			client_kill(other, "another session of this certificate floated to its address");
+			braid_gw_client_kill(other, "another session of this certificate floated to its address");
 		snprintf(old, sizeof(old), "%s", c->real);
 		addr_remove(g, c);
 		c->addr = *from;
 		addr_insert(g, c);
 		addr_strings(c);
 		g->st.floats++;
-		braid_info("%s: peer-id %u floated from %s to %s", cname(c), c->pid, old, c->real);
+		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), c->pid, old, c->real);
 	}
-	c->last_rx_ms = now_ms();
+	c->last_rx_ms = braid_gw_now_ms();
 	c->rx_bytes += len;
 	on_payload(c, out, olen);
 }
 
+void braid_gw_release_held(struct gw_client *c, bool deliver)
+{
+	unsigned n = c->n_held;
+
+	c->n_held = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct gw_held *h = &c->held[i];
+
+		if (deliver && !c->dead && h->len <= BUF_SIZE - HEADROOM) {
+			memcpy(c->g->buf + HEADROOM, h->p, h->len);
+			on_data(c, c->g->buf + HEADROOM, h->len, h->has_from ? &h->from : NULL);
+		}
+		free(h->p);
+		h->p = NULL;
+	}
+}
+
 static void on_control(struct gw_client *c, const uint8_t *pkt, size_t len)
 {
-	int r = braid_ctls_input(c->ctl, pkt, len, now_ms());
+	int r = braid_ctls_input(c->ctl, pkt, len, braid_gw_now_ms());
 
 	if (r == 0) {
 		c->rx_bytes += len;
 		if (c->st == C_ACTIVE)
-			c->last_rx_ms = now_ms();
+			c->last_rx_ms = braid_gw_now_ms();
 	} else {
-		braid_dbg("%s/%s: control packet dropped: %s", cname(c), c->real,
+		braid_dbg("%s/%s: control packet dropped: %s", braid_gw_cname(c), c->real,
 			  braid_ctls_last_error(c->ctl));
 	}
-	ctl_run(c);
+	braid_gw_ctl_run(c);
 }
 
 /* A UDP packet from an address with no client: only the cookie exchange may go on. */
@@ -1251,7 +514,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	}
 	if (g->o->connect_freq_n > 0) {
 		/* connect-freq N S: at most N new sessions per S seconds */
-		int64_t now = now_ms();
+		int64_t now = braid_gw_now_ms();
 
 		if (now - g->cf_start_ms >= (int64_t)g->o->connect_freq_sec * 1000) {
 			g->cf_start_ms = now;
@@ -1263,7 +526,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			return;
 		}
 	}
-	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), now_ms(),
+	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), braid_gw_now_ms(),
 				       &why);
 	if (r) {
 		g->st.cookie_rejected++;
@@ -1280,7 +543,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	c->rx_bytes += len;
 	g->cf_count++;
 	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
-	ctl_run(c);
+	braid_gw_ctl_run(c);
 }
 
 static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
@@ -1344,17 +607,17 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			const char *why;
 
 			if (!braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL),
-							now_ms(), &why)) {
+							braid_gw_now_ms(), &why)) {
 				struct gw_client *n;
 
-				client_kill(c, "the client restarted (new session from the same address)");
+				braid_gw_client_kill(c, "the client restarted (new session from the same address)");
 				if (client_new(g, from, -1, &n)) {
 					braid_ctls_free(s);
 					return;
 				}
 				n->ctl = s;
 				braid_info("%s: new client session (peer-id %u)", n->real, n->pid);
-				ctl_run(n);
+				braid_gw_ctl_run(n);
 				return;
 			}
 		}
@@ -1378,7 +641,7 @@ static void sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 			break;
 		on_udp_packet(g, g->buf + HEADROOM, (size_t)n, &from);
 	}
-	reap(g);
+	braid_gw_reap(g);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -1412,8 +675,8 @@ static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	n = recv(c->fd, c->rbuf + c->rlen, TCP_RBUF - c->rlen, 0);
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
-		client_kill(c, n == 0 ? "connection closed by the client" : "TCP read error");
-		reap(g);
+		braid_gw_client_kill(c, n == 0 ? "connection closed by the client" : "TCP read error");
+		braid_gw_reap(g);
 		return;
 	}
 	if (n < 0)
@@ -1423,7 +686,7 @@ static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
 		size_t plen = (size_t)c->rbuf[off] << 8 | c->rbuf[off + 1];
 
 		if (plen == 0) {
-			client_kill(c, "TCP packet of length 0");
+			braid_gw_client_kill(c, "TCP packet of length 0");
 			break;
 		}
 		if (c->rlen - off - 2 < plen)
@@ -1436,7 +699,7 @@ static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
 		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
 		c->rlen -= off;
 	}
-	reap(g);
+	braid_gw_reap(g);
 }
 
 static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -1452,8 +715,8 @@ static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents)
 				return;
 			if (errno == EINTR)
 				continue;
-			client_kill(c, "TCP write error");
-			reap(c->g);
+			braid_gw_client_kill(c, "TCP write error");
+			braid_gw_reap(c->g);
 			return;
 		}
 		c->woff += (size_t)n;
@@ -1486,11 +749,11 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 		close(fd);
 		return;
 	}
-	r = braid_ctls_new(&c->ctl, &g->ccfg, now_ms(), err, sizeof(err));
+	r = braid_ctls_new(&c->ctl, &g->ccfg, braid_gw_now_ms(), err, sizeof(err));
 	if (r) {
 		braid_err("%s: cannot create a control session: %s", c->real, err);
-		client_kill(c, "control session set-up failed");
-		reap(g);
+		braid_gw_client_kill(c, "control session set-up failed");
+		braid_gw_reap(g);
 		return;
 	}
 	braid_info("%s: TCP connection accepted (peer-id %u)", c->real, c->pid);
@@ -1521,7 +784,7 @@ static void tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 		braid_mssfix_apply(&g->mss, p, (size_t)n);
 		send_payload(g->by_pid[owner], p, (size_t)n);
 	}
-	reap(g);
+	braid_gw_reap(g);
 }
 
 static void auth_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -1534,13 +797,13 @@ static void auth_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 		if (!c || !c->as.pid)
 			continue;
-		auth_poll(c);
+		braid_gw_auth_poll(c);
 		if (!c->dead)
-			ctl_run(c);
+			braid_gw_ctl_run(c);
 	}
 	if (!g->scripts)
 		ev_timer_stop(loop, w);
-	reap(g);
+	braid_gw_reap(g);
 }
 
 static void write_status(struct braid_gateway *g)
@@ -1565,11 +828,11 @@ static void write_status(struct braid_gateway *g)
 		if (!c || c->st != C_ACTIVE)
 			continue;
 		if (c->has_v4)
-			v4str(c->v4, v4[nc], sizeof(v4[nc]));
+			braid_gw_v4str(c->v4, v4[nc], sizeof(v4[nc]));
 		if (c->has_v6)
 			inet_ntop(AF_INET6, &c->v6, v6[nc], sizeof(v6[nc]));
 		cl[nc] = (struct braid_ovpn_status_client){
-			.cn = cname(c), .real = c->real, .virt4 = v4[nc], .virt6 = v6[nc],
+			.cn = braid_gw_cname(c), .real = c->real, .virt4 = v4[nc], .virt6 = v6[nc],
 			.bytes_rx = c->rx_bytes, .bytes_tx = c->tx_bytes, .since = c->since,
 			.username = c->user, .client_id = c->cid, .peer_id = c->pid,
 			.cipher = c->push.cipher,
@@ -1588,7 +851,7 @@ static void write_status(struct braid_gateway *g)
 			l = strlen(rv[nr]);
 			snprintf(rv[nr] + l, sizeof(rv[nr]) - l, "/%u", e->prefix);
 		}
-		rt[nr] = (struct braid_ovpn_status_route){ .virt = rv[nr], .cn = cname(c),
+		rt[nr] = (struct braid_ovpn_status_route){ .virt = rv[nr], .cn = braid_gw_cname(c),
 							   .real = c->real, .last_ref = c->last_ref };
 		nr++;
 	}
@@ -1612,7 +875,8 @@ static void log_stats(const struct braid_gateway *g)
 
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
-		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, floats refused %llu, bad source %llu, unknown peer %llu, "
+		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, "
+		   "floats refused %llu, bad source %llu, unknown peer %llu, "
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
@@ -1632,7 +896,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_gateway *g = w->data;
 	struct braid_options *o = g->o;
-	int64_t now = now_ms();
+	int64_t now = braid_gw_now_ms();
 	int hand = (o->hand_window > 0 ? o->hand_window : 60) * 1000;
 
 	(void)loop;
@@ -1644,29 +908,29 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			continue;
 		switch (c->st) {
 		case C_AUTH:
-			auth_poll(c);
+			braid_gw_auth_poll(c);
 			if (!c->dead)
-				ctl_run(c);
+				braid_gw_ctl_run(c);
 			break;
 		case C_HANDSHAKE:
 			if (now - c->created_ms > hand)
-				client_kill(c, "TLS key negotiation did not finish within hand-window");
+				braid_gw_client_kill(c, "TLS key negotiation did not finish within hand-window");
 			break;
 		case C_DYING:
 			if (now >= c->die_at_ms)
-				client_kill(c, "authentication failed");
+				braid_gw_client_kill(c, "authentication failed");
 			break;
 		case C_ACTIVE:
 			if (c->as.pid) {
-				auth_poll(c);
+				braid_gw_auth_poll(c);
 				if (c->dead)
 					break;
-				ctl_run(c);
+				braid_gw_ctl_run(c);
 			}
 			if (c->st != C_ACTIVE || c->dead)
 				break;
 			if (o->ping_restart > 0 && now - c->last_rx_ms > (int64_t)o->ping_restart * 1000) {
-				client_kill(c, "inactivity timeout (ping-restart)");
+				braid_gw_client_kill(c, "inactivity timeout (ping-restart)");
 				break;
 			}
 			if (o->keepalive_ping > 0 &&
@@ -1676,7 +940,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 	}
 	if (g->n_bg)
-		bg_poll(g, false);
+		braid_gw_bg_poll(g, false);
 	if (o->status_path && now >= g->next_status_ms) {
 		write_status(g);
 		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
@@ -1690,10 +954,10 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		g->next_persist_ms = now + (o->ifconfig_pool_persist_sec > 0 ?
 					    o->ifconfig_pool_persist_sec : 600) * 1000;
 	}
-	reap(g);
+	braid_gw_reap(g);
 }
 
-/* Send RESTART (explicit-exit-notify 2: "RESTART,[N]" = try the next server) to every active client. */
+/* RESTART to every active client (explicit-exit-notify 2: "RESTART,[N]" = try the next server). */
 static unsigned notify_restart(struct braid_gateway *g)
 {
 	const char *msg = g->o->explicit_exit_notify >= 2 ? "RESTART,[N]" : "RESTART";
@@ -1704,10 +968,10 @@ static unsigned notify_restart(struct braid_gateway *g)
 
 		if (!c || c->st != C_ACTIVE || braid_ctls_send_text(c->ctl, msg))
 			continue;
-		ctl_run(c);
+		braid_gw_ctl_run(c);
 		n++;
 	}
-	reap(g);
+	braid_gw_reap(g);
 	if (n)
 		braid_info("shutting down: sent %s to %u client(s)", msg, n);
 	return n;
@@ -1938,7 +1202,7 @@ static int setup_tun(struct braid_gateway *g)
 			braid_err("%s: cannot add the gateway address/route: %s", t->name, strerror(-r));
 			return r;
 		}
-		v4str(g->gw4, a, sizeof(a));
+		braid_gw_v4str(g->gw4, a, sizeof(a));
 		braid_info("%s: gateway address %s/%u (%s)", t->name, a, prefix,
 			   g->subnet ? "topology subnet" : "topology net30");
 	}
@@ -2112,9 +1376,9 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		ev_signal_start(g->loop, &g->sig[i]);
 	}
 	signal(SIGPIPE, SIG_IGN);
-	g->next_status_ms = now_ms();
-	g->cf_start_ms = now_ms();
-	g->next_persist_ms = now_ms() + 1000;
+	g->next_status_ms = braid_gw_now_ms();
+	g->cf_start_ms = braid_gw_now_ms();
+	g->next_persist_ms = braid_gw_now_ms() + 1000;
 	braid_info("gateway ready: %s, max %u clients, data ciphers %s%s%s", g->tun.name,
 		   g->max_clients, g->ciphers, o->client_to_client ? ", client-to-client" : "",
 		   o->duplicate_cn ? ", duplicate-cn" : "");
@@ -2144,11 +1408,11 @@ void braid_gateway_free(struct braid_gateway *g)
 	if (g->by_pid) {
 		for (uint32_t i = 0; i < g->max_clients; i++)
 			if (g->by_pid[i])
-				client_kill(g->by_pid[i], "gateway shutting down");
-		reap(g);
+				braid_gw_client_kill(g->by_pid[i], "gateway shutting down");
+		braid_gw_reap(g);
 	}
 	if (g->n_bg)
-		bg_poll(g, true);	/* client-disconnect of the clients dropped above */
+		braid_gw_bg_poll(g, true);	/* client-disconnect of the clients dropped above */
 	free(g->bg);
 	if (g->pool && g->o->ifconfig_pool_persist)
 		braid_pool_persist_save(g->pool, g->o->ifconfig_pool_persist);
