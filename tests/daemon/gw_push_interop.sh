@@ -5,7 +5,7 @@
 # it receives from stock `openvpn --server` with the same configuration, option for option and
 # in the same order, for: topology subnet + server-ipv6 + user pushes; net30; a `comp-lzo no`
 # client with `compress migrate`; a ccd file with push-reset/push/ifconfig-push; a ChaCha-only
-# client. The only difference allowed: 2.6 adds `dyn-tls-crypt` to protocol-flags (braidd does
+# client; `server ... nopool` + `ifconfig-pool`. The only difference allowed: 2.6 adds `dyn-tls-crypt` to protocol-flags (braidd does
 # not offer dynamic tls-crypt), removed before comparing.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
@@ -20,6 +20,7 @@ scenario() {	# scenario NAME "server lines" "client lines"  (lines separated by 
 		IFS='|' read -r -a c <<<"$clines"
 		gw_server_conf "$TC" "${s[@]}"
 		grep -q '^topology net30$' "$GW_DIR/server.conf" && sed -i '/^topology subnet$/d' "$GW_DIR/server.conf"
+		grep -q ' nopool$' "$GW_DIR/server.conf" && sed -i '/^server 10.8.0.0 255.255.255.0$/d' "$GW_DIR/server.conf"
 		if [ $impl = braidd ]; then
 			gw_start_server
 		else
@@ -55,4 +56,5 @@ printf 'ifconfig-push 10.8.0.77 255.255.255.0\npush-reset\npush "route 172.16.0.
 scenario "ccd push-reset" "client-config-dir $GW_DIR/ccd|push \"route 192.168.0.0 255.255.0.0\"" ""
 rm -f "$GW_DIR/ccd/client1"
 scenario "chacha-only client" "keepalive 5 30" "data-ciphers CHACHA20-POLY1305"
+scenario "nopool + ifconfig-pool" "server 10.8.0.0 255.255.255.0 nopool|ifconfig-pool 10.8.0.100 10.8.0.110" ""
 echo "PASS: gw_push_interop"
