@@ -1112,6 +1112,42 @@ static void build_occ(struct braid_gateway *g)
 	snprintf(g->occ + n, sizeof(g->occ) - (size_t)n, ",key-method 2,tls-server");
 }
 
+/*
+ * `mode server` long form: the gateway's own `ifconfig LOCAL NETMASK|PEER` and an explicit
+ * `ifconfig-pool START END [MASK]`; nothing else is implied (the admin pushes route-gateway,
+ * topology and routes, and adds the `route` for net30).
+ */
+static int setup_longform(struct braid_gateway *g)
+{
+	struct braid_options *o = g->o;
+	struct braid_pool_config pc;
+	int r;
+
+	g->longform = true;
+	g->has_v4 = true;
+	g->gw4 = ntohl(o->ifc_local.s_addr);
+	g->mask4 = g->subnet ? ntohl(o->ifc_remote.s_addr) : 0xffffffffu;
+	if (!o->has_ifconfig_pool) {
+		braid_info("no ifconfig-pool: clients need an ifconfig-push (client-config-dir)");
+		return 0;
+	}
+	memset(&pc, 0, sizeof(pc));
+	pc.has_v4 = true;
+	pc.topo = g->subnet ? BRAID_POOL_SUBNET : BRAID_POOL_NET30;
+	pc.v4_start = ntohl(o->ifconfig_pool_start.s_addr);
+	pc.v4_end = ntohl(o->ifconfig_pool_end.s_addr);
+	pc.v4_netmask = o->ifconfig_pool_mask.s_addr ? ntohl(o->ifconfig_pool_mask.s_addr) : g->mask4;
+	pc.duplicate_cn = o->duplicate_cn;
+	r = braid_pool_new(&g->pool, &pc);
+	if (r) {
+		braid_err("option 'ifconfig-pool': empty or invalid range%s",
+			  g->subnet ? "" : " (net30: START must begin a /30 block)");
+		return r;
+	}
+	braid_info("IFCONFIG POOL: size %u", braid_pool_size(g->pool));
+	return 0;
+}
+
 static int setup_addresses(struct braid_gateway *g)
 {
 	struct braid_options *o = g->o;
@@ -1123,8 +1159,11 @@ static int setup_addresses(struct braid_gateway *g)
 	g->subnet = o->topology == BRAID_TOPO_SUBNET;
 	g->has_v4 = o->has_server;
 	g->has_v6 = o->has_server6;
+	if (!g->has_v4 && !g->has_v6 && o->has_ifconfig)
+		return setup_longform(g);
 	if (!g->has_v4 && !g->has_v6) {
-		braid_err("gateway mode needs 'server NETWORK NETMASK' and/or 'server-ipv6 NET/BITS'");
+		braid_err("gateway mode needs 'server NETWORK NETMASK' and/or 'server-ipv6 NET/BITS' "
+			  "(or 'ifconfig' + 'ifconfig-pool')");
 		return -EINVAL;
 	}
 	g->mask4 = ntohl(o->server_mask.s_addr);
@@ -1191,6 +1230,10 @@ static int setup_tun(struct braid_gateway *g)
 			prefix++;
 		if (g->subnet) {
 			r = braid_nl_addr(t->nl, true, t->ifindex, AF_INET, &gw, NULL, prefix);
+		} else if (g->longform) {
+			uint32_t peer = o->ifc_remote.s_addr;
+
+			r = braid_nl_addr(t->nl, true, t->ifindex, AF_INET, &gw, &peer, 32);
 		} else {
 			uint32_t peer = htonl(g->gw4 + 1);
 

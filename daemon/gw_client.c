@@ -173,6 +173,7 @@ static void client_connect_finish(struct gw_client *c)
 	in.gw4 = g->gw4;
 	in.has_v6 = g->has_v6;
 	in.gw6 = g->gw6;
+	in.no_server_helper = g->longform;
 	in.ping = o->keepalive_ping;
 	in.ping_restart = o->keepalive_restart;
 	in.user_push = (const char *const *)o->push;

@@ -138,6 +138,7 @@ struct braid_gateway {
 
 	/* addresses */
 	bool has_v4, has_v6, subnet;
+	bool longform;			/* `mode server` + `ifconfig` + `ifconfig-pool`, no `server` */
 	uint32_t gw4, mask4;
 	struct in6_addr gw6;
 	uint8_t prefix6;

@@ -14,7 +14,8 @@
 
 #include "ctl/km2.h"
 
-static int add(struct braid_gw_push_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add(struct braid_gw_push_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static int add(struct braid_gw_push_out *o, const char *fmt, ...)
 {
 	va_list ap;
@@ -125,14 +126,15 @@ int braid_gw_push_build(const struct braid_gw_push_in *in, struct braid_gw_push_
 		/* 2.6 reads the `push` lines first; the helpers (server, keepalive) add theirs after */
 		for (unsigned i = 0; i < in->n_user_push; i++)
 			r = r ?: add(out, "%s", in->user_push[i]);
-		if (in->has_v6)
+		if (in->has_v6 && !in->no_server_helper)
 			r = r ?: add(out, "tun-ipv6");
-		if (in->has_v4 && in->subnet)
-			r = r ?: add(out, "route-gateway %s", v4str(in->gw4, a));
-		else if (in->has_v4)
-			r = r ?: add(out, "route %s", v4str(in->gw4, a));
-		if (in->has_v4)
+		if (in->has_v4 && !in->no_server_helper) {
+			if (in->subnet)
+				r = r ?: add(out, "route-gateway %s", v4str(in->gw4, a));
+			else
+				r = r ?: add(out, "route %s", v4str(in->gw4, a));
 			r = r ?: add(out, "topology %s", in->subnet ? "subnet" : "net30");
+		}
 		if (in->ping > 0)
 			r = r ?: add(out, "ping %d", in->ping);
 		if (in->ping_restart > 0)

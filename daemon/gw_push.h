@@ -46,6 +46,8 @@ struct braid_gw_push_in {
 	uint32_t gw4;			/* gateway tunnel address (host order) */
 	bool has_v6;
 	struct in6_addr gw6;
+	bool no_server_helper;		/* `mode server` long form (no `server`): no tun-ipv6,
+					 * route-gateway/route, topology pushes */
 	int ping, ping_restart;		/* keepalive values pushed; 0 = none */
 	const char *const *user_push;
 	unsigned n_user_push;

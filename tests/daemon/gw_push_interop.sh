@@ -5,8 +5,9 @@
 # it receives from stock `openvpn --server` with the same configuration, option for option and
 # in the same order, for: topology subnet + server-ipv6 + user pushes; net30; a `comp-lzo no`
 # client with `compress migrate`; a ccd file with push-reset/push/ifconfig-push; a ChaCha-only
-# client; `server ... nopool` + `ifconfig-pool`. The only difference allowed: 2.6 adds `dyn-tls-crypt` to protocol-flags (braidd does
-# not offer dynamic tls-crypt), removed before comparing.
+# client; `server ... nopool` + `ifconfig-pool`; the long form (`mode server`, `ifconfig`,
+# `ifconfig-pool`, pushed route-gateway/topology). The only difference allowed: 2.6 adds `dyn-tls-crypt` to protocol-flags (braidd does
+# not offer dynamic tls-crypt), removed before comparing. The client also pings 10.8.0.1 when a topology was pushed.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 1
@@ -20,7 +21,8 @@ scenario() {	# scenario NAME "server lines" "client lines"  (lines separated by 
 		IFS='|' read -r -a c <<<"$clines"
 		gw_server_conf "$TC" "${s[@]}"
 		grep -q '^topology net30$' "$GW_DIR/server.conf" && sed -i '/^topology subnet$/d' "$GW_DIR/server.conf"
-		grep -q ' nopool$' "$GW_DIR/server.conf" && sed -i '/^server 10.8.0.0 255.255.255.0$/d' "$GW_DIR/server.conf"
+		grep -q ' nopool$\|^mode server$' "$GW_DIR/server.conf" &&
+			sed -i '/^server 10.8.0.0 255.255.255.0$/d' "$GW_DIR/server.conf"
 		if [ $impl = braidd ]; then
 			gw_start_server
 		else
@@ -37,6 +39,11 @@ scenario() {	# scenario NAME "server lines" "client lines"  (lines separated by 
 		got=$(sed -n "s/.*PUSH: Received control message: '\(PUSH_REPLY.*\)'.*/\1/p" "$GW_DIR/c1.log" |
 			sed 's/ dyn-tls-crypt//')
 		[ -n "$got" ] || gw_fail "$name/$impl: no PUSH_REPLY in the client log"
+		# (without a pushed topology, e.g. after push-reset, the client has no usable route)
+		if [[ "$got" == *topology* ]]; then
+			ip netns exec "$(gw_cns 1)" ping -c 1 -W 2 -q 10.8.0.1 >/dev/null ||
+				gw_fail "$name/$impl: no ping reply from 10.8.0.1"
+		fi
 		eval "push_$impl=\$got"
 		gw_stop_client 1
 		gw_stop_server
@@ -57,4 +64,5 @@ scenario "ccd push-reset" "client-config-dir $GW_DIR/ccd|push \"route 192.168.0.
 rm -f "$GW_DIR/ccd/client1"
 scenario "chacha-only client" "keepalive 5 30" "data-ciphers CHACHA20-POLY1305"
 scenario "nopool + ifconfig-pool" "server 10.8.0.0 255.255.255.0 nopool|ifconfig-pool 10.8.0.100 10.8.0.110" ""
+scenario "mode server long form" "mode server|tls-server|ifconfig 10.8.0.1 255.255.255.0|ifconfig-pool 10.8.0.20 10.8.0.30|push \"route-gateway 10.8.0.1\"|push \"topology subnet\"" ""
 echo "PASS: gw_push_interop"
