@@ -771,7 +771,9 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 			if (o->mp_paths[i].remote)
 				t->has_remote = true;
 	}
-	r = braid_tun_open(&t->tun, o);
+	/* multipath: IFF_VNET_HDR so the data plane reads TCP super-packets and
+	 * writes coalesced ones (braid_mpath_attach_tun) */
+	r = o->multipath ? braid_tun_open_vnet(&t->tun, o) : braid_tun_open(&t->tun, o);
 	if (r)
 		goto err_sock;
 	t->tun_open = true;
@@ -794,6 +796,12 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		r = braid_mpath_new(&t->mpd, t->loop, o, t->dc, &t->mss, &t->st, &hooks);
 		if (r)
 			goto err_loop;
+		r = braid_mpath_attach_tun(t->mpd, t->tun.fd, t->tun.vnet);
+		if (r) {
+			braid_mpath_free(t->mpd);
+			t->mpd = NULL;
+			goto err_loop;
+		}
 		update_mssfix(t);
 	}
 	ev_io_init(&t->tun_r, tun_read_cb, t->tun.fd, EV_READ);
