@@ -26,6 +26,7 @@
 
 #include "client_connect.h"
 #include "client_ctl.h"
+#include "client_mp.h"
 #include "client_int.h"
 #include "client_io.h"
 #include "client_peerinfo.h"
@@ -218,6 +219,7 @@ int braid_client_run(struct braid_client *c)
 		if (c->stats_req) {
 			c->stats_req = false;
 			client_log_stats(c, "stats");
+			client_mp_log(c);
 			client_write_status(c);
 		}
 		if (c->exit_req)
@@ -228,6 +230,7 @@ int braid_client_run(struct braid_client *c)
 			break;
 	}
 	client_log_stats(c, "final stats");
+	client_mp_log(c);
 	client_write_status(c);
 	return c->exit_code;
 }

@@ -19,6 +19,7 @@
 
 #include "client_ctl.h"
 #include "client_io.h"
+#include "client_mp.h"
 #include "client_push.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
@@ -127,6 +128,7 @@ void client_teardown_session(struct braid_client *c)
 	ev_timer_stop(c->loop, &c->ctl_t);
 	braid_ctls_free(c->s);
 	c->s = NULL;
+	client_mp_stop(c);	/* before the data channel it uses */
 	braid_dc_free(c->dc);
 	c->dc = NULL;
 	client_teardown_net(c);

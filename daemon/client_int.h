@@ -46,6 +46,8 @@ struct client_stats {
 	uint64_t auth_read_bytes;	/* data packets that authenticated (OpenVPN's "Auth read bytes") */
 };
 
+struct client_mp;
+
 struct braid_client {
 	struct ev_loop *loop;
 	struct braid_options *o;
@@ -72,6 +74,7 @@ struct braid_client {
 
 	struct braid_ctls *s;
 	struct braid_dc *dc;
+	struct client_mp *mp;		/* multipath data plane (client_mp.c), or NULL */
 	struct braid_push_list pl;
 	struct braid_pushed pushed;
 	bool have_push;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client_ctl.h"
+#include "client_mp.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
@@ -73,6 +74,10 @@ void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
 
 	if (!c->dc || c->st != CS_UP)
 		return;
+	if (c->mp) {
+		client_mp_send_payload(c, pl, len);
+		return;
+	}
 	r = braid_dc_encrypt(c->dc, pl, len, c->pkt, BUF_SIZE, &out_len, NULL);
 	if (r) {
 		if (r == -EOVERFLOW)
@@ -98,6 +103,10 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct braid_client *c = w->data;
 
 	(void)loop, (void)revents;
+	if (c->mp && c->st == CS_UP) {
+		client_mp_tun_readable(c);
+		return;
+	}
 	for (int i = 0; i < TUN_BATCH; i++) {
 		ssize_t len;
 		size_t flen;
@@ -125,7 +134,6 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 {
-	struct braid_payload pl;
 	size_t plen;
 	int r;
 
@@ -155,11 +163,18 @@ static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 	}
 	c->last_rx = ev_now(c->loop);
 	c->stt.auth_read_bytes += len;
-	braid_payload_classify(c->framing, c->plain, plen, &pl);
+	client_rx_payload(c, c->plain, plen);
+}
+
+void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
+{
+	struct braid_payload pl;
+
+	braid_payload_classify(c->framing, plain, plen, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:
 	case BRAID_PAYLOAD_IPV6: {
-		uint8_t *ip = c->plain + (pl.data - c->plain);
+		uint8_t *ip = plain + (pl.data - plain);
 
 		braid_mssfix_apply(&c->mss, ip, pl.len);
 		if (write(c->tun.fd, ip, pl.len) >= 0) {

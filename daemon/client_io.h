@@ -18,6 +18,8 @@ int client_link_send(struct braid_client *c, const uint8_t *pkt, size_t len);
 void client_close_link(struct braid_client *c);
 /* Encrypt a framed payload and send it (only when the data channel is up). */
 void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len);
+/* An authenticated payload (IP, ping, OCC) from the data channel, after decryption. */
+void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen);
 /* Send the keepalive ping payload. */
 void client_send_ping(struct braid_client *c);
 /* TUN readable: packets through mssfix and framing into the data channel. */

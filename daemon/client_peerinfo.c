@@ -91,7 +91,9 @@ int client_build_peer_info(struct braid_client *c)
 			r = braid_peer_info_add(pi, cap, "IV_PLAT_VER", u.release);
 		r = r ? r : braid_peer_info_add(pi, cap, "IV_SSL", OpenSSL_version(OPENSSL_VERSION));
 	}
-	r = r ? r : braid_peer_info_add_braid_mp(pi, cap);
+	/* Braid's multipath offer (docs/multipath-negotiation.md), unless `multipath off` */
+	if (!c->o->mp_refuse)
+		r = r ? r : braid_peer_info_add_braid_mp(pi, cap);
 	if (r)
 		braid_err("cannot build peer-info: %s", strerror(-r));
 	if (c->prf_only)

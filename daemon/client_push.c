@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "client_mp.h"
 #include "client_peerinfo.h"
 #include "client_setup.h"
 #include "ctl/session.h"
@@ -53,6 +54,7 @@ int client_process_push(struct braid_client *c)
 	struct braid_key2 k2;
 	char err[512], a[128];
 	int key_id, r;
+	bool mp = false;
 
 	r = braid_push_filter(&c->pl, o->pull_filters, o->n_pull_filters, o->route_nopull, err,
 			      sizeof(err));
@@ -128,6 +130,8 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "key-derivation", false);
 		return r;
 	}
+	client_mp_stop(c);	/* a second PUSH_REPLY: the data plane restarts on the new channel */
+	mp = client_mp_accept(c, &dcc);
 	braid_dc_free(c->dc);
 	c->dc = NULL;
 	r = braid_dc_new(&c->dc, &dcc);
@@ -198,6 +202,14 @@ int client_process_push(struct braid_client *c)
 		return r;
 	}
 	c->st = CS_UP;
+	if (mp) {
+		r = client_mp_start(c);
+		if (r) {
+			braid_err("multipath negotiated but its data plane cannot start: %s", strerror(-r));
+			client_request_restart(c, "multipath-setup", false);
+			return r;
+		}
+	}
 	c->failures = 0;
 	c->ever_up = true;
 	c->last_rx = c->last_tx = ev_now(c->loop);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "client_mp.h"
 #include "log.h"
 
 /* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
@@ -37,6 +38,7 @@ void client_write_status(const struct braid_client *c)
 		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
 		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
 		(unsigned long long)s->auth_read_bytes);
+	client_mp_status(c, f);
 	if (fclose(f) || rename(tmp, c->o->status_path))
 		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(errno));
 }

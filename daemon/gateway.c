@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "gateway_mp.h"
 #include "gw_client.h"
 #include "log.h"
 #include "netlink.h"
@@ -147,6 +148,10 @@ static void send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 
 	if (c->st != C_ACTIVE || !c->dc)
 		return;
+	if (c->mp) {
+		braid_gw_mp_send(c, p, len);
+		return;
+	}
 	r = braid_payload_frame(c->framing, p, len, fr, BUF_SIZE - HEADROOM, &flen);
 	if (r)
 		return;
@@ -232,6 +237,7 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real, c->pid, why);
 	c->dead = true;
 	ev_timer_stop(g->loop, &c->ctl_t);
+	braid_gw_mp_stop(c);
 	if (c->tcp) {
 		ev_io_stop(g->loop, &c->io_r);
 		ev_io_stop(g->loop, &c->io_w);
@@ -264,6 +270,7 @@ static void client_free(struct gw_client *c)
 {
 	braid_gw_release_held(c, false);
 	braid_ctls_free(c->ctl);
+	braid_gw_mp_stop(c);
 	braid_dc_free(c->dc);
 	braid_gw_push_out_free(&c->push);
 	braid_ccd_free(&c->ccd);
@@ -372,6 +379,11 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 	}
 	if (write(g->tun.fd, pl.data, pl.len) == (ssize_t)pl.len)
 		g->st.tun_write_pkts++;
+}
+
+void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len)
+{
+	on_payload(c, p, len);
 }
 
 /* A data packet for client c (already matched by peer-id or address). */
@@ -567,6 +579,10 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
 			g->st.data_unknown_peer++;
+			return;
+		}
+		if (c->mp) {	/* a multipath client: any address, its engine learns the path */
+			braid_gw_mp_input(c, pkt, len, from);
 			return;
 		}
 		on_data(c, pkt, len, from);
@@ -890,6 +906,7 @@ static void log_stats(const struct braid_gateway *g)
 		   (unsigned long long)s->c2c_forwarded, (unsigned long long)s->tun_read_pkts,
 		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->link_rx_pkts,
 		   (unsigned long long)s->link_tx_pkts);
+	braid_gw_mp_log(g);
 }
 
 static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)

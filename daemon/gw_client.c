@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gateway_mp.h"
 #include "log.h"
 #include "push.h"
 
@@ -164,6 +165,7 @@ static void client_connect_finish(struct gw_client *c)
 	struct braid_gw_push_in in;
 	struct braid_dc_config dcfg = { 0 };
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	bool mp;
 	int r;
 
 	/* push list and cipher */
@@ -203,13 +205,16 @@ static void client_connect_finish(struct gw_client *c)
 	}
 	c->framing = c->push.framing;
 	c->use_peer_id = c->push.use_peer_id;
+	mp = braid_gw_mp_offer(c);
 	/* data channel */
 	dcfg.peer_id = c->use_peer_id ? c->pid : BRAID_DC_PEER_ID_NONE;
-	dcfg.replay_window = o->replay_window;
+	dcfg.replay_window = mp ? BRAID_GW_MP_WINDOW : o->replay_window;
 	dcfg.replay_time = o->replay_time;
 	r = braid_dc_new(&c->dc, &dcfg);
 	if (!r)
 		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
+	if (!r && mp)
+		r = braid_gw_mp_start(c);
 	if (r) {
 		auth_fail(c, "data channel set-up failed");
 		return;

@@ -54,6 +54,8 @@ enum cstate {
 	C_DYING,	/* AUTH_FAILED sent, removed at die_at_ms */
 };
 
+struct gw_mp;
+
 struct gw_client {
 	struct braid_gateway *g;
 	struct gw_client *next_dead;
@@ -107,6 +109,7 @@ struct gw_client {
 	int64_t created_ms, last_rx_ms, last_tx_ms, die_at_ms;
 	time_t since, last_ref;
 	uint64_t rx_bytes, tx_bytes;
+	struct gw_mp *mp;		/* multipath engine (gateway_mp.c), or NULL */
 };
 
 struct braid_gateway {
@@ -167,6 +170,8 @@ void braid_gw_send_raw(struct gw_client *c, const uint8_t *pkt, size_t len);
 /* Remove now: peer-id, routes, pool entry freed at once; memory at the next braid_gw_reap. */
 void braid_gw_client_kill(struct gw_client *c, const char *why);
 void braid_gw_reap(struct braid_gateway *g);
+/* An authenticated payload of client c (IP to the TUN or another client, OCC). */
+void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len);
 /* Deliver the packets held for reauth_key (its key is installed now), or drop them. */
 void braid_gw_release_held(struct gw_client *c, bool deliver);
 

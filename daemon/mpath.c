@@ -61,6 +61,7 @@ struct msock {
 	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
 	bool gso;		/* UDP GSO accepted (cleared if a send is refused) */
 	bool gro;		/* UDP GRO on: a read may hold several datagrams */
+	bool shared;		/* the caller's socket (braid_mpath_new_shared): not read, not closed */
 	ev_io r;
 };
 
@@ -100,6 +101,10 @@ struct braid_mpath {
 	struct cfgpath cfgp[MAX_EPS];
 	int n_cfgp;
 	uint64_t next_key;
+	char name[64];			/* log prefix ("" or "client/addr: ") */
+
+	/* key generations (engine packet-id = generation << 32 | dc packet-id) */
+	uint32_t gen_cur;		/* newest generation seen on tx or rx */
 
 	int nl_fd;
 	ev_io nl_r;
@@ -296,13 +301,48 @@ static int cb_random(void *user, uint8_t *buf, size_t len)
 	return 0;
 }
 
+/* ---- key generations ---- */
+
+/* The key_id of generation g: OpenVPN's sequence 0, 1, ..., 7, 1, ..., 7, ... */
+static unsigned gen_kid(uint64_t g)
+{
+	return g ? (unsigned)((g - 1) % 7 + 1) : 0;
+}
+
+/*
+ * The generation of a key_id, relative to the newest one seen: up to 3
+ * renegotiations ahead (then it becomes the newest) or behind (a lame duck).
+ * A static key (key_id 0 always) stays generation 0.
+ */
+static uint64_t key_gen(struct braid_mpath *m, unsigned kid)
+{
+	uint64_t g = m->gen_cur;
+
+	if (gen_kid(g) == kid)
+		return g;
+	for (uint64_t d = 1; d <= 3; d++) {
+		if (gen_kid(g + d) == kid) {
+			m->gen_cur = (uint32_t)(g + d);
+			return g + d;
+		}
+		if (g >= d && gen_kid(g - d) == kid)
+			return g - d;
+	}
+	return g;
+}
+
+static uint64_t engine_pid(struct braid_mpath *m, unsigned kid, uint32_t pid)
+{
+	return key_gen(m, kid) << 32 | pid;
+}
+
 /* ---- paths ---- */
 
 static const char *ep_str(const struct braid_mpath *m, int i, char *buf, size_t len)
 {
 	char a[80], b[80];
 
-	snprintf(buf, len, "%d (%s -> %s)", i,
+	snprintf(buf, len, "%s%d (%s -> %s)", m->name, i,
 		 braid_sockaddr_str(&m->sock[m->ep[i].sock].local, a, sizeof(a)),
 		 braid_sockaddr_str(&m->ep[i].peer, b, sizeof(b)));
 	return buf;
@@ -519,7 +559,7 @@ static void tx_control(struct braid_mpath *m, const struct braid_mp_tx *tx)
 	}
 	/* after an MTU probe the engine sends a SKIP for its id: a probe lost
 	 * for its size must not hold the peer's reorder buffer */
-	braid_mp_ctl_sent(m->mp, pid);
+	braid_mp_ctl_sent(m->mp, engine_pid(m, (unsigned)braid_dc_primary_key_id(m->dc), pid));
 	m->txctl_n++;
 	send_on(m, tx->path, pkt, len);
 }
@@ -641,7 +681,7 @@ static int enqueue(struct braid_mpath *m, struct tbuf *b, unsigned int meta)
 	}
 	b->key_id = kid;
 	b->wlen = 0;
-	r = braid_mp_enqueue(m->mp, mnow(m), b, b->len, meta, (uint64_t)pid);
+	r = braid_mp_enqueue(m->mp, mnow(m), b, b->len, meta, engine_pid(m, kid, pid));
 	if (r) {
 		/* not consumed: the id is still unsealed and goes to the next packet */
 		m->have_spare = true;
@@ -856,13 +896,14 @@ static void rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t l
 	m->ep[path].rx_bytes += len;
 	m->h.rx_auth(m->h.user, from);
 	if (braid_mp_msg_is_control(b->d, plen)) {
-		braid_mp_rx_control(m->mp, now, path, info.packet_id, b->d, plen);
+		braid_mp_rx_control(m->mp, now, path, engine_pid(m, info.key_id, info.packet_id), b->d,
+				    plen);
 		rput(m, b);
 		return;
 	}
 	b->len = (uint32_t)plen;
 	/* the class lets pure ACKs, DNS, EF and small packets skip the reorder hold */
-	r = braid_mp_rx_data_meta(m->mp, now, path, info.packet_id, b, b->len,
+	r = braid_mp_rx_data_meta(m->mp, now, path, engine_pid(m, info.key_id, info.packet_id), b, b->len,
 				  braid_mpclass_classify(&m->o->mp_classes, b->d, plen));
 	if (r)
 		rput(m, b);
@@ -1172,9 +1213,29 @@ static int setup_paths(struct braid_mpath *m)
 	return 0;
 }
 
-int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
-		    struct braid_dc *dc, const struct braid_mssfix *mss,
-		    struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks)
+/* A socket of the caller's as the only path socket (braid_mpath_new_shared). */
+static int shared_sock(struct braid_mpath *m, int fd)
+{
+	struct msock *s = &m->sock[0];
+	socklen_t gl = sizeof(s->local);
+
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->fd = fd;
+	s->shared = true;
+	s->wildcard = true;	/* no link monitoring: the caller's address */
+	s->up = -1;
+	if (getsockname(fd, &s->local.sa, &gl) < 0)
+		return -errno;
+	s->gso = braid_sock_gso_ok(fd);
+	m->n_sock = 1;
+	return 0;
+}
+
+static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
+			struct braid_dc *dc, const struct braid_mssfix *mss,
+			struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks,
+			int shared_fd, const char *name)
 {
 	struct braid_mpath *m;
 	int r;
@@ -1210,17 +1271,25 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 	 * packets (4096 x ~1.5 kB = 6 MB: ~20 ms at 2.5 Gbit/s) */
 	m->cfg.reorder_window = RX_REORDER_WINDOW;
 	m->cfg.reorder_max_pkts = RX_REORDER_MAX;
+	if (name)
+		snprintf(m->name, sizeof(m->name), "%s: ", name);
 	r = pools_init(m);
 	if (r)
 		goto err;
-	r = setup_paths(m);
-	if (r)
-		goto err;
-	r = braid_linkmon_open(&m->nl_fd);
-	if (r)
-		braid_warn("multipath: no rtnetlink link events (%s); failures are found by timeout",
-			   strerror(-r));
-	link_scan(m, true);
+	if (shared_fd >= 0) {
+		r = shared_sock(m, shared_fd);
+		if (r)
+			goto err;
+	} else {
+		r = setup_paths(m);
+		if (r)
+			goto err;
+		r = braid_linkmon_open(&m->nl_fd);
+		if (r)
+			braid_warn("multipath: no rtnetlink link events (%s); failures are found by "
+				   "timeout", strerror(-r));
+		link_scan(m, true);
+	}
 	r = engine_create(m);
 	if (r)
 		goto err;
@@ -1230,19 +1299,64 @@ int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct
 	m->housekeep_t.data = m;
 	ev_timer_start(loop, &m->housekeep_t);
 	for (int i = 0; i < m->n_sock; i++)
-		ev_io_start(loop, &m->sock[i].r);
+		if (!m->sock[i].shared)
+			ev_io_start(loop, &m->sock[i].r);
 	if (m->nl_fd >= 0) {
 		ev_io_init(&m->nl_r, nl_cb, m->nl_fd, EV_READ);
 		m->nl_r.data = m;
 		ev_io_start(loop, &m->nl_r);
 	}
-	braid_info("multipath: on, scheduler %s, %d socket(s), %d configured path(s)",
-		   m->o->mp_sched, m->n_sock, m->n_cfgp);
+	braid_info("%smultipath: on, scheduler %s, %d socket(s)%s, %d configured path(s)", m->name,
+		   m->o->mp_sched, m->n_sock, shared_fd >= 0 ? " (shared)" : "", m->n_cfgp);
 	pump(m);
 	*out = m;
 	return 0;
 err:
 	braid_mpath_free(m);
+	return r;
+}
+
+int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
+		    struct braid_dc *dc, const struct braid_mssfix *mss,
+		    struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks)
+{
+	return mpath_create(out, loop, o, dc, mss, st, hooks, -1, NULL);
+}
+
+int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
+			   const struct braid_options *o, struct braid_dc *dc,
+			   const struct braid_mssfix *mss, struct braid_tunnel_stats *st,
+			   const struct braid_mpath_hooks *hooks, int fd, const char *name)
+{
+	if (fd < 0)
+		return -EBADF;
+	return mpath_create(out, loop, o, dc, mss, st, hooks, fd, name);
+}
+
+void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from)
+{
+	rx_one(m, 0, pkt, len, from, rx_clamp(m, now_us()));
+	pump(m);
+}
+
+int braid_mpath_send_ip(struct braid_mpath *m, const uint8_t *ip, size_t len)
+{
+	struct braid_mssfix mss;
+	struct tbuf *b;
+	int r;
+
+	if (len > m->tsize - sizeof(*b) - m->ov)
+		return -EMSGSIZE;
+	b = tget(m);
+	if (!b) {
+		m->st.tx_pool_empty++;
+		return -ENOBUFS;
+	}
+	memcpy(b->d + m->ov, ip, len);
+	braid_mssfix_limit(&mss, m->mss, (int)braid_mp_tunnel_mtu(m->mp));
+	r = tun_packet(m, b, len, &mss);
+	pump(m);
 	return r;
 }
 
@@ -1346,11 +1460,13 @@ void braid_mpath_free(struct braid_mpath *m)
 		if (m->nl_fd >= 0)
 			ev_io_stop(m->loop, &m->nl_r);
 		for (int i = 0; i < m->n_sock; i++)
-			ev_io_stop(m->loop, &m->sock[i].r);
+			if (!m->sock[i].shared)
+				ev_io_stop(m->loop, &m->sock[i].r);
 	}
 	braid_mp_free(m->mp);
 	for (int i = 0; i < m->n_sock; i++)
-		close(m->sock[i].fd);
+		if (!m->sock[i].shared)
+			close(m->sock[i].fd);
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);
 	/* the buffers held plaintext */

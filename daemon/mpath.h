@@ -25,7 +25,9 @@
  *
  * Packet-ids: 64-bit engine ids are key generation << 32 | data-channel
  * packet-id; with a static key the generation is 0 (a restart recreates
- * the engine along with the data channel).
+ * the engine along with the data channel). With TLS the generation counts
+ * key_id changes (0, 1..7, 1..7, ...): a renegotiated key's ids follow
+ * every id of the key before it.
  */
 #ifndef BRAID_MPATH_H
 #define BRAID_MPATH_H
@@ -84,6 +86,22 @@ struct braid_mpath_stats {
 int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
 		    struct braid_dc *dc, const struct braid_mssfix *mss,
 		    struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks);
+/*
+ * The gateway's form (docs/multipath-negotiation.md): the one path socket is
+ * fd, the caller's (shared by many sessions, never read or closed here);
+ * no configured paths: every path is learned from an authenticated packet
+ * the caller hands to braid_mpath_input() and validated by PATH_CHALLENGE.
+ * name: log prefix for this session. 0 or -errno.
+ */
+int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
+			   const struct braid_options *o, struct braid_dc *dc,
+			   const struct braid_mssfix *mss, struct braid_tunnel_stats *st,
+			   const struct braid_mpath_hooks *hooks, int fd, const char *name);
+/* A datagram the caller read from the shared socket for this session (not yet decrypted). */
+void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from);
+/* One IP packet to send (the gateway's TUN read): clamped, classified, queued, pumped. */
+int braid_mpath_send_ip(struct braid_mpath *m, const uint8_t *ip, size_t len);
 /* Session restart with a fresh data channel: new engine, configured paths only. */
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc);
 /* The TUN fd is readable: read, clamp, classify, queue. */

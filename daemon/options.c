@@ -889,11 +889,9 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		r = opt_finalize_tls(o, err, err_len);
 		if (r)
 			return r;
-		if (o->multipath > 0 || o->n_mp_paths)
-			return opt_lfail(o, err, err_len, o->n_mp_paths ? "mp-path" : "multipath",
-					 "only the static-key point-to-point mode "
-					 "supports multipath so far");
-		o->multipath = 0;
+		r = opt_finalize_mp_tls(o, err, err_len);
+		if (r)
+			return r;
 		if (o->tls == BRAID_TLS_SERVER && o->mode != BRAID_MODE_SERVER)
 			return opt_lfail(o, err, err_len, "tls-server",
 					 "TLS point-to-point mode ('tls-server' without 'mode server' or "

@@ -226,6 +226,7 @@ struct braid_options {
 
 	/* multipath (Braid point-to-point mode; docs/braidd.md "Multipath") */
 	int multipath;			/* -1 unset (on iff mp-path given), 0 off, 1 on */
+	bool mp_refuse;			/* TLS client: `multipath off` (IV_BRAID_MP not announced) */
 	struct braid_opt_mp_path mp_paths[BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_mp_paths;
 	struct braid_opt_mp_attr mp_attrs[2 * BRAID_OPT_MAX_MP_PATHS];

@@ -244,3 +244,48 @@ int opt_finalize_mp(struct braid_options *o, char *err, size_t err_len)
 		o->replay_window = 65536;	/* the reorder depth of several paths at full rate */
 	return 0;
 }
+
+int opt_finalize_mp_tls(struct braid_options *o, char *err, size_t err_len)
+{
+	bool server = o->mode == BRAID_MODE_SERVER;
+	int r;
+
+	if (server && o->n_mp_paths)
+		return opt_ffail(err, err_len,
+				 "option 'mp-path': not used by a gateway (it learns its clients' paths); "
+				 "'multipath on' offers multipath to Braid clients");
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		if (o->mp_paths[i].remote)
+			return opt_ffail(err, err_len,
+					 "option 'mp-path %s %s': a TLS client's paths go to the server it "
+					 "connected to: give only the local address",
+					 o->mp_paths[i].local, o->mp_paths[i].remote);
+	if (server) {
+		if (o->multipath < 0)
+			o->multipath = 0;
+		if (o->multipath && o->proto != BRAID_PROTO_UDP)
+			return opt_ffail(err, err_len,
+					 "option 'multipath': a gateway offers multipath over UDP only");
+		return 0;
+	}
+	/* negotiated unless `multipath off`: used only when the server pushes braid-mp */
+	o->mp_refuse = o->multipath == 0;
+	if (o->mp_refuse && o->n_mp_paths)
+		return opt_ffail(err, err_len,
+				 "option 'mp-path' given with 'multipath off': remove one of them");
+	if (o->multipath < 0)
+		o->multipath = o->n_mp_paths > 0;
+	if (!o->multipath)
+		return 0;
+	/* mp-backup / mp-cap folding and their checks, as in static-key mode */
+	{
+		bool nobind = o->nobind;
+		uint32_t rw = o->replay_window;
+
+		o->nobind = false;	/* the client's sockets never need a fixed port */
+		r = opt_finalize_mp(o, err, err_len);
+		o->nobind = nobind;
+		o->replay_window = rw;	/* the gateway's braid-mp push sets it when negotiated */
+	}
+	return r;
+}

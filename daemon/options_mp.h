@@ -29,5 +29,13 @@ bool opt_mp_has_remote(const struct braid_options *o);
 
 /* Multipath: mp-* directives only with multipath, and their consistency. */
 int opt_finalize_mp(struct braid_options *o, char *err, size_t err_len);
+/*
+ * TLS modes (docs/multipath-negotiation.md): a client negotiates multipath
+ * unless `multipath off` (mp-path LOCAL lines: its path sockets; a REMOTE on
+ * the line is refused, the paths go to the server it connected to); a
+ * gateway offers it only with `multipath on`. Sets o->multipath to 0/1
+ * (a client: 1 with mp-path lines or `multipath on`) and o->mp_refuse.
+ */
+int opt_finalize_mp_tls(struct braid_options *o, char *err, size_t err_len);
 
 #endif /* BRAID_OPTIONS_MP_H */

@@ -419,6 +419,14 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 			BAD("pushed 'peer-id': not a number 0..16777215");
 		p->has_peer_id = true;
 		p->peer_id = (uint32_t)v;
+	} else if (!strcmp(argv[0], "braid-mp")) {
+		/* Braid's multipath offer (docs/multipath-negotiation.md): version, replay window */
+		int w;
+
+		if (argc != 3 || parse_int(argv[1], 1, 255, &v) || parse_int(argv[2], 64, 65536, &w))
+			BAD("pushed 'braid-mp' needs a version 1..255 and a replay window 64..65536");
+		p->braid_mp = (unsigned int)v;
+		p->braid_mp_window = (uint32_t)w;
 	} else if (!strcmp(argv[0], "cipher")) {
 		if (argc != 2 || strlen(argv[1]) >= sizeof(p->cipher))
 			BAD("pushed 'cipher' needs one cipher name");

@@ -97,6 +97,8 @@ struct braid_pushed {
 	enum braid_push_comp comp;
 	bool has_comp;
 	char *auth_token;			/* owned, wiped on free */
+	unsigned int braid_mp;			/* `braid-mp V WINDOW` (a Braid gateway): V, 0 = none */
+	uint32_t braid_mp_window;		/* its replay window (docs/multipath-negotiation.md) */
 	unsigned int n_ignored;			/* options understood but not acted on */
 };
 

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gateway_mp.c - multipath for the gateway's Braid clients (gateway_mp.h).
+ */
+#include "gateway_mp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gw_client.h"
+#include "log.h"
+#include "mpath.h"
+#include "status.h"
+
+struct gw_mp {
+	struct braid_tunnel_stats st;
+	struct braid_mpath *m;
+};
+
+bool braid_gw_mp_offer(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	const char *pi = braid_ctls_peer_info(c->ctl);
+	unsigned v = pi ? braid_peer_info_braid_mp(pi) : 0;
+	char *opt;
+
+	if (!g->o->multipath || c->tcp || !v)
+		return false;
+	if (!c->push.use_peer_id || c->push.framing != BRAID_COMP_NONE) {
+		braid_info("%s/%s: IV_BRAID_MP=%u announced, but multipath needs peer-id and no "
+			   "compression framing: single path", braid_gw_cname(c), c->real, v);
+		return false;
+	}
+	if (c->push.n_opts >= BRAID_GW_PUSH_MAX_OPTS)
+		return false;
+	opt = malloc(32);
+	if (!opt)
+		return false;
+	/* version 1 whatever the client announced (>= 1): the versions' common one */
+	snprintf(opt, 32, "braid-mp %u %u", BRAID_GW_MP_VERSION, BRAID_GW_MP_WINDOW);
+	c->push.opts[c->push.n_opts++] = opt;
+	return true;
+}
+
+static void mp_deliver(void *user, uint8_t *payload, size_t len)
+{
+	braid_gw_deliver(user, payload, len);
+}
+
+static void mp_rx_auth(void *user, const union braid_sockaddr *from)
+{
+	struct gw_client *c = user;
+
+	(void)from;
+	c->last_rx_ms = braid_gw_now_ms();
+}
+
+static void mp_tx(void *user)
+{
+	struct gw_client *c = user;
+
+	c->last_tx_ms = braid_gw_now_ms();
+}
+
+int braid_gw_mp_start(struct gw_client *c)
+{
+	const struct braid_mpath_hooks hooks = {
+		.deliver = mp_deliver, .rx_auth = mp_rx_auth, .tx = mp_tx, .user = c,
+	};
+	struct braid_gateway *g = c->g;
+	char name[160];
+	struct gw_mp *mp;
+	int r;
+
+	if (c->mp)
+		return 0;
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
+	r = braid_mpath_new_shared(&mp->m, g->loop, g->o, c->dc, &g->mss, &mp->st, &hooks, g->fd,
+				   name);
+	if (r) {
+		free(mp);
+		return r;
+	}
+	c->mp = mp;
+	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %u pushed): peer-id %u, "
+		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,
+		   BRAID_GW_MP_VERSION, c->pid);
+	return 0;
+}
+
+void braid_gw_mp_stop(struct gw_client *c)
+{
+	if (!c->mp)
+		return;
+	braid_mpath_free(c->mp->m);
+	free(c->mp);
+	c->mp = NULL;
+}
+
+void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from)
+{
+	if (c->reauth_key >= 0 && (pkt[0] & BRAID_CTL_KEY_ID_MASK) == c->reauth_key) {
+		/* a renegotiated key auth-user-pass-verify has not re-approved yet */
+		c->g->st.data_unknown_peer++;
+		return;
+	}
+	c->rx_bytes += len;
+	braid_mpath_input(c->mp->m, pkt, len, from);
+}
+
+void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
+{
+	int v = len ? p[0] >> 4 : 0;
+
+	if (v == 4 || v == 6)
+		braid_mpath_send_ip(c->mp->m, p, len);
+	else
+		braid_mpath_send_payload(c->mp->m, p, len);
+}
+
+void braid_gw_mp_log(const struct braid_gateway *g)
+{
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		const struct gw_client *c = g->by_pid[i];
+
+		if (c && c->mp) {
+			braid_info("%s/%s: multipath peer-id %u:", braid_gw_cname(c), c->real, c->pid);
+			braid_status_log(c->mp->m);
+		}
+	}
+}
