@@ -130,7 +130,13 @@ void braid_gw_mp_log(const struct braid_gateway *g)
 		const struct gw_client *c = g->by_pid[i];
 
 		if (c && c->mp) {
-			braid_info("%s/%s: multipath peer-id %u:", braid_gw_cname(c), c->real, c->pid);
+			const struct braid_tunnel_stats *t = &c->mp->st;
+
+			braid_info("%s/%s: multipath peer-id %u: link rx %llu tx %llu, auth_failures=%llu "
+				   "replays=%llu malformed=%llu", braid_gw_cname(c), c->real, c->pid,
+				   (unsigned long long)t->link_rx_pkts, (unsigned long long)t->link_tx_pkts,
+				   (unsigned long long)t->rx_auth_failures, (unsigned long long)t->rx_replays,
+				   (unsigned long long)t->rx_malformed);
 			braid_status_log(c->mp->m);
 		}
 	}
