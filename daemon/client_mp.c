@@ -136,6 +136,12 @@ void client_mp_tun_readable(struct braid_client *c)
 	braid_mpath_tun_readable(c->mp->m, c->tun.fd);
 }
 
+void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx)
+{
+	*rx = c->mp ? c->mp->st.link_rx_bytes : 0;
+	*tx = c->mp ? c->mp->st.link_tx_bytes : 0;
+}
+
 void client_mp_status(const struct braid_client *c, FILE *f)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];

@@ -27,6 +27,8 @@ void client_mp_stop(struct braid_client *c);
 /* The data plane's side of client_send_payload and the TUN read (c->mp set). */
 int client_mp_send_payload(struct braid_client *c, const uint8_t *pl, size_t len);
 void client_mp_tun_readable(struct braid_client *c);
+/* Datagram bytes the path sockets received / sent (0 without multipath). */
+void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx);
 /* Status file lines, one per path ("Braid multipath,...") and the SIGUSR2 log lines. */
 void client_mp_status(const struct braid_client *c, FILE *f);
 void client_mp_log(const struct braid_client *c);

@@ -20,6 +20,7 @@ void client_write_status(const struct braid_client *c)
 	const struct client_stats *s = &c->stt;
 	char tmp[4096 + 8], when[32];
 	time_t now = time(NULL);
+	uint64_t mrx, mtx;
 	struct tm tm;
 	FILE *f;
 
@@ -31,12 +32,13 @@ void client_write_status(const struct braid_client *c)
 		braid_warn("status: cannot write '%s': %s", tmp, strerror(errno));
 		return;
 	}
+	client_mp_link_bytes(c, &mrx, &mtx);	/* the multipath sockets' share */
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
 		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\nEND\n",
 		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
-		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
+		(unsigned long long)(s->link_rx_bytes + mrx), (unsigned long long)(s->link_tx_bytes + mtx),
 		(unsigned long long)s->auth_read_bytes);
 	client_mp_status(c, f);
 	if (fclose(f) || rename(tmp, c->o->status_path))

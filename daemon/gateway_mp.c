@@ -17,6 +17,7 @@
 struct gw_mp {
 	struct braid_tunnel_stats st;
 	struct braid_mpath *m;
+	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
 };
 
 bool braid_gw_mp_offer(struct gw_client *c)
@@ -62,6 +63,10 @@ static void mp_tx(void *user)
 	struct gw_client *c = user;
 
 	c->last_tx_ms = braid_gw_now_ms();
+	if (c->mp) {	/* the status file's bytes sent */
+		c->tx_bytes += c->mp->st.link_tx_bytes - c->mp->tx_seen;
+		c->mp->tx_seen = c->mp->st.link_tx_bytes;
+	}
 }
 
 int braid_gw_mp_start(struct gw_client *c)

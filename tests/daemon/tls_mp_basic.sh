@@ -31,6 +31,9 @@ for n in 2 3; do
 			fail "$n paths: path $i carried tx $tx / rx $rx bytes: $(tm_status "cli$n")"
 		echo "  path $i: tx $tx B, rx $rx B"
 	done
+	rd=$(sed -n 's/^TCP\/UDP read bytes,//p' "$TB_DIR/cli$n.status")
+	[ "${rd:-0}" -gt 16777216 ] || fail "$n paths: status file 'TCP/UDP read bytes' is ${rd:-none}, want > 2 x 8 MiB"
+	grep -q "^Braid multipath,on,$n paths," "$TB_DIR/cli$n.status" || fail "$n paths: no 'Braid multipath,on,$n paths' line"
 	learned=$(grep -c "learned from an authenticated packet" "$TB_DIR/gw$n.log")
 	[ "$learned" = "$n" ] || fail "$n paths: gateway learned $learned paths, want $n"
 	bd_stop "cli$n" || fail "$n paths: client exit code $?"
