@@ -116,9 +116,12 @@ def grid_schedulers():
 
 
 def grid_failover():
-    """Issue 3: path 1 blackholed 3 s into one TCP flow, 3 s more; time until the goodput is back (failover.sh)."""
+    """Issue 3: path 1 blackholed 3 s into one TCP flow, 3 s more; time until the goodput is back (failover.sh).
+    The -down cells take the link down instead (both veth ends: the kernels see it)."""
     return {
-        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0)],
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0),
+                  dict(cell('sym20-noloss-down', 'sym', 10, 10, 20, 20), args=['--cut', 'down']),
+                  dict(cell('50+20-rtt0-down', 'rate', 50, 20, 0, 0), args=['--cut', 'down'])],
         'systems': ['braid', 'ovpn-mptcp', 'mptcp'],
         'reps': 3, 'workloads': ['failover'], 'size': 1, 'secs': 6, 'timeout': 60,
         'wlargs': {'failover': ['--cut-after', '3', '--post', '3', '--cut', 'blackhole', '--cut-path', '1']},
@@ -224,7 +227,7 @@ def run_one(c, system, workload, rep, g, args):
         cmd.append('--no-gate')
     else:
         cmd += ['--gate', args.gate]
-    cmd += g.get('wlargs', {}).get(workload, [])
+    cmd += g.get('wlargs', {}).get(workload, []) + c.get('args', [])
     if c['unshaped']:
         cmd.append('--unshaped')
     else:

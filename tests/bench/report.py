@@ -489,14 +489,16 @@ def markdown_issue3(frows, prows, made, plotdir_rel):
         a('which lies in the first 200 ms after the cut or in a 200 ms window averaging below it (0 = no dip;')
         a('"not back" = still low at the end of the run; `flowtool.back_from_bins`, recomputed from the stored bins).')
         a(f'Target (issue 3): median ≤ {FAILOVER_TARGET_MS} ms with no inner TCP reset. Zero time = 50 ms bins')
-        a('with no byte at all between the cut and "back" (median over runs).')
+        a('with no byte at all between the cut and "back" (median over runs). Inner resets / stalls = runs whose')
+        a('flow did not end with a clean EOF (a reset, or no byte for 20 s). Cells named `-down` take the link down')
+        a('(both veth ends) instead of the silent blackhole.')
         a('')
         for name in made:
             if name == f'{slug(se)}-failover-timeline.png':
                 a(f'![{name}]({plotdir_rel}/{name})')
                 a('')
         a('| scenario | cell | cut | system | n | back, median | back, each run | zero time | before cut Mbit/s '
-          '| 1–3 s after Mbit/s | inner resets | target | failed | ungated |')
+          '| 1–3 s after Mbit/s | inner resets / stalls | target | failed | ungated |')
         a('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
         for r in frows:
             if r['set'] != se:
