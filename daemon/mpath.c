@@ -102,6 +102,7 @@ struct braid_mpath {
 	int n_cfgp;
 	uint64_t next_key;
 	char name[64];			/* log prefix ("" or "client/addr: ") */
+	bool shared;			/* braid_mpath_new_shared: the caller's socket */
 
 	/* key generations (engine packet-id = generation << 32 | dc packet-id) */
 	uint32_t gen_cur;		/* newest generation seen on tx or rx */
@@ -264,9 +265,10 @@ static int pools_init(struct braid_mpath *m)
 	m->tmem = calloc(m->tcount, m->tsize);
 	m->rmem = calloc(m->rcount, m->rsize);
 	m->rxbs = RX_BUF_GRO > buf ? RX_BUF_GRO : buf;
-	m->rxbuf = malloc((size_t)RX_BATCH * m->rxbs);
+	/* a shared socket is read by its owner: no receive batch here */
+	m->rxbuf = m->shared ? NULL : malloc((size_t)RX_BATCH * m->rxbs);
 	m->txctl = malloc((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX);
-	if (!m->tmem || !m->rmem || !m->rxbuf || !m->txctl)
+	if (!m->tmem || !m->rmem || (!m->shared && !m->rxbuf) || !m->txctl)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < m->tcount; i++)
 		tput(m, (struct tbuf *)(m->tmem + (size_t)i * m->tsize));
@@ -1273,6 +1275,7 @@ static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const st
 	m->cfg.reorder_max_pkts = RX_REORDER_MAX;
 	if (name)
 		snprintf(m->name, sizeof(m->name), "%s: ", name);
+	m->shared = shared_fd >= 0;
 	r = pools_init(m);
 	if (r)
 		goto err;
