@@ -419,8 +419,12 @@ def plots_issue3(frows, prows, outdir):
         scen = sorted({r['scenario'] for r in rs})
         if not scen:
             continue
-        fig, axes = plt.subplots(1, len(scen), figsize=(6 * len(scen), 3.8), squeeze=False)
-        for ax, sc in zip(axes[0], scen):
+        ncol = min(2, len(scen))
+        nrow = (len(scen) + ncol - 1) // ncol
+        fig, axes = plt.subplots(nrow, ncol, figsize=(6.5 * ncol, 3.8 * nrow), squeeze=False)
+        for ax in axes.flat[len(scen):]:
+            ax.set_visible(False)
+        for ax, sc in zip(axes.flat, scen):
             srs = sorted([r for r in rs if r['scenario'] == sc], key=lambda r: sys_key(r['system']))
             for r in srs:
                 x0 = r['bins_start_ms'] or -1000
