@@ -6,7 +6,9 @@
 #     offered braid-mp (its PUSH_REPLY has no braid-mp), both ping and download (sha256-verified);
 #  2. a braidd client with 2 mp-path lines against a stock openvpn server: no braid-mp pushed, single path:
 #     the server receives UDP from the client's path-1 address only (iptables counters), no float in its log,
-#     ping + sha256-verified download work.
+#     ping + sha256-verified download work;
+#  3. a braidd client with `multipath off` against the multipath gateway: not announced, not offered, single
+#     path, ping + download work.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 TM_BLOB_BYTES=4194304 tm_setup 2
@@ -89,3 +91,15 @@ grep -qE "floated|float from" "$TB_DIR/stocksrv.log" && fail "stock server log s
 bd_stop cli2 || fail "client exit code $?"
 kill -TERM "$SRV_PID"; wait "$SRV_PID" 2>/dev/null
 echo "ok: braidd client with 2 mp-paths -> stock server: single path ($p1 packets from path 1, 0 from path 2)"
+
+# 3. multipath off: the gateway offers nothing
+tm_gateway gw3 "multipath on"
+tm_client cli3 "multipath off"
+bd_wait_log cli3 "Initialization Sequence Completed" 15 || fail "multipath off: client not up"
+tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "multipath off: no ping"
+[ "$(tm_get blob)" = "$TM_WANT" ] || fail "multipath off: download sha256 mismatch"
+grep -q "multipath negotiated" "$TB_DIR/gw3.log" && fail "multipath off: the gateway negotiated multipath"
+grep -q "multipath negotiated" "$TB_DIR/cli3.log" && fail "multipath off: the client negotiated multipath"
+bd_stop cli3 || fail "client exit code $?"
+bd_stop gw3 || fail "gateway exit code $?"
+echo "ok: braidd client with 'multipath off' -> multipath gateway: single path, ping + download"

@@ -7,6 +7,7 @@
 #   cli: braidd client, mp-path 10.I.1.2 (I = 1..N) ── rI ── srv: braidd gateway on 10.1.2.2:1194
 #        tunnel 10.8.0.0/24 + fd00:8::/64, gateway 10.8.0.1 / fd00:8::1, http.server [::]:8080 on srv
 #
+# TM_FAM=6 before tm_gateway/tm_client/tm_client_paths/tm_path_field: IPv6 outer addresses (udp6)
 # tm_setup N                        bed with N paths, PKI, a blob ($TM_WANT = its sha256), http server
 # tm_gateway NAME [lines...]        start a braidd gateway (multipath on unless a line says otherwise)
 # tm_client NAME [lines...]         start a braidd client (UDP, to 10.1.2.2:1194); status in NAME.status
@@ -19,6 +20,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 TM_GW_TUN=10.8.0.1
 TM_GW_TUN6=fd00:8::1
+
+tm_proto() { if [ "${TM_FAM:-4}" = 6 ]; then echo udp6; else echo udp; fi; }
 
 tm_setup() {
 	bd_require
@@ -37,7 +40,7 @@ tm_gateway() {
 	local name=$1
 	shift
 	bd_conf "$name" "dev tun" "topology subnet" "server 10.8.0.0 255.255.255.0" "server-ipv6 fd00:8::/64" \
-		"proto udp" "port 1194" "local $(tb_srv_addr 1)" "ca $TB_DIR/pki/ca.crt" \
+		"proto $(tm_proto)" "port 1194" "local $(tb_srv_addr 1 "${TM_FAM:-4}")" "ca $TB_DIR/pki/ca.crt" \
 		"cert $TB_DIR/pki/server.crt" "key $TB_DIR/pki/server.key" "dh none" "keepalive 2 20" \
 		"tls-auth $TB_DIR/pki/ta.key 0" "verb 4" "$@"
 	bd_start "$name" "$TB_SRV"
@@ -46,13 +49,13 @@ tm_gateway() {
 
 tm_client_paths() {
 	local i
-	for ((i = 1; i <= $2; i++)); do echo "mp-path $(tb_cli_addr "$i")"; done
+	for ((i = 1; i <= $2; i++)); do echo "mp-path $(tb_cli_addr "$i" "${TM_FAM:-4}")"; done
 }
 
 tm_client() {
 	local name=$1 cert=${TM_CERT:-client1}
 	shift
-	bd_conf "$name" "client" "dev tun" "proto udp" "remote $(tb_srv_addr 1) 1194" "nobind" \
+	bd_conf "$name" "client" "dev tun" "proto $(tm_proto)" "remote $(tb_srv_addr 1 "${TM_FAM:-4}") 1194" "nobind" \
 		"ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/$cert.crt" "key $TB_DIR/pki/$cert.key" \
 		"remote-cert-tls server" "tls-auth $TB_DIR/pki/ta.key 1" "verb 4" \
 		"status $TB_DIR/$name.status 1" "$@"
@@ -77,7 +80,9 @@ tm_path_field() {
 	state) col=5 ;; tx_pkts) col=6 ;; tx_bytes) col=7 ;; rx_pkts) col=8 ;; rx_bytes) col=9 ;;
 	*) fail "tm_path_field: unknown field $3" ;;
 	esac
-	tm_status "$1" | awk -F, -v a="[AF_INET]$(tb_cli_addr "$2"):" -v c=$col 'index($3, a) == 1 { print $c; exit }'
+	local a="[AF_INET]$(tb_cli_addr "$2"):"
+	[ "${TM_FAM:-4}" = 6 ] && a="[AF_INET6]$(tb_cli_addr "$2" 6):"
+	tm_status "$1" | awk -F, -v a="$a" -v c=$col 'index($3, a) == 1 { print $c; exit }'
 }
 
 tm_get() {
