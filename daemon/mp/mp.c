@@ -584,8 +584,11 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 	p->c.validations++;
 	/* fresh estimators; the rate starts where it was before a failure */
 	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
-	if (p->bw_before_fail)
-		mp_est_warm(&p->est, p->bw_before_fail);	/* probably the same link */
+	if (p->bw_before_fail) {
+		/* probably the same link: startup from its old rate */
+		mp_est_warm(&p->est, p->bw_before_fail);
+		mp_est_restart(&p->est, now);
+	}
 	p->probe_next = now;
 	p->oldest_probe = 0;
 	p->next_tx = now > PACE_SLACK_US ? now - PACE_SLACK_US : 0;	/* idle: may burst */
@@ -870,6 +873,13 @@ void braid_mp_ctl_sent(struct braid_mp *mp, uint64_t pid)
 	ctl_send(mp, cp >= 0 ? cp : path, &m, 0);
 }
 
+#define RESTART_IDLE_US 200000ULL
+
+static uint64_t restart_idle(const struct mp_path *p)
+{
+	return 4 * p->est.srtt > RESTART_IDLE_US ? 4 * p->est.srtt : RESTART_IDLE_US;
+}
+
 static uint64_t probe_interval(const struct braid_mp *mp, const struct mp_path *p, uint64_t now)
 {
 	uint64_t t;
@@ -1150,7 +1160,7 @@ static int suspect(const struct braid_mp *mp, const struct mp_path *p, uint64_t 
 {
 	uint64_t oldest = p->sent[p->sent_head].tx_us, t;
 
-	if (!p->est.have_rtt || !mp->last_report_us || p->est.phase == MP_STARTUP ||
+	if (!p->est.have_rtt || !mp->last_report_us || !p->est.fail_armed ||
 	    p->probes_unanswered < 2 || !p->oldest_probe)
 		return 0;
 	t = p->est.srtt + 4 * p->est.rttvar + report_interval(mp);
@@ -1318,6 +1328,11 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 				continue;
 			}
 		}
+		/* Idle for a while: the estimate is old and the traffic that
+		 * starts now (a new download) needs the path's rate at once,
+		 * not after probe cycles. Startup again, from bw. */
+		if (p->last_data_tx && now - p->last_data_tx > restart_idle(p))
+			mp_est_restart(&p->est, now);
 		rate = mp_path_rate(mp, p);
 		if (!mp->cfg.no_pacing) {
 			if (p->next_tx + PACE_SLACK_US < now)
@@ -1398,6 +1413,28 @@ int braid_mp_rx_data(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, 
 	return braid_mp_rx_data_meta(mp, now, path, pid, ref, len, BRAID_MP_CLASS_BULK);
 }
 
+/* An arrival on a path, data or control, in the span of the next report:
+ * the sender's pacer is charged the control bytes too, so the delivery
+ * rate it is compared with must count them (a backlogged path otherwise
+ * measures its pacing rate minus the control bytes, and cannot probe
+ * above an estimate that is low). */
+static void rx_span(struct mp_path *p, uint64_t now, uint32_t len)
+{
+	if (!p->rx.span_pkts && p->rx.span_last && now - p->rx.span_last < SPAN_JOIN_US) {
+		/* continue from the last arrival of the previous interval: the
+		 * spans of consecutive reports then add up to one long span,
+		 * with the timing error of its two ends only */
+		p->rx.span_first = p->rx.span_last;
+		p->rx.span_pkts = 1;
+	}
+	if (!p->rx.span_pkts)
+		p->rx.span_first = now;
+	else
+		p->rx.span_bytes += len;
+	p->rx.span_last = now;
+	p->rx.span_pkts++;
+}
+
 int braid_mp_rx_data_meta(struct braid_mp *mp, uint64_t now, int path, uint64_t pid, void *ref,
 			  uint32_t len, unsigned int meta)
 {
@@ -1413,19 +1450,7 @@ int braid_mp_rx_data_meta(struct braid_mp *mp, uint64_t now, int path, uint64_t 
 	p->rx.pkts++;
 	p->rx.bytes += len;
 	p->rx.last_pid = pid;
-	if (!p->rx.span_pkts && p->rx.span_last && now - p->rx.span_last < SPAN_JOIN_US) {
-		/* continue from the last arrival of the previous interval: the
-		 * spans of consecutive reports then add up to one long span,
-		 * with the timing error of its two ends only */
-		p->rx.span_first = p->rx.span_last;
-		p->rx.span_pkts = 1;
-	}
-	if (!p->rx.span_pkts)
-		p->rx.span_first = now;
-	else
-		p->rx.span_bytes += len;
-	p->rx.span_last = now;
-	p->rx.span_pkts++;
+	rx_span(p, now, len);
 	p->rx.dirty = 1;
 	if (p->rx.last_data_us && now - p->rx.last_data_us < BUSY_US)
 		p->rx.ia_us = (7 * p->rx.ia_us + (now - p->rx.last_data_us)) / 8;
@@ -1638,6 +1663,11 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 	}
 	mp->st.ctl_rx++;
 	mp_reorder_filler(&mp->ro, now, pid);
+	/* counted in the delivery rate only while data flows on the path (a
+	 * report carries a span only then); an idle path's control messages
+	 * would otherwise open spans that the next data joins */
+	if (p->rx.last_data_us && now - p->rx.last_data_us < SPAN_JOIN_US)
+		rx_span(p, now, (uint32_t)len);
 
 	switch (m.type) {
 	case BRAID_MP_MSG_PROBE:
@@ -1765,6 +1795,8 @@ int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_pat
 	st->mtu_acks = p->pmtu.acks;
 	st->mtu_probes_lost = p->pmtu.lost;
 	st->mtu_oversize = p->mtu_oversize;
+	st->in_startup = p->est.phase == MP_STARTUP;
+	st->startup_restarts = p->est.restarts;
 	return 0;
 }
 

@@ -172,6 +172,9 @@ struct braid_mp_path_stats {
 	uint32_t mtu_searches, mtu_blackholes;
 	uint64_t mtu_probes, mtu_acks, mtu_probes_lost;
 	uint64_t mtu_oversize;	/* packets sent here although larger than mtu */
+	int in_startup;		/* the rate controller is in startup */
+	uint64_t startup_restarts;	/* startup entered again: after idle, when a path that
+					 * left it app-limited ran backlogged, re-validation */
 };
 
 struct braid_mp_stats {

@@ -6,10 +6,13 @@
  * from sender timestamps (the unknown clock offset is the same on every
  * path, so differences between paths are exact); queuing delay = OWD - min
  * OWD; delivery rate as a windowed max of receiver-reported samples; a
- * BBR-like pacing rate: exponential start (x2 per round) until the rate
- * stops growing, drain, then cycles of probe-up (1.25) / drain (0.75) /
- * cruise, and an immediate cut to the measured delivery rate when queuing
- * delay rises above a threshold.
+ * BBR-like pacing rate: startup from a first rate derived from the first
+ * probe RTT (a bounded initial window per RTT), x2 per round while the
+ * delivery rate grows, exit on a plateau or on queuing delay into the
+ * cycles of probe-up (1.25) / drain (0.75) / cruise, and an immediate cut
+ * to the measured delivery rate when queuing delay rises above a
+ * threshold. App-limited rounds do not end startup; it is entered again
+ * after idle and after a re-validation.
  */
 #ifndef BRAID_MP_EST_H
 #define BRAID_MP_EST_H
@@ -31,9 +34,12 @@ struct mp_est {
 	int64_t owd_s;			/* smoothed OWD */
 	int have_owd;
 	uint64_t qdelay;
+	uint64_t qdelay_last;		/* of the latest OWD sample alone */
+	uint64_t owd_n, cut_owd_n;	/* OWD samples so far, at the last cut */
 	struct mp_maxfilt bw;
 	uint64_t bw_bps, rate_bps, init_bps;
-	uint64_t last_sample, last_sample_us;
+	uint64_t last_sample, last_sample_us;	/* last not app-limited sample */
+	uint64_t last_any, last_any_us;	/* last sample of any kind */
 	enum mp_phase phase;
 	int cycle;
 	uint64_t cycle_start, phase_start;
@@ -45,12 +51,24 @@ struct mp_est {
 	uint32_t qthresh_us;
 	uint64_t cuts;
 	int startup_loss;		/* a report showed loss during startup */
+	uint64_t start_bps;		/* startup floor: MP_START_WIN_BYTES per first RTT */
+	int fail_armed;			/* early failure check on (off early in startup) */
+	uint64_t restart_bw;		/* bw when startup was re-entered (0: first startup) */
+	uint64_t restarts;		/* startup re-entered (idle, re-validation) */
 };
+
+/* Startup's first rate: this many bytes per first probe RTT, at least
+ * 2 x the configured first rate, at most MP_START_MAX_BPS. */
+#define MP_START_WIN_BYTES 64000ULL
+#define MP_START_MAX_BPS 100000000ULL
 
 void mp_est_reset(struct mp_est *e, uint64_t now, uint64_t init_bps, uint32_t qthresh_us);
 /* Start a path with no history at bps (still in startup). */
 void mp_est_warm(struct mp_est *e, uint64_t bps);
 void mp_est_rtt(struct mp_est *e, uint64_t rtt_us);
+/* Enter startup again from the current estimate (after idle, after a
+ * re-validation); its exit does not go below that estimate. */
+void mp_est_restart(struct mp_est *e, uint64_t now);
 void mp_est_owd(struct mp_est *e, uint64_t now, int64_t owd_us);
 /* A delivery-rate sample; new_round when it acks data sent after the last
  * round started. */
