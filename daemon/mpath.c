@@ -28,6 +28,8 @@
 #define RX_REORDER_WINDOW 8192
 #define RX_BATCH_GRO 8		/* messages per read with GRO (each up to 64 KiB) */
 #define TUN_BATCH 64
+#define SHARED_QUEUE 2048	/* engine tx pool of a shared-socket session (gateway client) */
+#define SHARED_REORDER 2048	/* and its reorder bound */
 #define HOUSEKEEP_S 1.0
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
 #define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
@@ -1273,6 +1275,14 @@ static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const st
 	 * packets (4096 x ~1.5 kB = 6 MB: ~20 ms at 2.5 Gbit/s) */
 	m->cfg.reorder_window = RX_REORDER_WINDOW;
 	m->cfg.reorder_max_pkts = RX_REORDER_MAX;
+	if (shared_fd >= 0) {
+		/* one engine per gateway client: a quarter of the buffers (~8 MB instead of
+		 * ~24 MB resident per client; 2048 packets are ~170 ms at 100 Mbit/s) */
+		m->cfg.queue_pkts = SHARED_QUEUE;
+		m->cfg.retain_pkts = SHARED_QUEUE;
+		m->cfg.reorder_window = SHARED_REORDER * 2;
+		m->cfg.reorder_max_pkts = SHARED_REORDER;
+	}
 	if (name)
 		snprintf(m->name, sizeof(m->name), "%s: ", name);
 	m->shared = shared_fd >= 0;
