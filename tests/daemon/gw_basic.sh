@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# gw_basic.sh - one stock OpenVPN 2.6 client -> braidd gateway over UDP, for every
-# {AES-256-GCM, CHACHA20-POLY1305} x {tls-auth, tls-crypt, none}: the client connects, pings the
+# gw_basic.sh - one stock OpenVPN 2.6 client -> braidd gateway, for every
+# {UDP, TCP} x {AES-256-GCM, CHACHA20-POLY1305} x {tls-auth, tls-crypt, none}: the client connects, pings the
 # gateway's tunnel address, downloads 4 MiB from a web server on the gateway (sha256 checked),
 # and the status file (version 2) lists it with the pushed address and the negotiated cipher.
 source "$(dirname "$0")/gw_lib.sh"
@@ -16,6 +16,7 @@ ip netns exec "$GW_NS" /usr/bin/python3 -m http.server 8080 --bind 10.8.0.1 \
 	--directory "$GW_DIR" >/dev/null 2>&1 &
 GW_PIDS+=("$!")
 
+for proto in udp tcp; do
 for cipher in AES-256-GCM CHACHA20-POLY1305; do
 	for wrap in tls-auth tls-crypt none; do
 		case $wrap in
@@ -23,28 +24,38 @@ for cipher in AES-256-GCM CHACHA20-POLY1305; do
 		tls-crypt) s="tls-crypt $GW_DIR/tc.key"; c="tls-crypt $GW_DIR/tc.key" ;;
 		none) s=""; c="" ;;
 		esac
-		gw_server_conf "$s"
-		gw_start_server
-		gw_client_conf 1 "$c" "data-ciphers $cipher"
+		if [ "$proto" = tcp ]; then
+			gw_server_conf "$s" "proto tcp-server"
+			gw_start_server
+			grep -qF "gateway listening on TCP" "$GW_DIR/server.log" ||
+				gw_fail "$proto/$cipher/$wrap: the gateway is not listening on TCP"
+			gw_client_conf 1 "$c" "data-ciphers $cipher" "proto tcp-client"
+			sed -i 's/^proto udp$//' "$GW_DIR/c1.conf"
+		else
+			gw_server_conf "$s"
+			gw_start_server
+			gw_client_conf 1 "$c" "data-ciphers $cipher"
+		fi
 		gw_start_client 1
 		gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 ||
-			gw_fail "$cipher/$wrap: the client did not connect"
+			gw_fail "$proto/$cipher/$wrap: the client did not connect"
 		grep -qF "cipher $cipher" "$GW_DIR/c1.log" ||
-			gw_fail "$cipher/$wrap: the client's log does not show the pushed cipher"
+			gw_fail "$proto/$cipher/$wrap: the client's log does not show the pushed cipher"
 		ip netns exec "$C1" ping -c 3 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null ||
-			gw_fail "$cipher/$wrap: no ping reply from the gateway's tunnel address"
+			gw_fail "$proto/$cipher/$wrap: no ping reply from the gateway's tunnel address"
 		got=$(ip netns exec "$C1" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum |
 			cut -d' ' -f1)
-		[ "$got" = "$want" ] || gw_fail "$cipher/$wrap: 4 MiB download: sha256 mismatch"
+		[ "$got" = "$want" ] || gw_fail "$proto/$cipher/$wrap: 4 MiB download: sha256 mismatch"
 		gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,client1,10.99.0.11:" 3 ||
-			gw_fail "$cipher/$wrap: the status file does not list client1"
+			gw_fail "$proto/$cipher/$wrap: the status file does not list client1"
 		grep -q "^CLIENT_LIST,client1,10\.99\.0\.11:[0-9]*,10\.8\.0\.2,,[0-9]*,[0-9]*,.*,UNDEF,0,0,$cipher\$" \
-			"$GW_DIR/status.txt" || gw_fail "$cipher/$wrap: status line wrong: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
+			"$GW_DIR/status.txt" || gw_fail "$proto/$cipher/$wrap: status line wrong: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
 		grep -q "^ROUTING_TABLE,10\.8\.0\.2,client1,10\.99\.0\.11:" "$GW_DIR/status.txt" ||
-			gw_fail "$cipher/$wrap: routing table line missing"
+			gw_fail "$proto/$cipher/$wrap: routing table line missing"
 		gw_stop_client 1
 		gw_stop_server
-		echo "ok: $cipher / $wrap"
+		echo "ok: $proto / $cipher / $wrap"
 	done
+done
 done
 echo "PASS: gw_basic"
