@@ -359,8 +359,9 @@ static int ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *p
 	char d[200];
 	int i;
 
-	i = braid_mp_path_add(m->mp, now, ++m->next_key, s->backup ? BRAID_MP_PATH_F_BACKUP : 0,
-			      s->cap_bps);
+	i = braid_mp_path_add(m->mp, now, ++m->next_key,
+			      (s->backup ? BRAID_MP_PATH_F_BACKUP : 0) |
+			      (learned ? BRAID_MP_PATH_F_LEARNED : 0), s->cap_bps);
 	if (i < 0)
 		return i;
 	memset(&m->ep[i], 0, sizeof(m->ep[i]));

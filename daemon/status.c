@@ -48,7 +48,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		"\"aqm_drops\":%llu,\"aqm_marks\":%llu,\"probes_sent\":%llu,\"echoes\":%llu,"
 		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u,"
 		"\"mtu\":%u,\"mtu_probes\":%llu,\"mtu_probes_lost\":%llu,\"mtu_blackholes\":%u,"
-		"\"mtu_oversize\":%llu}",
+		"\"mtu_oversize\":%llu,\"slot\":%d,\"peer_slot\":%d,\"peer_backup\":%s,"
+		"\"redundant_skipped\":%llu}",
 		p->learned ? "true" : "false", braid_mp_state_name(s->state),
 		(s->flags & BRAID_MP_PATH_F_BACKUP) ? "true" : "false", s->srtt_us / 1e3,
 		s->rttvar_us / 1e3, s->min_rtt_us / 1e3, s->owd_rel_us / 1e3, s->qdelay_us / 1e3,
@@ -59,7 +60,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		U(s->lost_pkts), U(s->resent_pkts), U(s->arq_resent), U(s->aqm_drops),
 		U(s->aqm_marks), U(s->probes_sent), U(s->echoes), s->validations, s->failures,
 		s->bad_token, s->rx_unvalidated, s->mtu, U(s->mtu_probes), U(s->mtu_probes_lost),
-		s->mtu_blackholes, U(s->mtu_oversize));
+		s->mtu_blackholes, U(s->mtu_oversize), s->slot, s->peer_slot,
+		s->peer_backup ? "true" : "false", U(s->redundant_skipped));
 }
 
 void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_mpath *m)

@@ -8,10 +8,12 @@
 #include <string.h>
 
 #include "mp_int.h"
+#include "mp_sched.h"
 
 #define PACE_SLACK_US 1000
 #define BUSY_US 1000000
 #define IDLE_CHALLENGE_US 1000000
+#define STATUS_REPEATS 3	/* a PATH_STATUS is repeated with this many probes */
 #define DEGRADED_HOLD_US 2000000
 #define STARTUP_PROBE_US 5000
 #define SUSPECT_MIN_US 50000
@@ -408,7 +410,9 @@ int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned 
 	p->pq.head = p->pq.n = 0;
 	p->sent = sent;
 	p->key = key;
-	p->flags = flags;
+	p->flags = flags & ~BRAID_MP_PATH_F_LEARNED;
+	p->slot = (flags & BRAID_MP_PATH_F_LEARNED) ? BRAID_MP_SLOT_NONE : (uint8_t)i;
+	p->peer_slot = BRAID_MP_SLOT_NONE;
 	p->cap_bps = cap_bps;
 	p->state = BRAID_MP_PATH_PROBING;
 	p->c.key = key;
@@ -420,18 +424,67 @@ int braid_mp_path_add(struct braid_mp *mp, uint64_t now, uint64_t key, unsigned 
 	return i;
 }
 
+/* Tell the peer this path's slot and backup flag (docs/multipath.md §6);
+ * repeat > 0: again with the next that many probes (a lost one is not
+ * otherwise noticed). */
+static void send_status(struct braid_mp *mp, int i, int repeat)
+{
+	struct mp_path *p = &mp->path[i];
+	struct braid_mp_msg m;
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PATH_STATUS;
+	m.path_id = (uint32_t)i;
+	m.u.status.slot = p->slot;
+	m.u.status.flags = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_STATUS_F_BACKUP : 0;
+	ctl_send(mp, i, &m, 0);
+	p->status_sent++;
+	if (repeat)
+		p->status_left = STATUS_REPEATS;
+}
+
+/* Backup flags of either side changed: ACTIVE <-> STANDBY. */
+static void backup_changed(struct braid_mp *mp, struct mp_path *p)
+{
+	if (p->state == BRAID_MP_PATH_ACTIVE && mp_backup(p))
+		p->state = BRAID_MP_PATH_STANDBY;
+	else if (p->state == BRAID_MP_PATH_STANDBY && !mp_backup(p))
+		p->state = BRAID_MP_PATH_ACTIVE;
+	mp_sched_reweigh(mp);
+}
+
 int braid_mp_path_set(struct braid_mp *mp, int path, unsigned int flags, uint64_t cap_bps)
+{
+	struct mp_path *p = get_path(mp, path);
+	unsigned int old;
+
+	if (!p)
+		return -ENOENT;
+	old = p->flags;
+	p->flags = flags & ~BRAID_MP_PATH_F_LEARNED;
+	p->cap_bps = cap_bps;
+	if ((old ^ p->flags) & BRAID_MP_PATH_F_BACKUP) {
+		backup_changed(mp, p);
+		/* like MPTCP's MP_PRIO: the peer learns it at once (and
+		 * again with the next probe, in case this one is lost) */
+		send_status(mp, path, 1);
+	}
+	return 0;
+}
+
+int braid_mp_path_set_slot(struct braid_mp *mp, int path, unsigned int slot)
 {
 	struct mp_path *p = get_path(mp, path);
 
 	if (!p)
 		return -ENOENT;
-	p->flags = flags;
-	p->cap_bps = cap_bps;
-	if (p->state == BRAID_MP_PATH_ACTIVE && (flags & BRAID_MP_PATH_F_BACKUP))
-		p->state = BRAID_MP_PATH_STANDBY;
-	else if (p->state == BRAID_MP_PATH_STANDBY && !(flags & BRAID_MP_PATH_F_BACKUP))
-		p->state = BRAID_MP_PATH_ACTIVE;
+	if (slot > BRAID_MP_SLOT_NONE)
+		return -EINVAL;
+	if (p->slot == slot)
+		return 0;
+	p->slot = (uint8_t)slot;
+	mp_sched_reweigh(mp);
+	send_status(mp, path, 1);	/* now and with the next probe */
 	return 0;
 }
 
@@ -579,8 +632,7 @@ static void path_validated(struct braid_mp *mp, struct mp_path *p, int i, uint64
 {
 	p->chal_pending = 0;
 	memset(p->token, 0, sizeof(p->token));
-	p->state = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_PATH_STANDBY :
-							 BRAID_MP_PATH_ACTIVE;
+	p->state = mp_backup(p) ? BRAID_MP_PATH_STANDBY : BRAID_MP_PATH_ACTIVE;
 	p->c.validations++;
 	/* fresh estimators; the rate starts where it was before a failure */
 	mp_est_reset(&p->est, now, mp->cfg.init_rate_bps, mp->cfg.qdelay_thresh_us);
@@ -618,6 +670,14 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 	if (!mask) {
 		mp->st.enq_nopath++;
 		return -ENETUNREACH;
+	}
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT && __builtin_popcount(mask) > 1) {
+		/* a copy for every path, but none into a queue over its budget */
+		mask = mp_sched_redundant_fit(mp, mask, len);
+		if (!mask) {
+			mp->st.enq_nobufs++;
+			return -ENOBUFS;
+		}
 	}
 	if (mp->nfree < (uint32_t)__builtin_popcount(mask)) {
 		mp->st.enq_nobufs++;
@@ -1189,6 +1249,7 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 			m.path_id = (uint32_t)i;
 			memcpy(m.u.token, p->token, sizeof(m.u.token));
 			ctl_send(mp, i, &m, 0);
+			send_status(mp, i, 1);
 			p->chal_next = now + p->chal_backoff;
 			p->chal_backoff = p->chal_backoff * 2 > IDLE_CHALLENGE_US ?
 					  IDLE_CHALLENGE_US : p->chal_backoff * 2;
@@ -1208,6 +1269,10 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 		}
 		if (now >= p->probe_next) {
 			send_probe(mp, i, now);
+			if (p->status_left) {	/* a lost PATH_STATUS is repeated */
+				p->status_left--;
+				send_status(mp, i, 0);
+			}
 			p->probe_next = now + probe_interval(mp, p, now);
 		}
 		pmtu_timers(mp, i, now);
@@ -1221,8 +1286,7 @@ static void run_timers(struct braid_mp *mp, uint64_t now)
 		} else if (p->state == BRAID_MP_PATH_DEGRADED &&
 			   now - p->degraded_since >= DEGRADED_HOLD_US) {
 			p->est.loss_pm = 0;
-			p->state = (p->flags & BRAID_MP_PATH_F_BACKUP) ? BRAID_MP_PATH_STANDBY :
-									 BRAID_MP_PATH_ACTIVE;
+			p->state = mp_backup(p) ? BRAID_MP_PATH_STANDBY : BRAID_MP_PATH_ACTIVE;
 		}
 	}
 	if (any_rx_dirty(mp) && now >= mp->report_next) {
@@ -1317,7 +1381,10 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 
 				p->c.aqm_drops++;
 				mp->st.aqm_drops++;
-				if (cp >= 0) {
+				/* a redundant copy another path still holds: the
+				 * receiver gets that one, no SKIP */
+				if (cp >= 0 && !(mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT &&
+						 s->refs > 1)) {
 					memset(&m, 0, sizeof(m));
 					m.type = BRAID_MP_MSG_SKIP;
 					m.path_id = (uint32_t)bi;
@@ -1692,6 +1759,16 @@ int braid_mp_rx_control(struct braid_mp *mp, uint64_t now, int path, uint64_t pi
 		memcpy(r.u.token, m.u.token, sizeof(r.u.token));
 		ctl_send(mp, path, &r, 0);
 		memset(&r, 0, sizeof(r));
+		send_status(mp, path, 1);
+		break;
+	case BRAID_MP_MSG_PATH_STATUS:
+		p->status_rx++;
+		if (p->peer_slot != m.u.status.slot ||
+		    ((p->peer_flags ^ m.u.status.flags) & BRAID_MP_STATUS_F_BACKUP)) {
+			p->peer_slot = m.u.status.slot;
+			p->peer_flags = m.u.status.flags & BRAID_MP_STATUS_F_BACKUP;
+			backup_changed(mp, p);
+		}
 		break;
 	case BRAID_MP_MSG_PATH_RESPONSE:
 		if (!p->chal_pending || mp_usable(p)) {
@@ -1797,6 +1874,12 @@ int braid_mp_path_stats(const struct braid_mp *mp, int path, struct braid_mp_pat
 	st->mtu_oversize = p->mtu_oversize;
 	st->in_startup = p->est.phase == MP_STARTUP;
 	st->startup_restarts = p->est.restarts;
+	st->slot = p->slot == BRAID_MP_SLOT_NONE ? -1 : p->slot;
+	st->peer_slot = p->peer_slot == BRAID_MP_SLOT_NONE ? -1 : p->peer_slot;
+	st->peer_backup = !!(p->peer_flags & BRAID_MP_STATUS_F_BACKUP);
+	st->status_sent = p->status_sent;
+	st->status_rx = p->status_rx;
+	st->redundant_skipped = p->redundant_skipped;
 	return 0;
 }
 

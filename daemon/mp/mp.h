@@ -54,7 +54,7 @@ struct braid_mp;
 enum braid_mp_sched {
 	BRAID_MP_SCHED_EDF = 0,		/* earliest expected delivery (default) */
 	BRAID_MP_SCHED_RTT,		/* shares proportional to 1/RTT */
-	BRAID_MP_SCHED_RATIO,		/* static shares a:b:... by path index */
+	BRAID_MP_SCHED_RATIO,		/* static shares a:b:... by path slot */
 	BRAID_MP_SCHED_MPIP,		/* seed 002 Algorithm 1 (S=10, T=100 ms) */
 	BRAID_MP_SCHED_LOWEST_RTT,	/* everything on the lowest-RTT path */
 	BRAID_MP_SCHED_BACKUP,		/* active-standby: first usable path */
@@ -71,6 +71,10 @@ enum braid_mp_path_state {
 };
 
 #define BRAID_MP_PATH_F_BACKUP 0x1u	/* only used when no active path is up */
+/* braid_mp_path_add only: the path was learned from the peer's packets and
+ * has no configuration slot of its own (the peer's slot, from its
+ * PATH_STATUS, names it). Without it a path's slot is its index at add. */
+#define BRAID_MP_PATH_F_LEARNED 0x2u
 
 enum braid_mp_release {
 	BRAID_MP_REL_DONE = 0,		/* delivered (reported) or aged out */
@@ -81,7 +85,7 @@ enum braid_mp_release {
 
 struct braid_mp_config {
 	enum braid_mp_sched sched;
-	uint32_t ratio[BRAID_MP_MAX_PATHS];	/* for RATIO, by path index */
+	uint32_t ratio[BRAID_MP_MAX_PATHS];	/* for RATIO, by path slot */
 	uint32_t reorder_cap_us;	/* max hold of a gap (100 ms) */
 	uint32_t reorder_max_pkts;	/* max held packets (1024) */
 	uint32_t reorder_window;	/* packet-id window, power of 2 (4096) */
@@ -175,6 +179,11 @@ struct braid_mp_path_stats {
 	int in_startup;		/* the rate controller is in startup */
 	uint64_t startup_restarts;	/* startup entered again: after idle, when a path that
 					 * left it app-limited ran backlogged, re-validation */
+	/* slots (docs/multipath.md §6): own and the peer's (-1 = none) */
+	int slot, peer_slot;
+	int peer_backup;	/* the peer marks this path backup (PATH_STATUS) */
+	uint64_t status_sent, status_rx;	/* PATH_STATUS messages */
+	uint64_t redundant_skipped;	/* redundant: copies not queued here (over budget) */
 };
 
 struct braid_mp_stats {
@@ -220,6 +229,13 @@ int braid_mp_path_del(struct braid_mp *mp, uint64_t now, int path);
 /* Link / address event: down fails the path at once, up re-validates it. */
 int braid_mp_path_link_event(struct braid_mp *mp, uint64_t now, int path, int up);
 int braid_mp_path_set(struct braid_mp *mp, int path, unsigned int flags, uint64_t cap_bps);
+/*
+ * Own configuration slot of a path (0..254, BRAID_MP_SLOT_NONE = none): what
+ * ratio weights are indexed by and what PATH_STATUS tells the peer. A
+ * change (and a backup change by braid_mp_path_set) is sent to the peer at
+ * once (docs/multipath.md §6). 0, -ENOENT or -EINVAL.
+ */
+int braid_mp_path_set_slot(struct braid_mp *mp, int path, unsigned int slot);
 
 /*
  * Queue a data packet. meta = braid_mp_classify() result. 0, -ENETUNREACH

@@ -109,6 +109,13 @@ struct mp_path {
 	int aqm_off;		/* re-sends queued: no AQM / limit until drained */
 	double vt;		/* stride scheduler virtual time */
 	uint32_t mpip_w;
+	/* slots and flags (docs/multipath.md §6) */
+	uint8_t slot;		/* own configuration slot, BRAID_MP_SLOT_NONE */
+	uint8_t peer_slot;	/* the peer's, from its PATH_STATUS */
+	uint8_t peer_flags;	/* BRAID_MP_STATUS_F_* from the peer */
+	uint32_t status_left;	/* PATH_STATUS repeats left (with probes) */
+	uint64_t redundant_skipped;
+	uint64_t status_sent, status_rx;
 	struct mp_est est;
 	struct mp_rxp rx;
 	struct braid_mp_path_stats c;	/* counters */
@@ -139,6 +146,12 @@ struct braid_mp {
 	uint64_t last_report_us;	/* last REPORT from the peer */
 	struct braid_mp_stats st;
 };
+
+/* Standby: either side marks the path backup. */
+static inline int mp_backup(const struct mp_path *p)
+{
+	return (p->flags & BRAID_MP_PATH_F_BACKUP) || (p->peer_flags & BRAID_MP_STATUS_F_BACKUP);
+}
 
 static inline int mp_usable(const struct mp_path *p)
 {

@@ -86,6 +86,8 @@ static size_t msg_len(const struct braid_mp_msg *m)
 		return m->u.mtu.size;
 	case BRAID_MP_MSG_MTU_ACK:
 		return BRAID_MP_MTU_ACK_LEN;
+	case BRAID_MP_MSG_PATH_STATUS:
+		return BRAID_MP_STATUS_LEN;
 	}
 	return 0;
 }
@@ -146,6 +148,12 @@ int braid_mp_msg_encode(const struct braid_mp_msg *m, uint8_t *buf, size_t cap)
 		wire_put_be32(p + 4, m->u.mtu.seq);
 		wire_put_be16(p + 8, m->u.mtu.size);
 		memset(p + 10, 0, len - BRAID_MP_MTU_HDR_LEN);
+		break;
+	case BRAID_MP_MSG_PATH_STATUS:
+		wire_put_be32(p, m->path_id);
+		p[4] = m->u.status.slot;
+		p[5] = m->u.status.flags;
+		p[6] = p[7] = 0;
 		break;
 	}
 	return (int)len;
@@ -234,6 +242,14 @@ int braid_mp_msg_parse(const uint8_t *buf, size_t len, struct braid_mp_msg *m)
 		for (i = BRAID_MP_MTU_HDR_LEN; i < len; i++)	/* padding: zeros only */
 			if (buf[i])
 				return -EBADMSG;
+		return 0;
+	case BRAID_MP_MSG_PATH_STATUS:
+		/* longer: a later version's fields follow, ignored here */
+		if (len < BRAID_MP_STATUS_LEN || len > BRAID_MP_MSG_MAX)
+			return -EBADMSG;
+		m->path_id = wire_get_be32(p);
+		m->u.status.slot = p[4];
+		m->u.status.flags = p[5];
 		return 0;
 	}
 	return -EBADMSG;

@@ -30,6 +30,7 @@ enum braid_mp_msg_type {
 	BRAID_MP_MSG_SKIP = 7,		/* the sender dropped this data packet-id */
 	BRAID_MP_MSG_MTU_PROBE = 8,	/* padded to its size field: path MTU search */
 	BRAID_MP_MSG_MTU_ACK = 9,	/* that MTU_PROBE arrived */
+	BRAID_MP_MSG_PATH_STATUS = 10,	/* the sender's slot and flags of this path */
 };
 
 /* Sizes on the wire (magic + type included). */
@@ -41,6 +42,12 @@ enum braid_mp_msg_type {
 #define BRAID_MP_CHALLENGE_LEN (BRAID_MP_HDR_LEN + 4 + BRAID_MP_TOKEN_LEN)
 #define BRAID_MP_CLOSE_LEN (BRAID_MP_HDR_LEN + 5)
 #define BRAID_MP_SKIP_LEN (BRAID_MP_HDR_LEN + 12)
+/* PATH_STATUS: path_id u32, slot u8 (0xff = none), flags u8, reserved u16
+ * (zero). A longer message parses (later fields are ignored); unknown flag
+ * bits are ignored. */
+#define BRAID_MP_STATUS_LEN (BRAID_MP_HDR_LEN + 8)
+#define BRAID_MP_SLOT_NONE 0xffu
+#define BRAID_MP_STATUS_F_BACKUP 0x01u	/* the sender marks the path backup */
 /* MTU_PROBE: path_id u32, seq u32, size u16, zero padding up to size bytes
  * in all (magic and type included); MTU_ACK: the same fields, no padding. */
 #define BRAID_MP_MTU_HDR_LEN (BRAID_MP_HDR_LEN + 10)
@@ -98,6 +105,10 @@ struct braid_mp_msg {
 			uint32_t seq;
 			uint16_t size;	/* MTU_PROBE: its whole length */
 		} mtu;
+		struct {
+			uint8_t slot;	/* sender's configuration slot, SLOT_NONE */
+			uint8_t flags;	/* BRAID_MP_STATUS_F_* */
+		} status;
 	} u;
 };
 

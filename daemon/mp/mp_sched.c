@@ -6,10 +6,14 @@
  *
  * Weighted schedulers (rtt, ratio, mpip) use stride scheduling by bytes: the
  * deterministic form of MPIP's weighted random choice, with the same shares.
+ *
+ * ratio and backup know paths by slot, not by engine index: the index of a
+ * learned path is the order the paths were learned in (docs/multipath.md §6).
  */
 #include <float.h>
 
 #include "mp_int.h"
+#include "mp_sched.h"
 
 uint64_t mp_path_rate(const struct braid_mp *mp, const struct mp_path *p)
 {
@@ -27,7 +31,7 @@ uint32_t mp_sched_usable(const struct braid_mp *mp)
 
 		if (!mp_usable(p))
 			continue;
-		if (p->flags & BRAID_MP_PATH_F_BACKUP)
+		if (mp_backup(p))
 			tier[2] |= 1u << i;
 		else if (p->state == BRAID_MP_PATH_ACTIVE)
 			tier[0] |= 1u << i;
@@ -99,6 +103,61 @@ static int pick_edf(const struct braid_mp *mp, uint64_t now, uint32_t mask, uint
 	return bi;
 }
 
+unsigned int mp_sched_slot(const struct mp_path *p)
+{
+	return p->slot != BRAID_MP_SLOT_NONE ? p->slot : p->peer_slot;
+}
+
+/* ratio: the weight of the path's slot; a path without a slot gets 0 while
+ * a usable path has one, and all get 1 when none has. */
+static double ratio_weight(const struct braid_mp *mp, int i)
+{
+	unsigned int s = mp_sched_slot(&mp->path[i]);
+	int j;
+
+	if (s != BRAID_MP_SLOT_NONE)
+		return s < BRAID_MP_MAX_PATHS ? (double)mp->cfg.ratio[s] : 0.0;
+	for (j = 0; j < BRAID_MP_MAX_PATHS; j++)
+		if (mp_usable(&mp->path[j]) && mp_sched_slot(&mp->path[j]) != BRAID_MP_SLOT_NONE)
+			return 0.0;
+	return 1.0;
+}
+
+void mp_sched_reweigh(struct braid_mp *mp)
+{
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		mp->path[i].vt = 0.0;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+		if (mp_usable(&mp->path[i]))
+			mp_sched_path_up(mp, i);
+}
+
+uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len)
+{
+	uint32_t fit = 0;
+	int i;
+
+	if (!mp->cfg.queue_limit_us)
+		return mask;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *p = &mp->path[i];
+
+		if (!(mask & (1u << i)))
+			continue;
+		if (p->aqm_off ||
+		    (p->q_bytes + len) * 8000000ULL / mp_est_ref_rate(&p->est, p->cap_bps) <=
+		    mp->cfg.queue_limit_us)
+			fit |= 1u << i;
+	}
+	if (fit)	/* a skip counts only when the packet goes out elsewhere */
+		for (i = 0; i < BRAID_MP_MAX_PATHS; i++)
+			if ((mask & ~fit) & (1u << i))
+				mp->path[i].redundant_skipped++;
+	return fit;
+}
+
 static double weight(const struct braid_mp *mp, int i)
 {
 	const struct mp_path *p = &mp->path[i];
@@ -107,7 +166,7 @@ static double weight(const struct braid_mp *mp, int i)
 	case BRAID_MP_SCHED_RTT:
 		return 1e6 / (double)(p->est.have_rtt && p->est.srtt > 100 ? p->est.srtt : 100);
 	case BRAID_MP_SCHED_RATIO:
-		return (double)mp->cfg.ratio[i];
+		return ratio_weight(mp, i);
 	case BRAID_MP_SCHED_MPIP:
 		return (double)p->mpip_w;
 	default:
@@ -273,9 +332,16 @@ uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned
 			}
 			break;
 		case BRAID_MP_SCHED_BACKUP:
-			for (i = 0; i < BRAID_MP_MAX_PATHS && bi < 0; i++)
-				if (mask & (1u << i))
+			/* the usable path of the lowest slot (slotless ones last,
+			 * by index): the same path on both sides */
+			for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+				double s = (double)mp_sched_slot(&mp->path[i]) * 16 + i;
+
+				if ((mask & (1u << i)) && s < best) {
+					best = s;
 					bi = i;
+				}
+			}
 			break;
 		case BRAID_MP_SCHED_REDUNDANT:
 			break;
