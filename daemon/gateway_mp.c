@@ -110,6 +110,10 @@ void braid_gw_mp_stop(struct gw_client *c)
 void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from)
 {
+	if (c->st != C_ACTIVE) {
+		c->g->st.data_unknown_peer++;
+		return;
+	}
 	if (c->reauth_key >= 0 && (pkt[0] & BRAID_CTL_KEY_ID_MASK) == c->reauth_key) {
 		/* a renegotiated key auth-user-pass-verify has not re-approved yet */
 		c->g->st.data_unknown_peer++;

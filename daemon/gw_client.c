@@ -26,6 +26,7 @@ static void auth_fail(struct gw_client *c, const char *why)
 	braid_warn("%s/%s: authentication failed: %s", braid_gw_cname(c), c->real, why);
 	c->g->st.auth_failed++;
 	braid_ctls_send_text(c->ctl, "AUTH_FAILED");
+	braid_gw_mp_stop(c);	/* no more data, probes or challenges for it */
 	c->st = C_DYING;
 	c->die_at_ms = braid_gw_now_ms() + AUTH_FAILED_LINGER_MS;
 }
