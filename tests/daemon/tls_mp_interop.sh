@@ -8,7 +8,9 @@
 #     the server receives UDP from the client's path-1 address only (iptables counters), no float in its log,
 #     ping + sha256-verified download work;
 #  3. a braidd client with `multipath off` against the multipath gateway: not announced, not offered, single
-#     path, ping + download work.
+#     path, ping + download work;
+#  4. restarts: a multipath gateway with explicit-exit-notify stops (RESTART to the client), a new gateway
+#     starts: the client restarts, negotiates multipath again (new path sockets), 2 paths active, download.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 TM_BLOB_BYTES=4194304 tm_setup 2
@@ -103,3 +105,23 @@ grep -q "multipath negotiated" "$TB_DIR/cli3.log" && fail "multipath off: the cl
 bd_stop cli3 || fail "client exit code $?"
 bd_stop gw3 || fail "gateway exit code $?"
 echo "ok: braidd client with 'multipath off' -> multipath gateway: single path, ping + download"
+
+# 4. the gateway goes away and comes back: the client's engine is torn down and set up again
+tm_gateway gw4 "multipath on" "explicit-exit-notify 1"
+mapfile -t paths < <(tm_client_paths "" 2)
+tm_client cli4 "${paths[@]}"
+tm_wait_active cli4 2 10 || fail "restart: client paths not active"
+bd_stop gw4 || fail "gateway exit code $?"
+tm_gateway gw5 "multipath on"
+for _ in $(seq 1 200); do
+	[ "$(grep -c "multipath negotiated with the server" "$TB_DIR/cli4.log")" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(grep -c "multipath negotiated with the server" "$TB_DIR/cli4.log")" = 2 ] || fail "restart: client did not negotiate multipath again"
+sleep 1.2
+tm_wait_active cli4 2 10 || fail "restart: paths not active with the new gateway: $(tm_status cli4)"
+[ "$(tm_get blob)" = "$TM_WANT" ] || fail "restart: download sha256 mismatch"
+[ "$(grep -c "learned from an authenticated packet, validating" "$TB_DIR/gw5.log")" = 2 ] || fail "restart: new gateway did not learn 2 paths"
+bd_stop cli4 || fail "client exit code $?"
+bd_stop gw5 || fail "gateway exit code $?"
+echo "ok: gateway restart: the client set its multipath data plane up again (2 paths, download)"
