@@ -4,6 +4,11 @@
 # upload through the tunnel, then the client's per-path data bytes (status file) must show the scheduler's split:
 #   ratio 1:0 / backup → path 1 only (lowest-rtt: >= 90 %); ratio 0:1 → path 2 only; mp-backup on path 2 → path 1 only,
 #   path 2 standby; redundant → copies on both (srv drops them as replays); edf / rtt / mpip → both paths carry > 10 %.
+# Then the server side, whose paths are learned (index = learn order): a 2 s download (iperf3 -R) with the scheduler
+# on the server, each case with path 1 learned first and with path 2 learned first (the other path blackholed until
+# the server has learned the first): ratio 1:0 → path 1 only, ratio 0:1 → path 2 only, backup with 'mp-backup' on
+# the client's path 1 only → path 2 only and the server's path 1 standby (peer_backup); the server's paths carry the
+# client's slots (peer_slot = mp-path order) whatever the learn order (docs/multipath.md §6).
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -67,3 +72,65 @@ run "redundant" dup "mp-scheduler redundant"
 run "edf" both "mp-scheduler edf"
 run "rtt" both "mp-scheduler rtt"
 run "mpip" both "mp-scheduler mpip"
+
+# srv_paths_up N: the server has N paths, each active or standby
+srv_paths_up() {
+	local n=$1 k
+	for ((k = 0; k < 80; k++)); do
+		mp_refresh srv
+		[ "$(jq '[.paths[] | select(.state == "active" or .state == "standby")] | length' \
+			"$TB_DIR/srv.json" 2>/dev/null)" = "$n" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# run_srv NAME EXPECT FIRST SRV_LINES... -- CLI_LINES...: download, server's per-path data bytes; the server
+# learns path FIRST first
+run_srv() {
+	local name=$1 expect=$2 first=$3
+	shift 3
+	local other=$((3 - first)) i b1 b2 mbit
+	name="srv $name, path $first learned first"
+	tb_blackhole "$other"
+	mp_pair 2 "$@"
+	srv_paths_up 1 || fail "$name: server did not learn path $first"
+	tb_restore "$other"
+	srv_paths_up 2 || fail "$name: server did not learn path $other"
+	[ "$(mp_path_field srv "$first" index)" = 0 ] ||
+		fail "$name: path $first has index $(mp_path_field srv "$first" index) on the server, want 0"
+	for i in 1 2; do
+		[ "$(mp_path_field srv "$i" peer_slot)" = $((i - 1)) ] ||
+			fail "$name: server path $i has peer_slot $(mp_path_field srv "$i" peer_slot), want $((i - 1))"
+		[ "$(mp_path_field srv "$i" slot)" = -1 ] || fail "$name: learned server path $i has an own slot"
+	done
+	tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "$name: no ping"
+	sleep 0.3
+	tb_exec "$TB_CLI" iperf3 -c 10.200.0.1 -p 5201 -t 2 -R >"$TB_DIR/iperf.txt" 2>&1 || {
+		cat "$TB_DIR/iperf.txt" >&2
+		fail "$name: iperf3 download failed"
+	}
+	mp_refresh srv
+	b1=$(mp_path_field srv 1 tx_bytes)
+	b2=$(mp_path_field srv 2 tx_bytes)
+	mbit="$(awk '/receiver/ {print $7}' "$TB_DIR/iperf.txt" | tail -n1)"
+	case $expect in
+	p1) [ "$b1" -gt 2000000 ] && [ "$b2" -le $((b1 / 100)) ] || fail "$name: want path 1 only, got $b1 / $b2 bytes" ;;
+	p2) [ "$b2" -gt 2000000 ] && [ "$b1" -le $((b2 / 100)) ] || fail "$name: want path 2 only, got $b1 / $b2 bytes" ;;
+	esac
+	if [ -n "${WANT_SRV_STATE1:-}" ]; then
+		[ "$(mp_path_field srv 1 state)" = "$WANT_SRV_STATE1" ] &&
+			[ "$(mp_path_field srv 1 peer_backup)" = true ] ||
+			fail "$name: server path 1 is $(mp_path_field srv 1 state) (peer_backup $(mp_path_field srv 1 peer_backup)), want $WANT_SRV_STATE1 (true)"
+	fi
+	echo "ok: $name: server sent path 1 $b1 B, path 2 $b2 B ($expect), iperf3 $mbit Mbit/s"
+	bd_stop cli || fail "$name: cli exit $?"
+	bd_stop srv || fail "$name: srv exit $?"
+}
+
+for first in 1 2; do
+	run_srv "ratio 1:0" p1 $first "mp-scheduler ratio 1:0" --
+	run_srv "ratio 0:1" p2 $first "mp-scheduler ratio 0:1" --
+	WANT_SRV_STATE1=standby run_srv "backup, mp-backup on the client's path 1" p2 $first "mp-scheduler backup" -- \
+		"mp-backup $(tb_cli_addr 1)"
+done
