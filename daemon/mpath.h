@@ -15,6 +15,9 @@
  * it so that the host's source policy routing sends it out on its own path;
  * replies therefore leave from the address the peer sent to. Without
  * mp-path lines, one socket as in single-path mode (`local` or wildcard).
+ * braid_mpath_new_shared (the gateway, one engine per multipath client):
+ * the gateway's socket is the only one; the gateway reads it and hands
+ * each client's datagrams in by braid_mpath_input (docs/multipath-negotiation.md).
  *
  * Paths: an engine path is (socket, peer address). Configured ones
  * (mp-path LOCAL REMOTE, or LOCAL x every `remote`) are added at start;
