@@ -1366,8 +1366,12 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		sojourn = sojourn > free_us ? sojourn - free_us : 0;
 		if (!p->q.n && !p->pq.n)
 			p->aqm_off = 0;
+		/* redundant: on a path slower than the fastest, a copy another
+		 * path still holds is not judged (the delay budget at enqueue
+		 * bounds that queue, docs/multipath.md §4) */
 		if (mp->cfg.aqm_target_us && !p->aqm_off && !prio && !(e & MP_RESEND_BIT) &&
-		    !s->sent &&
+		    !s->sent && !(mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT && s->refs > 1 &&
+				  !mp_sched_fastest(mp, bi)) &&
 		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
 				   aqm_target(mp), mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
 			if (s->meta & BRAID_MP_META_ECT) {

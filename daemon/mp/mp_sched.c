@@ -158,6 +158,18 @@ uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len
 	return fit;
 }
 
+int mp_sched_fastest(const struct braid_mp *mp, int i)
+{
+	uint64_t mine = mp_path_rate(mp, &mp->path[i]);
+	uint32_t mask = mp_sched_usable(mp);
+	int j;
+
+	for (j = 0; j < BRAID_MP_MAX_PATHS; j++)
+		if (j != i && (mask & (1u << j)) && mp_path_rate(mp, &mp->path[j]) > mine)
+			return 0;
+	return 1;
+}
+
 static double weight(const struct braid_mp *mp, int i)
 {
 	const struct mp_path *p = &mp->path[i];

@@ -28,4 +28,7 @@ void mp_sched_reweigh(struct braid_mp *mp);
  */
 uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len);
 
+/* 1 if path i has the highest pacing rate among the usable paths. */
+int mp_sched_fastest(const struct braid_mp *mp, int i);
+
 #endif /* BRAID_MP_SCHED_H */
