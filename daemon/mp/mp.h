@@ -37,6 +37,10 @@
  * MTU_PROBE / MTU_ACK types 8 / 9), tx.oversize, path stats mtu and
  * mtu_*, braid_mp_tunnel_mtu(); a control message can be up to
  * BRAID_MP_CTL_MAX bytes.
+ * Slots (docs/multipath.md §4, §6): BRAID_MP_PATH_F_LEARNED at path_add,
+ * braid_mp_path_set_slot(), control message PATH_STATUS (type 10), path
+ * stats slot, peer_slot, peer_backup, status_sent/rx, redundant_skipped;
+ * ratio weights by slot, backup honours the peer's flag.
  */
 #ifndef BRAID_MP_H
 #define BRAID_MP_H
