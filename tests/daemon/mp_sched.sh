@@ -8,7 +8,9 @@
 # on the server, each case with path 1 learned first and with path 2 learned first (the other path blackholed until
 # the server has learned the first): ratio 1:0 → path 1 only, ratio 0:1 → path 2 only, backup with 'mp-backup' on
 # the client's path 1 only → path 2 only and the server's path 1 standby (peer_backup); the server's paths carry the
-# client's slots (peer_slot = mp-path order) whatever the learn order (docs/multipath.md §6).
+# client's slots (peer_slot = mp-path order) whatever the learn order (docs/multipath.md §6). Last, at run time:
+# `braidctl set path ADDR backup` on the client's path 1 reaches the server (PATH_STATUS, like MPTCP's MP_PRIO): the
+# server's path 1 turns standby and the download moves to path 2; `active` brings it back.
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -134,3 +136,41 @@ for first in 1 2; do
 	WANT_SRV_STATE1=standby run_srv "backup, mp-backup on the client's path 1" p2 $first "mp-scheduler backup" -- \
 		"mp-backup $(tb_cli_addr 1)"
 done
+
+# run time: braidctl on the client, the server follows
+BRAIDCTL=${BRAIDCTL:-$BRAID_BIN_DIR/braidctl}
+if [ -x "$BRAIDCTL" ]; then
+	name="srv edf, braidctl set path 1 backup on the client at run time"
+	tb_blackhole 2
+	mp_pair 2 "mp-scheduler edf" -- "control-socket $TB_DIR/cli.sock"
+	srv_paths_up 1 || fail "$name: server did not learn path 1"
+	tb_restore 2
+	srv_paths_up 2 || fail "$name: server did not learn path 2"
+	[ "$(mp_path_field srv 1 state)" = active ] || fail "$name: server path 1 is $(mp_path_field srv 1 state) before"
+	"$BRAIDCTL" -s "$TB_DIR/cli.sock" set path "$(tb_cli_addr 1)" backup >/dev/null || fail "$name: braidctl set path"
+	for ((k = 0; k < 20; k++)); do
+		mp_refresh srv
+		[ "$(mp_path_field srv 1 state)" = standby ] && break
+		sleep 0.1
+	done
+	[ "$(mp_path_field srv 1 state)" = standby ] && [ "$(mp_path_field srv 1 peer_backup)" = true ] ||
+		fail "$name: server path 1 is $(mp_path_field srv 1 state) (peer_backup $(mp_path_field srv 1 peer_backup)) 2 s after the change, want standby (true)"
+	a1=$(mp_path_field srv 1 tx_bytes)
+	a2=$(mp_path_field srv 2 tx_bytes)
+	tb_exec "$TB_CLI" iperf3 -c 10.200.0.1 -p 5201 -t 2 -R >"$TB_DIR/iperf.txt" 2>&1 || fail "$name: iperf3 download failed"
+	mp_refresh srv
+	b1=$(($(mp_path_field srv 1 tx_bytes) - a1))
+	b2=$(($(mp_path_field srv 2 tx_bytes) - a2))
+	[ "$b2" -gt 2000000 ] && [ "$b1" -le $((b2 / 100)) ] || fail "$name: want path 2 only, got $b1 / $b2 bytes"
+	"$BRAIDCTL" -s "$TB_DIR/cli.sock" set path "$(tb_cli_addr 1)" active >/dev/null || fail "$name: braidctl set path active"
+	for ((k = 0; k < 20; k++)); do
+		mp_refresh srv
+		[ "$(mp_path_field srv 1 state)" = active ] && break
+		sleep 0.1
+	done
+	[ "$(mp_path_field srv 1 state)" = active ] && [ "$(mp_path_field srv 1 peer_backup)" != true ] ||
+		fail "$name: server path 1 is $(mp_path_field srv 1 state) after 'active', want active"
+	echo "ok: $name: server standby in < 2 s, download path 1 $b1 B, path 2 $b2 B; active again"
+	bd_stop cli || fail "$name: cli exit $?"
+	bd_stop srv || fail "$name: srv exit $?"
+fi
