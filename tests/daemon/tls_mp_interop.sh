@@ -109,11 +109,14 @@ echo "ok: braidd client with 'multipath off' -> multipath gateway: single path, 
 # 4. the gateway goes away and comes back: the client's engine is torn down and set up again
 tm_gateway gw4 "multipath on" "explicit-exit-notify 1"
 mapfile -t paths < <(tm_client_paths "" 2)
-tm_client cli4 "${paths[@]}"
+# connect-retry 3: the client's restart pause outlasts gw4's one-second exit wait, so its new reset
+# cannot reach gw4 (whose cookie gw5 would not know: the client would then wait out its hand-window,
+# as it would with a stock server); hand-window 10 bounds that case if it happens anyway
+tm_client cli4 "${paths[@]}" "connect-retry 3" "hand-window 10"
 tm_wait_active cli4 2 10 || fail "restart: client paths not active"
 bd_stop gw4 || fail "gateway exit code $?"
 tm_gateway gw5 "multipath on"
-for _ in $(seq 1 200); do
+for _ in $(seq 1 300); do
 	[ "$(grep -c "multipath negotiated with the server" "$TB_DIR/cli4.log")" -ge 2 ] && break
 	sleep 0.1
 done
