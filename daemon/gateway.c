@@ -909,6 +909,20 @@ static void log_stats(const struct braid_gateway *g)
 	braid_gw_mp_log(g);
 }
 
+/* reneg-bytes / reneg-pkts count the primary key's traffic; a packet-id near its wrap renegotiates too */
+static void renegotiate_if_due(struct gw_client *c, int64_t now)
+{
+	struct braid_dc_key_stats ks;
+	int kid = braid_dc_primary_key_id(c->dc);
+
+	if (kid >= 0 && !braid_dc_key_stats(c->dc, (unsigned)kid, &ks))
+		braid_ctls_data_counters(c->ctl, ks.tx_bytes + ks.rx_bytes,
+					 ks.tx_packets + ks.rx_packets);
+	if (braid_dc_needs_renegotiation(c->dc))
+		braid_ctls_renegotiate(c->ctl, now);
+	braid_gw_ctl_run(c);
+}
+
 static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_gateway *g = w->data;
@@ -953,6 +967,8 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			if (o->keepalive_ping > 0 &&
 			    now - c->last_tx_ms >= (int64_t)o->keepalive_ping * 1000)
 				send_payload(c, braid_ping_magic, BRAID_PING_LEN);
+			if (c->dc && c->ctl)
+				renegotiate_if_due(c, now);
 			break;
 		}
 	}
