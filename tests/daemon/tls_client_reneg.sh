@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Renegotiation between braidd (client) and a stock openvpn 2.6 server, during a rate-limited download and a
 # ping train: (1) the server renegotiates (reneg-sec 5), (2) braidd renegotiates itself (reneg-sec 4, server
-# reneg-sec 0), (3) over TCP, the server renegotiates. Each time: the new key_id is installed, the lame duck is removed after tran-window, the
+# reneg-sec 0), (3) over TCP, the server renegotiates, (4) braidd renegotiates by volume (reneg-bytes 1000000,
+# server reneg-sec 0). Each time: the new key_id is installed, the lame duck is removed after tran-window, the
 # download's sha256 matches and not one ping is lost.
 set -uo pipefail
 TC_BLOB_BYTES=3145728
@@ -50,4 +51,12 @@ bd_wait_log cli3 "Initialization Sequence Completed" 15 || fail "TCP client did 
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping over TCP"
 run_phase "TCP, server-initiated (stock reneg-sec 5)" cli3
 bd_stop cli3 || fail "cli3 exit code"
+tc_server_stop
+
+tc_server srv4 udp tls-crypt "reneg-sec 0"
+tc_client cli4 udp tls-crypt "reneg-bytes 1000000" "tran-window 2"
+bd_wait_log cli4 "Initialization Sequence Completed" 15 || fail "client did not come up"
+tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping"
+run_phase "client-initiated by volume (braidd reneg-bytes 1000000)" cli4
+bd_stop cli4 || fail "cli4 exit code"
 tc_server_stop
