@@ -21,6 +21,7 @@
 #include "netlink.h"
 #include "ovpn_status.h"
 #include "push.h"
+#include "tlsconf.h"
 
 int64_t braid_gw_now_ms(void)
 {
@@ -28,11 +29,6 @@ int64_t braid_gw_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static const char *blob_path(const struct braid_opt_source *s)
-{
-	return s->inline_text ? NULL : s->path;
 }
 
 /* "a.b.c.d:port" / "[v6]:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
@@ -1046,81 +1042,12 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 
 static int load_wrap(struct braid_gateway *g)
 {
-	struct braid_options *o = g->o;
-	struct braid_opt_source *ta = &o->blobs[BRAID_BLOB_TLS_AUTH];
-	struct braid_opt_source *tc = &o->blobs[BRAID_BLOB_TLS_CRYPT];
-	struct braid_opt_source *src = NULL;
-	const char *name = NULL;
-	char err[512];
-	int r, dir;
-
-	g->ccfg.wrap = BRAID_CTLS_WRAP_NONE;
-	if (tc->path || tc->inline_text) {
-		src = tc;
-		name = "tls-crypt";
-		g->ccfg.wrap = BRAID_CTLS_WRAP_CRYPT;
-	} else if (ta->path || ta->inline_text) {
-		src = ta;
-		name = "tls-auth";
-		g->ccfg.wrap = BRAID_CTLS_WRAP_AUTH;
-	}
-	if (!src)
-		return 0;
-	if (src->inline_text)
-		r = braid_static_key_parse(src->inline_text, src->inline_len, &g->wrap_key, err,
-					   sizeof(err));
-	else
-		r = braid_static_key_load(src->path, &g->wrap_key, err, sizeof(err));
-	if (r) {
-		braid_err("option '%s': %s%s", name, src->inline_text ? "inline block: " : "", err);
-		return r;
-	}
-	g->ccfg.wrap_key = &g->wrap_key;
-	dir = o->tls_auth_dir != KEY_DIR_UNSET ? o->tls_auth_dir : o->key_direction;
-	g->ccfg.key_direction = g->ccfg.wrap == BRAID_CTLS_WRAP_AUTH ?
-		(dir == KEY_DIR_UNSET ? BRAID_KEY_DIR_BIDIRECTIONAL : dir) : BRAID_KEY_DIR_NORMAL;
-	return 0;
+	return braid_tlsconf_wrap(g->o, true, &g->ccfg, &g->wrap_key);
 }
 
 static int make_tls(struct braid_gateway *g)
 {
-	const struct braid_options *o = g->o;
-	const struct braid_opt_source *b = o->blobs;
-	struct braid_tls_config cfg = {
-		.server = true,
-		.ca_file = blob_path(&b[BRAID_BLOB_CA]),
-		.ca_pem = b[BRAID_BLOB_CA].inline_text,
-		.cert_file = blob_path(&b[BRAID_BLOB_CERT]),
-		.cert_pem = b[BRAID_BLOB_CERT].inline_text,
-		.key_file = blob_path(&b[BRAID_BLOB_KEY]),
-		.key_pem = b[BRAID_BLOB_KEY].inline_text,
-		.crl_file = blob_path(&b[BRAID_BLOB_CRL_VERIFY]),
-		.crl_pem = b[BRAID_BLOB_CRL_VERIFY].inline_text,
-		.tls_version_min = o->tls_version_min[0] ? o->tls_version_min : NULL,
-		.tls_cipher = o->tls_cipher,
-		.tls_ciphersuites = o->tls_ciphersuites,
-		.tls_groups = o->tls_groups,
-		.remote_cert_tls = o->remote_cert_tls == BRAID_RCT_CLIENT ? BRAID_REMOTE_CERT_CLIENT :
-				   o->remote_cert_tls == BRAID_RCT_SERVER ? BRAID_REMOTE_CERT_SERVER :
-									    BRAID_REMOTE_CERT_NONE,
-		.verify_x509_name = o->verify_x509_name,
-		.verify_client_cert = o->verify_client_cert == BRAID_VCC_NONE ||
-					      o->client_cert_not_required ? BRAID_VERIFY_CLIENT_NONE :
-				      o->verify_client_cert == BRAID_VCC_OPTIONAL ?
-					      BRAID_VERIFY_CLIENT_OPTIONAL : BRAID_VERIFY_CLIENT_REQUIRE,
-	};
-	char err[512];
-	int r;
-
-	if (o->verify_x509_name)
-		cfg.verify_x509_type = o->verify_x509_type == BRAID_X509_NAME ? BRAID_X509_NAME_CN :
-				       o->verify_x509_type == BRAID_X509_NAME_PREFIX ?
-									  BRAID_X509_NAME_CN_PREFIX :
-									  BRAID_X509_NAME_SUBJECT;
-	r = braid_tls_ctx_new(&g->ssl, &cfg, err, sizeof(err));
-	if (r)
-		braid_err("TLS set-up failed: %s", err);
-	return r;
+	return braid_tlsconf_ctx(g->o, true, &g->ssl);
 }
 
 /* The server's OCC string, as 2.6 builds it (fact sheet §7); mismatches only warn. */
