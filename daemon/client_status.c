@@ -13,6 +13,7 @@
 
 #include "client_mp.h"
 #include "log.h"
+#include "statline.h"
 
 /* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
 void client_write_status(const struct braid_client *c)
@@ -54,18 +55,10 @@ void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void client_log_stats(const struct braid_client *c, const char *what)
 {
 	const struct client_stats *s = &c->stt;
+	const uint64_t v[] = { BRAID_STATLINE_TRAFFIC(s), s->rx_ctl_dropped, s->pings_tx,
+			       s->pings_rx, s->restarts, s->renegotiations, s->keys_removed };
 
-	braid_info("%s: tun_read=%llu/%lluB tun_write=%llu/%lluB link_tx=%llu/%lluB "
-		   "link_rx=%llu/%lluB auth_failures=%llu replays=%llu malformed=%llu "
-		   "ctl_dropped=%llu pings_tx=%llu pings_rx=%llu restarts=%llu "
-		   "renegotiations=%llu keys_removed=%llu",
-		   what, (unsigned long long)s->tun_read_pkts, (unsigned long long)s->tun_read_bytes,
-		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->tun_write_bytes,
-		   (unsigned long long)s->link_tx_pkts, (unsigned long long)s->link_tx_bytes,
-		   (unsigned long long)s->link_rx_pkts, (unsigned long long)s->link_rx_bytes,
-		   (unsigned long long)s->rx_auth_failures, (unsigned long long)s->rx_replays,
-		   (unsigned long long)s->rx_malformed, (unsigned long long)s->rx_ctl_dropped,
-		   (unsigned long long)s->pings_tx, (unsigned long long)s->pings_rx,
-		   (unsigned long long)s->restarts, (unsigned long long)s->renegotiations,
-		   (unsigned long long)s->keys_removed);
+	braid_statline_log(what,
+			   "ctl_dropped pings_tx pings_rx restarts renegotiations keys_removed", v,
+			   sizeof(v) / sizeof(v[0]));
 }

@@ -21,6 +21,7 @@
 #include "dc/payload.h"
 #include "dc/static_key.h"
 #include "log.h"
+#include "statline.h"
 #include "mpath.h"
 #include "mssfix.h"
 #include "pathset.h"
@@ -638,20 +639,11 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 static void log_stats(const struct braid_tunnel *t, const char *what)
 {
 	const struct braid_tunnel_stats *s = &t->st;
+	const uint64_t v[] = { BRAID_STATLINE_TRAFFIC(s), s->rx_wrong_peer, s->tx_no_peer,
+			       s->pings_tx, s->pings_rx, s->mss_clamped, s->restarts };
 
-	braid_info("%s: tun_read=%llu/%lluB tun_write=%llu/%lluB link_tx=%llu/%lluB "
-		   "link_rx=%llu/%lluB auth_failures=%llu replays=%llu malformed=%llu "
-		   "wrong_peer=%llu no_peer=%llu pings_tx=%llu pings_rx=%llu mss_clamped=%llu "
-		   "restarts=%llu",
-		   what, (unsigned long long)s->tun_read_pkts, (unsigned long long)s->tun_read_bytes,
-		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->tun_write_bytes,
-		   (unsigned long long)s->link_tx_pkts, (unsigned long long)s->link_tx_bytes,
-		   (unsigned long long)s->link_rx_pkts, (unsigned long long)s->link_rx_bytes,
-		   (unsigned long long)s->rx_auth_failures, (unsigned long long)s->rx_replays,
-		   (unsigned long long)s->rx_malformed, (unsigned long long)s->rx_wrong_peer,
-		   (unsigned long long)s->tx_no_peer, (unsigned long long)s->pings_tx,
-		   (unsigned long long)s->pings_rx, (unsigned long long)s->mss_clamped,
-		   (unsigned long long)s->restarts);
+	braid_statline_log(what, "wrong_peer no_peer pings_tx pings_rx mss_clamped restarts", v,
+			   sizeof(v) / sizeof(v[0]));
 }
 
 static void restart(struct braid_tunnel *t)
