@@ -18,13 +18,13 @@
 #include "client_io.h"
 #include "log.h"
 #include "mpath.h"
+#include "mpsession.h"
 #include "status.h"
 
 struct client_mp {
+	struct braid_mpsession s;	/* first: the engine and its stats */
 	struct braid_options o;		/* the client's options, remotes = the server address */
 	char host[INET6_ADDRSTRLEN];
-	struct braid_tunnel_stats st;
-	struct braid_mpath *m;
 };
 
 bool client_mp_accept(struct braid_client *c, struct braid_dc_config *dcc)
@@ -57,36 +57,23 @@ static void mp_deliver(void *user, uint8_t *payload, size_t len)
 	client_rx_payload(user, payload, len);
 }
 
-static void mp_rx_auth(void *user, const union braid_sockaddr *from)
+static void mp_activity(void *user, bool rx)
 {
 	struct braid_client *c = user;
 
-	(void)from;
-	c->last_rx = ev_now(c->loop);
+	if (rx)
+		c->last_rx = ev_now(c->loop);
+	else
+		c->last_tx = ev_now(c->loop);
 }
 
-static void mp_tx(void *user)
+static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
 {
-	struct braid_client *c = user;
-
-	c->last_tx = ev_now(c->loop);
-}
-
-int client_mp_start(struct braid_client *c)
-{
-	const struct braid_mpath_hooks hooks = {
-		.deliver = mp_deliver, .rx_auth = mp_rx_auth, .tx = mp_tx, .user = c,
-	};
+	struct client_mp *mp = (struct client_mp *)s;	/* s is its first member */
+	struct braid_client *c = s->role.user;
 	const union braid_sockaddr *ra = &c->remote;
-	struct client_mp *mp;
 	uint16_t port;
-	int r;
 
-	if (c->mp)
-		return 0;
-	mp = calloc(1, sizeof(*mp));
-	if (!mp)
-		return -ENOMEM;
 	if (ra->sa.sa_family == AF_INET) {
 		inet_ntop(AF_INET, &ra->in.sin_addr, mp->host, sizeof(mp->host));
 		port = ntohs(ra->in.sin_port);
@@ -105,41 +92,50 @@ int client_mp_start(struct braid_client *c)
 	mp->o.nobind = true;	/* path sockets on ephemeral ports; c->ufd keeps the control channel */
 	mp->o.family = ra->sa.sa_family;
 	mp->o.tun_mtu = c->tun_mtu;
-	r = braid_mpath_new(&mp->m, c->loop, &mp->o, c->dc, &c->mss, &mp->st, &hooks);
-	if (r) {
-		free(mp);
+	return braid_mpath_new(&s->m, c->loop, &mp->o, c->dc, &c->mss, &s->st, h);
+}
+
+int client_mp_start(struct braid_client *c)
+{
+	const struct braid_mpsession_role role = {
+		.deliver = mp_deliver, .activity = mp_activity, .user = c,
+	};
+	void *mp;
+	int r;
+
+	if (c->mp)
+		return 0;
+	r = braid_mpsession_start(&mp, sizeof(struct client_mp), &role, mp_open);
+	if (r)
 		return r;
-	}
 	c->mp = mp;
 	braid_info("multipath negotiated with the server (braid-mp %u, replay window %u): %u path "
 		   "socket(s) to %s", c->pushed.braid_mp, c->pushed.braid_mp_window,
-		   c->o->n_mp_paths ? c->o->n_mp_paths : 1, mp->host);
+		   c->o->n_mp_paths ? c->o->n_mp_paths : 1, c->mp->host);
 	return 0;
 }
 
 void client_mp_stop(struct braid_client *c)
 {
-	if (!c->mp)
-		return;
-	braid_mpath_free(c->mp->m);
-	free(c->mp);
+	if (c->mp)
+		braid_mpsession_free(&c->mp->s);
 	c->mp = NULL;
 }
 
 int client_mp_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
 {
-	return braid_mpath_send_payload(c->mp->m, pl, len);
+	return braid_mpath_send_payload(c->mp->s.m, pl, len);
 }
 
 void client_mp_tun_readable(struct braid_client *c)
 {
-	braid_mpath_tun_readable(c->mp->m, c->tun.fd);
+	braid_mpath_tun_readable(c->mp->s.m, c->tun.fd);
 }
 
 void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx)
 {
-	*rx = c->mp ? c->mp->st.link_rx_bytes : 0;
-	*tx = c->mp ? c->mp->st.link_tx_bytes : 0;
+	*rx = c->mp ? c->mp->s.st.link_rx_bytes : 0;
+	*tx = c->mp ? c->mp->s.st.link_tx_bytes : 0;
 }
 
 void client_mp_status(const struct braid_client *c, FILE *f)
@@ -149,8 +145,8 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 
 	if (!c->mp)
 		return;
-	n = braid_mpath_paths(c->mp->m, p, BRAID_MP_MAX_PATHS);
-	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_mpath_sched_name(c->mp->m));
+	n = braid_mpath_paths(c->mp->s.m, p, BRAID_MP_MAX_PATHS);
+	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_mpath_sched_name(c->mp->s.m));
 	for (int i = 0; i < n; i++)
 		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu\n", p[i].index, p[i].local,
 			p[i].remote, braid_mp_state_name(p[i].mp.state),
@@ -161,5 +157,5 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 void client_mp_log(const struct braid_client *c)
 {
 	if (c->mp)
-		braid_status_log(c->mp->m);
+		braid_status_log(c->mp->s.m);
 }

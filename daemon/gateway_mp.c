@@ -12,11 +12,11 @@
 #include "gw_client.h"
 #include "log.h"
 #include "mpath.h"
+#include "mpsession.h"
 #include "status.h"
 
 struct gw_mp {
-	struct braid_tunnel_stats st;
-	struct braid_mpath *m;
+	struct braid_mpsession s;	/* first: the engine and its stats */
 	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
 };
 
@@ -45,52 +45,51 @@ bool braid_gw_mp_offer(struct gw_client *c)
 	return true;
 }
 
+static void mp_activity(void *user, bool rx)
+{
+	struct gw_client *c = user;
+	int64_t now = braid_gw_now_ms();
+
+	if (rx) {
+		c->last_rx_ms = now;
+		return;
+	}
+	c->last_tx_ms = now;
+	if (c->mp) {	/* the status file's bytes sent */
+		c->tx_bytes += c->mp->s.st.link_tx_bytes - c->mp->tx_seen;
+		c->mp->tx_seen = c->mp->s.st.link_tx_bytes;
+	}
+}
+
 static void mp_deliver(void *user, uint8_t *payload, size_t len)
 {
 	braid_gw_deliver(user, payload, len);
 }
 
-static void mp_rx_auth(void *user, const union braid_sockaddr *from)
+static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
 {
-	struct gw_client *c = user;
+	struct gw_client *c = s->role.user;
+	struct braid_gateway *g = c->g;
+	char name[160];
 
-	(void)from;
-	c->last_rx_ms = braid_gw_now_ms();
-}
-
-static void mp_tx(void *user)
-{
-	struct gw_client *c = user;
-
-	c->last_tx_ms = braid_gw_now_ms();
-	if (c->mp) {	/* the status file's bytes sent */
-		c->tx_bytes += c->mp->st.link_tx_bytes - c->mp->tx_seen;
-		c->mp->tx_seen = c->mp->st.link_tx_bytes;
-	}
+	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
+	return braid_mpath_new_shared(&s->m, g->loop, g->o, c->dc, &g->mss, &s->st, h, g->fd,
+				      name);
 }
 
 int braid_gw_mp_start(struct gw_client *c)
 {
-	const struct braid_mpath_hooks hooks = {
-		.deliver = mp_deliver, .rx_auth = mp_rx_auth, .tx = mp_tx, .user = c,
+	const struct braid_mpsession_role role = {
+		.activity = mp_activity, .deliver = mp_deliver, .user = c,
 	};
-	struct braid_gateway *g = c->g;
-	char name[160];
-	struct gw_mp *mp;
+	void *mp;
 	int r;
 
 	if (c->mp)
 		return 0;
-	mp = calloc(1, sizeof(*mp));
-	if (!mp)
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
-	r = braid_mpath_new_shared(&mp->m, g->loop, g->o, c->dc, &g->mss, &mp->st, &hooks, g->fd,
-				   name);
-	if (r) {
-		free(mp);
+	r = braid_mpsession_start(&mp, sizeof(struct gw_mp), &role, mp_open);
+	if (r)
 		return r;
-	}
 	c->mp = mp;
 	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %u pushed): peer-id %u, "
 		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,
@@ -100,10 +99,8 @@ int braid_gw_mp_start(struct gw_client *c)
 
 void braid_gw_mp_stop(struct gw_client *c)
 {
-	if (!c->mp)
-		return;
-	braid_mpath_free(c->mp->m);
-	free(c->mp);
+	if (c->mp)
+		braid_mpsession_free(&c->mp->s);
 	c->mp = NULL;
 }
 
@@ -120,7 +117,7 @@ void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
 		return;
 	}
 	c->rx_bytes += len;
-	braid_mpath_input(c->mp->m, pkt, len, from);
+	braid_mpath_input(c->mp->s.m, pkt, len, from);
 }
 
 void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
@@ -128,9 +125,9 @@ void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
 	int v = len ? p[0] >> 4 : 0;
 
 	if (v == 4 || v == 6)
-		braid_mpath_send_ip(c->mp->m, p, len);
+		braid_mpath_send_ip(c->mp->s.m, p, len);
 	else
-		braid_mpath_send_payload(c->mp->m, p, len);
+		braid_mpath_send_payload(c->mp->s.m, p, len);
 }
 
 void braid_gw_mp_log(const struct braid_gateway *g)
@@ -139,14 +136,14 @@ void braid_gw_mp_log(const struct braid_gateway *g)
 		const struct gw_client *c = g->by_pid[i];
 
 		if (c && c->mp) {
-			const struct braid_tunnel_stats *t = &c->mp->st;
+			const struct braid_tunnel_stats *t = &c->mp->s.st;
 
 			braid_info("%s/%s: multipath peer-id %u: link rx %llu tx %llu, auth_failures=%llu "
 				   "replays=%llu malformed=%llu", braid_gw_cname(c), c->real, c->pid,
 				   (unsigned long long)t->link_rx_pkts, (unsigned long long)t->link_tx_pkts,
 				   (unsigned long long)t->rx_auth_failures, (unsigned long long)t->rx_replays,
 				   (unsigned long long)t->rx_malformed);
-			braid_status_log(c->mp->m);
+			braid_status_log(c->mp->s.m);
 		}
 	}
 }
