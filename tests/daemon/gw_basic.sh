@@ -10,11 +10,8 @@ gw_require
 gw_setup 1
 C1=$(gw_cns 1)
 
-head -c 4194304 /dev/urandom >"$GW_DIR/blob"
-want=$(sha256sum "$GW_DIR/blob" | cut -d' ' -f1)
-ip netns exec "$GW_NS" /usr/bin/python3 -m http.server 8080 --bind 10.8.0.1 \
-	--directory "$GW_DIR" >/dev/null 2>&1 &
-GW_PIDS+=("$!")
+gw_serve_blob 4194304
+want=$GW_WANT
 
 for proto in udp tcp; do
 for cipher in AES-256-GCM CHACHA20-POLY1305; do

@@ -31,6 +31,16 @@ GW_PIDS=()
 
 gw_cns() { echo "gwc$1x$GW_ID"; }
 
+# gw_serve_blob BYTES: a random file of BYTES at http://10.8.0.1:8080/blob (a web server in the gateway's
+# namespace, stopped with the test); its sha256 in GW_WANT.
+gw_serve_blob() {
+	head -c "$1" /dev/urandom >"$GW_DIR/blob"
+	GW_WANT=$(sha256sum "$GW_DIR/blob" | cut -d' ' -f1)
+	ip netns exec "$GW_NS" /usr/bin/python3 -m http.server 8080 --bind 10.8.0.1 \
+		--directory "$GW_DIR" >/dev/null 2>&1 &
+	GW_PIDS+=("$!")
+}
+
 gw_fail() {
 	echo "FAIL: $*" >&2
 	local f
