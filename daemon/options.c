@@ -875,9 +875,9 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	if (o->tls == BRAID_TLS_OFF) {
 		if (!o->secret.path && !o->secret.inline_text)
 			return opt_ffail(err, err_len,
-					 "no 'secret' given: braidd supports only the static-key "
-					 "point-to-point mode so far (TLS mode with ca/cert/key is not "
-					 "implemented yet)");
+					 "neither 'secret' nor a TLS role given (braidd never runs "
+					 "unencrypted): add 'client' (or 'tls-client' + 'pull'), 'server "
+					 "NET MASK', or 'secret FILE' for the static-key point-to-point mode");
 		r = opt_finalize_static(o, err, err_len);
 		if (r)
 			return r;

@@ -44,7 +44,7 @@ check "cannot open config file '$D/none.conf': No such file or directory" --conf
 # a key file that is not one: the static-key parser's message, with the path
 printf 'not a key\n' >"$D/bad.key"
 check "option 'secret': $D/bad.key: no '-----BEGIN OpenVPN Static key V1-----' line found" --dev tun --secret "$D/bad.key" 0
-# ignore-unknown-option lets a known-unknown option through (the run then stops at the missing secret)
+# ignore-unknown-option lets a known-unknown option through (the run then stops: no secret and no TLS role)
 conf "ignore-unknown-option block-outside-dns" "block-outside-dns" "dev tun"
-check "no 'secret' given: braidd supports only the static-key point-to-point mode so far (TLS mode with ca/cert/key is not implemented yet)" --config "$D/c.conf"
+check "neither 'secret' nor a TLS role given (braidd never runs unencrypted): add 'client' (or 'tls-client' + 'pull'), 'server NET MASK', or 'secret FILE' for the static-key point-to-point mode" --config "$D/c.conf"
 echo "ok: $n bad configurations rejected with exit 1 and the exact message"

@@ -435,8 +435,9 @@ static void test_errors(void)
 	expect_final_error("dev braid0\nsecret k 1\n",
 			   "option 'dev': cannot tell the device type of 'braid0': add 'dev-type tun'");
 	expect_final_error("dev tun\nca ca.crt\n",
-			   "no 'secret' given: braidd supports only the static-key point-to-point mode "
-			   "so far (TLS mode with ca/cert/key is not implemented yet)");
+			   "neither 'secret' nor a TLS role given (braidd never runs unencrypted): add "
+			   "'client' (or 'tls-client' + 'pull'), 'server NET MASK', or 'secret FILE' for "
+			   "the static-key point-to-point mode");
 	expect_final_error("dev tun\nsecret k\n",
 			   "option 'secret': an AEAD cipher needs a key direction: use 'key-direction 0' "
 			   "on one end and 'key-direction 1' on the other (or 'secret FILE 0|1')");
