@@ -29,34 +29,20 @@ run_phase() { # LABEL CLIENT_NAME
 		"$TC_WANT_BYTES B download (sha256 ok) and 80 pings (0% loss); lame duck removed"
 }
 
-tc_server srv1 udp tls-auth "reneg-sec 5"
-tc_client cli1 udp tls-auth "tran-window 2"
-bd_wait_log cli1 "Initialization Sequence Completed" 15 || fail "client did not come up"
-tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping"
-run_phase "server-initiated (stock reneg-sec 5)" cli1
-bd_stop cli1 || fail "cli1 exit code"
-tc_server_stop
+# phase N SERVER_PROTO CLIENT_PROTO WRAP SERVER_OPTION CLIENT_OPTION LABEL: a fresh stock server and braidd
+# client (tran-window 2), then run_phase
+phase() {
+	local n=$1 sproto=$2 cproto=$3 wrap=$4 sopt=$5 copt=$6 label=$7
+	tc_server "srv$n" "$sproto" "$wrap" "$sopt"
+	tc_client "cli$n" "$cproto" "$wrap" ${copt:+"$copt"} "tran-window 2"
+	bd_wait_log "cli$n" "Initialization Sequence Completed" 15 || fail "$label: client did not come up"
+	tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "$label: no ping"
+	run_phase "$label" "cli$n"
+	bd_stop "cli$n" || fail "cli$n exit code"
+	tc_server_stop
+}
 
-tc_server srv2 udp tls-crypt "reneg-sec 0"
-tc_client cli2 udp tls-crypt "reneg-sec 4" "tran-window 2"
-bd_wait_log cli2 "Initialization Sequence Completed" 15 || fail "client did not come up"
-tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping"
-run_phase "client-initiated (braidd reneg-sec 4)" cli2
-bd_stop cli2 || fail "cli2 exit code"
-tc_server_stop
-
-tc_server srv3 tcp-server tls-auth "reneg-sec 5"
-tc_client cli3 tcp-client tls-auth "tran-window 2"
-bd_wait_log cli3 "Initialization Sequence Completed" 15 || fail "TCP client did not come up"
-tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping over TCP"
-run_phase "TCP, server-initiated (stock reneg-sec 5)" cli3
-bd_stop cli3 || fail "cli3 exit code"
-tc_server_stop
-
-tc_server srv4 udp tls-crypt "reneg-sec 0"
-tc_client cli4 udp tls-crypt "reneg-bytes 1000000" "tran-window 2"
-bd_wait_log cli4 "Initialization Sequence Completed" 15 || fail "client did not come up"
-tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping"
-run_phase "client-initiated by volume (braidd reneg-bytes 1000000)" cli4
-bd_stop cli4 || fail "cli4 exit code"
-tc_server_stop
+phase 1 udp udp tls-auth "reneg-sec 5" "" "server-initiated (stock reneg-sec 5)"
+phase 2 udp udp tls-crypt "reneg-sec 0" "reneg-sec 4" "client-initiated (braidd reneg-sec 4)"
+phase 3 tcp-server tcp-client tls-auth "reneg-sec 5" "" "TCP, server-initiated (stock reneg-sec 5)"
+phase 4 udp udp tls-crypt "reneg-sec 0" "reneg-bytes 1000000" "client-initiated by volume (braidd reneg-bytes 1000000)"
