@@ -85,6 +85,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int hw = o->hand_window > 0 ? o->hand_window : 60;
 
 	(void)revents;
+	braid_reject_tick(&c->rej, client_now_ms());
 	if (c->exit_deadline && now >= c->exit_deadline) {
 		client_request_exit(c, 0);
 		return;

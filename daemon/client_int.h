@@ -21,6 +21,7 @@
 #include "mssfix.h"
 #include "options.h"
 #include "push.h"
+#include "reject.h"
 #include "sock.h"
 #include "tcplink.h"
 #include "tun.h"
@@ -109,6 +110,7 @@ struct braid_client {
 	struct client_stats stt;
 	uint64_t rx_at_start, ctl_ok, ctl_ok_at_start;	/* for the hand-window hint */
 	ev_tstamp last_auth_log;
+	struct braid_reject rej;	/* refused packets: counters and rate-limited log lines */
 	uint8_t *pkt, *plain, *framed;
 };
 

@@ -143,18 +143,23 @@ static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 	}
 	r = braid_dc_decrypt(c->dc, pkt, len, client_mono_sec(), c->plain, BUF_SIZE, &plen, NULL);
 	if (r == -EBADMSG) {
+		char a[80];
+
 		c->stt.rx_auth_failures++;
-		if (ev_now(c->loop) - c->last_auth_log >= 1.0) {
-			c->last_auth_log = ev_now(c->loop);
-			braid_warn("data packet authentication failed (%llu so far)",
-				   (unsigned long long)c->stt.rx_auth_failures);
-		}
+		braid_reject(&c->rej, BRAID_REJ_DATA_AUTH, client_now_ms(), 0,
+			     "%s: data packet authentication failed (%llu so far)",
+			     braid_sockaddr_str(&c->remote, a, sizeof(a)),
+			     (unsigned long long)c->stt.rx_auth_failures);
 		if (c->tcp)	/* OpenVPN: fatal on a stream */
 			client_request_restart(c, "decryption-error", false);
 		return;
 	}
 	if (r == -EALREADY || r == -ESTALE) {
+		char a[80];
+
 		c->stt.rx_replays++;
+		braid_reject_replay(&c->rej, "", braid_sockaddr_str(&c->remote, a, sizeof(a)), pkt, len,
+				    c->o->mute_replay_warnings, client_now_ms());
 		return;
 	}
 	if (r) {
@@ -217,18 +222,24 @@ static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
 		return;
 	r = braid_ctls_input(c->s, pkt, len, client_now_ms());
 	if (r) {
+		char a[80];
+		int k;
+
 		c->stt.rx_ctl_dropped++;
-		if (r == -EBADMSG && c->wrap != BRAID_CTLS_WRAP_NONE) {
-			if (ev_now(c->loop) - c->last_auth_log >= 1.0) {
-				c->last_auth_log = ev_now(c->loop);
-				braid_warn("%s verification failed: control packet dropped (%s); "
-					   "wrong key or key-direction?",
-					   c->wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth" : "tls-crypt",
-					   braid_ctls_last_error(c->s));
-			}
-		} else {
-			braid_dbg("control packet dropped: %s", braid_ctls_last_error(c->s));
+		k = braid_reject_ctl(&c->rej, braid_ctls_last_reason(c->s), c->wrap, pkt, len,
+				     braid_sockaddr_str(&c->remote, a, sizeof(a)),
+				     braid_ctls_last_error(c->s), client_now_ms());
+		if ((k == BRAID_REJ_HMAC || k == BRAID_REJ_TLS_CRYPT) &&
+		    ev_now(c->loop) - c->last_auth_log >= 1.0) {
+			c->last_auth_log = ev_now(c->loop);
+			braid_warn("%s verification failed: control packet dropped (%s); "
+				   "wrong key or key-direction?",
+				   c->wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth" : "tls-crypt",
+				   braid_ctls_last_error(c->s));
 		}
+		/* OpenVPN: a TLS error on a stream restarts the connection */
+		if (c->tcp && k >= 0 && k != BRAID_REJ_REPLAY)
+			client_request_restart(c, "tls-error", false);
 		return;
 	}
 	c->ctl_ok++;
@@ -257,8 +268,11 @@ void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			if (c->restart_reason || c->exit_req)
 				return;
 		}
-		if (r == -EBADMSG) {
-			braid_warn("TCP stream from the server is corrupt (packet length 0)");
+		if (r == -EMSGSIZE) {
+			char a[80];
+
+			braid_reject_tcp_length(&c->rej, braid_sockaddr_str(&c->remote, a, sizeof(a)),
+						c->tl.rx.bad_len, c->tl.rx.max_pkt, client_now_ms());
 			client_request_restart(c, "connection-reset", false);
 			return;
 		}

@@ -55,10 +55,14 @@ void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void client_log_stats(const struct braid_client *c, const char *what)
 {
 	const struct client_stats *s = &c->stt;
+	const uint64_t *rj = c->rej.count;
 	const uint64_t v[] = { BRAID_STATLINE_TRAFFIC(s), s->rx_ctl_dropped, s->pings_tx,
-			       s->pings_rx, s->restarts, s->renegotiations, s->keys_removed };
+			       s->pings_rx, s->restarts, s->renegotiations, s->keys_removed,
+			       rj[BRAID_REJ_HMAC], rj[BRAID_REJ_TLS_CRYPT], rj[BRAID_REJ_OPCODE],
+			       rj[BRAID_REJ_TCP_LENGTH] };
 
 	braid_statline_log(what,
-			   "ctl_dropped pings_tx pings_rx restarts renegotiations keys_removed", v,
+			   "ctl_dropped pings_tx pings_rx restarts renegotiations keys_removed "
+			   "hmac_failed tls_crypt_failed bad_opcode tcp_bad_length", v,
 			   sizeof(v) / sizeof(v[0]));
 }

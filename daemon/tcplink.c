@@ -12,8 +12,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define RBUF_SIZE (2 * (BRAID_TCPLINK_MAX_PKT + 2))
-
 void braid_tcplink_init(struct braid_tcplink *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -24,7 +22,7 @@ void braid_tcplink_close(struct braid_tcplink *l)
 {
 	if (l->fd >= 0)
 		close(l->fd);
-	free(l->rbuf);
+	braid_tcpframe_free(&l->rx);
 	free(l->wbuf);
 	braid_tcplink_init(l);
 }
@@ -35,9 +33,9 @@ int braid_tcplink_connect(struct braid_tcplink *l, const union braid_sockaddr *r
 	int one = 1, r;
 
 	braid_tcplink_close(l);
-	l->rbuf = malloc(RBUF_SIZE);
-	if (!l->rbuf)
-		return -ENOMEM;
+	r = braid_tcpframe_init(&l->rx, BRAID_TCPFRAME_MAX_PKT);
+	if (r)
+		return r;
 	l->fd = socket(remote->sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (l->fd < 0) {
 		r = -errno;
@@ -159,19 +157,16 @@ int braid_tcplink_send(struct braid_tcplink *l, const uint8_t *pkt, size_t len)
 
 int braid_tcplink_read(struct braid_tcplink *l)
 {
+	uint8_t *p;
+	size_t room;
 	ssize_t n;
 
-	if (l->fd < 0 || !l->rbuf)
+	if (l->fd < 0 || !l->rx.buf)
 		return -ENOTCONN;
-	/* keep the unread tail at the start */
-	if (l->roff) {
-		memmove(l->rbuf, l->rbuf + l->roff, l->rlen - l->roff);
-		l->rlen -= l->roff;
-		l->roff = 0;
-	}
-	if (l->rlen == RBUF_SIZE)
-		return 0;
-	n = recv(l->fd, l->rbuf + l->rlen, RBUF_SIZE - l->rlen, 0);
+	p = braid_tcpframe_space(&l->rx, &room);
+	if (!room)
+		return 0;	/* a whole packet waits to be taken */
+	n = recv(l->fd, p, room, 0);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EINTR)
 			return 0;
@@ -179,25 +174,14 @@ int braid_tcplink_read(struct braid_tcplink *l)
 	}
 	if (n == 0)
 		return -ECONNRESET;
-	l->rlen += (size_t)n;
+	braid_tcpframe_commit(&l->rx, (size_t)n);
 	l->rx_bytes += (uint64_t)n;
 	return 0;
 }
 
 int braid_tcplink_next(struct braid_tcplink *l, const uint8_t **pkt, size_t *len)
 {
-	size_t avail = l->rlen - l->roff, plen;
-	const uint8_t *p = l->rbuf + l->roff;
-
-	if (avail < 2)
+	if (!l->rx.buf)
 		return -EAGAIN;
-	plen = (size_t)p[0] << 8 | p[1];
-	if (!plen)
-		return -EBADMSG;
-	if (avail < plen + 2)
-		return -EAGAIN;
-	*pkt = p + 2;
-	*len = plen;
-	l->roff += plen + 2;
-	return 0;
+	return braid_tcpframe_next(&l->rx, pkt, len);
 }

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "sock.h"
+#include "tcpframe.h"
 
 #define BRAID_TCPLINK_MAX_PKT 65535
 /* Output queue limit: above it braid_tcplink_send refuses (-ENOBUFS). */
@@ -25,8 +26,7 @@ struct braid_tcplink {
 	int fd;
 	bool connecting, connected;
 	union braid_sockaddr remote;
-	uint8_t *rbuf;		/* stream bytes not yet returned as packets */
-	size_t rlen, roff;
+	struct braid_tcpframe rx;	/* stream bytes not yet returned as packets */
 	uint8_t *wbuf;		/* framed packets not yet written */
 	size_t wlen, woff, wcap;
 	uint64_t rx_bytes, tx_bytes;
@@ -54,7 +54,10 @@ int braid_tcplink_flush(struct braid_tcplink *l);
  * EOF), -errno. Then take packets with braid_tcplink_next.
  */
 int braid_tcplink_read(struct braid_tcplink *l);
-/* Next whole packet (valid until the next read): 0, -EAGAIN (incomplete), -EBADMSG (length 0). */
+/*
+ * Next whole packet (valid until the next read): 0, -EAGAIN (incomplete),
+ * -EMSGSIZE (length 0 or above BRAID_TCPFRAME_MAX_PKT, in l->rx.bad_len: close).
+ */
 int braid_tcplink_next(struct braid_tcplink *l, const uint8_t **pkt, size_t *len);
 void braid_tcplink_close(struct braid_tcplink *l);
 

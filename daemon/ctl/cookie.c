@@ -29,6 +29,7 @@ struct braid_ctls_cookie {
 	uint8_t secret[BRAID_COOKIE_SECRET_LEN];
 	unsigned hand_window_s;
 	struct braid_ctls_cookie_stats st;
+	enum braid_ctls_reason reason;	/* of the last rejection */
 };
 
 void braid_ctls_cookie_free(struct braid_ctls_cookie *c)
@@ -151,6 +152,7 @@ static int verify(struct braid_ctls_cookie *c, const uint8_t *pkt, size_t len, i
 
 	if (len > WIRE_MAX) {
 		*why = "packet too long";
+		c->reason = BRAID_CTLS_R_MALFORMED;
 		return -EBADMSG;
 	}
 	switch (c->wrap) {
@@ -159,6 +161,7 @@ static int verify(struct braid_ctls_cookie *c, const uint8_t *pkt, size_t len, i
 					    WIRE_MAX, plen);
 		if (ret) {
 			*why = c->ta.why ? c->ta.why : "tls-auth verification failed";
+			c->reason = BRAID_CTLS_R_WRAP;
 			return -EBADMSG;
 		}
 		break;
@@ -167,6 +170,7 @@ static int verify(struct braid_ctls_cookie *c, const uint8_t *pkt, size_t len, i
 					     WIRE_MAX, plen);
 		if (ret) {
 			*why = c->tc.why ? c->tc.why : "tls-crypt verification failed";
+			c->reason = BRAID_CTLS_R_WRAP;
 			return -EBADMSG;
 		}
 		break;
@@ -176,6 +180,8 @@ static int verify(struct braid_ctls_cookie *c, const uint8_t *pkt, size_t len, i
 		break;
 	}
 	ret = braid_ctl_pkt_decode(plain, *plen, p, why);
+	if (ret)
+		c->reason = BRAID_CTLS_R_MALFORMED;
 	return ret ? -EBADMSG : 0;
 }
 
@@ -198,6 +204,7 @@ int braid_ctls_cookie_reply(struct braid_ctls_cookie *c, const uint8_t *pkt, siz
 		why = &dummy;
 	*why = NULL;
 	*olen = 0;
+	c->reason = BRAID_CTLS_R_OTHER;
 	if (!braid_ctls_cookie_is_reset(pkt, len)) {
 		*why = "not a P_CONTROL_HARD_RESET_CLIENT_V2";
 		ret = -EPROTO;
@@ -275,6 +282,7 @@ int braid_ctls_new_from_cookie(struct braid_ctls **out, struct braid_ctls_cookie
 		why = &dummy;
 	*why = NULL;
 	*out = NULL;
+	c->reason = BRAID_CTLS_R_OTHER;
 	if (len < 1 || ((pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_ACK_V1 &&
 			(pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_CONTROL_V1)) {
 		*why = "no session: expected P_ACK_V1 or P_CONTROL_V1 answering our reset";
@@ -334,4 +342,9 @@ out:
 void braid_ctls_cookie_stats(const struct braid_ctls_cookie *c, struct braid_ctls_cookie_stats *st)
 {
 	*st = c->st;
+}
+
+enum braid_ctls_reason braid_ctls_cookie_last_reason(const struct braid_ctls_cookie *c)
+{
+	return c->reason;
 }

@@ -67,6 +67,9 @@ int braid_ctls_new_from_cookie(struct braid_ctls **out, struct braid_ctls_cookie
 /* Opcode of an unauthenticated packet's first byte (for routing): true for HARD_RESET_CLIENT_V2. */
 bool braid_ctls_cookie_is_reset(const uint8_t *pkt, size_t len);
 
+/* The kind of the last rejection by braid_ctls_cookie_reply / braid_ctls_new_from_cookie. */
+enum braid_ctls_reason braid_ctls_cookie_last_reason(const struct braid_ctls_cookie *c);
+
 void braid_ctls_cookie_stats(const struct braid_ctls_cookie *c, struct braid_ctls_cookie_stats *st);
 
 #endif /* BRAID_CTL_COOKIE_H */

@@ -286,6 +286,22 @@ static int drop(struct braid_ctls *s, int ret, const char *fmt, ...)
 	vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
 	s->st.rx_dropped++;
+	s->reason = BRAID_CTLS_R_OTHER;
+	return ret;
+}
+
+/* drop() with the kind of rejection named */
+static int drop_r(struct braid_ctls *s, enum braid_ctls_reason reason, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int drop_r(struct braid_ctls *s, enum braid_ctls_reason reason, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	va_end(ap);
+	s->st.rx_dropped++;
+	s->reason = reason;
 	return ret;
 }
 
@@ -313,13 +329,13 @@ static int unwrap(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64_t 
 	}
 	if (ret == -EALREADY || ret == -ESTALE) {
 		s->st.rx_replay++;
-		return drop(s, ret, "%s: replayed packet (%s)",
+		return drop_r(s, BRAID_CTLS_R_REPLAY, ret, "%s: replayed packet (%s)",
 			    s->wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth" : "tls-crypt",
 			    why ? why : "replay window");
 	}
 	if (ret) {
 		s->st.rx_auth_failed++;
-		return drop(s, ret, "%s: packet verification failed (%s)",
+		return drop_r(s, BRAID_CTLS_R_WRAP, ret, "%s: packet verification failed (%s)",
 			    s->wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth" : "tls-crypt",
 			    why ? why : "bad packet");
 	}
@@ -340,7 +356,7 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 	if (s->dead)
 		return drop(s, -ENOTCONN, "session failed earlier: %s", s->err);
 	if (len < 1)
-		return drop(s, -EBADMSG, "empty packet");
+		return drop_r(s, BRAID_CTLS_R_MALFORMED, -EBADMSG, "empty packet");
 	op = pkt[0] >> BRAID_CTL_OP_SHIFT;
 	if (braid_ctl_op_is_data(op))
 		return drop(s, -EPROTO, "data packet (%s) given to the control channel",
@@ -351,16 +367,16 @@ int braid_ctls_input(struct braid_ctls *s, const uint8_t *pkt, size_t len, int64
 		return drop(s, -EOPNOTSUPP, "tls-crypt-v2 is not supported (%s)",
 			    braid_ctl_op_name(op));
 	if (!braid_ctl_op_is_control(op))
-		return drop(s, -EPROTO, "unknown opcode %u", op);
+		return drop_r(s, BRAID_CTLS_R_OPCODE, -EPROTO, "unknown opcode %u", op);
 	if ((s->server && op == BRAID_OP_HARD_RESET_SERVER_V2) ||
 	    (!s->server && op == BRAID_OP_HARD_RESET_CLIENT_V2))
 		return drop(s, -EPROTO, "%s from the wrong role (we are the %s)",
 			    braid_ctl_op_name(op), s->server ? "server" : "client");
 	if (len > WIRE_MAX)
-		return drop(s, -EBADMSG, "control packet of %zu bytes too long", len);
+		return drop_r(s, BRAID_CTLS_R_MALFORMED, -EBADMSG, "control packet of %zu bytes too long", len);
 	ret = braid_ctl_hdr_decode(pkt, len, &op, &kid, sid, &why);
 	if (ret)
-		return drop(s, -EBADMSG, "malformed control packet: %s", why ? why : "too short");
+		return drop_r(s, BRAID_CTLS_R_MALFORMED, -EBADMSG, "malformed control packet: %s", why ? why : "too short");
 
 	/* authenticate before anything else */
 	ret = unwrap(s, pkt, len, now_ms, plain, sizeof(plain), &plen);
@@ -648,6 +664,11 @@ void braid_ctls_session_ids(const struct braid_ctls *s, uint8_t local[BRAID_CTL_
 const char *braid_ctls_last_error(const struct braid_ctls *s)
 {
 	return s->err;
+}
+
+enum braid_ctls_reason braid_ctls_last_reason(const struct braid_ctls *s)
+{
+	return s->reason;
 }
 
 void braid_ctls_stats(const struct braid_ctls *s, struct braid_ctls_stats *st)

@@ -186,6 +186,23 @@ const char *braid_ctls_peer_serial(const struct braid_ctls *s);
 void braid_ctls_session_ids(const struct braid_ctls *s, uint8_t local[BRAID_CTL_SID_LEN],
 			    uint8_t remote[BRAID_CTL_SID_LEN]);
 
+/*
+ * What kind of rejection the last failed braid_ctls_input (or cookie check)
+ * was, so the caller can count and log it as stock does: the wrap's
+ * verification (tls-auth HMAC / tls-crypt tag), its replay window, an opcode
+ * no OpenVPN 2.6 peer sends, a malformed packet, or anything else (a wrong
+ * session id, outside the reliability window, …).
+ */
+enum braid_ctls_reason {
+	BRAID_CTLS_R_NONE,
+	BRAID_CTLS_R_WRAP,
+	BRAID_CTLS_R_REPLAY,
+	BRAID_CTLS_R_OPCODE,
+	BRAID_CTLS_R_MALFORMED,
+	BRAID_CTLS_R_OTHER,
+};
+enum braid_ctls_reason braid_ctls_last_reason(const struct braid_ctls *s);
+
 /* Reason of the last input error or ERROR event ("" if none). */
 const char *braid_ctls_last_error(const struct braid_ctls *s);
 void braid_ctls_stats(const struct braid_ctls *s, struct braid_ctls_stats *st);

@@ -68,6 +68,7 @@ struct braid_ctls {
 	struct braid_ctls_stats st;
 	uint64_t ready_seq;
 	char err[320];
+	enum braid_ctls_reason reason;	/* of the last drop */
 };
 
 #endif /* BRAID_CTL_SESSION_INT_H */
