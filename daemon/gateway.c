@@ -204,10 +204,11 @@ static int client_new(struct braid_gateway *g, const union braid_sockaddr *from,
 	ev_timer_init(&c->ctl_t, braid_gw_ctl_cb, 0, 0);
 	c->ctl_t.data = c;
 	if (c->tcp) {
-		c->rbuf = malloc(TCP_RBUF);
-		if (!c->rbuf) {
+		int r = braid_tcpframe_init(&c->rx, BRAID_TCPFRAME_MAX_PKT);
+
+		if (r) {
 			free(c);
-			return -ENOMEM;
+			return r;
 		}
 		ev_io_init(&c->io_r, tcp_r_cb, tcp_fd, EV_READ);
 		ev_io_init(&c->io_w, tcp_w_cb, tcp_fd, EV_WRITE);
@@ -272,7 +273,7 @@ static void client_free(struct gw_client *c)
 	braid_ccd_free(&c->ccd);
 	if (c->tcp && c->fd >= 0)
 		close(c->fd);
-	free(c->rbuf);
+	braid_tcpframe_free(&c->rx);
 	free(c->wbuf);
 	sodium_memzero(c, sizeof(*c));
 	free(c);
@@ -418,8 +419,17 @@ static void on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union b
 	r = braid_dc_decrypt(c->dc, pkt, len, braid_gw_now_ms() / 1000, out, BUF_SIZE - HEADROOM,
 			     &olen, NULL);
 	if (r) {
-		if (r == -EBADMSG)
+		char a[80];
+
+		braid_sockaddr_str(from ? from : &c->addr, a, sizeof(a));
+		if (r == -EBADMSG) {
 			g->st.data_auth_failed++;
+			braid_reject(&g->rej, BRAID_REJ_DATA_AUTH, braid_gw_now_ms(), 0,
+				     "%s/%s: data packet authentication failed", braid_gw_cname(c), a);
+		} else if (r == -EALREADY || r == -ESTALE) {
+			braid_reject_replay(&g->rej, braid_gw_cname(c), a, pkt, len,
+					    g->o->mute_replay_warnings, braid_gw_now_ms());
+		}
 		if (c->tcp && r != -EALREADY && r != -ESTALE) {
 			/* OpenVPN: a decrypt failure is fatal on TCP */
 			braid_gw_client_kill(c, "data channel decryption failed on TCP");
@@ -478,10 +488,41 @@ static void on_control(struct gw_client *c, const uint8_t *pkt, size_t len)
 		if (c->st == C_ACTIVE)
 			c->last_rx_ms = braid_gw_now_ms();
 	} else {
-		braid_dbg("%s/%s: control packet dropped: %s", braid_gw_cname(c), c->real,
-			  braid_ctls_last_error(c->ctl));
+		struct braid_gateway *g = c->g;
+		char a[80];
+		int k = braid_reject_ctl(&g->rej, braid_ctls_last_reason(c->ctl), g->ccfg.wrap, pkt, len,
+					 braid_sockaddr_str(&c->addr, a, sizeof(a)),
+					 braid_ctls_last_error(c->ctl), braid_gw_now_ms());
+
+		/* OpenVPN: a TLS error on a stream closes the connection */
+		if (c->tcp && k >= 0 && k != BRAID_REJ_REPLAY) {
+			if (c->st != C_ACTIVE)
+				braid_reject(&g->rej, BRAID_REJ_TCP_CLOSED, braid_gw_now_ms(), 0,
+					     "%s: TCP connection closed: %s", a,
+					     braid_reject_name((enum braid_reject_kind)k));
+			braid_gw_client_kill(c, "TLS error on a TCP connection");
+			return;
+		}
 	}
 	braid_gw_ctl_run(c);
+}
+
+/* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
+static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			  const union braid_sockaddr *from, const char *why)
+{
+	enum braid_ctls_reason r = braid_ctls_cookie_last_reason(g->cookie);
+	int64_t now = braid_gw_now_ms();
+	char a[80];
+
+	braid_sockaddr_str(from, a, sizeof(a));
+	if (r == BRAID_CTLS_R_WRAP || r == BRAID_CTLS_R_MALFORMED) {
+		braid_reject_ctl(&g->rej, r, g->ccfg.wrap, pkt, len, a, why, now);
+		return;
+	}
+	braid_reject(&g->rej, BRAID_REJ_COOKIE, now, 0, "Packet (%s) with invalid or missing SID from %s",
+		     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT), a);
+	braid_dbg("%s: %s", a, why ? why : "");
 }
 
 /* A UDP packet from an address with no client: only the cookie exchange may go on. */
@@ -502,6 +543,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 					    sizeof(out), &olen, &why);
 		if (r) {
 			g->st.cookie_rejected++;
+			cookie_reject(g, pkt, len, from, why);
 			return;
 		}
 		if (sendto(g->fd, out, olen, 0, &from->sa, braid_sockaddr_len(from)) >= 0) {
@@ -512,7 +554,18 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	}
 	if ((pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_ACK_V1 &&
 	    (pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_CONTROL_V1) {
+		uint8_t op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+		char a[80];
+
 		g->st.cookie_rejected++;
+		braid_sockaddr_str(from, a, sizeof(a));
+		if (!braid_ctl_op_is_control(op))
+			braid_reject(&g->rej, BRAID_REJ_OPCODE, braid_gw_now_ms(), 0,
+				     "TLS Error: unknown opcode received from %s op=%u", a, op);
+		else
+			braid_reject(&g->rej, BRAID_REJ_COOKIE, braid_gw_now_ms(), 0,
+				     "Packet (%s) with invalid or missing SID from %s",
+				     braid_ctl_op_name(op), a);
 		return;
 	}
 	if (n_clients(g) >= g->max_clients) {
@@ -538,7 +591,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 				       &why);
 	if (r) {
 		g->st.cookie_rejected++;
-		braid_dbg("packet from unknown address dropped: %s", why ? why : strerror(-r));
+		cookie_reject(g, pkt, len, from, why ? why : strerror(-r));
 		return;
 	}
 	r = client_new(g, from, -1, &c);
@@ -552,6 +605,24 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	g->cf_count++;
 	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
 	braid_gw_ctl_run(c);
+}
+
+/* A data packet no session takes (no such peer-id, or an address without a client). */
+static void unknown_peer(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			 const union braid_sockaddr *from)
+{
+	char a[80];
+
+	g->st.data_unknown_peer++;
+	braid_sockaddr_str(from, a, sizeof(a));
+	if (len >= 4 && (pkt[0] >> BRAID_CTL_OP_SHIFT) == BRAID_OP_DATA_V2)
+		braid_reject(&g->rej, BRAID_REJ_UNKNOWN_PEER, braid_gw_now_ms(), 0,
+			     "Data packet with unknown peer-id %u from %s dropped",
+			     (unsigned)pkt[1] << 16 | (unsigned)pkt[2] << 8 | pkt[3], a);
+	else
+		braid_reject(&g->rej, BRAID_REJ_UNKNOWN_PEER, braid_gw_now_ms(), 0,
+			     "Data packet (%s) from %s without a session dropped",
+			     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT), a);
 }
 
 static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
@@ -568,13 +639,13 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		uint32_t pid;
 
 		if (len < 4) {
-			g->st.data_unknown_peer++;
+			unknown_peer(g, pkt, len, from);
 			return;
 		}
 		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
 		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
-			g->st.data_unknown_peer++;
+			unknown_peer(g, pkt, len, from);
 			return;
 		}
 		if (c->mp) {	/* a multipath client: any address, its engine learns the path */
@@ -587,7 +658,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	c = by_addr(g, from);
 	if (op == BRAID_OP_DATA_V1) {
 		if (!c) {
-			g->st.data_unknown_peer++;
+			unknown_peer(g, pkt, len, from);
 			return;
 		}
 		on_data(c, pkt, len, NULL);
@@ -676,40 +747,41 @@ static void tcp_packet(struct gw_client *c, uint8_t *pkt, size_t len)
 	on_control(c, pkt, len);
 }
 
+_Static_assert(BRAID_TCPFRAME_MAX_PKT <= BUF_SIZE - HEADROOM, "a TCP frame must fit g->buf");
+
 static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct gw_client *c = w->data;
 	struct braid_gateway *g = c->g;
+	const uint8_t *pkt;
+	uint8_t *space;
+	size_t room, plen;
 	ssize_t n;
-	size_t off = 0;
+	int r;
 
 	(void)loop;
 	(void)revents;
-	n = recv(c->fd, c->rbuf + c->rlen, TCP_RBUF - c->rlen, 0);
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+	space = braid_tcpframe_space(&c->rx, &room);
+	n = room ? recv(c->fd, space, room, 0) : 0;
+	if (room && (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))) {
 		braid_gw_client_kill(c, n == 0 ? "connection closed by the client" : "TCP read error");
 		braid_gw_reap(g);
 		return;
 	}
-	if (n < 0)
-		return;
-	c->rlen += (size_t)n;
-	while (!c->dead && c->rlen - off >= 2) {
-		size_t plen = (size_t)c->rbuf[off] << 8 | c->rbuf[off + 1];
-
-		if (plen == 0) {
-			braid_gw_client_kill(c, "TCP packet of length 0");
-			break;
-		}
-		if (c->rlen - off - 2 < plen)
-			break;
-		memcpy(g->buf + HEADROOM, c->rbuf + off + 2, plen);
-		off += 2 + plen;
+	if (n > 0)
+		braid_tcpframe_commit(&c->rx, (size_t)n);
+	while (!c->dead && (r = braid_tcpframe_next(&c->rx, &pkt, &plen)) == 0) {
+		memcpy(g->buf + HEADROOM, pkt, plen);	/* plen <= BRAID_TCPFRAME_MAX_PKT */
 		tcp_packet(c, g->buf + HEADROOM, plen);
 	}
-	if (!c->dead && off) {
-		memmove(c->rbuf, c->rbuf + off, c->rlen - off);
-		c->rlen -= off;
+	if (!c->dead && r == -EMSGSIZE) {
+		char a[80];
+
+		braid_reject_tcp_length(&g->rej, braid_sockaddr_str(&c->addr, a, sizeof(a)),
+					c->rx.bad_len, c->rx.max_pkt, braid_gw_now_ms());
+		if (c->st != C_ACTIVE)
+			g->rej.count[BRAID_REJ_TCP_CLOSED]++;	/* the line above says it */
+		braid_gw_client_kill(c, "bad encapsulated packet length: connection closed");
 	}
 	braid_gw_reap(g);
 }
@@ -736,6 +808,20 @@ static void tcp_w_cb(struct ev_loop *loop, ev_io *w, int revents)
 	ev_io_stop(loop, w);
 }
 
+/* TCP connections whose TLS handshake has not finished (each bounded by hand-window). */
+static unsigned tcp_unauth(const struct braid_gateway *g)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		const struct gw_client *c = g->by_pid[i];
+
+		if (c && c->tcp && c->st == C_HANDSHAKE)
+			n++;
+	}
+	return n;
+}
+
 static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_gateway *g = w->data;
@@ -753,6 +839,15 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (n_clients(g) >= g->max_clients) {
 		g->st.max_clients_refused++;
+		close(fd);
+		return;
+	}
+	if (tcp_unauth(g) >= GW_TCP_UNAUTH_MAX) {
+		char a[80];
+
+		braid_reject(&g->rej, BRAID_REJ_TCP_REFUSED, braid_gw_now_ms(), 0,
+			     "%s: TCP connection refused: %d unauthenticated TCP connections (limit)",
+			     braid_sockaddr_str(&from, a, sizeof(a)), GW_TCP_UNAUTH_MAX);
 		close(fd);
 		return;
 	}
@@ -884,13 +979,16 @@ out:
 static void log_stats(const struct braid_gateway *g)
 {
 	const struct braid_gateway_stats *s = &g->st;
+	const uint64_t *rj = g->rej.count;
 
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
 		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, "
 		   "floats refused %llu, bad source %llu, unknown peer %llu, "
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
-		   "link rx %llu tx %llu",
+		   "link rx %llu tx %llu, hmac failed %llu, tls-crypt failed %llu, bad opcode %llu, "
+		   "replays %llu, tcp bad length %llu, tcp unauth closed %llu, tcp refused %llu, "
+		   "malformed %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
 		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
@@ -901,7 +999,12 @@ static void log_stats(const struct braid_gateway *g)
 		   (unsigned long long)s->data_auth_failed, (unsigned long long)s->tun_no_route,
 		   (unsigned long long)s->c2c_forwarded, (unsigned long long)s->tun_read_pkts,
 		   (unsigned long long)s->tun_write_pkts, (unsigned long long)s->link_rx_pkts,
-		   (unsigned long long)s->link_tx_pkts);
+		   (unsigned long long)s->link_tx_pkts, (unsigned long long)rj[BRAID_REJ_HMAC],
+		   (unsigned long long)rj[BRAID_REJ_TLS_CRYPT], (unsigned long long)rj[BRAID_REJ_OPCODE],
+		   (unsigned long long)rj[BRAID_REJ_REPLAY], (unsigned long long)rj[BRAID_REJ_TCP_LENGTH],
+		   (unsigned long long)rj[BRAID_REJ_TCP_CLOSED],
+		   (unsigned long long)rj[BRAID_REJ_TCP_REFUSED],
+		   (unsigned long long)rj[BRAID_REJ_MALFORMED]);
 	braid_gw_mp_log(g);
 }
 
@@ -928,6 +1031,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	(void)loop;
 	(void)revents;
+	braid_reject_tick(&g->rej, now);
 	for (uint32_t i = 0; i < g->max_clients; i++) {
 		struct gw_client *c = g->by_pid[i];
 

@@ -31,14 +31,16 @@
 #include "gw_push.h"
 #include "mssfix.h"
 #include "pool.h"
+#include "reject.h"
 #include "sock.h"
+#include "tcpframe.h"
 #include "tun.h"
 #include "vroute.h"
 
 #define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
 #define HEADROOM 64
 #define RX_BATCH 64
-#define TCP_RBUF (2 + 65535)
+#define GW_TCP_UNAUTH_MAX 64	/* TCP connections without a finished handshake at once */
 #define TCP_WQ_MAX (512 * 1024)
 #define AUTH_FAILED_LINGER_MS 2000	/* let AUTH_FAILED reach the client before removal */
 #define DEFAULT_CIPHERS "AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305"
@@ -74,8 +76,7 @@ struct gw_client {
 	bool tcp;
 	int fd;
 	ev_io io_r, io_w;
-	uint8_t *rbuf;
-	size_t rlen;
+	struct braid_tcpframe rx;	/* stream framing, lengths bounded */
 	uint8_t *wbuf;
 	size_t wlen, woff;
 	/* identity and configuration */
@@ -158,6 +159,7 @@ struct braid_gateway {
 	struct gw_client *dead;
 
 	struct braid_gateway_stats st;
+	struct braid_reject rej;	/* refused packets: counters, rate-limited lines */
 	bool exit_req;
 	uint8_t *buf, *buf2;
 };
