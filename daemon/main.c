@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * main.c - braidd: options, logging, pid file, then one tunnel until a
- * SIGTERM/SIGINT. Exit codes: 0 normal end, 1 configuration or startup error.
+ * main.c - braidd: options, logging, pid file, then one tunnel (p2p, TLS
+ * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
+ * user/group/chroot comes between the role's set-up (TUN open, sockets
+ * bound) and its event loop. Exit codes: 0 normal end, 1 configuration or
+ * startup error (a failed drop included).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include "gateway.h"
 #include "log.h"
 #include "options.h"
+#include "privdrop.h"
 #include "tunnel.h"
 
 
@@ -98,6 +102,10 @@ int main(int argc, char **argv)
 		r = braid_client_new(&c, &o);
 		if (r)
 			goto out_pid;
+		if (braid_privdrop_apply(&o)) {
+			braid_client_free(c);
+			goto out_pid;
+		}
 		code = braid_client_run(c);
 		braid_client_free(c);
 		braid_info("exiting with status %d", code);
@@ -109,6 +117,10 @@ int main(int argc, char **argv)
 		r = braid_gateway_new(&g, &o);
 		if (r)
 			goto out_pid;
+		if (braid_privdrop_apply(&o)) {
+			braid_gateway_free(g);
+			goto out_pid;
+		}
 		code = braid_gateway_run(g);
 		braid_gateway_free(g);
 		braid_info("exiting with status %d", code);
@@ -122,6 +134,10 @@ int main(int argc, char **argv)
 	r = braid_tunnel_new(&t, &o);
 	if (r)
 		goto out_pid;
+	if (braid_privdrop_apply(&o)) {
+		braid_tunnel_free(t);
+		goto out_pid;
+	}
 	code = braid_tunnel_run(t);
 	braid_tunnel_free(t);
 	braid_info("exiting with status %d", code);

@@ -18,6 +18,7 @@
 
 #include "dc/static_key.h"
 #include "log.h"
+#include "options_class.h"
 #include "options_client.h"
 #include "options_data.h"
 #include "options_int.h"
@@ -100,8 +101,8 @@ static const struct opt_def opt_table[] = {
 	{ "status", 1, 2, opt_status, false, NOBLOB, 0 },
 	{ "control-socket", 1, 1, opt_control_socket, false, NOBLOB, 0 },
 	{ "mp-class", 2, MANY, opt_mp_class, false, NOBLOB, 0 },
-	{ "persist-key", 0, 0, opt_persist, false, NOBLOB, 0 },
-	{ "persist-tun", 0, 0, opt_persist, false, NOBLOB, 0 },
+	{ "persist-key", 0, 0, opt_accept, false, NOBLOB, 0 },
+	{ "persist-tun", 0, 0, opt_accept, false, NOBLOB, 0 },
 	/* role */
 	{ "mode", 1, 1, opt_mode, false, NOBLOB, 0 },
 	{ "client", 0, 0, opt_client, false, NOBLOB, 0 },
@@ -137,7 +138,7 @@ static const struct opt_def opt_table[] = {
 	{ "tls-exit", 0, 0, opt_flag, false, FIELD(tls_exit) },
 	/* client */
 	{ "auth-retry", 1, 1, opt_auth_retry, false, NOBLOB, 0 },
-	{ "auth-nocache", 0, 0, opt_flag, false, FIELD(auth_nocache) },
+	{ "auth-nocache", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "route-nopull", 0, 0, opt_flag, false, FIELD(route_nopull) },
 	{ "pull-filter", 2, 2, opt_pull_filter, false, NOBLOB, 0 },
 	{ "redirect-gateway", 0, MANY, opt_redirect_gateway, false, NOBLOB, 0 },
@@ -172,33 +173,34 @@ static const struct opt_def opt_table[] = {
 	{ "client-disconnect", 1, 1, opt_script, false, NOBLOB, 0 },
 	{ "user", 1, 1, opt_string, false, FIELD(user) },
 	{ "group", 1, 1, opt_string, false, FIELD(group) },
-	/* management interface: stored */
-	{ "management", 2, 3, opt_management, false, NOBLOB, 0 },
-	{ "management-hold", 0, 0, opt_flag, false, FIELD(management_hold) },
-	{ "management-client-auth", 0, 0, opt_flag, false, FIELD(management_client_auth) },
-	{ "management-query-passwords", 0, 0, opt_flag, false, FIELD(management_query_passwords) },
-	/* accepted / stored: common in real profiles */
+	{ "chroot", 1, 1, opt_string, false, FIELD(chroot_dir) },
+	/* management interface: refused until it is implemented */
+	{ "management", 2, 3, opt_unsupported, false, NOBLOB, 0 },
+	{ "management-hold", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "management-client-auth", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "management-query-passwords", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	/* common in real profiles: applied, no-ops (options_class.c says why) or refused */
 	{ "tun-ipv6", 0, 0, opt_tun_ipv6, false, NOBLOB, 0 },
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "tun-mtu-extra", 1, 1, opt_accept, false, NOBLOB, 0 },
 	{ "comp-noadapt", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "mute-replay-warnings", 0, 0, opt_flag, false, FIELD(mute_replay_warnings) },
-	{ "mute", 1, 1, opt_mute, false, NOBLOB, 0 },
-	{ "sndbuf", 1, 1, opt_int_field, false, FIELD(sndbuf) },
-	{ "rcvbuf", 1, 1, opt_int_field, false, FIELD(rcvbuf) },
-	{ "ping-timer-rem", 0, 0, opt_flag, false, FIELD(ping_timer_rem) },
+	{ "mute", 1, 1, opt_int_check, false, NOBLOB, 0 },
+	{ "sndbuf", 1, 1, opt_int_check, false, NOBLOB, 0 },
+	{ "rcvbuf", 1, 1, opt_int_check, false, NOBLOB, 0 },
+	{ "ping-timer-rem", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "route-delay", 0, 2, opt_route_delay, false, NOBLOB, 0 },
-	{ "route-metric", 1, 1, opt_int_field, false, FIELD(route_metric) },
-	{ "route-noexec", 0, 0, opt_flag, false, FIELD(route_noexec) },
-	{ "ifconfig-noexec", 0, 0, opt_flag, false, FIELD(ifconfig_noexec) },
-	{ "inactive", 1, 2, opt_inactive, false, NOBLOB, 0 },
-	{ "disable-occ", 0, 0, opt_flag, false, FIELD(disable_occ) },
-	{ "block-ipv6", 0, 0, opt_flag, false, FIELD(block_ipv6) },
-	{ "ns-cert-type", 1, 1, opt_ns_cert_type, false, NOBLOB, 0 },
-	{ "remote-cert-ku", 0, MANY, opt_accept, false, NOBLOB, 0 },
-	{ "remote-cert-eku", 1, 1, opt_string, false, FIELD(remote_cert_eku) },
-	{ "tls-cert-profile", 1, 1, opt_string, false, FIELD(tls_cert_profile) },
-	{ "static-challenge", 2, 2, opt_static_challenge, false, NOBLOB, 0 },
+	{ "route-metric", 1, 1, opt_unsupported, false, NOBLOB, 0 },
+	{ "route-noexec", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "ifconfig-noexec", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "inactive", 1, 2, opt_unsupported, false, NOBLOB, 0 },
+	{ "disable-occ", 0, 0, opt_accept, false, NOBLOB, 0 },
+	{ "block-ipv6", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "ns-cert-type", 1, 1, opt_unsupported, false, NOBLOB, 0 },
+	{ "remote-cert-ku", 0, MANY, opt_unsupported, false, NOBLOB, 0 },
+	{ "remote-cert-eku", 1, 1, opt_unsupported, false, NOBLOB, 0 },
+	{ "tls-cert-profile", 1, 1, opt_tls_cert_profile, false, NOBLOB, 0 },
+	{ "static-challenge", 2, 2, opt_unsupported, false, NOBLOB, 0 },
 	/* client-config-dir file options */
 	{ "ifconfig-push", 1, 3, opt_ccd_only, false, NOBLOB, 0 },
 	{ "ifconfig-ipv6-push", 1, 2, opt_ccd_only, false, NOBLOB, 0 },
@@ -219,7 +221,7 @@ static const struct opt_def opt_table[] = {
 	{ "ca", 1, 1, opt_blob, true, BRAID_BLOB_CA, 0 },
 	{ "cert", 1, 1, opt_blob, true, BRAID_BLOB_CERT, 0 },
 	{ "key", 1, 1, opt_blob, true, BRAID_BLOB_KEY, 0 },
-	{ "extra-certs", 1, 1, opt_blob, true, BRAID_BLOB_EXTRA_CERTS, 0 },
+	{ "extra-certs", 1, 1, opt_unsupported, true, BRAID_BLOB_EXTRA_CERTS, 0 },
 	{ "dh", 1, 1, opt_blob, true, BRAID_BLOB_DH, 0 },
 	{ "tls-auth", 1, 2, opt_blob, true, BRAID_BLOB_TLS_AUTH, 0 },
 	{ "tls-crypt", 1, 1, opt_blob, true, BRAID_BLOB_TLS_CRYPT, 0 },
@@ -227,8 +229,8 @@ static const struct opt_def opt_table[] = {
 	{ "crl-verify", 1, 2, opt_blob, true, BRAID_BLOB_CRL_VERIFY, 0 },
 	{ "pkcs12", 1, 1, opt_pkcs12, true, BRAID_BLOB_PKCS12, 0 },
 	{ "auth-user-pass", 0, 1, opt_blob, true, BRAID_BLOB_AUTH_USER_PASS, 0 },
-	{ "http-proxy-user-pass", 1, 1, opt_blob, true, BRAID_BLOB_HTTP_PROXY_USER_PASS, 0 },
-	{ "peer-fingerprint", 1, 1, opt_blob, true, BRAID_BLOB_PEER_FINGERPRINT, 0 },
+	{ "http-proxy-user-pass", 1, 1, opt_unsupported, true, BRAID_BLOB_HTTP_PROXY_USER_PASS, 0 },
+	{ "peer-fingerprint", 1, 1, opt_unsupported, true, BRAID_BLOB_PEER_FINGERPRINT, 0 },
 };
 
 static const struct opt_def *opt_find(const char *name)
@@ -253,6 +255,9 @@ static int opt_blob(struct ctx *c, int argc, char **argv)
 	}
 	if (d->blob == BRAID_BLOB_CRL_VERIFY && !c->inl && argc >= 3 && strcmp(argv[2], "dir"))
 		return opt_fail(c, "unknown flag '%s' (expected dir)", argv[2]);
+	if (d->blob == BRAID_BLOB_CRL_VERIFY && !c->inl && argc >= 3)
+		return opt_fail(c, "a directory of CRLs ('dir') is not supported by braidd: give one "
+				"CRL file (PEM, several CRLs may be concatenated)");
 	if (!c->inl && !argv[1][0])
 		return opt_fail(c, "empty file name");
 	e = opt_set_source(c, &c->o->blobs[d->blob], c->inl ? NULL : argv[1]);
@@ -261,9 +266,6 @@ static int opt_blob(struct ctx *c, int argc, char **argv)
 	switch (d->blob) {
 	case BRAID_BLOB_TLS_AUTH:	/* inline: the direction is key-direction's */
 		c->o->tls_auth_dir = dir;
-		break;
-	case BRAID_BLOB_CRL_VERIFY:
-		c->o->crl_verify_dir = !c->inl && argc >= 3;
 		break;
 	case BRAID_BLOB_AUTH_USER_PASS:
 		c->o->has_auth_user_pass = true;
@@ -278,6 +280,16 @@ static int opt_blob(struct ctx *c, int argc, char **argv)
 }
 
 /* ---- names, init, free ---- */
+
+size_t braid_options_table_size(void)
+{
+	return sizeof(opt_table) / sizeof(opt_table[0]);
+}
+
+const char *braid_options_table_name(size_t i)
+{
+	return i < braid_options_table_size() ? opt_table[i].name : NULL;
+}
 
 const char *braid_options_blob_name(enum braid_opt_blob b)
 {
@@ -321,7 +333,6 @@ void braid_options_init(struct braid_options *o)
 	strcpy(o->mp_sched, "edf");
 	o->mp_path_timeout = 30;
 	o->status_interval = 60;
-	o->resolv_retry = -1;
 	o->connect_retry = 1;
 	o->connect_retry_max_backoff = 300;
 	o->server_poll_timeout = 120;
@@ -331,13 +342,11 @@ void braid_options_init(struct braid_options *o)
 	o->reneg_sec = 3600;
 	o->reneg_sec_min = -1;
 	o->tran_window = 3600;
-	o->key_method = 2;
 	o->tls_auth_dir = KEY_DIR_UNSET;
 	o->script_security = 1;
 	o->max_clients = 1024;
 	o->status_version = 1;
 	o->ifconfig_pool_persist_sec = 600;
-	o->route_delay = -1;
 }
 
 void braid_options_free(struct braid_options *o)
@@ -390,11 +399,7 @@ void braid_options_free(struct braid_options *o)
 	free(o->client_disconnect);
 	free(o->user);
 	free(o->group);
-	free(o->management_host);
-	free(o->management_pwfile);
-	free(o->remote_cert_eku);
-	free(o->tls_cert_profile);
-	free(o->static_challenge);
+	free(o->chroot_dir);
 	free(o->conn.host);
 	for (i = 0; i < o->n_where; i++)
 		free(o->where[i].file);
@@ -595,6 +600,20 @@ static const struct braid_opt_where *find_where(const struct braid_options *o, c
 	return NULL;
 }
 
+/* A documented no-op is never silent: one line with the reason (options_class.c). */
+static void log_noop(const char *name, const struct braid_opt_loc *loc)
+{
+	const struct braid_opt_class_entry *e = braid_options_class(name);
+
+	if (!e || e->cls != BRAID_OPTC_NOOP)
+		return;
+	if (loc && loc->file)
+		braid_info("%s:%d: option '%s' has no effect in braidd: %s", loc->file, loc->line,
+			   name, e->what);
+	else
+		braid_info("command line: option '%s' has no effect in braidd: %s", name, e->what);
+}
+
 int braid_options_apply(struct braid_options *o, int argc, char **argv, const char *inline_text,
 			const struct braid_opt_loc *loc, char *err, size_t err_len)
 {
@@ -609,6 +628,8 @@ int braid_options_apply(struct braid_options *o, int argc, char **argv, const ch
 											 : argv[0]);
 	if (!r && d)
 		note_where(o, d->name, loc);
+	if (!r && d)
+		log_noop(d->name, loc);
 	return r;
 }
 
@@ -790,6 +811,8 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 				 "the other",
 				 o->ping_opt);
 	r = finalize_role(o, err, err_len);
+	if (!r)
+		r = opt_finalize_process(o, err, err_len);
 	if (r)
 		return r;
 	if (o->tls == BRAID_TLS_OFF && o->proto != BRAID_PROTO_UDP)
@@ -868,10 +891,6 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 		braid_warn("option 'cipher': '%s' is ignored: braidd uses the AEAD ciphers of "
 			   "data-ciphers (the server pushes one)",
 			   o->cipher_unsupported);
-	if (o->ns_cert_type)
-		braid_warn("option 'ns-cert-type' is deprecated and not checked by braidd: use "
-			   "'remote-cert-tls %s'",
-			   o->ns_cert_type == BRAID_RCT_SERVER ? "server" : "client");
 	if (o->tls == BRAID_TLS_OFF) {
 		if (!o->secret.path && !o->secret.inline_text)
 			return opt_ffail(err, err_len,
@@ -896,6 +915,11 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 			return opt_lfail(o, err, err_len, "tls-server",
 					 "TLS point-to-point mode ('tls-server' without 'mode server' or "
 					 "'server') is not supported by braidd yet");
+		if (o->tls == BRAID_TLS_CLIENT && !o->pull)	/* the client always pulls */
+			return opt_lfail(o, err, err_len, "tls-client",
+					 "TLS point-to-point mode ('tls-client' without 'pull') is not "
+					 "supported by braidd yet: add 'pull' (or use 'client') against a "
+					 "server that pushes the addresses");
 		if (!o->tls_mode_supported)
 			return opt_lfail(o, err, err_len, opt_role_opt(o),
 					 "TLS mode is parsed, but this braidd cannot run it yet");

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 
 #include "mpclass.h"
 
@@ -203,7 +204,6 @@ struct braid_options {
 	struct braid_opt_remote remotes[BRAID_OPT_MAX_REMOTES];
 	unsigned int n_remotes;
 	bool remote_random;
-	int resolv_retry;		/* seconds; -1 = infinite (default) */
 	int connect_retry;		/* 1 (doubles per failed round up to the max) */
 	int connect_retry_max_backoff;	/* second arg of connect-retry, 300 */
 	int connect_retry_max;		/* 0 = unlimited */
@@ -253,9 +253,7 @@ struct braid_options {
 	int reneg_sec_min;		/* finalize: MIN of `reneg-sec MAX MIN`, else MAX (server: 90 %) */
 	int tran_window;		/* 3600 (OpenVPN 2.6's default) */
 	uint64_t reneg_bytes, reneg_pkts;	/* 0 = off */
-	int key_method;			/* 2 */
 	int tls_auth_dir;		/* `tls-auth FILE DIR`; -2 = unset (then key-direction) */
-	bool crl_verify_dir;		/* `crl-verify DIR dir` */
 	bool dh_none;			/* `dh none` (ECDH only; blobs[BRAID_BLOB_DH].path is "none") */
 	char *data_ciphers_fallback;
 	bool tls_exit;
@@ -263,7 +261,6 @@ struct braid_options {
 	/* client */
 	bool has_auth_user_pass;	/* file or inline in blobs[BRAID_BLOB_AUTH_USER_PASS] */
 	int auth_retry;			/* enum braid_opt_auth_retry */
-	bool auth_nocache;
 	bool route_nopull;
 	struct braid_opt_pull_filter pull_filters[BRAID_OPT_MAX_PULL_FILTERS];
 	unsigned int n_pull_filters;
@@ -279,28 +276,11 @@ struct braid_options {
 	struct braid_opt_setenv setenv[BRAID_OPT_MAX_SETENV];
 	unsigned int n_setenv;
 	int push_peer_info;		/* bool */
-	bool persist_key, persist_tun;	/* accepted; braidd always keeps both */
 	enum braid_opt_comp compress;
-	bool allow_compression_no;	/* `allow-compression no` given */
 
 	/* other OpenVPN 2.6 options real profiles carry (stored for the runtime) */
 	char cipher_unsupported[32];	/* `cipher X` braidd cannot run: error (static) / ignored (TLS) */
-	enum braid_opt_rct ns_cert_type;	/* deprecated; warned about, not checked */
-	char *remote_cert_eku;		/* `remote-cert-eku OID|name` */
-	char *tls_cert_profile;		/* legacy|preferred|suiteb */
-	char *static_challenge;		/* `static-challenge TEXT ECHO` */
-	bool static_challenge_echo;
-	bool route_noexec, ifconfig_noexec;
-	bool block_ipv6;
-	int route_delay;		/* -1 unset; `route-delay` alone = 0 */
-	int route_metric;		/* 0 = none */
-	int inactive;			/* `inactive SEC [BYTES]`; 0 = off */
-	uint64_t inactive_bytes;
-	int mute;			/* `mute N`; 0 = off */
 	bool mute_replay_warnings;
-	int sndbuf, rcvbuf;		/* 0 = system default */
-	bool ping_timer_rem;
-	bool disable_occ;
 
 	/* gateway (mode server) */
 	bool has_server;
@@ -325,14 +305,11 @@ struct braid_options {
 	int keepalive_ping, keepalive_restart;	/* `keepalive N M` as written (0 = none) */
 	int connect_freq_n, connect_freq_sec;	/* `connect-freq N SEC`; 0 = none */
 	char *client_connect, *client_disconnect;
-	char *user, *group;
 
-	/* management interface (stored; the interface comes later) */
-	char *management_host;		/* host, or the unix socket path */
-	uint16_t management_port;	/* 0 with management_unix */
-	bool management_unix;
-	char *management_pwfile;
-	bool management_hold, management_client_auth, management_query_passwords;
+	/* privileges (privdrop.c): resolved by finalize */
+	char *user, *group, *chroot_dir;
+	uid_t run_uid;			/* user's uid (user given) */
+	gid_t run_gid;			/* group's gid, else the user's primary group */
 
 	/* status */
 	char *control_socket;		/* `control-socket PATH`; NULL = none */

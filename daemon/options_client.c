@@ -46,12 +46,12 @@ int opt_remote_random(struct ctx *c, int argc, char **argv)
 
 int opt_resolv_retry(struct ctx *c, int argc, char **argv)
 {
+	int v;
+
 	(void)argc;
-	if (!strcmp(argv[1], "infinite")) {
-		c->o->resolv_retry = -1;
+	if (!strcmp(argv[1], "infinite"))
 		return 0;
-	}
-	return opt_parse_int(c, "seconds", argv[1], 0, INT_MAX, &c->o->resolv_retry);
+	return opt_parse_int(c, "seconds", argv[1], 0, INT_MAX, &v);	/* a no-op: checked only */
 }
 
 int opt_connect_retry(struct ctx *c, int argc, char **argv)
@@ -236,11 +236,3 @@ int opt_push_peer_info(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
-int opt_static_challenge(struct ctx *c, int argc, char **argv)
-{
-	(void)argc;
-	if (strcmp(argv[2], "0") && strcmp(argv[2], "1"))
-		return opt_fail(c, "the echo flag must be 0 or 1, got '%s'", argv[2]);
-	c->o->static_challenge_echo = argv[2][0] == '1';
-	return opt_set_str(c, &c->o->static_challenge, argv[1]);
-}

@@ -31,6 +31,5 @@ int opt_route_gateway(struct ctx *c, int argc, char **argv);
 int opt_explicit_exit_notify(struct ctx *c, int argc, char **argv);
 int opt_setenv(struct ctx *c, int argc, char **argv);
 int opt_push_peer_info(struct ctx *c, int argc, char **argv);
-int opt_static_challenge(struct ctx *c, int argc, char **argv);
 
 #endif /* BRAID_OPTIONS_CLIENT_H */

@@ -2,7 +2,7 @@
 /*
  * options_data.c - directives of the data channel and keepalive: keepalive, ping,
  * ping-restart, ping-exit, replay-window, peer-id, mssfix, compress, comp-lzo,
- * allow-compression, inactive.
+ * allow-compression.
  */
 #include "options_data.h"
 
@@ -144,21 +144,11 @@ int opt_comp_lzo(struct ctx *c, int argc, char **argv)
 int opt_allow_compression(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
-	if (!strcmp(argv[1], "no")) {
-		c->o->allow_compression_no = true;
-		return 0;
-	}
+	if (!strcmp(argv[1], "no"))
+		return 0;	/* what braidd does anyway */
 	if (!strcmp(argv[1], "yes") || !strcmp(argv[1], "asym"))
 		return opt_fail(c, "'%s': " VORACLE_MSG, argv[1]);
 	return opt_fail(c, "bad allow-compression option '%s' (must be 'yes', 'no', or 'asym')",
 			argv[1]);
 }
 
-int opt_inactive(struct ctx *c, int argc, char **argv)
-{
-	int e = opt_parse_int(c, "seconds", argv[1], 0, INT_MAX, &c->o->inactive);
-
-	if (!e && argc >= 3)
-		e = opt_parse_u64(c, "bytes", argv[2], &c->o->inactive_bytes);
-	return e;
-}

@@ -25,6 +25,5 @@ int opt_mssfix(struct ctx *c, int argc, char **argv);
 int opt_compress(struct ctx *c, int argc, char **argv);
 int opt_comp_lzo(struct ctx *c, int argc, char **argv);
 int opt_allow_compression(struct ctx *c, int argc, char **argv);
-int opt_inactive(struct ctx *c, int argc, char **argv);
 
 #endif /* BRAID_OPTIONS_DATA_H */

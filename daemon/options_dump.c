@@ -122,7 +122,6 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 		    fam_name(r->family), yn(r->nobind), r->from_connection ? " (connection)" : "");
 	}
 	out(&b, "remote-random %s\n", yn(o->remote_random));
-	out(&b, "resolv-retry %d\n", o->resolv_retry);
 	out(&b, "connect-retry %d %d\n", o->connect_retry, o->connect_retry_max_backoff);
 	out(&b, "connect-retry-max %d\n", o->connect_retry_max);
 	out(&b, "server-poll-timeout %d\n", o->server_poll_timeout);
@@ -137,7 +136,6 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "key-direction %d\n", o->key_direction);
 	out(&b, "replay-window %u\n", o->replay_window);
 	out(&b, "compress %s\n", comp[o->compress]);
-	out(&b, "allow-compression-no %s\n", yn(o->allow_compression_no));
 	/* TLS */
 	for (i = 0; i < BRAID_BLOB_COUNT; i++)
 		out_source(&b, braid_options_blob_name((enum braid_opt_blob)i), &o->blobs[i]);
@@ -159,15 +157,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "tran-window %d\n", o->tran_window);
 	out(&b, "reneg-bytes %llu\nreneg-pkts %llu\n", (unsigned long long)o->reneg_bytes,
 	    (unsigned long long)o->reneg_pkts);
-	out(&b, "key-method %d\n", o->key_method);
 	out(&b, "tls-exit %s\n", yn(o->tls_exit));
-	out(&b, "ns-cert-type %s\n", rct[o->ns_cert_type]);
-	out(&b, "remote-cert-eku %s\n", str_or(o->remote_cert_eku));
-	out(&b, "tls-cert-profile %s\n", str_or(o->tls_cert_profile));
 	/* client */
 	out(&b, "auth-user-pass %s\n", yn(o->has_auth_user_pass));
 	out(&b, "auth-retry %s\n", ar[o->auth_retry]);
-	out(&b, "auth-nocache %s\n", yn(o->auth_nocache));
 	out(&b, "route-nopull %s\n", yn(o->route_nopull));
 	for (i = 0; i < o->n_pull_filters; i++)
 		out(&b, "pull-filter[%u] %s \"%s\"\n", i, pf[o->pull_filters[i].action],
@@ -190,13 +183,6 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	for (i = 0; i < o->n_setenv; i++)
 		out(&b, "setenv[%u] %s \"%s\"\n", i, o->setenv[i].name, o->setenv[i].value);
 	out(&b, "push-peer-info %s\n", yn(o->push_peer_info));
-	out(&b, "static-challenge %s echo %d\n", str_or(o->static_challenge),
-	    o->static_challenge_echo);
-	out(&b, "route-noexec %s\nifconfig-noexec %s\nblock-ipv6 %s\n", yn(o->route_noexec),
-	    yn(o->ifconfig_noexec), yn(o->block_ipv6));
-	out(&b, "route-delay %d\nroute-metric %d\n", o->route_delay, o->route_metric);
-	out(&b, "inactive %d %llu\n", o->inactive, (unsigned long long)o->inactive_bytes);
-	out(&b, "persist-key %s\npersist-tun %s\n", yn(o->persist_key), yn(o->persist_tun));
 	/* gateway */
 	if (o->has_server) {
 		char m[INET_ADDRSTRLEN];
@@ -236,26 +222,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "connect-freq %d %d\n", o->connect_freq_n, o->connect_freq_sec);
 	out(&b, "client-connect %s\nclient-disconnect %s\n", str_or(o->client_connect),
 	    str_or(o->client_disconnect));
-	out(&b, "user %s\ngroup %s\n", str_or(o->user), str_or(o->group));
-	/* management */
-	if (o->management_host) {
-		if (o->management_unix)
-			out(&b, "management %s unix %s\n", o->management_host,
-			    str_or(o->management_pwfile));
-		else
-			out(&b, "management %s %u %s\n", o->management_host, o->management_port,
-			    str_or(o->management_pwfile));
-	} else {
-		out(&b, "management -\n");
-	}
-	out(&b, "management-hold %s\nmanagement-client-auth %s\nmanagement-query-passwords %s\n",
-	    yn(o->management_hold), yn(o->management_client_auth),
-	    yn(o->management_query_passwords));
+	out(&b, "user %s\ngroup %s\nchroot %s\n", str_or(o->user), str_or(o->group),
+	    str_or(o->chroot_dir));
 	/* process */
-	out(&b, "verb %d\nmute %d\nmute-replay-warnings %s\n", o->verb, o->mute,
-	    yn(o->mute_replay_warnings));
-	out(&b, "sndbuf %d\nrcvbuf %d\n", o->sndbuf, o->rcvbuf);
-	out(&b, "ping-timer-rem %s\ndisable-occ %s\n", yn(o->ping_timer_rem), yn(o->disable_occ));
+	out(&b, "verb %d\nmute-replay-warnings %s\n", o->verb, yn(o->mute_replay_warnings));
 	out(&b, "log %s%s\n", str_or(o->log_path), o->log_append ? " (append)" : "");
 	out(&b, "writepid %s\n", str_or(o->writepid));
 	out(&b, "multipath %d\n", o->multipath);

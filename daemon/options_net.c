@@ -368,17 +368,15 @@ int opt_topology(struct ctx *c, int argc, char **argv)
 int opt_tun_ipv6(struct ctx *c, int argc, char **argv)
 {
 	(void)c, (void)argc, (void)argv;
-	braid_warn("option 'tun-ipv6' is ignored (IPv6 on the TUN device is always available)");
-	return 0;
+	return 0;	/* a no-op: braid_options_apply logs it */
 }
 
 int opt_route_delay(struct ctx *c, int argc, char **argv)
 {
-	int e = 0;
+	int e = 0, v;
 
-	c->o->route_delay = 0;
-	if (argc >= 2)
-		e = opt_parse_int(c, "seconds", argv[1], 0, 3600, &c->o->route_delay);
+	if (argc >= 2)	/* a no-op: checked only */
+		e = opt_parse_int(c, "seconds", argv[1], 0, 3600, &v);
 	if (!e && argc >= 3) {
 		int w;
 

@@ -2,16 +2,20 @@
 /*
  * options_process.c - directives of the process and compatibility: verb, writepid, log,
  * daemon, ignore-unknown-option, control-socket, status, management, scripts
- * and script-security, persist-*, mute, Windows-only and accepted no-op
- * directives, and the ones braidd refuses (fragment, proxies, plugins, ...).
+ * and script-security, Windows-only and accepted no-op directives, the
+ * checks of user/group/chroot, and the ones braidd refuses (fragment,
+ * proxies, plugins, management, ...; options_class.c classifies them all).
  */
 #include "options_process.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "log.h"
 #include "options_int.h"
@@ -77,31 +81,6 @@ int opt_status(struct ctx *c, int argc, char **argv)
 	return opt_set_str(c, &c->o->status_path, argv[1]);
 }
 
-int opt_management(struct ctx *c, int argc, char **argv)
-{
-	struct braid_options *o = c->o;
-	uint16_t port = 0;
-	int e;
-
-	if (!strcmp(argv[2], "unix")) {
-		o->management_unix = true;
-	} else {
-		e = opt_parse_port(c, argv[2], &port);
-		if (e)
-			return e;
-		o->management_unix = false;
-	}
-	o->management_port = port;
-	e = opt_set_str(c, &o->management_host, argv[1]);
-	if (!e && argc >= 4) {
-		e = opt_set_str(c, &o->management_pwfile, argv[3]);
-	} else if (!e) {
-		free(o->management_pwfile);
-		o->management_pwfile = NULL;
-	}
-	return e;
-}
-
 int opt_script(struct ctx *c, int argc, char **argv)
 {
 	char **dst;
@@ -126,39 +105,25 @@ int opt_script_security(struct ctx *c, int argc, char **argv)
 	return opt_parse_int(c, "level", argv[1], 0, 3, &c->o->script_security);
 }
 
-int opt_persist(struct ctx *c, int argc, char **argv)
-{
-	(void)argc;
-	if (!strcmp(argv[0], "persist-key"))
-		c->o->persist_key = true;
-	else
-		c->o->persist_tun = true;
-	return 0;
-}
-
 int opt_ignore_win(struct ctx *c, int argc, char **argv)
 {
 	(void)c, (void)argc, (void)argv;
 	return 0;
 }
 
-/* Options OpenVPN 2.6 knows that real profiles carry: stored for the runtime, or accepted. */
-int opt_int_field(struct ctx *c, int argc, char **argv)
+/* A no-op with a number (mute, sndbuf, rcvbuf): the value is checked, then dropped. */
+int opt_int_check(struct ctx *c, int argc, char **argv)
 {
+	int v;
+
 	(void)argc;
-	return opt_parse_int(c, "value", argv[1], 0, INT_MAX, (int *)((char *)c->o + c->def->off));
+	return opt_parse_int(c, "value", argv[1], 0, INT_MAX, &v);
 }
 
 int opt_accept(struct ctx *c, int argc, char **argv)
 {
 	(void)c, (void)argc, (void)argv;
 	return 0;
-}
-
-int opt_mute(struct ctx *c, int argc, char **argv)
-{
-	(void)argc;
-	return opt_parse_int(c, "count", argv[1], 0, INT_MAX, &c->o->mute);
 }
 
 /* Deliberately unsupported: the message says why. */
@@ -175,5 +140,79 @@ int opt_unsupported(struct ctx *c, int argc, char **argv)
 				"client-connect, auth-user-pass-verify)");
 	if (!strcmp(argv[0], "server-bridge"))
 		return opt_fail(c, "not supported: server-bridge needs a tap device (braidd is tun only)");
+	if (!strcmp(argv[0], "management"))
+		return opt_fail(c, "management interface is not implemented yet in braidd; remove the "
+				"option (braidctl and 'control-socket PATH' show and steer a running "
+				"braidd)");
+	if (!strncmp(argv[0], "management-", 11))
+		return opt_fail(c, "needs the management interface, which is not implemented yet in "
+				"braidd; remove the option");
+	if (!strcmp(argv[0], "route-metric"))
+		return opt_fail(c, "not applied by braidd yet: remove it and give the metric on each "
+				"route ('route NETWORK NETMASK GATEWAY METRIC')");
+	if (!strcmp(argv[0], "route-noexec") || !strcmp(argv[0], "ifconfig-noexec"))
+		return opt_fail(c, "braidd always configures the TUN device, its addresses and routes "
+				"itself; remove the option (to skip pushed routes use 'route-nopull' or "
+				"'pull-filter ignore \"route\"')");
+	if (!strcmp(argv[0], "inactive"))
+		return opt_fail(c, "not implemented in braidd yet: the tunnel would never end on "
+				"inactivity; remove the option ('ping-exit' ends a dead tunnel)");
+	if (!strcmp(argv[0], "block-ipv6"))
+		return opt_fail(c, "not implemented in braidd: IPv6 traffic would not be blocked; "
+				"remove the option, or route IPv6 into the tunnel ('redirect-gateway "
+				"ipv6' from an IPv6-capable server)");
+	if (!strcmp(argv[0], "ns-cert-type"))
+		return opt_fail(c, "the Netscape certificate type is not checked by braidd (OpenVPN "
+				"deprecated it): use 'remote-cert-tls server' (or client)");
+	if (!strcmp(argv[0], "remote-cert-ku") || !strcmp(argv[0], "remote-cert-eku"))
+		return opt_fail(c, "not checked by braidd yet: use 'remote-cert-tls server' (or "
+				"client), which checks the key usage and the extended key usage");
+	if (!strcmp(argv[0], "static-challenge"))
+		return opt_fail(c, "braidd cannot prompt for a challenge response; remove the option");
+	if (!strcmp(argv[0], "extra-certs"))
+		return opt_fail(c, "not supported by braidd: append the intermediate certificates to "
+				"the 'cert' file (braidd sends the rest of that file as the chain)");
+	if (!strcmp(argv[0], "http-proxy-user-pass"))
+		return opt_fail(c, "proxies are not supported by braidd");
+	if (!strcmp(argv[0], "peer-fingerprint"))
+		return opt_fail(c, "not supported by braidd yet: verify the peer with 'ca' (and "
+				"'remote-cert-tls' / 'verify-x509-name')");
 	return opt_fail(c, "not supported by braidd");
+}
+
+/*
+ * `user`, `group`, `chroot`: resolved now, so a typo fails at start with its
+ * line, not after the set-up (privdrop.c drops at its end). `user` alone also
+ * takes the user's primary group (OpenVPN would keep gid 0).
+ */
+int opt_finalize_process(struct braid_options *o, char *err, size_t err_len)
+{
+	struct stat st;
+
+	if (o->group) {
+		struct group *gr = getgrnam(o->group);
+
+		if (!gr)
+			return opt_lfail(o, err, err_len, "group",
+					 "unknown group '%s' (no such entry in the group database)",
+					 o->group);
+		o->run_gid = gr->gr_gid;
+	}
+	if (o->user) {
+		struct passwd *pw = getpwnam(o->user);
+
+		if (!pw)
+			return opt_lfail(o, err, err_len, "user",
+					 "unknown user '%s' (no such entry in the password database)",
+					 o->user);
+		o->run_uid = pw->pw_uid;
+		if (!o->group)
+			o->run_gid = pw->pw_gid;
+		if (!pw->pw_uid)
+			braid_warn("option 'user %s': uid 0, braidd keeps running as root", o->user);
+	}
+	if (o->chroot_dir && (stat(o->chroot_dir, &st) || !S_ISDIR(st.st_mode)))
+		return opt_lfail(o, err, err_len, "chroot", "'%s' is not a directory",
+				 o->chroot_dir);
+	return 0;
 }

@@ -22,16 +22,16 @@ int opt_daemon(struct ctx *c, int argc, char **argv);
 int opt_ignore_unknown(struct ctx *c, int argc, char **argv);
 int opt_control_socket(struct ctx *c, int argc, char **argv);
 int opt_status(struct ctx *c, int argc, char **argv);
-int opt_management(struct ctx *c, int argc, char **argv);
 int opt_script(struct ctx *c, int argc, char **argv);
 int opt_script_security(struct ctx *c, int argc, char **argv);
-int opt_persist(struct ctx *c, int argc, char **argv);
 int opt_ignore_win(struct ctx *c, int argc, char **argv);
 int opt_accept(struct ctx *c, int argc, char **argv);
-int opt_mute(struct ctx *c, int argc, char **argv);
 
-/* Options OpenVPN 2.6 knows that real profiles carry: stored for the runtime, or accepted. */
-int opt_int_field(struct ctx *c, int argc, char **argv);
+/* A no-op with a number (mute, sndbuf, rcvbuf): the value is checked, then dropped. */
+int opt_int_check(struct ctx *c, int argc, char **argv);
+
+/* After all directives: user and group resolved (run_uid, run_gid), chroot a directory. */
+int opt_finalize_process(struct braid_options *o, char *err, size_t err_len);
 
 /* Deliberately unsupported: the message says why. */
 int opt_unsupported(struct ctx *c, int argc, char **argv);

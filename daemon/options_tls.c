@@ -3,7 +3,8 @@
  * options_tls.c - directives of the keys and the TLS control channel: cipher,
  * data-ciphers, secret, key-direction, auth, tls-version-*, remote-cert-tls,
  * verify-x509-name, hand-window, tls-timeout, tran-window, reneg-*, key-method,
- * tls-crypt-v2, pkcs12, ns-cert-type; and the checks of TLS and static-key mode.
+ * tls-crypt-v2, pkcs12, tls-cert-profile; and the checks of TLS and static-key mode
+ * (the dh file is decoded there).
  */
 #include "options_tls.h"
 
@@ -12,6 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/decoder.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
 
 #include "dc/static_key.h"
 #include "log.h"
@@ -136,6 +142,9 @@ int opt_tls_version_min(struct ctx *c, int argc, char **argv)
 int opt_tls_version_max(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
+	if (!strcmp(argv[1], "1.0") || !strcmp(argv[1], "1.1"))
+		return opt_fail(c, "TLS %s is below braidd's minimum (TLS 1.2): use 1.2 or 1.3",
+				argv[1]);
 	return tls_version(c, argv[1], c->o->tls_version_max);
 }
 
@@ -233,7 +242,6 @@ int opt_key_method(struct ctx *c, int argc, char **argv)
 		return e;
 	if (v == 1)
 		return opt_fail(c, "key-method 1 is not supported (OpenVPN 2.5+ removed it; use 2)");
-	c->o->key_method = v;
 	return 0;
 }
 
@@ -250,16 +258,55 @@ int opt_pkcs12(struct ctx *c, int argc, char **argv)
 			"'openssl pkcs12 -in FILE -nodes' and use ca, cert and key");
 }
 
-int opt_ns_cert_type(struct ctx *c, int argc, char **argv)
+/* `tls-cert-profile`: braidd keeps OpenSSL's level 2 ('preferred'); a stricter profile is refused. */
+int opt_tls_cert_profile(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;
-	if (!strcmp(argv[1], "server"))
-		c->o->ns_cert_type = BRAID_RCT_SERVER;
-	else if (!strcmp(argv[1], "client"))
-		c->o->ns_cert_type = BRAID_RCT_CLIENT;
+	if (!strcmp(argv[1], "preferred") || !strcmp(argv[1], "legacy"))
+		return 0;
+	if (!strcmp(argv[1], "suiteb") || !strcmp(argv[1], "insecure"))
+		return opt_fail(c, "profile '%s' is not supported by braidd (it uses 'preferred', "
+				"OpenSSL security level 2): remove the option",
+				argv[1]);
+	return opt_fail(c, "unknown profile '%s' (expected legacy, preferred, suiteb or insecure)",
+			argv[1]);
+}
+
+/*
+ * `dh FILE` (or <dh>): it must exist and hold PEM DH parameters, as OpenVPN
+ * requires; braidd then offers ECDHE only (options_class.c).
+ */
+static int check_dh(const struct braid_options *o, char *err, size_t err_len)
+{
+	const struct braid_opt_source *s = &o->blobs[BRAID_BLOB_DH];
+	OSSL_DECODER_CTX *dctx = NULL;
+	EVP_PKEY *params = NULL;
+	BIO *bio;
+	int r = 0, e;
+
+	if (s->inline_text)
+		bio = BIO_new_mem_buf(s->inline_text, (int)s->inline_len);
 	else
-		return opt_fail(c, "expected 'server' or 'client', got '%s'", argv[1]);
-	return 0;
+		bio = BIO_new_file(s->path, "r");
+	if (!bio) {
+		e = errno;
+		ERR_clear_error();
+		return opt_lfail(o, err, err_len, "dh", "cannot read DH parameters from '%s': %s",
+				 s->path ? s->path : "<dh>", strerror(e ? e : ENOMEM));
+	}
+	dctx = OSSL_DECODER_CTX_new_for_pkey(&params, "PEM", NULL, "DH",
+					     OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS, NULL, NULL);
+	if (!dctx || !OSSL_DECODER_from_bio(dctx, bio) || !params)
+		r = opt_lfail(o, err, err_len, "dh",
+			      "'%s' does not hold PEM DH parameters (-----BEGIN DH PARAMETERS-----; "
+			      "create them with 'openssl dhparam -out dh2048.pem 2048', or use "
+			      "'dh none')",
+			      s->inline_text ? "<dh>" : s->path);
+	ERR_clear_error();
+	EVP_PKEY_free(params);
+	OSSL_DECODER_CTX_free(dctx);
+	BIO_free(bio);
+	return r;
 }
 
 int opt_finalize_tls(struct braid_options *o, char *err, size_t err_len)
@@ -295,6 +342,12 @@ int opt_finalize_tls(struct braid_options *o, char *err, size_t err_len)
 	if (server && !opt_has_blob(o, BRAID_BLOB_DH))
 		return opt_lfail(o, err, err_len, opt_role_opt(o),
 				 "You must define DH file (--dh), or 'dh none' (ECDH only)");
+	if (opt_has_blob(o, BRAID_BLOB_DH) && !o->dh_none) {
+		int r = check_dh(o, err, err_len);
+
+		if (r)
+			return r;
+	}
 	if (o->tls_version_min[0] && o->tls_version_max[0] &&
 	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
 		return opt_lfail(o, err, err_len, "tls-version-min", "bigger than 'tls-version-max'");

@@ -33,7 +33,7 @@ int opt_reneg_pkts(struct ctx *c, int argc, char **argv);
 int opt_key_method(struct ctx *c, int argc, char **argv);
 int opt_tls_crypt_v2(struct ctx *c, int argc, char **argv);
 int opt_pkcs12(struct ctx *c, int argc, char **argv);
-int opt_ns_cert_type(struct ctx *c, int argc, char **argv);
+int opt_tls_cert_profile(struct ctx *c, int argc, char **argv);
 
 /* A key-direction argument (0 or 1). */
 int opt_parse_dir(struct ctx *c, const char *s, int *dir);

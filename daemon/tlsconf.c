@@ -30,6 +30,7 @@ int braid_tlsconf_ctx(const struct braid_options *o, bool server, SSL_CTX **ssl)
 		.crl_file = blob_path(&b[BRAID_BLOB_CRL_VERIFY]),
 		.crl_pem = b[BRAID_BLOB_CRL_VERIFY].inline_text,
 		.tls_version_min = o->tls_version_min[0] ? o->tls_version_min : NULL,
+		.tls_version_max = o->tls_version_max[0] ? o->tls_version_max : NULL,
 		.tls_cipher = o->tls_cipher,
 		.tls_ciphersuites = o->tls_ciphersuites,
 		.tls_groups = o->tls_groups,

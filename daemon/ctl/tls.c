@@ -349,7 +349,7 @@ int braid_tls_ctx_new(SSL_CTX **out, const struct braid_tls_config *cfg, char *e
 	struct tls_verify *v = NULL;
 	SSL_CTX *ctx;
 	char r[128];
-	int minv = TLS1_2_VERSION, mode, ret;
+	int minv = TLS1_2_VERSION, maxv = 0, mode, ret;	/* maxv 0: the highest */
 
 	*out = NULL;
 	if (!cfg->ca_pem && !cfg->ca_file) {
@@ -384,6 +384,14 @@ int braid_tls_ctx_new(SSL_CTX **out, const struct braid_tls_config *cfg, char *e
 			return -EINVAL;
 		}
 	}
+	if (cfg->tls_version_max) {	/* 1.0/1.1 cannot be reached: 1.2 is braidd's minimum */
+		maxv = strcmp(cfg->tls_version_max, "1.3") == 0 ? TLS1_3_VERSION : TLS1_2_VERSION;
+		if (maxv < minv) {
+			set_err(err, errlen, "tls-version-max %s is below tls-version-min",
+				cfg->tls_version_max);
+			return -EINVAL;
+		}
+	}
 	if (cfg->verify_x509_type != BRAID_X509_NAME_OFF &&
 	    (!cfg->verify_x509_name || !*cfg->verify_x509_name ||
 	     strlen(cfg->verify_x509_name) >= sizeof(v->name))) {
@@ -408,6 +416,7 @@ int braid_tls_ctx_new(SSL_CTX **out, const struct braid_tls_config *cfg, char *e
 	SSL_CTX_set_ex_data(ctx, ssl_ctx_idx_once(), v);
 
 	SSL_CTX_set_min_proto_version(ctx, minv);
+	SSL_CTX_set_max_proto_version(ctx, maxv);
 	SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET | SSL_OP_NO_RENEGOTIATION |
 				 SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);

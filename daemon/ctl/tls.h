@@ -66,6 +66,7 @@ struct braid_tls_config {
 	const char *ca_file, *cert_file, *key_file, *crl_file;
 	const char *ca_pem, *cert_pem, *key_pem, *crl_pem;
 	const char *tls_version_min;   /* "1.2" (default) or "1.3"; "or-highest" = 1.3 */
+	const char *tls_version_max;   /* NULL (highest), "1.2" or "1.3" */
 	const char *tls_cipher;        /* TLS <= 1.2 cipher list (SSL_CTX_set_cipher_list) */
 	const char *tls_ciphersuites;  /* TLS 1.3 suites */
 	const char *tls_groups;        /* e.g. "X25519:P-256" */

@@ -16,6 +16,16 @@ BRAID_ONLY=" err-auth-user-pass-prompt.ovpn nordlike-client.ovpn err-pkcs12.ovpn
  err-lz4.ovpn err-comp-lzo-yes.ovpn err-tap.ovpn err-http-proxy.ovpn err-tls-crypt-v2.ovpn
  err-key-method-1.ovpn "
 # (key-method: OpenVPN 2.6 no longer knows the option at all; braidd accepts 'key-method 2')
+# braidd refuses what it would otherwise ignore (issue 8): management, the legacy checks it does not
+# run, TLS p2p client, extra-certs, peer-fingerprint, CRL directories, stricter TLS profiles; and what
+# OpenVPN refuses only at run time, not as an "Options error" (dh file, user, group, chroot)
+BRAID_ONLY="$BRAID_ONLY err-legacy-ns-cert-type.ovpn err-legacy-remote-cert-eku.ovpn
+ err-legacy-remote-cert-ku.ovpn err-legacy-route-metric.ovpn err-legacy-inactive.ovpn
+ err-legacy-block-ipv6.ovpn err-legacy-static-challenge.ovpn err-legacy-route-noexec.ovpn
+ err-management.ovpn err-management-hold.ovpn err-extra-certs.ovpn err-peer-fingerprint.ovpn
+ err-crl-verify-dir.ovpn err-tls-cert-profile-suiteb.ovpn err-tls-version-max-1.1.ovpn
+ err-p2p-tls-client.conf err-dh-missing.conf err-dh-not-dh.conf err-dh-inline-garbage.conf
+ err-user-unknown.conf err-group-unknown.conf err-chroot-missing.conf"
 BRAID_ONLY=" $(echo $BRAID_ONLY) "
 
 n_ok=0 n_err=0 n_skip=0

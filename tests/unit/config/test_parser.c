@@ -595,11 +595,11 @@ static void test_tls_fields(void)
 	char err[512] = "";
 	int r;
 
-	/* command line: client over tcp, per-remote proto, tls-auth direction, management socket */
+	/* command line: client over tcp, per-remote proto, tls-auth direction, user and group */
 	char *argv[] = { "braidd", "--client", "--dev", "tun", "--proto", "tcp", "--remote", "a.example",
 			 "443", "--remote", "b.example", "1194", "udp6", "--ca", "ca.crt", "--cert",
-			 "c.crt", "--key", "c.key", "--tls-auth", "ta.key", "1", "--management",
-			 "/run/m.sock", "unix", "--keepalive", "10", "60", "--auth-user-pass", "up.txt" };
+			 "c.crt", "--key", "c.key", "--tls-auth", "ta.key", "1", "--user",
+			 "nobody", "--group", "nogroup", "--keepalive", "10", "60", "--auth-user-pass", "up.txt" };
 	braid_options_init(&o);
 	o.tls_mode_supported = true;
 	r = braid_config_parse_argv(&o, (int)(sizeof(argv) / sizeof(argv[0])), argv, err, sizeof(err));
@@ -617,8 +617,9 @@ static void test_tls_fields(void)
 	CHECK_EQ(o.remotes[1].family, AF_INET6);
 	CHECK_EQ(o.tls_auth_dir, 1);
 	CHECK_STR(o.blobs[BRAID_BLOB_TLS_AUTH].path, "ta.key");
-	CHECK(o.management_unix && o.management_port == 0);
-	CHECK_STR(o.management_host, "/run/m.sock");
+	CHECK_STR(o.user, "nobody");
+	CHECK_STR(o.group, "nogroup");
+	CHECK(o.run_uid != 0 && o.run_gid != 0);	/* resolved by finalize */
 	CHECK(o.keepalive_ping == 10 && o.keepalive_restart == 60 && o.ping_restart == 60);
 	CHECK_EQ(o.topology, BRAID_TOPO_NET30);
 	CHECK(o.reneg_sec == 3600 && o.reneg_sec_min == 3600 && o.tran_window == 3600);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * privdrop.h - `user`, `group` and `chroot`: the privilege drop at the end of
+ * set-up (after the TUN device is open and the sockets are bound), keeping
+ * only the capabilities braidd still needs afterwards (docs/braidd.md
+ * "Privileges": the capability table).
+ *
+ * Order, as OpenVPN's do_uid_gid_chroot plus the capability step:
+ *   chroot DIR (+ chdir /), PR_SET_KEEPCAPS, setgroups(1, {gid}),
+ *   setresgid, setresuid, capset(kept set) and the ambient set cleared.
+ * The user and group were resolved by the options' finalize (uid/gid).
+ */
+#ifndef BRAID_PRIVDROP_H
+#define BRAID_PRIVDROP_H
+
+#include <stdint.h>
+
+#include "options.h"
+
+/* The capabilities kept after the drop (bit numbers of linux/capability.h). */
+#define BRAID_PRIVDROP_KEEP_ALWAYS (1ull << 12)	/* CAP_NET_ADMIN */
+#define BRAID_PRIVDROP_KEEP_BIND (1ull << 10)	/* CAP_NET_BIND_SERVICE */
+
+/*
+ * The set kept for these options: CAP_NET_ADMIN always (addresses and routes
+ * set after the drop: pushed at reconnect/renegotiation, iroutes of new
+ * clients, removal at exit); CAP_NET_BIND_SERVICE only when a socket bound
+ * after the drop uses a port below 1024 (a client without nobind re-binds
+ * lport at every reconnect; multipath path sockets).
+ */
+uint64_t braid_privdrop_keep(const struct braid_options *o);
+
+/*
+ * Drop privileges as configured (nothing if neither user, group nor chroot).
+ * Logs what it did and what restarts keep. 0 or -errno (the daemon must
+ * exit: it would otherwise run with more rights than configured).
+ */
+int braid_privdrop_apply(const struct braid_options *o);
+
+#endif /* BRAID_PRIVDROP_H */
