@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ctl/pkt.h"
+#include "ctl/session.h"
 #include "log.h"
 
 static const struct {
@@ -77,7 +78,7 @@ void braid_reject_tick(struct braid_reject *r, int64_t now_ms)
 			window_close(r, (enum braid_reject_kind)k);
 }
 
-int braid_reject_ctl(struct braid_reject *r, enum braid_ctls_reason why, int wrap,
+int braid_reject_ctl(struct braid_reject *r, int why, int wrap,
 		     const uint8_t *pkt, size_t len, const char *peer, const char *detail,
 		     int64_t now_ms)
 {

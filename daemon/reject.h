@@ -17,8 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctl/session.h"
-
 enum braid_reject_kind {
 	BRAID_REJ_HMAC,		/* tls-auth HMAC wrong (verb 1) */
 	BRAID_REJ_TLS_CRYPT,	/* tls-crypt unwrap failed (verb 1) */
@@ -61,14 +59,14 @@ void braid_reject(struct braid_reject *r, enum braid_reject_kind k, int64_t now_
 void braid_reject_tick(struct braid_reject *r, int64_t now_ms);
 
 /*
- * A control packet the session or the cookie check refused (why from
- * braid_ctls_last_reason / braid_ctls_cookie_last_reason; wrap: the
- * session's BRAID_CTLS_WRAP_*; peer: "[AF_INET]a:p"; detail: the library's
+ * A control packet the session or the cookie check refused (why: an enum
+ * braid_ctls_reason from braid_ctls_last_reason / braid_ctls_cookie_last_reason;
+ * wrap: the session's BRAID_CTLS_WRAP_*; peer: "[AF_INET]a:p"; detail: the library's
  * reason text, logged at verb 4+): count and log it as stock does. Returns
  * the kind, or -1 for refusals that are no attack (a retransmit outside the
  * window, another session id), which are only counted by the session.
  */
-int braid_reject_ctl(struct braid_reject *r, enum braid_ctls_reason why, int wrap,
+int braid_reject_ctl(struct braid_reject *r, int why, int wrap,
 		     const uint8_t *pkt, size_t len, const char *peer, const char *detail,
 		     int64_t now_ms);
 

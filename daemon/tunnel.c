@@ -21,6 +21,7 @@
 #include "dc/payload.h"
 #include "dc/static_key.h"
 #include "log.h"
+#include "reject.h"
 #include "statline.h"
 #include "mpath.h"
 #include "mssfix.h"
@@ -85,6 +86,7 @@ struct braid_tunnel {
 
 	ev_tstamp last_auth_log, last_txerr_log;
 	uint64_t auth_since_log;
+	struct braid_reject rej;	/* replays: stock's line, rate-limited */
 };
 
 static int64_t mono_sec(void)
@@ -473,8 +475,8 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 	}
 	if (r == -EALREADY || r == -ESTALE) {
 		t->st.rx_replays++;
-		braid_dbg("replayed packet from %s dropped (%s)", braid_sockaddr_str(from, a, sizeof(a)),
-			  r == -EALREADY ? "duplicate" : "too old");
+		braid_reject_replay(&t->rej, "", braid_sockaddr_str(from, a, sizeof(a)), pkt, len,
+				    t->o->mute_replay_warnings, (int64_t)(ev_now(t->loop) * 1000));
 		return;
 	}
 	if (r) {
