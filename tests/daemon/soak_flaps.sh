@@ -12,6 +12,7 @@
 # flaps, and at the end RSS is within max(5 %, 2 MiB) of the 30 s sample and the fd count equals it.
 #
 #   SOAK_SECONDS (120)  SOAK_RATE (2097152)  SOAK_FLAP (mix)  SOAK_FLAP_S (2)
+#   SOAK_COMMIT         recorded in summary.json (default: git describe of the tree; set it for a snapshot)
 #   SOAK_OUT=DIR        write samples.jsonl, progress.csv, flaps.csv, client.json, server.json there as the
 #                       run goes (kept if it fails), summary.json at the end; soak_plot.py DIR plots them
 set -uo pipefail
@@ -213,7 +214,7 @@ echo "ok: both braidd exit 0 on SIGTERM, no sanitizer report"
 
 if [ -n "${SOAK_OUT:-}" ]; then
 	python3 - "$OUT" "$OUT/summary.json" "$SECS" "$RATE" "$FLAP" "$FLAP_S" "$ndown" "$nlink" "$nhole" "$nseen" \
-		"$(git -C "$TB_REPO" describe --always --dirty 2>/dev/null)" \
+		"${SOAK_COMMIT:-$(git -C "$TB_REPO" describe --always --dirty 2>/dev/null)}" \
 		"$(if ldd "$BRAIDD" 2>/dev/null | grep -q libasan; then echo asan; else echo release; fi)" <<'EOF'
 import json, sys
 d, out, secs, rate, flap, flap_s, nd, nl, nh, ns, commit, build = sys.argv[1:]
