@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fuzz_push.c - the client side of push (daemon/push.c: braid_ctl_msg_parse,
+ * braid_push_accumulate, braid_push_filter, braid_push_parse, and
+ * braid_push_split for the round trip).
+ *
+ * Feeds: flags(1) then control messages as chunks (each made a C string at
+ * its first NUL), as the TLS channel delivers them: PUSH_REPLY parts with
+ * push-continuation, AUTH_FAILED, RESTART, INFO, ... flags bit 0:
+ * route-nopull; bit 1: two pull-filter rules (ignore "route-ipv6", reject
+ * "dhcp-option DOMAIN evil").
+ * Asserts: a classified message's text points into the message; when a
+ * reply is complete, splitting its option list into PUSH_REPLY messages and
+ * accumulating those again gives the same list (split/accumulate round
+ * trip); the parse result's counts stay within their arrays.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "log.h"
+#include "push.h"
+
+struct resplit {
+	struct braid_push_list l;
+	int last;
+};
+
+static int emit(void *user, const char *msg)
+{
+	struct resplit *rs = user;
+	char err[256];
+
+	FZ_ASSERT(strlen(msg) <= BRAID_PUSH_MSG_MAX);
+	FZ_ASSERT(rs->last == 0);	/* nothing after the last part */
+	rs->last = braid_push_accumulate(&rs->l, msg, err, sizeof(err));
+	FZ_ASSERT(rs->last >= 0);
+	return 0;
+}
+
+static void complete(struct braid_push_list *l, unsigned flags)
+{
+	static char ign[] = "route-ipv6", rej[] = "dhcp-option DOMAIN evil";
+	const struct braid_opt_pull_filter rules[2] = { { BRAID_PF_IGNORE, ign },
+							{ BRAID_PF_REJECT, rej } };
+	struct braid_pushed *p = calloc(1, sizeof(*p));
+	struct resplit rs;
+	char err[256];
+	int r;
+
+	FZ_ASSERT(p);
+	memset(&rs, 0, sizeof(rs));
+	r = braid_push_split((const char *const *)l->opt, l->n, 0, emit, &rs);
+	if (r == 0 && l->n) {
+		FZ_ASSERT(rs.last == 1 && rs.l.n == l->n);
+		for (unsigned i = 0; i < l->n; i++)
+			FZ_ASSERT(!strcmp(rs.l.opt[i], l->opt[i]));
+	}
+	braid_push_list_clear(&rs.l);
+
+	if (!braid_push_filter(l, rules, flags & 2 ? 2 : 0, flags & 1, err, sizeof(err)) &&
+	    !braid_push_parse(l, p, err, sizeof(err))) {
+		FZ_ASSERT(p->n_routes <= BRAID_PUSH_MAX_ROUTES && p->n_dhcp <= BRAID_PUSH_MAX_DHCP);
+		FZ_ASSERT(strnlen(p->cipher, sizeof(p->cipher)) < sizeof(p->cipher));
+		braid_pushed_free(p);
+	}
+	free(p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int init;
+	struct fz f = { data, size };
+	unsigned flags = fz_u8(&f);
+	struct braid_push_list l;
+	const uint8_t *c;
+	size_t len;
+
+	if (!init++) {
+		braid_log_open_file("/dev/null", true);
+		braid_log_set_verb(4);
+	}
+	memset(&l, 0, sizeof(l));
+	while (fz_chunk(&f, &c, &len)) {
+		char *msg = strndup((const char *)c, len);
+		struct braid_ctl_msg cm;
+		char err[256];
+
+		FZ_ASSERT(msg);
+		braid_ctl_msg_parse(msg, &cm);
+		FZ_ASSERT(cm.text && (!*cm.text || (cm.text >= msg && cm.text < msg + strlen(msg))));
+		if (cm.kind == BRAID_MSG_PUSH_REPLY &&
+		    braid_push_accumulate(&l, msg, err, sizeof(err)) == 1)
+			complete(&l, flags);
+		free(msg);
+	}
+	braid_push_list_clear(&l);
+	return 0;
+}
