@@ -56,6 +56,23 @@ void braid_nl_close(struct braid_nl *nl)
 	free(nl);
 }
 
+bool braid_nl_buf_ok(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	struct nlmsghdr h;
+
+	while (len >= sizeof(h)) {
+		memcpy(&h, p, sizeof(h));
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
+			return false;
+		if (NLMSG_ALIGN(h.nlmsg_len) >= len)
+			break;
+		p += NLMSG_ALIGN(h.nlmsg_len);
+		len -= NLMSG_ALIGN(h.nlmsg_len);
+	}
+	return true;
+}
+
 /* Send one request and wait for its ACK. */
 static int talk(struct braid_nl *nl, struct nlmsghdr *nlh)
 {
@@ -71,6 +88,8 @@ static int talk(struct braid_nl *nl, struct nlmsghdr *nlh)
 		n = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
 		if (n < 0)
 			return -errno;
+		if (!braid_nl_buf_ok(buf, (size_t)n))
+			return -EPROTO;
 		r = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, nl->portid, NULL, NULL);
 		if (r < 0)
 			return -errno;

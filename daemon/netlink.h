@@ -8,6 +8,7 @@
 #define BRAID_NETLINK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct braid_nl;
@@ -27,5 +28,14 @@ int braid_nl_addr(struct braid_nl *nl, bool add, int ifindex, int family, const 
 /* Add or delete a route in the main table through ifindex (gw optional, onlink). */
 int braid_nl_route(struct braid_nl *nl, bool add, int ifindex, int family, const void *dst,
 		   uint8_t prefix, const void *gw, uint32_t metric);
+
+/*
+ * A received rtnetlink buffer is safe to hand to libmnl: every header's
+ * nlmsg_len is at least a header and at most what is left. libmnl 1.0.4's
+ * mnl_nlmsg_ok compares the length as an int, so a length >= 2^31 passes it
+ * and mnl_nlmsg_next then points outside the buffer (found by
+ * tests/fuzz/fuzz_netlink.c).
+ */
+bool braid_nl_buf_ok(const void *buf, size_t len);
 
 #endif /* BRAID_NETLINK_H */

@@ -567,13 +567,18 @@ static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int
 		goto out;
 	}
 	nlh = (struct nlmsghdr *)buf;
-	if (!mnl_nlmsg_ok(nlh, (int)n) || nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid) {
+	if (!braid_nl_buf_ok(buf, (size_t)n) || !mnl_nlmsg_ok(nlh, (int)n) ||
+	    nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid) {
 		r = -EPROTO;
 		goto out;
 	}
 	if (nlh->nlmsg_type == NLMSG_ERROR) {
 		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 
+		if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e))) {
+			r = -EPROTO;
+			goto out;
+		}
 		r = e->error ? e->error : -ENOENT;
 		goto out;
 	}
