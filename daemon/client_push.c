@@ -161,6 +161,10 @@ int client_process_push(struct braid_client *c)
 	}
 	for (unsigned int i = 0; i < o->n_routes && p->n_routes < BRAID_PUSH_MAX_ROUTES; i++)
 		p->routes[p->n_routes++] = o->routes[i];
+	if (!p->has_route_gateway && o->has_route_gateway) {	/* the config's, unless pushed */
+		p->has_route_gateway = true;
+		p->route_gateway = o->route_gateway;
+	}
 	if (!p->has_ifconfig && o->has_ifconfig) {
 		p->has_ifconfig = true;
 		p->ifc_local = o->ifc_local;

@@ -69,8 +69,8 @@ static const struct braid_opt_class_entry classes[] = {
 	/* multipath */
 	{ "multipath", A, "multipath" },
 	{ "mp-path", A, "mp_paths n_mp_paths" },
-	{ "mp-backup", A, "backup" },
-	{ "mp-cap", A, "cap_bps" },
+	{ "mp-backup", A, "mp_paths .backup" },
+	{ "mp-cap", A, "mp_paths .cap_bps" },
 	{ "mp-scheduler", A, "mp_sched" },
 	{ "mp-reorder-ms", A, "mp_reorder_ms" },
 	{ "mp-path-timeout", A, "mp_path_timeout" },
@@ -221,7 +221,7 @@ static const struct braid_opt_class_entry classes[] = {
 };
 
 static const struct braid_opt_class_entry push_classes[] = {
-	{ "topology", A, "topology has_topology" },
+	{ "topology", A, "topology" },
 	{ "ifconfig", A, "has_ifconfig ifc_local" },
 	{ "ifconfig-ipv6", A, "has_ifconfig6 ifc6_local" },
 	{ "route-gateway", A, "has_route_gateway route_gateway" },
@@ -276,6 +276,14 @@ const struct braid_opt_class_entry *braid_push_classes(size_t *n)
 {
 	*n = sizeof(push_classes) / sizeof(push_classes[0]);
 	return push_classes;
+}
+
+const struct braid_opt_class_entry *braid_push_class(const char *name)
+{
+	for (size_t i = 0; i < sizeof(push_classes) / sizeof(push_classes[0]); i++)
+		if (!strcmp(push_classes[i].name, name))
+			return &push_classes[i];
+	return NULL;
 }
 
 const char *braid_options_class_name(enum braid_opt_class c)

@@ -34,6 +34,8 @@ const struct braid_opt_class_entry *braid_options_classes(size_t *n);
 const struct braid_opt_class_entry *braid_options_class(const char *name);
 /* The options a server may push (push.c) and what the TLS client does with each. */
 const struct braid_opt_class_entry *braid_push_classes(size_t *n);
+/* One pushed option's entry, or NULL. */
+const struct braid_opt_class_entry *braid_push_class(const char *name);
 /* "applied", "checked", "no-op", "refused", "ccd", "parser" or "unclassified". */
 const char *braid_options_class_name(enum braid_opt_class c);
 

@@ -134,6 +134,7 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "data-ciphers-fallback %s\n", str_or(o->data_ciphers_fallback));
 	out_source(&b, "secret", &o->secret);
 	out(&b, "key-direction %d\n", o->key_direction);
+	out(&b, "peer-id %u\n", o->peer_id);
 	out(&b, "replay-window %u\n", o->replay_window);
 	out(&b, "compress %s\n", comp[o->compress]);
 	/* TLS */
@@ -229,6 +230,21 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "log %s%s\n", str_or(o->log_path), o->log_append ? " (append)" : "");
 	out(&b, "writepid %s\n", str_or(o->writepid));
 	out(&b, "multipath %d\n", o->multipath);
+	for (i = 0; i < o->n_mp_paths; i++) {
+		const struct braid_opt_mp_path *p = &o->mp_paths[i];
+
+		out(&b, "mp-path[%u] %s %s port %u backup %s cap %llu\n", i, p->local,
+		    str_or(p->remote), p->port, yn(p->backup), (unsigned long long)p->cap_bps);
+	}
+	out(&b, "mp-scheduler %s\nmp-reorder-ms %u\nmp-path-timeout %u\n", o->mp_sched,
+	    o->mp_reorder_ms, o->mp_path_timeout);
+	for (i = 0; i < o->mp_classes.n; i++) {
+		char rule[160];
+
+		braid_mpclass_format(&o->mp_classes.r[i], rule, sizeof(rule));
+		out(&b, "mp-class[%u] %s\n", i, rule);
+	}
+	out(&b, "control-socket %s\n", str_or(o->control_socket));
 	out(&b, "ignored-unknown %u\n", o->n_ignored);
 	return b.used;
 }
