@@ -47,7 +47,8 @@ static inline int fz_tc_new(struct braid_tls_crypt *c, bool server)
 				    BRAID_REPLAY_DEFAULT_TIME);
 }
 
-/* The cookie server and its clients: wrap BRAID_CTLS_WRAP_*, key fz_key2(5),
+/* The cookie server and its clients: wrap BRAID_CTLS_WRAP_*, the key of
+ * fuzz_tls_auth (fz_key2(3)) or fuzz_tls_crypt (fz_key2(4)),
  * the cookie secret all 0x5a, the client address 10.0.0.2:1194 as bytes. */
 static const uint8_t fz_cookie_secret[BRAID_COOKIE_SECRET_LEN] = {
 	0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
@@ -73,7 +74,7 @@ static inline void fz_ctls_cfg(struct braid_ctls_config *cfg, bool server, int w
 				     : "V4,dev-type tun,link-mtu 1549,tun-mtu 1500,proto UDPv4,"
 				       "cipher AES-256-GCM,auth [null-digest],keysize 256,"
 				       "key-method 2,tls-client";
-	cfg->peer_info = server ? NULL : "IV_VER=2.6.14\nIV_PLAT=linux\nIV_PROTO=990\n"
+	cfg->peer_info = server ? NULL : "IV_VER=2.6.14\nIV_PLAT=linux\nIV_PROTO=478\n"
 					 "IV_CIPHERS=AES-256-GCM:CHACHA20-POLY1305\nIV_BRAID_MP=1\n";
 }
 
