@@ -8,9 +8,12 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <libgen.h>
 #include <linux/capability.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -26,13 +29,16 @@ static const char *const cap_names[64] = {
 
 uint64_t braid_privdrop_keep(const struct braid_options *o)
 {
-	uint64_t keep = BRAID_PRIVDROP_KEEP_ALWAYS;
+	uint64_t keep = 0;
 
+	if (o->tls != BRAID_TLS_CLIENT)
+		return 0;
+	keep |= BRAID_PRIVDROP_CAP_NET_ADMIN;
 	/* the TLS client opens its link socket at every (re)connect; it binds lport unless nobind */
-	if (o->tls == BRAID_TLS_CLIENT && o->lport && o->lport < 1024)
+	if (o->lport && o->lport < 1024)
 		for (unsigned int i = 0; i < o->n_remotes; i++)
 			if (!o->remotes[i].nobind)
-				keep |= BRAID_PRIVDROP_KEEP_BIND;
+				keep |= BRAID_PRIVDROP_CAP_NET_BIND_SERVICE;
 	return keep;
 }
 
@@ -74,6 +80,36 @@ static int get_caps(uint64_t *eff)
 		return -errno;
 	*eff = (uint64_t)d[0].effective | (uint64_t)d[1].effective << 32;
 	return 0;
+}
+
+/* Could uid/gid create files in the directory of path (FILE.tmp + rename)? */
+static bool dir_writable_by(const char *path, uid_t uid, gid_t gid)
+{
+	char *copy = strdup(path);
+	struct stat st;
+	bool ok = true;
+
+	if (!copy)
+		return true;
+	if (stat(dirname(copy), &st) == 0)
+		ok = (st.st_uid == uid && (st.st_mode & S_IWUSR)) ||
+		     (st.st_gid == gid && (st.st_mode & S_IWGRP)) || (st.st_mode & S_IWOTH);
+	free(copy);
+	return ok;
+}
+
+/* Files braidd rewrites after the drop: say now if the user cannot. */
+static void warn_unwritable(const struct braid_options *o)
+{
+	const char *files[2][2] = { { "status", o->status_path },
+				    { "ifconfig-pool-persist", o->ifconfig_pool_persist } };
+
+	for (int i = 0; i < 2; i++)
+		if (files[i][1] && !dir_writable_by(files[i][1], o->run_uid, o->run_gid))
+			braid_warn("option '%s %s': its directory is not writable by user %s: updates "
+				   "after the privilege drop will fail (braidd writes FILE.tmp and "
+				   "renames it; make the directory writable by the user)",
+				   files[i][0], files[i][1], o->user);
 }
 
 static int do_chroot(const char *dir)
@@ -128,6 +164,8 @@ int braid_privdrop_apply(const struct braid_options *o)
 	}
 	if (!o->user && !o->group)
 		return 0;	/* chroot alone: stock keeps root as well */
+	if (o->user)
+		warn_unwritable(o);
 	r = do_ids(o);
 	if (r) {
 		braid_err("cannot drop privileges to user %s group %s: %s", o->user ? o->user : "-",
@@ -152,7 +190,10 @@ int braid_privdrop_apply(const struct braid_options *o)
 			  strerror(-r));
 		return r;
 	}
-	cap_list(keep, caps, sizeof(caps));
+	if (keep)
+		cap_list(keep, caps, sizeof(caps));
+	else
+		snprintf(caps, sizeof(caps), "none");
 	braid_info("privileges dropped: user %s (uid %u), group %s (gid %u); capabilities kept: %s",
 		   o->user, (unsigned)o->run_uid, o->group ? o->group : "(the user's)",
 		   (unsigned)o->run_gid, caps);

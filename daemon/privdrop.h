@@ -18,15 +18,18 @@
 #include "options.h"
 
 /* The capabilities kept after the drop (bit numbers of linux/capability.h). */
-#define BRAID_PRIVDROP_KEEP_ALWAYS (1ull << 12)	/* CAP_NET_ADMIN */
-#define BRAID_PRIVDROP_KEEP_BIND (1ull << 10)	/* CAP_NET_BIND_SERVICE */
+#define BRAID_PRIVDROP_CAP_NET_ADMIN (1ull << 12)
+#define BRAID_PRIVDROP_CAP_NET_BIND_SERVICE (1ull << 10)
 
 /*
- * The set kept for these options: CAP_NET_ADMIN always (addresses and routes
- * set after the drop: pushed at reconnect/renegotiation, iroutes of new
- * clients, removal at exit); CAP_NET_BIND_SERVICE only when a socket bound
- * after the drop uses a port below 1024 (a client without nobind re-binds
- * lport at every reconnect; multipath path sockets).
+ * The set kept for these options (docs/braidd.md "Privileges"): the TLS
+ * client keeps CAP_NET_ADMIN (it installs the pushed addresses and routes at
+ * every (re)connect, the first one after the drop, and removes them at
+ * restart and exit), plus CAP_NET_BIND_SERVICE when it re-binds an lport
+ * below 1024 at every reconnect (no nobind). The gateway and the
+ * point-to-point mode change nothing in the kernel after their set-up (the
+ * gateway routes client networks inside braidd; multipath path sockets are
+ * bound at set-up): they keep no capability.
  */
 uint64_t braid_privdrop_keep(const struct braid_options *o);
 

@@ -171,21 +171,21 @@ void braid_tun_close(struct braid_tun *t, const struct braid_options *o)
 			continue;
 		r = braid_nl_route(t->nl, false, t->ifindex, rt->family, rt->dst, rt->prefix,
 				   rt->has_gw ? rt->gw : NULL, rt->metric);
-		if (r && r != -ESRCH)
+		if (r && r != -ESRCH && r != -EPERM)	/* EPERM: privileges dropped, see below */
 			braid_warn("%s: cannot remove route: %s", t->name, strerror(-r));
 		t->route_added[i] = false;
 	}
 	if (t->addr6_added) {
 		r = braid_nl_addr(t->nl, false, t->ifindex, AF_INET6, &o->ifc6_local, NULL,
 				  o->ifc6_prefix);
-		if (r && r != -EADDRNOTAVAIL)
+		if (r && r != -EADDRNOTAVAIL && r != -EPERM)
 			braid_warn("%s: cannot remove IPv6 address: %s", t->name, strerror(-r));
 		t->addr6_added = false;
 	}
 	if (t->addr4_added) {
 		r = braid_nl_addr(t->nl, false, t->ifindex, AF_INET, &o->ifc_local,
 				  o->ifc_is_netmask ? NULL : &o->ifc_remote, t->prefix4);
-		if (r && r != -EADDRNOTAVAIL)
+		if (r && r != -EADDRNOTAVAIL && r != -EPERM)
 			braid_warn("%s: cannot remove IPv4 address: %s", t->name, strerror(-r));
 		t->addr4_added = false;
 	}
@@ -193,6 +193,7 @@ void braid_tun_close(struct braid_tun *t, const struct braid_options *o)
 	t->nl = NULL;
 	close(t->fd);
 	t->fd = -1;
+	/* after a privilege drop (no CAP_NET_ADMIN) the kernel removes them with the device */
 	braid_info("%s: closed (routes and addresses removed)", t->name);
 }
 
