@@ -91,8 +91,8 @@ static int talk(struct braid_nl *nl, struct nlmsghdr *nlh)
 		if (!braid_nl_buf_ok(buf, (size_t)n))
 			return -EPROTO;
 		r = mnl_cb_run(buf, (size_t)n, nlh->nlmsg_seq, nl->portid, NULL, NULL);
-		if (r < 0)
-			return -errno;
+		if (r < 0)	/* errno is the reply's -error: any int, keep it an errno */
+			return errno > 0 && errno < 4096 ? -errno : -EPROTO;
 		if (r == MNL_CB_STOP)
 			return 0;
 	}

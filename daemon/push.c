@@ -580,6 +580,8 @@ static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int
 			goto out;
 		}
 		r = e->error ? e->error : -ENOENT;
+		if (r > 0 || r < -4095)	/* not an errno */
+			r = -EPROTO;
 		goto out;
 	}
 	*has_gw = false;
