@@ -79,7 +79,41 @@ def main():
                     summ['goodput_mbit']), fontsize=10)
     fig.tight_layout()
     fig.savefig(d + '/soak.png', dpi=90, metadata={'Software': None})
-    print('wrote %s/soak.png and %s/throughput.csv' % (d, d))
+
+    # the numbers as a markdown table (docs/soak.md quotes it)
+    b, e = summ['baseline_30s'], summ['last']
+    mb = [m for _, _, m in ten]
+    rows = [
+        ('source', '%s (%s build)' % (summ.get('commit', '?'), summ.get('build', '?'))),
+        ('stream', '%d s paced at %.1f Mbit/s, one TCP connection %s' % (
+            summ['seconds'], summ['rate_bps'] * 8 / 1e6, summ['connection'])),
+        ('bytes carried', '%d (%.3f GB), sha256 %s' % (summ['bytes'], summ['bytes'] / 1e9,
+                                                      'matches' if summ['sha256_match'] else 'MISMATCH')),
+        ('goodput', 'mean %.2f Mbit/s; 10 s means min %.2f / median %.2f / max %.2f' % (
+            summ['goodput_mbit'], min(mb), sorted(mb)[len(mb) // 2], max(mb))),
+        ('longest stall', '%.2f s without a byte' % summ['max_stall_s']),
+        ('inner TCP (sender)', 'retransmitted %s segments, srtt %.1f ms at the end' % (
+            summ['server_tcp_info'].get('total_retrans', '?'), summ['server_tcp_info'].get('rtt_us', 0) / 1e3)),
+        ('path 1 flaps', '%d times down for %d s, then up for %d s (%d link down, %d blackhole); '
+         'the client logged %d link-downs' % (summ['flaps'], summ['flap_period_s'], summ['flap_period_s'],
+                                              summ['link_downs'], summ['blackholes'],
+                                              summ['client_logged_link_downs'])),
+        ('bytes per path (client rx)', 'path 1 %.1f MB, path 2 %.1f MB' % (e['p1_rx'] / 1e6, e['p2_rx'] / 1e6)),
+    ]
+    for name, lab in (('gw', 'gateway'), ('cli', 'client')):
+        rows.append(('braidd %s RSS' % lab, '%d KiB at 30 s, %d KiB at the end (%+d KiB), max %d KiB' % (
+            b[name + '_rss_kib'], e[name + '_rss_kib'], e[name + '_rss_kib'] - b[name + '_rss_kib'],
+            max(s[name + '_rss_kib'] for s in samples))))
+        rows.append(('braidd %s fds' % lab, '%d at 30 s, %d at the end (min %d, max %d over %d samples)' % (
+            b[name + '_fds'], e[name + '_fds'], min(s[name + '_fds'] for s in samples),
+            max(s[name + '_fds'] for s in samples), len(samples))))
+        rows.append(('braidd %s CPU' % lab, '%.1f s (%.1f %% of one core)' % (
+            e[name + '_cpu_s'], 100 * e[name + '_cpu_s'] / e['t'])))
+    with open(d + '/results.md', 'w') as f:
+        f.write('| | |\n|---|---|\n')
+        for k, v in rows:
+            f.write('| %s | %s |\n' % (k, v))
+    print('wrote %s/soak.png, %s/throughput.csv and %s/results.md' % (d, d, d))
 
 
 if __name__ == '__main__':
