@@ -13,26 +13,29 @@
 
 #include "client_mp.h"
 #include "log.h"
+#include "statfile.h"
 #include "statline.h"
 
 /* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
 void client_write_status(const struct braid_client *c)
 {
 	const struct client_stats *s = &c->stt;
-	char tmp[4096 + 8], when[32];
+	struct braid_statfile sf;
+	char when[32];
 	time_t now = time(NULL);
 	uint64_t mrx, mtx;
 	struct tm tm;
 	FILE *f;
+	int r;
 
 	if (!c->o->status_path)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", c->o->status_path);
-	f = fopen(tmp, "we");
-	if (!f) {
-		braid_warn("status: cannot write '%s': %s", tmp, strerror(errno));
+	r = braid_statfile_open(&sf, c->o->status_path);
+	if (r) {
+		braid_warn("status: cannot write '%s': %s", sf.tmp, strerror(-r));
 		return;
 	}
+	f = sf.f;
 	client_mp_link_bytes(c, &mrx, &mtx);	/* the multipath sockets' share */
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
@@ -42,8 +45,9 @@ void client_write_status(const struct braid_client *c)
 		(unsigned long long)(s->link_rx_bytes + mrx), (unsigned long long)(s->link_tx_bytes + mtx),
 		(unsigned long long)s->auth_read_bytes);
 	client_mp_status(c, f);
-	if (fclose(f) || rename(tmp, c->o->status_path))
-		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(errno));
+	r = braid_statfile_commit(&sf, 0);
+	if (r)
+		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(-r));
 }
 
 void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)

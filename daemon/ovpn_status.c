@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "statfile.h"
+
 static const char *tstr(time_t t, char *buf, size_t cap)
 {
 	struct tm tm;
@@ -80,21 +82,11 @@ int braid_ovpn_status_write(const char *path, int version, const char *title, ti
 			    const struct braid_ovpn_status_client *c, unsigned nc,
 			    const struct braid_ovpn_status_route *r, unsigned nr)
 {
-	char tmp[4096];
-	FILE *f;
-	int ret;
+	struct braid_statfile sf;
+	int ret = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	ret = braid_ovpn_status_print(f, version, title, now, c, nc, r, nr);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
 	if (ret)
-		unlink(tmp);
-	return ret;
+		return ret;
+	ret = braid_ovpn_status_print(sf.f, version, title, now, c, nc, r, nr);
+	return braid_statfile_commit(&sf, ret);
 }

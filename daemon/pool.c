@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "statfile.h"
+
 #define V6_POOL_OFFSET 0x1000u
 #define V6_POOL_MAX 65536u
 #define CN_MAX 256
@@ -356,15 +358,13 @@ int braid_pool_persist_load(struct braid_pool *p, const char *path, unsigned *sk
 
 int braid_pool_persist_save(const struct braid_pool *p, const char *path)
 {
-	char tmp[4096];
+	struct braid_statfile sf;
 	FILE *f;
-	int r = 0;
+	int r = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	if (r)
+		return r;
+	f = sf.f;
 	for (uint32_t i = 0; i < p->size; i++) {
 		char s4[INET_ADDRSTRLEN] = "", s6[INET6_ADDRSTRLEN] = "";
 		uint32_t l, m;
@@ -381,13 +381,5 @@ int braid_pool_persist_save(const struct braid_pool *p, const char *path)
 			inet_ntop(AF_INET6, &a6, s6, sizeof(s6));
 		fprintf(f, "%s,%s,%s\n", p->e[i].cn, s4, s6);
 	}
-	if (fflush(f) || ferror(f))
-		r = -EIO;
-	if (fclose(f) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
+	return braid_statfile_commit(&sf, 0);
 }

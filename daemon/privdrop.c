@@ -7,6 +7,7 @@
 #include "privdrop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <libgen.h>
 #include <linux/capability.h>
@@ -98,18 +99,35 @@ static bool dir_writable_by(const char *path, uid_t uid, gid_t gid)
 	return ok;
 }
 
-/* Files braidd rewrites after the drop: say now if the user cannot. */
-static void warn_unwritable(const struct braid_options *o)
+/*
+ * Files braidd rewrites after the drop (statfile.c): FILE.tmp + rename needs a
+ * directory the user may write; otherwise the file is handed to the user now
+ * and rewritten in place, as OpenVPN keeps writing the status file it opened.
+ */
+static void prepare_files(const struct braid_options *o)
 {
 	const char *files[2][2] = { { "status", o->status_path },
 				    { "ifconfig-pool-persist", o->ifconfig_pool_persist } };
 
-	for (int i = 0; i < 2; i++)
-		if (files[i][1] && !dir_writable_by(files[i][1], o->run_uid, o->run_gid))
-			braid_warn("option '%s %s': its directory is not writable by user %s: updates "
-				   "after the privilege drop will fail (braidd writes FILE.tmp and "
-				   "renames it; make the directory writable by the user)",
-				   files[i][0], files[i][1], o->user);
+	for (int i = 0; i < 2; i++) {
+		const char *path = files[i][1];
+		int fd;
+
+		if (!path || dir_writable_by(path, o->run_uid, o->run_gid))
+			continue;
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 || fchown(fd, o->run_uid, o->run_gid) < 0) {
+			braid_warn("option '%s %s': the directory is not writable by user %s and the "
+				   "file cannot be handed to it (%s): updates will fail",
+				   files[i][0], path, o->user, strerror(errno));
+		} else {
+			braid_info("option '%s %s': the directory is not writable by user %s: the file "
+				   "is handed to it and rewritten in place",
+				   files[i][0], path, o->user);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 }
 
 static int do_chroot(const char *dir)
@@ -165,7 +183,7 @@ int braid_privdrop_apply(const struct braid_options *o)
 	if (!o->user && !o->group)
 		return 0;	/* chroot alone: stock keeps root as well */
 	if (o->user)
-		warn_unwritable(o);
+		prepare_files(o);
 	r = do_ids(o);
 	if (r) {
 		braid_err("cannot drop privileges to user %s group %s: %s", o->user ? o->user : "-",

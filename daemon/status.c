@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "statfile.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -122,33 +123,13 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
 		       const struct braid_mpath *m)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + 5);
-	FILE *f;
-	int r = 0;
+	struct braid_statfile sf;
+	int r = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
 
-	if (!tmp)
-		return -ENOMEM;
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp", 5);
-	f = fopen(tmp, "we");
-	if (!f) {
-		r = -errno;
-		goto out;
-	}
-	braid_status_json(f, ts, m);
-	if (fclose(f)) {
-		r = -errno;
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		r = -errno;
-		unlink(tmp);
-	}
-out:
-	free(tmp);
-	return r;
+	if (r)
+		return r;
+	braid_status_json(sf.f, ts, m);
+	return braid_statfile_commit(&sf, 0);
 }
 
 void braid_status_log(const struct braid_mpath *m)
