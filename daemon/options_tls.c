@@ -351,7 +351,11 @@ int opt_finalize_tls(struct braid_options *o, char *err, size_t err_len)
 	if (o->tls_version_min[0] && o->tls_version_max[0] &&
 	    strcmp(o->tls_version_min, o->tls_version_max) > 0)
 		return opt_lfail(o, err, err_len, "tls-version-min", "bigger than 'tls-version-max'");
-	/* the runtime picks the rekey time in [min, max]: OpenVPN's server jitters by 10 % */
+	/* OpenVPN picks the rekey time in [MIN, MAX] (its server jitters by 10 %); braidd uses MAX */
+	if (o->reneg_sec_min >= 0 && o->reneg_sec_min != o->reneg_sec)
+		braid_warn("option 'reneg-sec %d %d': the MIN argument is not used yet: braidd "
+			   "renegotiates after MAX (%d s)",
+			   o->reneg_sec, o->reneg_sec_min, o->reneg_sec);
 	if (o->reneg_sec_min < 0)
 		o->reneg_sec_min = o->reneg_sec - (o->mode == BRAID_MODE_SERVER ? o->reneg_sec / 10 : 0);
 	if (!o->has_topology)	/* OpenVPN 2.6's default (2.7 changes it to subnet) */
