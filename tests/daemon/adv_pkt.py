@@ -201,9 +201,9 @@ def tcp(dst, port, wait, files):
 def is_closed(s):
     try:
         return s.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-    except BlockingIOError:
+    except (BlockingIOError, TimeoutError):
         return False
-    except (ConnectionResetError, BrokenPipeError):
+    except OSError:  # reset, broken pipe
         return True
 
 
@@ -227,6 +227,8 @@ def hold(dst, port, n, check_s, max_s):
 
 def dribble(dst, port, n, max_s):
     socks = [socket.create_connection((dst, port), timeout=5) for _ in range(n)]
+    for s in socks:
+        s.setblocking(False)
     t0 = time.monotonic()
     closed = {}
     sent = 0
