@@ -176,6 +176,9 @@ int client_process_push(struct braid_client *c)
 		p->redirect = true;
 		p->redirect_flags |= o->redirect_gw;
 	}
+	if (p->redirect_flags & BRAID_RG_BLOCK_LOCAL)	/* pushed: the config refuses the flag */
+		braid_warn("the server pushed redirect-gateway block-local: braidd does not block the "
+			   "local LAN (not implemented); it stays reachable");
 	/* OpenVPN's order: addresses, the `up` script, then routes */
 	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote,
 			     BRAID_PUSH_APPLY_ADDRS);

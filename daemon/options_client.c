@@ -132,6 +132,9 @@ int opt_redirect_gateway(struct ctx *c, int argc, char **argv)
 	if (!strcmp(argv[0], "redirect-gateway"))
 		f |= BRAID_RG_REROUTE_GW;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "autolocal") || !strncmp(argv[i], "bypass-", 7))
+			braid_info("option '%s': flag '%s' has no effect in braidd (the two /1 routes "
+				   "and the server's host route are all it sets)", argv[0], argv[i]);
 		if (!strcmp(argv[i], "local"))
 			f |= BRAID_RG_LOCAL;
 		else if (!strcmp(argv[i], "autolocal"))
@@ -142,8 +145,9 @@ int opt_redirect_gateway(struct ctx *c, int argc, char **argv)
 			f |= BRAID_RG_BYPASS_DHCP;
 		else if (!strcmp(argv[i], "bypass-dns"))
 			f |= BRAID_RG_BYPASS_DNS;
-		else if (!strcmp(argv[i], "block-local"))
-			f |= BRAID_RG_BLOCK_LOCAL;
+		else if (!strcmp(argv[i], "block-local"))	/* a security promise braidd cannot keep */
+			return opt_fail(c, "flag 'block-local' is not implemented by braidd: the local LAN "
+					"would stay reachable; remove the flag");
 		else if (!strcmp(argv[i], "ipv6"))
 			f |= BRAID_RG_IPV6;
 		else if (!strcmp(argv[i], "!ipv4"))
