@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_push.c - the client side of push (daemon/push.c: braid_ctl_msg_parse,
+ * fuzz_push.c - the client side of push: a TLS record split into control
+ * messages (daemon/ctl/session_text.c braid_ctls_text_split), each
+ * classified and a PUSH_REPLY parsed (daemon/push.c: braid_ctl_msg_parse,
  * braid_push_accumulate, braid_push_filter, braid_push_parse, and
  * braid_push_split for the round trip).
  *
- * Feeds: flags(1) then control messages as chunks (each made a C string at
- * its first NUL), as the TLS channel delivers them: PUSH_REPLY parts with
- * push-continuation, AUTH_FAILED, RESTART, INFO, ... flags bit 0:
+ * Feeds: flags(1) then TLS records as chunks, as the TLS channel delivers
+ * them: NUL-separated PUSH_REPLY parts with push-continuation, AUTH_FAILED,
+ * RESTART, INFO, ... flags bit 0:
  * route-nopull; bit 1: two pull-filter rules (ignore "route-ipv6", reject
  * "dhcp-option DOMAIN evil").
- * Asserts: a classified message's text points into the message; when a
+ * Asserts: every message split out of a record lies inside it, is not
+ * empty, has no control character and no trailing CR/LF; a classified
+ * message's text points into the message; when a
  * reply is complete, splitting its option list into PUSH_REPLY messages and
  * accumulating those again gives the same list (split/accumulate round
  * trip); the parse result's counts stay within their arrays.
@@ -21,6 +25,7 @@
 #include "fuzz_common.h"
 #include "log.h"
 #include "push.h"
+#include "session.h"
 
 struct resplit {
 	struct braid_push_list l;
@@ -68,33 +73,53 @@ static void complete(struct braid_push_list *l, unsigned flags)
 	free(p);
 }
 
+struct ctx {
+	struct braid_push_list l;
+	unsigned flags;
+	const char *rec, *end;
+};
+
+static void on_msg(void *arg, const char *msg)
+{
+	struct ctx *c = arg;
+	size_t n = strlen(msg);
+	struct braid_ctl_msg cm;
+	char err[256];
+
+	FZ_ASSERT(msg >= c->rec && msg + n < c->end && n > 0);
+	for (size_t i = 0; i < n; i++)
+		FZ_ASSERT((unsigned char)msg[i] >= 0x20 && msg[i] != 0x7f);
+	braid_ctl_msg_parse(msg, &cm);
+	FZ_ASSERT(cm.text && (!*cm.text || (cm.text >= msg && cm.text < msg + n)));
+	if (cm.kind == BRAID_MSG_PUSH_REPLY &&
+	    braid_push_accumulate(&c->l, msg, err, sizeof(err)) == 1)
+		complete(&c->l, c->flags);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int init;
 	struct fz f = { data, size };
-	unsigned flags = fz_u8(&f);
-	struct braid_push_list l;
-	const uint8_t *c;
+	struct ctx c;
+	const uint8_t *r;
 	size_t len;
 
 	if (!init++) {
 		braid_log_open_file("/dev/null", true);
 		braid_log_set_verb(4);
 	}
-	memset(&l, 0, sizeof(l));
-	while (fz_chunk(&f, &c, &len)) {
-		char *msg = strndup((const char *)c, len);
-		struct braid_ctl_msg cm;
-		char err[256];
+	memset(&c, 0, sizeof(c));
+	c.flags = fz_u8(&f);
+	while (fz_chunk(&f, &r, &len)) {
+		char *rec = malloc(len + 1);	/* the record plus its NUL, as the session holds it */
 
-		FZ_ASSERT(msg);
-		braid_ctl_msg_parse(msg, &cm);
-		FZ_ASSERT(cm.text && (!*cm.text || (cm.text >= msg && cm.text < msg + strlen(msg))));
-		if (cm.kind == BRAID_MSG_PUSH_REPLY &&
-		    braid_push_accumulate(&l, msg, err, sizeof(err)) == 1)
-			complete(&l, flags);
-		free(msg);
+		FZ_ASSERT(rec);
+		memcpy(rec, r, len);
+		c.rec = rec;
+		c.end = rec + len + 1;
+		(void)braid_ctls_text_split(rec, len, on_msg, &c);
+		free(rec);
 	}
-	braid_push_list_clear(&l);
+	braid_push_list_clear(&c.l);
 	return 0;
 }
