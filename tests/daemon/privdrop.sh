@@ -98,8 +98,11 @@ bd_keygen "$TB_DIR/key"
 # LeakSanitizer reads /proc/self/task at exit, which the empty jail lacks: no leak check for the chroot'ed
 # peer in an ASan build (srv runs the same code and keeps the check)
 NOLEAK=${ASAN_OPTIONS-}
-{ ldd "$BRAIDD" 2>/dev/null | grep -q libasan || grep -qa AddressSanitizer "$BRAIDD"; } &&
+# (ldd's output in a variable: `ldd | grep -q` fails under pipefail when grep exits first)
+libs=$(ldd "$BRAIDD" 2>/dev/null)
+if [[ $libs == *libasan* ]] || grep -qa AddressSanitizer "$BRAIDD"; then
 	NOLEAK=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+fi
 bd_conf srv "dev tun" "proto udp" "local $(tb_srv_addr 1)" "lport 1194" "secret $TB_DIR/key 0" \
 	"ifconfig 10.200.0.1 10.200.0.2" "verb 4" "user nobody" "group nogroup" "status $SD/p2p.json 1"
 bd_conf cli "dev tun" "proto udp" "remote $(tb_srv_addr 1) 1194" "nobind" "secret $TB_DIR/key 1" \
@@ -143,7 +146,7 @@ gw_conf() { # NAME [lines...]
 		'push "route 10.9.0.0 255.255.255.0"' "tls-auth $TB_DIR/pki/ta.key 0" \
 		"user nobody" "group nogroup" "status $SD/state/$name.txt 1" "$@"
 }
-route_ok() { tb_exec "$TB_CLI" ip -o route show 10.9.0.0/24 | grep -q "dev tun"; }
+route_ok() { [[ $(tb_exec "$TB_CLI" ip -o route show 10.9.0.0/24) == *"dev tun"* ]]; }
 
 gw_conf gw2
 bd_start gw2 "$TB_SRV"
@@ -183,7 +186,8 @@ check_proc "TLS client lport 999" "${BD_PID[cli2b]}" "$CLI_BIND_MASK"
 kill -USR1 "${BD_PID[cli2b]}"
 wait_count cli2b "Initialization Sequence Completed" 2 20 || fail "TLS client lport 999: no reconnect"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "TLS client lport 999: no ping after the reconnect"
-tb_exec "$TB_CLI" ss -uapn | grep -q ":999 .*pid=${BD_PID[cli2b]}," || fail "TLS client: not bound to :999"
+socks=$(tb_exec "$TB_CLI" ss -uapn)	# (not piped into grep -q: pipefail)
+grep -q ":999 .*pid=${BD_PID[cli2b]}," <<<"$socks" || fail "TLS client: not bound to :999: $socks"
 bd_stop cli2b || fail "TLS client lport 999 exit code $?"
 bd_stop gw2 || fail "gateway exit code $?"
 echo "ok: TLS client on lport 999 as nobody: CapEff $CLI_BIND_MASK, reconnect re-binds :999"
