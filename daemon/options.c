@@ -207,7 +207,7 @@ static const struct opt_def opt_table[] = {
 	{ "iroute", 1, 2, opt_ccd_only, false, NOBLOB, 0 },
 	{ "iroute-ipv6", 1, 1, opt_ccd_only, false, NOBLOB, 0 },
 	{ "push-reset", 0, 0, opt_ccd_only, false, NOBLOB, 0 },
-	{ "push-remove", 1, 1, opt_ccd_only, false, NOBLOB, 0 },
+	{ "push-remove", 1, 1, opt_unsupported, false, NOBLOB, 0 },
 	{ "disable", 0, 0, opt_ccd_only, false, NOBLOB, 0 },
 	/* OpenVPN on Linux accepts it (it only matters on Windows) */
 	{ "route-method", 1, 1, opt_ignore_win, false, NOBLOB, 0 },

@@ -193,7 +193,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "iroute", CCD, NULL },
 	{ "iroute-ipv6", CCD, NULL },
 	{ "push-reset", CCD, NULL },
-	{ "push-remove", CCD, NULL },
+	{ "push-remove", R, NULL },
 	{ "disable", CCD, NULL },
 	{ "route-method", N, "Windows only (OpenVPN on Linux accepts and ignores it too)" },
 	/* deliberately unsupported */

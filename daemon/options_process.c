@@ -174,6 +174,9 @@ int opt_unsupported(struct ctx *c, int argc, char **argv)
 				"the 'cert' file (braidd sends the rest of that file as the chain)");
 	if (!strcmp(argv[0], "http-proxy-user-pass"))
 		return opt_fail(c, "proxies are not supported by braidd");
+	if (!strcmp(argv[0], "push-remove"))
+		return opt_fail(c, "not supported by braidd (in client-config-dir files neither): use "
+				"'push-reset' and then 'push' the options the client should get");
 	if (!strcmp(argv[0], "peer-fingerprint"))
 		return opt_fail(c, "not supported by braidd yet: verify the peer with 'ca' (and "
 				"'remote-cert-tls' / 'verify-x509-name')");

@@ -13,7 +13,8 @@
  *     BRAID_*: the identifier);
  *   - checked: valid arguments accepted, the bad sample refused with its line;
  *   - no-op: accepted and the dump does not change (nothing is stored);
- *   - refused / ccd-only: an error naming file, line and the option;
+ *   - refused / ccd-only: an error naming file, line and the option; a ccd-only one is
+ *     accepted by the client-config-dir parser (ccd.c) and changes its result;
  *   - pushed options: the names push.c compares are exactly the classified
  *     ones; an applied one changes the parsed struct braid_pushed (and its
  *     fields are read outside push.c's parser), a no-op only counts;
@@ -30,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ccd.h"
 #include "check.h"
 #include "config.h"
 #include "log.h"
@@ -534,8 +536,22 @@ static void test_each_directive(void)
 		case BRAID_OPTC_CCD:
 			CHECKM(!ok, "refused '%s': '%s' is accepted", e->name, s->text);
 			check_located_error(e->name, res, lines_of(full));
-			if (e->cls == BRAID_OPTC_CCD)
+			if (e->cls == BRAID_OPTC_CCD) {
+				struct braid_ccd empty, ccd;
+				char cerr[256] = "";
+				int cr;
+
 				CHECKM(strstr(res, "client-config-dir") != NULL, "%s: %s", e->name, res);
+				braid_ccd_parse(&empty, "ccd", "", cerr, sizeof(cerr));
+				cr = braid_ccd_parse(&ccd, "ccd", s->text, cerr, sizeof(cerr));
+				CHECKM(cr == 0, "ccd '%s': the client-config-dir parser refuses '%s': %s",
+				       e->name, s->text, cerr);
+				CHECKM(cr || memcmp(&ccd, &empty, sizeof(ccd)),
+				       "ccd '%s': '%s' changes nothing in the client-config-dir result",
+				       e->name, s->text);
+				braid_ccd_free(&ccd);
+				braid_ccd_free(&empty);
+			}
 			break;
 		case BRAID_OPTC_PARSER: {
 			char *without = concat(bases[s->base], strchr(s->text, '\n') + 1);
