@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "client_mp.h"
+#include "client_setup.h"
 #include "client_peerinfo.h"
 #include "client_setup.h"
 #include "ctl/session.h"
@@ -54,7 +55,7 @@ int client_process_push(struct braid_client *c)
 	struct braid_key2 k2;
 	char err[512], a[128];
 	int key_id, r;
-	bool mp = false;
+	bool mp = false, first;
 
 	r = braid_push_filter(&c->pl, o->pull_filters, o->n_pull_filters, o->route_nopull, err,
 			      sizeof(err));
@@ -218,9 +219,11 @@ int client_process_push(struct braid_client *c)
 		}
 	}
 	c->failures = 0;
+	first = !c->ever_up;
 	c->ever_up = true;
 	c->last_rx = c->last_tx = ev_now(c->loop);
 	braid_info("Initialization Sequence Completed (server %s)",
 		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
-	return 0;
+	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */
+	return first ? client_drop_privileges(c) : 0;
 }

@@ -2,7 +2,8 @@
 /*
  * client_setup.c - what the TLS client loads once at start (client_setup.h):
  * the tls-auth/tls-crypt key, the auth-user-pass credentials and the TLS
- * context. Secrets are wiped when freed.
+ * context; and the privilege drop after its first connection. Secrets are
+ * wiped when freed.
  */
 #include "client_setup.h"
 
@@ -17,6 +18,7 @@
 #include "ctl/tls.h"
 #include "dc/static_key.h"
 #include "log.h"
+#include "privdrop.h"
 #include "tlsconf.h"
 
 /* ---- set-up helpers ---- */
@@ -111,4 +113,13 @@ out:
 int client_make_tls_ctx(struct braid_client *c)
 {
 	return braid_tlsconf_ctx(c->o, false, &c->ssl);
+}
+
+int client_drop_privileges(struct braid_client *c)
+{
+	int r = braid_privdrop_apply(c->o);
+
+	if (r)
+		client_request_exit(c, 1);	/* never run with more rights than configured */
+	return r;
 }

@@ -23,5 +23,11 @@ int client_load_user_pass(struct braid_client *c);
  * (logged).
  */
 int client_make_tls_ctx(struct braid_client *c);
+/*
+ * user/group/chroot (privdrop.c), called once the first connection is up (as
+ * OpenVPN: the `up` script, addresses and routes of the first connection
+ * as root). 0, or -errno with an exit requested.
+ */
+int client_drop_privileges(struct braid_client *c);
 
 #endif /* BRAID_CLIENT_SETUP_H */

@@ -2,9 +2,10 @@
 /*
  * main.c - braidd: options, logging, pid file, then one tunnel (p2p, TLS
  * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
- * user/group/chroot comes between the role's set-up (TUN open, sockets
- * bound) and its event loop. Exit codes: 0 normal end, 1 configuration or
- * startup error (a failed drop included).
+ * user/group/chroot comes between the gateway's or the p2p mode's set-up
+ * (TUN open, sockets bound) and its event loop (the TLS client drops after
+ * its first connection, client_setup.c). Exit codes: 0 normal end, 1
+ * configuration or startup error (a failed drop included).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,11 +103,7 @@ int main(int argc, char **argv)
 		r = braid_client_new(&c, &o);
 		if (r)
 			goto out_pid;
-		if (braid_privdrop_apply(&o)) {
-			braid_client_free(c);
-			goto out_pid;
-		}
-		code = braid_client_run(c);
+		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
 		braid_client_free(c);
 		braid_info("exiting with status %d", code);
 		goto out_pid;

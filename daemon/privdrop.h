@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * privdrop.h - `user`, `group` and `chroot`: the privilege drop at the end of
- * set-up (after the TUN device is open and the sockets are bound), keeping
- * only the capabilities braidd still needs afterwards (docs/braidd.md
- * "Privileges": the capability table).
+ * set-up (gateway, p2p: after the TUN device is open and the sockets are
+ * bound, main.c; the TLS client: after its first connection, as OpenVPN,
+ * client_setup.c), keeping only the capabilities braidd still needs
+ * afterwards (docs/braidd.md "Privileges": the capability table).
  *
  * Order, as OpenVPN's do_uid_gid_chroot plus the capability step:
  *   chroot DIR (+ chdir /), PR_SET_KEEPCAPS, setgroups(1, {gid}),
@@ -23,10 +24,10 @@
 
 /*
  * The set kept for these options (docs/braidd.md "Privileges"): the TLS
- * client keeps CAP_NET_ADMIN (it installs the pushed addresses and routes at
- * every (re)connect, the first one after the drop, and removes them at
- * restart and exit), plus CAP_NET_BIND_SERVICE when it re-binds an lport
- * below 1024 at every reconnect (no nobind). The gateway and the
+ * client keeps CAP_NET_ADMIN (it installs the pushed addresses and routes
+ * again at every reconnect and removes them at restart and exit), plus
+ * CAP_NET_BIND_SERVICE when it re-binds an lport below 1024 at every
+ * reconnect (no nobind). The gateway and the
  * point-to-point mode change nothing in the kernel after their set-up (the
  * gateway routes client networks inside braidd; multipath path sockets are
  * bound at set-up): they keep no capability.

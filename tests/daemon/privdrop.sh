@@ -8,9 +8,9 @@
 #
 #   1. static key p2p: braidd cli (also `chroot` into an empty jail) <-> braidd srv, both dropped;
 #      ping; SIGUSR1 restart of cli; ping; srv's status file (in a root-only directory) is rewritten in place
-#   2. TLS client braidd (cli) -> braidd gateway (srv), both dropped, gateway `reneg-sec 4`: the pushed route
-#      is installed after the drop, ping, a renegotiation, ping, a SIGUSR1 reconnect (route removed and
-#      added again as nobody), ping; the gateway's status file (a directory nobody owns: FILE.tmp + rename)
+#   2. TLS client braidd (cli) -> braidd gateway (srv), both dropped (the client after its first connection,
+#      as stock), gateway `reneg-sec 4`: pushed route, ping, a renegotiation, ping, a SIGUSR1 reconnect (route
+#      removed and added again as nobody), ping; the gateway's status file (a directory nobody owns: FILE.tmp + rename)
 #      lists the client
 #      2b. the client without nobind on lport 999: CAP_NET_BIND_SERVICE too, and it re-binds at a reconnect
 #   3. braidd gateway (srv, dropped) <- stock openvpn client: pushed route, ping, a renegotiation, ping
@@ -156,6 +156,10 @@ check_proc "gateway" "${BD_PID[gw2]}" "$GW_MASK"
 tc_client cli2 udp tls-auth "user nobody" "group nogroup"
 dropped cli2 cap_net_admin
 bd_wait_log cli2 "Initialization Sequence Completed" 15 || fail "TLS client did not come up"
+# as stock: the client drops once its first connection is up (its `up` script ran as root)
+[ "$(grep -n "privileges dropped" "$TB_DIR/cli2.log" | cut -d: -f1)" -gt \
+	"$(grep -n "Initialization Sequence Completed" "$TB_DIR/cli2.log" | head -1 | cut -d: -f1)" ] ||
+	fail "TLS client: dropped before its first connection was up"
 check_proc "TLS client" "${BD_PID[cli2]}" "$CLI_MASK"
 route_ok || fail "TLS client: the pushed route is missing"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "TLS client: no ping after the drop"
