@@ -196,6 +196,8 @@ int braid_privdrop_apply(const struct braid_options *o)
 			   o->group);
 		return 0;
 	}
+	if (!o->run_uid)	/* `user root`: finalize warned; nothing to restrict */
+		return 0;
 	r = set_caps(keep);
 	if (!r)
 		r = get_caps(&eff);
