@@ -99,10 +99,15 @@ adv_rss_check() {
 }
 
 adv_flow_start() {
-	local i=$1 secs=$2 ns bytes
+	local i=$1 secs=$2 ns bytes k
 	ns=$(gw_cns "$i")
 	bytes=$(stat -c %s "$GW_DIR/blob")
-	ip netns exec "$ns" curl -sf --max-time $((secs * 3 + 30)) --limit-rate $((bytes / secs)) \
+	for ((k = 0; k < 100; k++)); do	# the web server may still be starting on a loaded machine
+		ip netns exec "$GW_NS" ss -ltnH 'sport = :8080' | grep -q . && break
+		sleep 0.1
+	done
+	ip netns exec "$ns" curl -sf --retry 5 --retry-connrefused --max-time $((secs * 3 + 30)) \
+		--limit-rate $((bytes / secs)) \
 		-o "$GW_DIR/got$i" http://10.8.0.1:8080/blob &
 	ADV_CURL[$i]=$!
 	ip netns exec "$ns" ping -i 0.2 -W 2 -w $((secs + 5)) -c $((secs * 5)) -q 10.8.0.1 >"$GW_DIR/ping$i" 2>&1 &

@@ -42,7 +42,7 @@ $ADV_PKT mutate "$pkt" "$TB_DIR/t3" trunc:3
 
 # the client's traffic throughout: a download lasting ~15 s and pings
 bytes=$(stat -c %s "$TB_DIR/blob")
-tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate $((bytes / 15)) -o "$TB_DIR/got" "http://$TM_GW_TUN:8080/blob" &
+tb_exec "$TB_CLI" curl -sf --retry 5 --retry-connrefused --max-time 60 --limit-rate $((bytes / 15)) -o "$TB_DIR/got" "http://$TM_GW_TUN:8080/blob" &
 curl_pid=$!
 tb_exec "$TB_CLI" ping -i 0.2 -c 75 -W 2 -q "$TM_GW_TUN" >"$TB_DIR/ping.out" 2>&1 &
 ping_pid=$!
