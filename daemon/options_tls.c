@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <openssl/bio.h>
 #include <openssl/decoder.h>
@@ -276,6 +277,8 @@ int opt_tls_cert_profile(struct ctx *c, int argc, char **argv)
  * `dh FILE` (or <dh>): it must exist and hold PEM DH parameters, as OpenVPN
  * requires; braidd then offers ECDHE only (options_class.c).
  */
+#define DH_FILE_MAX 65536	/* a PEM of 8192-bit parameters is ~1.5 kB */
+
 static int check_dh(const struct braid_options *o, char *err, size_t err_len)
 {
 	const struct braid_opt_source *s = &o->blobs[BRAID_BLOB_DH];
@@ -284,6 +287,16 @@ static int check_dh(const struct braid_options *o, char *err, size_t err_len)
 	BIO *bio;
 	int r = 0, e;
 
+	if (!s->inline_text) {	/* a regular file of sane size: not /dev/zero, a FIFO, ... */
+		struct stat st;
+
+		if (stat(s->path, &st) == 0 && (!S_ISREG(st.st_mode) || st.st_size > DH_FILE_MAX))
+			return opt_lfail(o, err, err_len, "dh",
+					 "'%s' is not a PEM file (not a regular file, or over %d "
+					 "bytes)",
+					 s->path, DH_FILE_MAX);
+	}
+	errno = 0;
 	if (s->inline_text)
 		bio = BIO_new_mem_buf(s->inline_text, (int)s->inline_len);
 	else

@@ -25,6 +25,7 @@ BRAID_ONLY="$BRAID_ONLY err-legacy-ns-cert-type.ovpn err-legacy-remote-cert-eku.
  err-management.ovpn err-management-hold.ovpn err-extra-certs.ovpn err-peer-fingerprint.ovpn
  err-crl-verify-dir.ovpn err-tls-cert-profile-suiteb.ovpn err-tls-version-max-1.1.ovpn
  err-p2p-tls-client.conf err-dh-missing.conf err-dh-not-dh.conf err-dh-inline-garbage.conf
+ err-dh-devzero.conf
  err-user-unknown.conf err-group-unknown.conf err-chroot-missing.conf"
 BRAID_ONLY=" $(echo $BRAID_ONLY) "
 
