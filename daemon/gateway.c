@@ -1126,8 +1126,10 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		log_stats(g);
 		return;
 	}
-	if (w->signum == SIGHUP) {
-		braid_info("SIGHUP: restart is not implemented in gateway mode; ignored");
+	if (w->signum == SIGHUP || w->signum == SIGUSR1) {
+		/* not the default action (exit without cleanup): the restart comes with issue 10 */
+		braid_info("%s: restart is not implemented in gateway mode; ignored",
+			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1");
 		return;
 	}
 	if (!g->exit_req && g->o->explicit_exit_notify > 0 && notify_restart(g)) {
@@ -1389,7 +1391,7 @@ static int setup_socket(struct braid_gateway *g)
 int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 {
 	struct braid_gateway *g;
-	static const int sigs[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR2 };
+	static const int sigs[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
 	char err[256];
 	int r;
 

@@ -47,7 +47,7 @@
 #define KEY_DIR_UNSET (-2)
 #define GW_HELD_MAX 64		/* data packets held per client while a renegotiation is re-authorised */
 
-enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR2, SIG_N };
+enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR1, SIG_USR2, SIG_N };
 
 enum cstate {
 	C_HANDSHAKE,	/* TLS / key-method 2 running */

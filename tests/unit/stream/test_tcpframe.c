@@ -75,9 +75,9 @@ static void test_bad_lengths(void)
 		CHECK_EQ(braid_tcpframe_next(&f, &p, &len), 0);
 		CHECK_EQ(len, BRAID_TCPFRAME_MAX_PKT);
 	}
+	braid_tcpframe_free(&f);
 	CHECK_EQ(braid_tcpframe_init(&f, 0), -EINVAL);
 	CHECK_EQ(braid_tcpframe_init(&f, 65536), -EINVAL);
-	braid_tcpframe_free(&f);
 }
 
 static void test_bound(void)
