@@ -85,5 +85,5 @@ wait "${ADV_PING[1]}"
 echo "ok: the client's 12 MiB download during the flood: sha256 matches; pings: $(grep -o '[0-9]*% packet loss' "$GW_DIR/ping1")"
 kill -0 "${GW_PID[server]}" || gw_fail "the gateway died"
 gw_stop_client 1
-gw_stop_server
+adv_stop_server
 echo "PASS: adv_flood $WRAP"

@@ -17,6 +17,7 @@
 #                              about SECONDS, and pings every 0.2 s, both in the background
 # adv_flow_check I             wait for them: sha256 must match, no ping lost; prints a summary
 # adv_count TEXT               how many gateway log lines contain TEXT
+# adv_stop_server              stop the gateway; fail unless it exits 0 (sanitizer reports)
 source "$(dirname "${BASH_SOURCE[0]}")/gw_lib.sh"
 
 GW_KEEP=${GW_KEEP:-}
@@ -124,4 +125,14 @@ adv_flow_check() {
 	loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$GW_DIR/ping$i")
 	[ "$loss" = 0 ] || gw_fail "client $i: $loss % ping loss during the attack ($(tail -n 2 "$GW_DIR/ping$i"))"
 	echo "ok: client $i: $(stat -c %s "$GW_DIR/got$i") bytes, sha256 matches; $(grep -o '[0-9]* packets transmitted' "$GW_DIR/ping$i"), 0 % loss"
+}
+
+# adv_stop_server: SIGTERM the gateway; fail unless it exits 0 (an ASan/UBSan/LSan report makes it non-zero)
+adv_stop_server() {
+	local p=${GW_PID[server]} rc
+	kill "$p" 2>/dev/null
+	wait "$p"
+	rc=$?
+	GW_PID[server]=
+	[ "$rc" = 0 ] || gw_fail "the gateway exited with status $rc"
 }

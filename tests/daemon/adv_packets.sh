@@ -221,5 +221,5 @@ if [ "$PROTO" = udp ]; then	# rate limit: at most 10 lines of a kind in 10 s, th
 fi
 echo "$(adv_count "$ADV_ADDR") gateway log lines name the attacker; $(adv_count "similar messages suppressed") suppression summaries"
 gw_stop_client 1
-gw_stop_server
+adv_stop_server
 echo "PASS: adv_packets $PROTO $WRAP"

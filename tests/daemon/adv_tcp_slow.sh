@@ -109,5 +109,5 @@ s1=$(gw_stats)
 grep "client1/" "$GW_DIR/server.log" | grep -q "client removed" && gw_fail "the real client 1 was removed"
 gw_stop_client 1
 gw_stop_client 2
-gw_stop_server
+adv_stop_server
 echo "PASS: adv_tcp_slow"
