@@ -175,34 +175,45 @@ sample >>"$OUT/samples.jsonl"
 read -r ndown nlink nhole <"$TB_DIR/flaps"
 
 # --- verdicts
-[ -s "$OUT/client.json" ] && [ -s "$OUT/server.json" ] || fail "stream results missing (fetch rc $crc, serve rc $src)"
-jget() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$@"; }
-[ "$crc" = 0 ] && [ -z "$(jget "$OUT/client.json" error)" ] || fail "inner TCP connection broke (client): $(cat "$OUT/client.json")"
-[ "$src" = 0 ] && [ -z "$(jget "$OUT/server.json" error)" ] || fail "inner TCP connection broke (server): $(cat "$OUT/server.json")"
-sent=$(jget "$OUT/server.json" bytes)
-got=$(jget "$OUT/client.json" bytes)
+jget() { # FILE KEY: a field of a JSON file ("" when absent)
+	python3 -c 'import json, sys; v = json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$@"
+}
+sget() { # base|last KEY: a field of the 30 s sample or of the last one
+	python3 -c 'import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+print((next(x for x in s if x["t"] >= 29.5) if sys.argv[2] == "base" else s[-1])[sys.argv[3]])' \
+		"$OUT/samples.jsonl" "$@"
+}
+C=$OUT/client.json S=$OUT/server.json
+[ -s "$C" ] && [ -s "$S" ] || fail "stream results missing (fetch rc $crc, serve rc $src)"
+[ "$crc" = 0 ] && [ -z "$(jget "$C" error)" ] || fail "inner TCP connection broke (client): $(cat "$C")"
+[ "$src" = 0 ] && [ -z "$(jget "$S" error)" ] || fail "inner TCP connection broke (server): $(cat "$S")"
+sent=$(jget "$S" bytes)
+got=$(jget "$C" bytes)
 [ "$got" = "$sent" ] || fail "bytes: sent $sent, received $got"
-[ "$(jget "$OUT/client.json" sha256)" = "$(jget "$OUT/server.json" sha256)" ] || fail "sha256 mismatch over $got bytes"
+[ "$(jget "$C" sha256)" = "$(jget "$S" sha256)" ] || fail "sha256 mismatch over $got bytes"
 [ "$sent" -ge $((RATE * SECS / 2)) ] || fail "only $sent bytes in $SECS s (paced at $RATE B/s)"
-echo "ok: one TCP connection ($(jget "$OUT/client.json" local) -> $(jget "$OUT/client.json" peer)) carried $got bytes in $(jget "$OUT/client.json" seconds) s, sha256 matches; longest stall $(jget "$OUT/client.json" max_stall_s) s"
+echo "ok: one TCP connection ($(jget "$C" local) -> $(jget "$C" peer)) carried $got bytes in" \
+	"$(jget "$C" seconds) s, sha256 matches; longest stall $(jget "$C" max_stall_s) s"
 
-want=$(( SECS / FLAP_S / 2 - 1 ))
+want=$((SECS / FLAP_S / 2 - 1))
 [ "$ndown" -ge "$want" ] || fail "path 1 went down only $ndown times, want >= $want"
 nseen=$(grep -c "multipath: local address \[AF_INET\]$(tb_cli_addr 1):[0-9]* is down" "$TB_DIR/cli.log")
 [ "$nseen" -ge $((nlink - 1)) ] || fail "client logged $nseen link-downs of path 1, the bed made $nlink"
 ninit=$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")
 [ "$ninit" = 1 ] || fail "the VPN session restarted ($ninit x Initialization Sequence Completed)"
-echo "ok: path 1 flapped $ndown times ($nlink link down, $nhole blackhole; the client logged $nseen link-downs), no session restart"
+echo "ok: path 1 flapped $ndown times ($nlink link down, $nhole blackhole; the client logged $nseen link-downs)," \
+	"no session restart"
 
 # baseline at 30 s, last sample at the end
 check_flat() { # NAME
 	local n=$1 r0 r1 f0 f1 tol
-	r0=$(python3 -c 'import json,sys; print(next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["t"] >= 29.5)[sys.argv[2]])' "$OUT/samples.jsonl" "${n}_rss_kib")
-	f0=$(python3 -c 'import json,sys; print(next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["t"] >= 29.5)[sys.argv[2]])' "$OUT/samples.jsonl" "${n}_fds")
-	r1=$(tail -n1 "$OUT/samples.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "${n}_rss_kib")
-	f1=$(tail -n1 "$OUT/samples.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "${n}_fds")
-	tol=$((r0 * 5 / 100)); [ "$tol" -lt 2048 ] && tol=2048
-	[ $((r1 - r0)) -le "$tol" ] && [ $((r0 - r1)) -le "$tol" ] || fail "$n RSS $r0 KiB at 30 s, $r1 KiB at the end (tolerance $tol KiB)"
+	r0=$(sget base "${n}_rss_kib") f0=$(sget base "${n}_fds")
+	r1=$(sget last "${n}_rss_kib") f1=$(sget last "${n}_fds")
+	tol=$((r0 * 5 / 100))
+	[ "$tol" -lt 2048 ] && tol=2048
+	[ $((r1 - r0)) -le "$tol" ] && [ $((r0 - r1)) -le "$tol" ] ||
+		fail "$n RSS $r0 KiB at 30 s, $r1 KiB at the end (tolerance $tol KiB)"
 	[ "$f1" = "$f0" ] || fail "$n fds: $f0 at 30 s, $f1 at the end"
 	echo "ok: $n RSS $r0 -> $r1 KiB, fds $f0 -> $f1"
 }
@@ -210,8 +221,7 @@ check_flat gw
 check_flat cli
 
 # path 1 carried bytes again between its flaps (from the 30 s sample to the end)
-p1a=$(python3 -c 'import json,sys; print(next(json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["t"] >= 29.5)["p1_rx"])' "$OUT/samples.jsonl")
-p1b=$(tail -n1 "$OUT/samples.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["p1_rx"])')
+p1a=$(sget base p1_rx) p1b=$(sget last p1_rx)
 [ $((p1b - p1a)) -ge 100000 ] || fail "path 1 carried only $((p1b - p1a)) bytes after the 30 s sample"
 echo "ok: path 1 carried $((p1b - p1a)) bytes between flaps after the 30 s sample"
 
@@ -231,7 +241,8 @@ c = json.load(open(d + '/client.json'))
 s = json.load(open(d + '/server.json'))
 samples = [json.loads(l) for l in open(d + '/samples.jsonl')]
 base = next(x for x in samples if x['t'] >= 29.5)
-json.dump({'commit': commit, 'build': build, 'seconds': int(secs), 'rate_bps': int(rate), 'flap': flap, 'flap_period_s': int(flap_s),
+json.dump({'commit': commit, 'build': build, 'seconds': int(secs), 'rate_bps': int(rate), 'flap': flap,
+           'flap_period_s': int(flap_s),
            'flaps': int(nd), 'link_downs': int(nl), 'blackholes': int(nh), 'client_logged_link_downs': int(ns),
            'bytes': c['bytes'], 'sha256': c['sha256'], 'sha256_match': c['sha256'] == s['sha256'],
            'stream_seconds': c['seconds'], 'goodput_mbit': round(c['bytes'] * 8 / c['seconds'] / 1e6, 3),
