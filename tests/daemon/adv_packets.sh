@@ -12,8 +12,9 @@
 #  4. the client's real control packets again, a bit-flipped one, one with an unknown opcode;
 #  5. control packets of 1, 2, 1400 and 9000 bytes; over TCP also frames of length 0, 9193 and 65535.
 # Each step asserts the gateway's rejection counters (SIGUSR2 stats line) and log lines (docs/braidd.md
-# "Rejected packets"); at the end: no float, the session still at the client's address, one session
-# created (UDP), the download's sha256 matches and no ping was lost.
+# "Rejected packets"; with tls-auth at verb 3, where the verb-4 lines must be absent); at the end: no float,
+# the session still at the client's address, one session created (UDP), the download's sha256 matches and no
+# ping was lost.
 set -uo pipefail
 PROTO=${1:-udp}
 WRAP=${2:-none}
@@ -24,7 +25,10 @@ C1=$(gw_cns 1)
 A="[AF_INET]$ADV_ADDR:"
 gw_serve_blob 8388608
 
-lines=("hand-window 10")
+# with tls-auth the gateway runs at verb 3: the verb-4 lines (unknown peer-id, stale cookie) must then be absent
+VERB=4
+[ "$WRAP" = tls-auth ] && VERB=3
+lines=("hand-window 10" "verb $VERB")
 [ "$PROTO" = tcp ] && lines+=("proto tcp-server")
 w=$(adv_wrap_lines server "$WRAP")
 [ -n "$w" ] && lines+=("$w")
@@ -97,8 +101,12 @@ if [ "$PROTO" = udp ]; then
 	want "flipped/forged/truncated data" floats 0
 	want "flipped/forged/truncated data" replays 10
 	want_log "flipped/forged data" "data packet authentication failed"
-	want_log "unknown peer-id" "Data packet with unknown peer-id 4000 from"
-	want_log "3-byte data packet" "Data packet (P_DATA_V2) from"
+	if [ "$VERB" -ge 4 ]; then
+		want_log "unknown peer-id" "Data packet with unknown peer-id 4000 from"
+		want_log "3-byte data packet" "Data packet (P_DATA_V2) from"
+	else
+		grep -q "Data packet .*from" "$GW_DIR/server.log" && gw_fail "verb 3: a verb-4 'Data packet … from' line was logged"
+	fi
 	echo "ok: 10 replays, 30 flipped/forged/truncated, 5 runts, 5 for peer-id 4000 from $ADV_ADDR: counted, logged, no float"
 else
 	# a data packet on a fresh, unauthenticated TCP connection: not the connection's peer-id; such a
@@ -154,6 +162,9 @@ if [ "$PROTO" = udp ]; then
 		gw_fail "70 control packets from $ADV_ADDR: $rej rejected + $rep cookie replies ($s0 -> $s1)"
 	want "control packets" "bad opcode" 10
 	[ "$(delta "$kind")" -ge 20 ] || gw_fail "'$kind' grew by $(delta "$kind"), want >= 20 (bit-flipped, 1400 and 9000 bytes)"
+	if [ "$VERB" -lt 4 ] && grep -q "with invalid or missing SID from" "$GW_DIR/server.log"; then
+		gw_fail "verb 3: a verb-4 'invalid or missing SID' line was logged"
+	fi
 	echo "ok: 70 control packets (flipped, bad opcode, replayed control and reset, 1/2/1400/9000 bytes): $rej rejected, $rep stateless cookie replies, no session"
 else
 	# with tls-auth/tls-crypt every one of them fails the wrap (or is too short to carry it) and
