@@ -29,6 +29,9 @@ gw_serve_blob 8388608
 VERB=4
 [ "$WRAP" = tls-auth ] && VERB=3
 lines=("hand-window 10" "verb $VERB")
+# with tls-crypt, mute-replay-warnings: replays counted, their line silenced
+MUTE=
+[ "$WRAP" = tls-crypt ] && MUTE=1 && lines+=("mute-replay-warnings")
 [ "$PROTO" = tcp ] && lines+=("proto tcp-server")
 w=$(adv_wrap_lines server "$WRAP")
 [ -n "$w" ] && lines+=("$w")
@@ -91,7 +94,11 @@ if [ "$PROTO" = udp ]; then
 	want "replayed data" replays 10
 	want "replayed data" floats 0
 	want "replayed data" "decrypt failures" 0
-	want_log "replayed data" "AEAD Decrypt error: bad packet ID (may be a replay)"
+	if [ -z "$MUTE" ]; then
+		want_log "replayed data" "AEAD Decrypt error: bad packet ID (may be a replay)"
+	elif grep -qF "bad packet ID (may be a replay)" "$GW_DIR/server.log"; then
+		gw_fail "mute-replay-warnings: a replay line was logged"
+	fi
 	udp_send 10 "$M/flip" "$M/forged" "$M/t40"
 	udp_send 5 "$M/t3" "$M/nopeer"
 	sleep 0.3
