@@ -6,9 +6,10 @@
 #
 # Runs build/bin/fuzz_HARNESS at nice 19 on a temp copy of tests/fuzz/corpus/HARNESS/ until the fuzzer has
 # used SECONDS of CPU time (sampled from /proc every 5 s; then SIGINT, libFuzzer prints its final stats),
-# merges the run's corpus back into the committed one with -merge=1, and appends one JSON line to
-# docs/fuzz/long-runs.jsonl: harness, date, cpu_s, wall_s, execs, cov (edges, from the last status line), ft,
-# corpus files and bytes after the merge, since_new_s (CPU seconds since the last NEW input), crashes.
+# merges the run's corpus back into the committed one with -merge=1 (cut to stay under ~300 KB), and
+# appends one JSON line to docs/fuzz/long-runs.jsonl: harness, date, cpu_s, wall_s, execs, cov (edges,
+# from the last status line), ft, corpus files and bytes after the merge, since_new_s (CPU seconds since
+# the last NEW input), crashes.
 # Crash inputs stay in BUILD_DIR/fuzz-artifacts/HARNESS/ (make each one a regression: README.md).
 # One at a time; never while a benchmark runs. Exit 1 if the run found a crash.
 set -uo pipefail
@@ -58,6 +59,14 @@ fi
 # merge back: the committed corpus keeps only inputs that add coverage
 "$bin" -merge=1 "$tmp/merged" "$here/corpus/$h" "$tmp/corpus" </dev/null >"$tmp/merge.log" 2>&1 ||
 	{ tail -5 "$tmp/merge.log"; echo "merge failed"; exit 1; }
+# keep the committed corpus small (a few hundred KB): above 300 KB, merge again with inputs cut to 2048,
+# then 1024 bytes (libFuzzer writes the cut inputs)
+for ml in 2048 1024; do
+	[ "$(cat "$tmp/merged"/* 2>/dev/null | wc -c)" -le 300000 ] && break
+	rm -rf "$tmp/cut" && mkdir "$tmp/cut"
+	"$bin" -merge=1 -max_len=$ml "$tmp/cut" "$tmp/merged" </dev/null >>"$tmp/merge.log" 2>&1 || break
+	rm -rf "$tmp/merged" && mv "$tmp/cut" "$tmp/merged"
+done
 rm -f "$here/corpus/$h"/*
 cp "$tmp/merged"/* "$here/corpus/$h/" 2>/dev/null
 files=$(ls "$here/corpus/$h" | wc -l)
