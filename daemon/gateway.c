@@ -494,6 +494,13 @@ static void on_control(struct gw_client *c, const uint8_t *pkt, size_t len)
 					 braid_sockaddr_str(&c->addr, a, sizeof(a)),
 					 braid_ctls_last_error(c->ctl), braid_gw_now_ms());
 
+		if (c->tcp && k < 0 && c->st == C_HANDSHAKE && !c->rx_bytes) {
+			/* a fresh stream whose first packet starts no session (stock 2.6 alike) */
+			braid_reject(&g->rej, BRAID_REJ_UNROUTABLE, braid_gw_now_ms(), 0,
+				     "TLS Error: Unroutable control packet received from %s (op=%s)", a,
+				     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT));
+			k = BRAID_REJ_UNROUTABLE;
+		}
 		/* OpenVPN: a TLS error on a stream closes the connection */
 		if (c->tcp && k >= 0 && k != BRAID_REJ_REPLAY) {
 			if (c->st != C_ACTIVE)
@@ -988,7 +995,7 @@ static void log_stats(const struct braid_gateway *g)
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu, hmac failed %llu, tls-crypt failed %llu, bad opcode %llu, "
 		   "replays %llu, tcp bad length %llu, tcp unauth closed %llu, tcp refused %llu, "
-		   "malformed %llu",
+		   "malformed %llu, unroutable %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
 		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
@@ -1004,7 +1011,8 @@ static void log_stats(const struct braid_gateway *g)
 		   (unsigned long long)rj[BRAID_REJ_REPLAY], (unsigned long long)rj[BRAID_REJ_TCP_LENGTH],
 		   (unsigned long long)rj[BRAID_REJ_TCP_CLOSED],
 		   (unsigned long long)rj[BRAID_REJ_TCP_REFUSED],
-		   (unsigned long long)rj[BRAID_REJ_MALFORMED]);
+		   (unsigned long long)rj[BRAID_REJ_MALFORMED],
+		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE]);
 	braid_gw_mp_log(g);
 }
 

@@ -175,11 +175,11 @@ if [ "$PROTO" = udp ]; then
 	echo "ok: 70 control packets (flipped, bad opcode, replayed control and reset, 1/2/1400/9000 bytes): $rej rejected, $rep stateless cookie replies, no session"
 else
 	# with tls-auth/tls-crypt every one of them fails the wrap (or is too short to carry it) and
-	# closes the connection at once; without a wrap the bit-flipped and the random control packet
-	# belong to no session: the connection is only bounded by hand-window
-	imm="cop c1 c2"
+	# closes the connection at once; without a wrap the bit-flipped control packet belongs to no
+	# session ("Unroutable control packet", as stock 2.6.14) and the random one is that or
+	# malformed: closed at once too
+	imm="cop c1 c2 cflip c1400"
 	late=
-	if [ "$WRAP" = none ]; then late="cflip c1400"; else imm="$imm cflip c1400"; fi
 	for f in $late; do
 		tcp_send 13 "$M/$f" >"$GW_DIR/tcpd.$f" &
 		GW_PIDS+=("$!")
@@ -198,7 +198,14 @@ else
 	n=$(wc -w <<<"$imm")
 	want "bad frame lengths" "tcp bad length" 3
 	want "unknown opcode on TCP" "bad opcode" 1
-	want "runt control on TCP" malformed 2
+	if [ "$WRAP" = none ]; then
+		[ $(($(delta malformed) + $(delta unroutable))) = 4 ] ||
+			gw_fail "no wrap: malformed + unroutable grew by $(delta malformed) + $(delta unroutable), want 4"
+		[ "$(delta unroutable)" -ge 1 ] || gw_fail "no wrap: the bit-flipped control packet was not unroutable"
+		want_log "control packet of no session" "TLS Error: Unroutable control packet received from"
+	else
+		want "runt control on TCP" malformed 2
+	fi
 	want "unauthenticated TCP" "tcp unauth closed" $((n + 3))
 	want_log "frame length 0" "WARNING: Bad encapsulated packet length from peer (0), which must be > 0 and <= 9192"
 	want_log "frame length 9193" "WARNING: Bad encapsulated packet length from peer (9193), which must be > 0 and <= 9192"

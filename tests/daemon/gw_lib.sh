@@ -74,7 +74,7 @@ gw_cleanup() {
 		ip netns del "$(gw_cns "$i")" 2>/dev/null
 	done
 	ip netns del "$GW_NS" 2>/dev/null
-	[ -n "$GW_DIR" ] && [ -z "$GW_KEEP" ] && rm -rf "$GW_DIR"
+	[ -n "$GW_DIR" ] && [ -z "${GW_KEEP:-}" ] && rm -rf "$GW_DIR"
 	return 0
 }
 
