@@ -5,7 +5,7 @@
 # the repository; a crash input is copied to $BRAID_FUZZ_ARTIFACTS (default: the build's fuzz-artifacts/).
 # usage: short-run.sh BINARY NAME SECONDS    (env BRAID_FUZZ_SECONDS overrides SECONDS)
 set -euo pipefail
-bin=$1 name=$2 secs=${BRAID_FUZZ_SECONDS:-$3}
+bin=$(readlink -f "$1") name=$2 secs=${BRAID_FUZZ_SECONDS:-$3}
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "/tmp/braid-fuzz-$name.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
