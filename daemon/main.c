@@ -14,13 +14,14 @@
 
 #include <sodium.h>
 
-#include "client.h"
-#include "config.h"
-#include "gateway.h"
-#include "log.h"
-#include "options.h"
-#include "privdrop.h"
-#include "tunnel.h"
+#include "client/client.h"
+#include "config/config.h"
+#include "gateway/gateway.h"
+#include "dc/dclog.h"
+#include "util/log.h"
+#include "config/options.h"
+#include "session/privdrop.h"
+#include "p2p/tunnel.h"
 
 
 static void usage(void)
@@ -43,6 +44,31 @@ static int write_pidfile(const char *path)
 	return 0;
 }
 
+/* The data-channel library logs through braidd's logger. */
+static void dc_sink(int level, const char *msg, void *ctx)
+{
+	int l;
+
+	(void)ctx;
+	switch (level) {
+	case BRAID_DC_LOG_ERR:
+		l = BRAID_LOG_ERR;
+		break;
+	case BRAID_DC_LOG_WARN:
+		l = BRAID_LOG_WARN;
+		break;
+	case BRAID_DC_LOG_INFO:
+		l = BRAID_LOG_INFO;
+		break;
+	default:
+		l = BRAID_LOG_DEBUG;
+		break;
+	}
+	if (braid_log_enabled(l))
+		braid_log(l, "%s", msg);
+}
+
+
 int main(int argc, char **argv)
 {
 	struct braid_options o;
@@ -62,7 +88,7 @@ int main(int argc, char **argv)
 		usage();
 		return 1;
 	}
-	braid_log_hook_dc();
+	braid_dc_log_set(dc_sink, NULL);
 	if (sodium_init() < 0) {
 		braid_err("libsodium initialisation failed");
 		return 1;

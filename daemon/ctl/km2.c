@@ -12,7 +12,7 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
-#include "wire.h"
+#include "util/wire.h"
 
 #define KM2_HEAD 5
 

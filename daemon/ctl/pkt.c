@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "wire.h"
+#include "util/wire.h"
 
 static int bad(const char **why, const char *msg, int err)
 {

@@ -10,7 +10,7 @@
 #include <openssl/crypto.h>
 
 #include "pkt.h"
-#include "wire.h"
+#include "util/wire.h"
 
 #define REPLAY_LEN 8
 

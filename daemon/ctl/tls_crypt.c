@@ -15,7 +15,7 @@
 
 #include "hmac.h"
 #include "pkt.h"
-#include "wire.h"
+#include "util/wire.h"
 
 int braid_tls_crypt_init(struct braid_tls_crypt *c, const struct braid_key2 *key, bool server,
 			 uint32_t replay_window, uint32_t replay_time)

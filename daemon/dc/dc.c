@@ -6,7 +6,7 @@
 #include "dclog.h"
 #include "replay.h"
 #include "txpid.h"
-#include "wire.h"
+#include "util/wire.h"
 
 #include <errno.h>
 #include <stdlib.h>

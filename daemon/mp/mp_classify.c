@@ -4,7 +4,7 @@
  */
 #include <errno.h>
 
-#include "wire.h"
+#include "util/wire.h"
 #include "mp_classify.h"
 
 #define DSCP_EF 46

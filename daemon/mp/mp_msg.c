@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "wire.h"
+#include "util/wire.h"
 #include "mp_msg.h"
 
 /* "BRAID-MP" followed by eight fixed bytes; never valid as an IP header

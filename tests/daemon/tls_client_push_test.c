@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../unit/check.h"
-#include "push.h"
+#include "session/push.h"
 
 struct msgs {
 	char m[64][BRAID_PUSH_MSG_MAX + 1];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_argv.c - braidd's command line (daemon/config.c
+ * fuzz_argv.c - braidd's command line (daemon/config/config.c
  * braid_config_parse_argv: "--name args..." directives; daemon/options*.c:
  * braid_options_apply, braid_options_finalize).
  *
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "fuzz_common.h"
-#include "log.h"
-#include "options.h"
+#include "util/log.h"
+#include "config/options.h"
 
 #define MAX_ARGS 64
 

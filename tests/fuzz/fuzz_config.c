@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_config.c - the .ovpn parser (daemon/config.c braid_config_parse_text:
+ * fuzz_config.c - the .ovpn parser (daemon/config/config.c braid_config_parse_text:
  * tokenizer, quoting, inline <blocks>, <connection>; daemon/options*.c: the
  * option table, braid_options_apply, braid_options_finalize,
  * braid_options_dump).
@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "fuzz_common.h"
-#include "log.h"
-#include "options.h"
+#include "util/log.h"
+#include "config/options.h"
 
 static struct braid_options o;
 

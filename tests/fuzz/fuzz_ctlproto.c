@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_ctlproto.c - the control/status socket's request parser
- * (daemon/ctlproto.c braid_ctl_parse), as braidd's control socket calls it
+ * (daemon/control/ctlproto.c braid_ctl_parse), as braidd's control socket calls it
  * with one received line.
  *
  * Feeds: the input as one request line (any bytes, NULs included, any
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctlproto.h"
+#include "control/ctlproto.h"
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_netlink.c - what braidd parses from rtnetlink: the kernel's replies
- * to its requests (daemon/netlink.c talk(): libmnl's mnl_cb_run over each
+ * to its requests (daemon/os/netlink.c talk(): libmnl's mnl_cb_run over each
  * received buffer, reached through braid_nl_link_set, braid_nl_addr,
  * braid_nl_route) and the RTM_GETROUTE answer that push.c's route_lookup()
  * reads attribute by attribute, reached through braid_push_apply with
- * redirect-gateway def1 (and braid_push_unapply). daemon/linkmon.c reads
+ * redirect-gateway def1 (and braid_push_unapply). daemon/os/linkmon.c reads
  * notifications only to learn that something changed and parses none.
  *
  * The harness defines libmnl's socket calls (open2, bind, get_portid,
@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "log.h"
-#include "netlink.h"
-#include "push.h"
+#include "util/log.h"
+#include "os/netlink.h"
+#include "session/push.h"
 
 #define FAKE_PORTID 4242
 

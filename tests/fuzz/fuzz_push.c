@@ -2,7 +2,7 @@
 /*
  * fuzz_push.c - the client side of push: a TLS record split into control
  * messages (daemon/ctl/session_text.c braid_ctls_text_split), each
- * classified and a PUSH_REPLY parsed (daemon/push.c: braid_ctl_msg_parse,
+ * classified and a PUSH_REPLY parsed (daemon/session/push.c: braid_ctl_msg_parse,
  * braid_push_accumulate, braid_push_filter, braid_push_parse, and
  * braid_push_split for the round trip).
  *
@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "log.h"
-#include "push.h"
+#include "util/log.h"
+#include "session/push.h"
 #include "session.h"
 
 struct resplit {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fuzz_tcpframe.c - TCP stream framing (daemon/tcpframe.c: braid_tcpframe_feed,
+ * fuzz_tcpframe.c - TCP stream framing (daemon/os/tcpframe.c: braid_tcpframe_feed,
  * _space, _commit, _next, _pending), checked against the control library's
  * own deframer (daemon/ctl/pkt.c braid_ctl_tcp_next) as the oracle.
  *
@@ -19,7 +19,7 @@
 
 #include "fuzz_common.h"
 #include "pkt.h"
-#include "tcpframe.h"
+#include "os/tcpframe.h"
 
 static const size_t max_pkts[4] = { BRAID_TCPFRAME_MAX_PKT, 1600, 65535, 1 };
 

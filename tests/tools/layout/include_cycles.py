@@ -5,8 +5,8 @@
 A node is a .c file together with its same-named .h (foo.c + foo.h = "foo"); a *_int.h header is its own
 file but belongs to the node of its family's prefix file when one exists (client_int.h -> node "client_int"
 is merged into nothing: it stays a node, so client.c -> client_int.h -> client_io.h is a path). An edge
-A -> B means a file of A includes a header of B (quoted includes, resolved against the including file's
-folder, then daemon/). Folders form a second graph: folder X -> folder Y when a node in X includes one in Y.
+A -> B means a file of A includes a header of B (quoted includes, resolved as the compiler does: against the
+including file's folder, then the include path daemon/, daemon/dc, daemon/mp, daemon/ctl). Folders form a second graph: folder X -> folder Y when a node in X includes one in Y.
 
   include_cycles.py [ROOT]          print every cycle (strongly connected components of >1 node, and folder
                                     cycles); exit 1 if there is any
@@ -38,7 +38,7 @@ def scan(root):
         edges.setdefault(src, set())
         text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
         for inc in INC.findall(text):
-            for base in (os.path.dirname(f), "daemon"):
+            for base in (os.path.dirname(f), "daemon", "daemon/dc", "daemon/mp", "daemon/ctl"):
                 cand = os.path.normpath(os.path.join(base, inc))
                 if cand in known:
                     dst = node_of(cand)

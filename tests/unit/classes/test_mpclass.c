@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "mp/mp_classify.h"
-#include "mpclass.h"
-#include "wire.h"
+#include "config/mpclass.h"
+#include "util/wire.h"
 
 
 #define CLS(m) ((m) & BRAID_MP_META_CLASS)

@@ -19,9 +19,9 @@
 
 #include <sodium.h>
 
-#include "config.h"
-#include "log.h"
-#include "options.h"
+#include "config/config.h"
+#include "util/log.h"
+#include "config/options.h"
 
 static int cmp_str(const void *a, const void *b)
 {

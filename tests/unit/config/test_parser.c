@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "config.h"
-#include "log.h"
-#include "options.h"
+#include "config/config.h"
+#include "util/log.h"
+#include "config/options.h"
 
 
 static const char KEY[] =

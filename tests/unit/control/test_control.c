@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "control.h"
-#include "ctlproto.h"
+#include "control/control.h"
+#include "control/ctlproto.h"
 
 
 /* ---- parser ---- */

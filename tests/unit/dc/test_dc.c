@@ -7,7 +7,7 @@
 #include "dc.h"
 #include "dclog.h"
 #include "check.h"
-#include "wire.h"
+#include "util/wire.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include "dclog.h"
 #include "check.h"
 #include "txpid.h"
-#include "wire.h"
+#include "util/wire.h"
 
 #include <errno.h>
 #include <stdlib.h>

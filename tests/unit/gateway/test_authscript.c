@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "authscript.h"
+#include "gateway/authscript.h"
 #include "check.h"
 
 static int64_t now_ms(void)

@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "ccd.h"
+#include "gateway/ccd.h"
 #include "check.h"
 
 int main(void)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "gw_push.h"
-#include "push.h"
+#include "gateway/gw_push.h"
+#include "session/push.h"
 
 #define PI_STOCK "IV_VER=2.6.14\nIV_PLAT=linux\nIV_TCPNL=1\nIV_MTU=1600\nIV_NCP=2\n" \
 	"IV_CIPHERS=AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305\nIV_PROTO=990\n" \

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "pool.h"
+#include "gateway/pool.h"
 
 static uint32_t ip(const char *s)
 {

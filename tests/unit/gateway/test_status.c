@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "ovpn_status.h"
+#include "control/ovpn_status.h"
 
 static char *print(int v, const struct braid_ovpn_status_client *c, unsigned nc,
 		   const struct braid_ovpn_status_route *r, unsigned nr, int *ret)

@@ -5,7 +5,7 @@
 #include <sys/socket.h>
 
 #include "check.h"
-#include "vroute.h"
+#include "gateway/vroute.h"
 
 static int look4(struct braid_vroute *t, const char *s, uint32_t *o)
 {

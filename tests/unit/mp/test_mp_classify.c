@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "mp_classify.h"
-#include "wire.h"
+#include "util/wire.h"
 #include "check.h"
 
 static size_t ipv4(uint8_t *p, uint8_t tos, uint8_t proto, size_t l4len)

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "mssfix.h"
-#include "wire.h"
+#include "dataplane/mssfix.h"
+#include "util/wire.h"
 #include "check.h"
 
 static uint32_t sum16(const uint8_t *p, size_t n, uint32_t s)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_reject.c - daemon/reject.c: every rejection counted; at most
+ * test_reject.c - daemon/session/reject.c: every rejection counted; at most
  * BRAID_REJECT_BURST lines per kind and window, then one "suppressed" summary
  * with the exact number; kinds are limited independently; mute counts only;
  * the stock lines' text.
@@ -12,8 +12,8 @@
 
 #include "../check.h"
 #include "ctl/session.h"
-#include "log.h"
-#include "reject.h"
+#include "util/log.h"
+#include "session/reject.h"
 
 static char logpath[] = "/tmp/braid-test-reject-XXXXXX";
 

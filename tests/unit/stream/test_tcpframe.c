@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tcpframe.c - daemon/tcpframe.c: whole frames in one feed and byte by
+ * test_tcpframe.c - daemon/os/tcpframe.c: whole frames in one feed and byte by
  * byte, lengths 0 / max / max+1 / 65535 refused before any body byte is
  * needed, a length split across feeds, the buffer bound (two maximal frames),
  * and a frame that never completes.
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../check.h"
-#include "tcpframe.h"
+#include "os/tcpframe.h"
 
 static size_t put(uint8_t *b, size_t n, uint8_t fill)
 {

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * client_io.c - the TLS client's packet I/O (client_io.h): sending on the UDP
+ * socket or TCP link, reading it (data packets to the data channel, control
+ * packets to the session), reading the TUN into the data channel, and the
+ * TCP connect completion and write-queue drain.
+ */
+#include "client/client_io.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "client/client_ctl.h"
+#include "client/client_mp.h"
+#include "ctl/session.h"
+#include "dc/dc.h"
+#include "dc/payload.h"
+#include "util/log.h"
+#include "dataplane/mssfix.h"
+#include "os/sock.h"
+#include "os/tcplink.h"
+
+#define RX_BATCH 64
+#define TUN_BATCH 64
+
+/* ---- transport ---- */
+
+int client_link_send(struct braid_client *c, const uint8_t *pkt, size_t len)
+{
+	int r;
+
+	if (c->tcp) {
+		r = braid_tcplink_send(&c->tl, pkt, len);
+		if (r == 0 && braid_tcplink_want_write(&c->tl))
+			ev_io_start(c->loop, &c->sock_w);
+		if (r && r != -ENOBUFS)
+			client_request_restart(c, "connection-reset", false);
+	} else {
+		if (send(c->ufd, pkt, len, 0) < 0)
+			r = -errno;
+		else
+			r = 0;
+	}
+	if (r) {
+		c->stt.tx_dropped++;
+		return r;
+	}
+	c->stt.link_tx_pkts++;
+	c->stt.link_tx_bytes += len;
+	c->last_tx = ev_now(c->loop);
+	return 0;
+}
+
+void client_close_link(struct braid_client *c)
+{
+	ev_io_stop(c->loop, &c->sock_r);
+	ev_io_stop(c->loop, &c->sock_w);
+	if (c->tcp)
+		braid_tcplink_close(&c->tl);
+	if (c->ufd >= 0) {
+		close(c->ufd);
+		c->ufd = -1;
+	}
+}
+
+/* ---- data channel ---- */
+
+void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
+{
+	size_t out_len;
+	int r;
+
+	if (!c->dc || c->st != CS_UP)
+		return;
+	if (c->mp) {
+		client_mp_send_payload(c, pl, len);
+		return;
+	}
+	r = braid_dc_encrypt(c->dc, pl, len, c->pkt, BUF_SIZE, &out_len, NULL);
+	if (r) {
+		if (r == -EOVERFLOW)
+			client_request_restart(c, "packet-id-exhausted", false);
+		return;
+	}
+	client_link_send(c, c->pkt, out_len);
+}
+
+void client_send_ping(struct braid_client *c)
+{
+	uint8_t ping[BRAID_PING_LEN + 2];
+	size_t len;
+
+	if (!braid_payload_build_ping(c->framing, ping, sizeof(ping), &len)) {
+		client_send_payload(c, ping, len);
+		c->stt.pings_tx++;
+	}
+}
+
+void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_client *c = w->data;
+
+	(void)loop, (void)revents;
+	if (c->mp && c->st == CS_UP) {
+		client_mp_tun_readable(c);
+		return;
+	}
+	for (int i = 0; i < TUN_BATCH; i++) {
+		ssize_t len;
+		size_t flen;
+
+		if (c->tcp && braid_tcplink_pending(&c->tl) > BRAID_TCPLINK_WQ_MAX / 2) {
+			/* the TCP socket is full: wait for it to drain */
+			ev_io_stop(c->loop, &c->tun_r);
+			ev_io_start(c->loop, &c->sock_w);
+			return;
+		}
+		len = read(c->tun.fd, c->plain, BUF_SIZE - 64);
+		if (len < 0)
+			return;
+		c->stt.tun_read_pkts++;
+		c->stt.tun_read_bytes += (uint64_t)len;
+		if (c->st != CS_UP || len < 1)
+			continue;
+		braid_mssfix_apply(&c->mss, c->plain, (size_t)len);
+		if (braid_payload_frame(c->framing, c->plain, (size_t)len, c->framed, BUF_SIZE,
+					&flen))
+			continue;
+		client_send_payload(c, c->framed, flen);
+	}
+}
+
+static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
+{
+	size_t plen;
+	int r;
+
+	if (!c->dc) {
+		c->stt.rx_malformed++;
+		return;
+	}
+	r = braid_dc_decrypt(c->dc, pkt, len, client_mono_sec(), c->plain, BUF_SIZE, &plen, NULL);
+	if (r == -EBADMSG) {
+		char a[80];
+
+		c->stt.rx_auth_failures++;
+		braid_reject(&c->rej, BRAID_REJ_DATA_AUTH, client_now_ms(), 0,
+			     "%s: data packet authentication failed (%llu so far)",
+			     braid_sockaddr_str(&c->remote, a, sizeof(a)),
+			     (unsigned long long)c->stt.rx_auth_failures);
+		if (c->tcp)	/* OpenVPN: fatal on a stream */
+			client_request_restart(c, "decryption-error", false);
+		return;
+	}
+	if (r == -EALREADY || r == -ESTALE) {
+		char a[80];
+
+		c->stt.rx_replays++;
+		braid_reject_replay(&c->rej, "", braid_sockaddr_str(&c->remote, a, sizeof(a)), pkt, len,
+				    c->o->mute_replay_warnings, client_now_ms());
+		return;
+	}
+	if (r) {
+		c->stt.rx_malformed++;
+		return;
+	}
+	c->last_rx = ev_now(c->loop);
+	c->stt.auth_read_bytes += len;
+	client_rx_payload(c, c->plain, plen);
+}
+
+void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
+{
+	struct braid_payload pl;
+
+	braid_payload_classify(c->framing, plain, plen, &pl);
+	switch (pl.kind) {
+	case BRAID_PAYLOAD_IPV4:
+	case BRAID_PAYLOAD_IPV6: {
+		uint8_t *ip = plain + (pl.data - plain);
+
+		braid_mssfix_apply(&c->mss, ip, pl.len);
+		if (write(c->tun.fd, ip, pl.len) >= 0) {
+			c->stt.tun_write_pkts++;
+			c->stt.tun_write_bytes += pl.len;
+		}
+		break;
+	}
+	case BRAID_PAYLOAD_PING:
+		c->stt.pings_rx++;
+		break;
+	case BRAID_PAYLOAD_OCC:
+		if (pl.occ_type == BRAID_OCC_EXIT) {
+			braid_info("server sent an exit notification (OCC EXIT): restarting");
+			client_request_restart(c, "remote-exit", true);
+		}
+		break;
+	default:
+		c->stt.rx_malformed++;
+		braid_dbg("authenticated payload dropped: %s", braid_payload_kind_str(pl.kind));
+		break;
+	}
+}
+
+static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
+{
+	uint8_t op;
+	int r;
+
+	c->stt.link_rx_pkts++;
+	c->stt.link_rx_bytes += len;
+	if (!len)
+		return;
+	op = pkt[0] >> 3;
+	if (op == BRAID_OP_DATA_V1 || op == BRAID_OP_DATA_V2) {
+		rx_data(c, pkt, len);
+		return;
+	}
+	if (!c->s)
+		return;
+	r = braid_ctls_input(c->s, pkt, len, client_now_ms());
+	if (r) {
+		char a[80];
+		int k;
+
+		c->stt.rx_ctl_dropped++;
+		k = braid_reject_ctl(&c->rej, braid_ctls_last_reason(c->s), c->wrap, pkt, len,
+				     braid_sockaddr_str(&c->remote, a, sizeof(a)),
+				     braid_ctls_last_error(c->s), client_now_ms());
+		if ((k == BRAID_REJ_HMAC || k == BRAID_REJ_TLS_CRYPT) &&
+		    ev_now(c->loop) - c->last_auth_log >= 1.0) {
+			c->last_auth_log = ev_now(c->loop);
+			braid_warn("%s verification failed: control packet dropped (%s); "
+				   "wrong key or key-direction?",
+				   c->wrap == BRAID_CTLS_WRAP_AUTH ? "tls-auth" : "tls-crypt",
+				   braid_ctls_last_error(c->s));
+		}
+		/* OpenVPN: a TLS error on a stream restarts the connection */
+		if (c->tcp && k >= 0 && k != BRAID_REJ_REPLAY)
+			client_request_restart(c, "tls-error", false);
+		return;
+	}
+	c->ctl_ok++;
+	c->last_rx = ev_now(c->loop);
+}
+
+void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_client *c = w->data;
+	const uint8_t *p;
+	size_t len;
+	int r;
+
+	(void)loop, (void)revents;
+	if (c->tcp) {
+		r = braid_tcplink_read(&c->tl);
+		if (r) {
+			braid_warn("TCP connection to the server %s: %s", r == -ECONNRESET ?
+				   "closed by the peer" : "failed", r == -ECONNRESET ? "EOF" :
+				   strerror(-r));
+			client_request_restart(c, "connection-reset", false);
+			return;
+		}
+		while ((r = braid_tcplink_next(&c->tl, &p, &len)) == 0) {
+			rx_packet(c, p, len);
+			if (c->restart_reason || c->exit_req)
+				return;
+		}
+		if (r == -EMSGSIZE) {
+			char a[80];
+
+			braid_reject_tcp_length(&c->rej, braid_sockaddr_str(&c->remote, a, sizeof(a)),
+						c->tl.rx.bad_len, c->tl.rx.max_pkt, client_now_ms());
+			client_request_restart(c, "connection-reset", false);
+			return;
+		}
+	} else {
+		for (int i = 0; i < RX_BATCH; i++) {
+			ssize_t n = recv(c->ufd, c->pkt, BUF_SIZE, MSG_DONTWAIT);
+
+			if (n < 0) {
+				if (errno == ECONNREFUSED)
+					braid_dbg("UDP: connection refused (ICMP) by the server");
+				break;
+			}
+			rx_packet(c, c->pkt, (size_t)n);
+			if (c->restart_reason || c->exit_req)
+				return;
+		}
+	}
+	client_pump(c);
+}
+
+void client_sock_write_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_client *c = w->data;
+	int r;
+
+	(void)loop, (void)revents;
+	if (c->st == CS_TCP_CONNECTING) {
+		char a[128];
+
+		r = braid_tcplink_connect_done(&c->tl);
+		if (r == -EINPROGRESS)
+			return;
+		if (r) {
+			braid_warn("TCP connect to %s failed: %s",
+				   braid_sockaddr_str(&c->remote, a, sizeof(a)), strerror(-r));
+			client_request_restart(c, "connection-failed", true);
+			return;
+		}
+		braid_info("TCP connection established with %s",
+			   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+		ev_io_stop(c->loop, &c->sock_w);
+		ev_io_start(c->loop, &c->sock_r);
+		if (client_new_session(c))
+			client_request_exit(c, 1);	/* a configuration problem: retrying cannot help */
+		return;
+	}
+	r = braid_tcplink_flush(&c->tl);
+	if (r == -EAGAIN)
+		return;
+	ev_io_stop(c->loop, &c->sock_w);
+	if (r) {
+		braid_warn("TCP write to the server failed: %s", strerror(-r));
+		client_request_restart(c, "connection-reset", false);
+		return;
+	}
+	if (!ev_is_active(&c->tun_r) && c->tun_open)
+		ev_io_start(c->loop, &c->tun_r);
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * client_push.c - applying a complete PUSH_REPLY (client_push.h): pull-filter,
+ * parse, auth-token, NCP cipher check, compression framing, keepalive, data-
+ * channel keys (EKM or PRF), then the TUN in OpenVPN's order (MTU, addresses,
+ * `up`, routes); and undoing it (routes and addresses, then `down`).
+ */
+#include "client/client_push.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "client/client_mp.h"
+#include "client/client_setup.h"
+#include "client/client_peerinfo.h"
+#include "client/client_setup.h"
+#include "ctl/session.h"
+#include "dc/dc.h"
+#include "util/log.h"
+#include "dataplane/mssfix.h"
+#include "os/netlink.h"
+#include "session/push.h"
+#include "session/script.h"
+#include "os/sock.h"
+
+/* ---- push ---- */
+
+/* As OpenVPN: routes and addresses go first, then the `down` script runs. */
+void client_teardown_net(struct braid_client *c)
+{
+	if (c->tun_open)
+		braid_push_unapply(&c->pnet, c->tun.nl);
+	if (c->up_ran && c->o->down) {
+		struct braid_script_env env = { 0 };
+
+		if (!braid_script_env_tunnel(&env, c->o, "down", c->tun.name, c->tun_mtu,
+					     &c->pushed, &c->remote))
+			braid_script_run("down", c->o->down, c->o, c->tun.name, c->tun_mtu,
+					 &c->pushed, &env);
+		braid_script_env_free(&env);
+	}
+	c->up_ran = false;
+}
+
+int client_process_push(struct braid_client *c)
+{
+	struct braid_options *o = c->o;
+	struct braid_pushed *p = &c->pushed;
+	struct braid_dc_config dcc = { .replay_window = o->replay_window,
+				       .replay_time = o->has_replay_time ? o->replay_time : 0,
+				       .backend = BRAID_AEAD_BACKEND_AUTO };
+	struct braid_key2 k2;
+	char err[512], a[128];
+	int key_id, r;
+	bool mp = false, first;
+
+	r = braid_push_filter(&c->pl, o->pull_filters, o->n_pull_filters, o->route_nopull, err,
+			      sizeof(err));
+	if (r) {
+		braid_err("%s: restarting", err);
+		client_request_restart(c, "pull-filter-reject", false);
+		return r;
+	}
+	braid_pushed_free(p);
+	r = braid_push_parse(&c->pl, p, err, sizeof(err));
+	if (r) {
+		braid_err("bad PUSH_REPLY: %s", err);
+		client_request_restart(c, "bad-push", false);
+		return r;
+	}
+	c->have_push = true;
+	if (p->auth_token && c->user) {
+		char *t = strdup(p->auth_token);
+
+		if (t) {
+			client_free_secret(&c->token);
+			c->token = t;
+			braid_info("auth-token received: used instead of the password from now on");
+		}
+	}
+	/* NCP: the pushed cipher must be one of ours; without one, the configured cipher */
+	if (p->cipher[0]) {
+		if (!client_cipher_allowed(o, p->cipher)) {
+			braid_err("pushed cipher '%s' is not in data-ciphers '%s': cannot continue",
+				  p->cipher, client_data_ciphers(o));
+			client_request_exit(c, 1);
+			return -EPROTO;
+		}
+		snprintf(c->cipher, sizeof(c->cipher), "%s", p->cipher);
+	} else if (o->data_ciphers_fallback) {
+		snprintf(c->cipher, sizeof(c->cipher), "%s", o->data_ciphers_fallback);
+	} else if (o->cipher[0]) {
+		snprintf(c->cipher, sizeof(c->cipher), "%s", o->cipher);
+	} else {
+		braid_err("the server pushed no cipher and no data-ciphers-fallback is set");
+		client_request_exit(c, 1);
+		return -EPROTO;
+	}
+	c->use_ekm = p->tls_ekm && !c->prf_only;
+	c->framing = BRAID_COMP_NONE;
+	if (p->has_comp)
+		c->framing = p->comp == BRAID_PUSH_COMP_LZO_NO ? BRAID_COMP_LZO :
+			     p->comp == BRAID_PUSH_COMP_STUB ? BRAID_COMP_STUB :
+			     p->comp == BRAID_PUSH_COMP_STUB_V2 ? BRAID_COMP_STUB_V2 :
+								 BRAID_COMP_NONE;
+	else if (o->compress == BRAID_OPT_COMP_LZO_NO)
+		c->framing = BRAID_COMP_LZO;
+	else if (o->compress == BRAID_OPT_COMP_STUB)
+		c->framing = BRAID_COMP_STUB;
+	else if (o->compress == BRAID_OPT_COMP_STUBV2)
+		c->framing = BRAID_COMP_STUB_V2;
+	c->ping = p->ping >= 0 ? p->ping : o->ping;
+	c->ping_restart = p->ping_restart >= 0 ? p->ping_restart : o->ping_restart;
+	if (p->tun_mtu)
+		c->tun_mtu = p->tun_mtu;
+	dcc.peer_id = p->has_peer_id ? p->peer_id : BRAID_DC_PEER_ID_NONE;
+
+	key_id = braid_ctls_current_key_id(c->s);
+	if (key_id < 0) {
+		braid_err("PUSH_REPLY before the keys are ready");
+		client_request_restart(c, "protocol-error", false);
+		return -EPROTO;
+	}
+	r = braid_ctls_derive(c->s, (unsigned)key_id,
+			      c->use_ekm ? BRAID_CTLS_KDF_EKM : BRAID_CTLS_KDF_PRF, &k2);
+	if (r) {
+		braid_err("data-channel key derivation failed: %s", strerror(-r));
+		client_request_restart(c, "key-derivation", false);
+		return r;
+	}
+	client_mp_stop(c);	/* a second PUSH_REPLY: the data plane restarts on the new channel */
+	mp = client_mp_accept(c, &dcc);
+	braid_dc_free(c->dc);
+	c->dc = NULL;
+	r = braid_dc_new(&c->dc, &dcc);
+	if (!r)
+		r = braid_dc_key_install(c->dc, (unsigned)key_id, c->cipher, &k2,
+					 BRAID_KEY_DIR_NORMAL);
+	braid_key2_wipe(&k2);
+	if (r) {
+		braid_err("cannot install data-channel keys (cipher %s): %s", c->cipher,
+			  strerror(-r));
+		client_request_exit(c, 1);
+		return r;
+	}
+	braid_info("Data Channel: cipher '%s', peer-id %s, key-derivation %s, key_id %d%s",
+		   c->cipher, p->has_peer_id ? "pushed" : "none (P_DATA_V1)",
+		   c->use_ekm ? "TLS-EKM" : "OpenVPN PRF", key_id,
+		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
+	if (p->has_peer_id)
+		braid_info("peer-id %u (P_DATA_V2)", p->peer_id);
+
+	/* the device: MTU, addresses, routes (configured ones, then pushed ones) */
+	r = braid_nl_link_set(c->tun.nl, c->tun.ifindex, c->tun_mtu, true);
+	if (r) {
+		braid_err("%s: cannot set mtu %d: %s", c->tun.name, c->tun_mtu, strerror(-r));
+		client_request_exit(c, 1);
+		return r;
+	}
+	for (unsigned int i = 0; i < o->n_routes && p->n_routes < BRAID_PUSH_MAX_ROUTES; i++)
+		p->routes[p->n_routes++] = o->routes[i];
+	if (!p->has_route_gateway && o->has_route_gateway) {	/* the config's, unless pushed */
+		p->has_route_gateway = true;
+		p->route_gateway = o->route_gateway;
+	}
+	if (!p->has_ifconfig && o->has_ifconfig) {
+		p->has_ifconfig = true;
+		p->ifc_local = o->ifc_local;
+		p->ifc_remote = o->ifc_remote;
+		if (o->ifc_is_netmask)
+			p->topology = BRAID_TOPO_SUBNET;
+	}
+	if (o->redirect_gw & BRAID_RG_ENABLE) {
+		p->redirect = true;
+		p->redirect_flags |= o->redirect_gw;
+	}
+	if (p->redirect_flags & BRAID_RG_BLOCK_LOCAL)	/* pushed: the config refuses the flag */
+		braid_warn("the server pushed redirect-gateway block-local: braidd does not block the "
+			   "local LAN (not implemented); it stays reachable");
+	/* OpenVPN's order: addresses, the `up` script, then routes */
+	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote,
+			     BRAID_PUSH_APPLY_ADDRS);
+	if (r) {
+		client_request_restart(c, "ifconfig-error", false);
+		return r;
+	}
+	braid_mssfix_init(&c->mss, o->mssfix, c->remote.sa.sa_family == AF_INET ? 20 : 40,
+			  (int)braid_dc_overhead(c->dc) + (c->tcp ? 2 : 0), c->tun_mtu);
+	if (o->up) {
+		struct braid_script_env env = { 0 };
+
+		r = braid_script_env_tunnel(&env, o, "up", c->tun.name, c->tun_mtu, p, &c->remote);
+		if (!r)
+			r = braid_script_run("up", o->up, o, c->tun.name, c->tun_mtu, p, &env);
+		braid_script_env_free(&env);
+		if (r) {
+			braid_err("up script failed: exiting");
+			client_request_exit(c, 1);
+			return r;
+		}
+		c->up_ran = true;
+	}
+	r = braid_push_apply(&c->pnet, c->tun.nl, c->tun.ifindex, c->tun.name, p, &c->remote,
+			     BRAID_PUSH_APPLY_ROUTES);
+	if (r) {
+		client_request_restart(c, "route-error", false);
+		return r;
+	}
+	c->st = CS_UP;
+	if (mp) {
+		r = client_mp_start(c);
+		if (r) {
+			braid_err("multipath negotiated but its data plane cannot start: %s", strerror(-r));
+			client_request_restart(c, "multipath-setup", false);
+			return r;
+		}
+	}
+	c->failures = 0;
+	first = !c->ever_up;
+	c->ever_up = true;
+	c->last_rx = c->last_tx = ev_now(c->loop);
+	braid_info("Initialization Sequence Completed (server %s)",
+		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */
+	return first ? client_drop_privileges(c) : 0;
+}

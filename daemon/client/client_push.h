@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * client_push.h - applying and undoing a PUSH_REPLY (client_push.c).
+ * Internal to the TLS client; the struct is in client_int.h.
+ */
+#ifndef BRAID_CLIENT_PUSH_H
+#define BRAID_CLIENT_PUSH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "client/client_int.h"
+
+/* As OpenVPN: routes and addresses go first, then the `down` script runs. */
+void client_teardown_net(struct braid_client *c);
+/* Apply the complete PUSH_REPLY in c->pl. 0, or -errno after a restart or exit request. */
+int client_process_push(struct braid_client *c);
+
+#endif /* BRAID_CLIENT_PUSH_H */

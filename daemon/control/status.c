@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * status.c - status file (JSON) and per-path log lines (see status.h).
+ */
+#include "control/status.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "control/statfile.h"
+
+#define U(x) ((unsigned long long)(x))
+
+/* Addresses printed by braid_sockaddr_str hold no quotes or backslashes; be safe anyway. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void json_path(FILE *f, const struct braid_mpath_path_info *p)
+{
+	const struct braid_mp_path_stats *s = &p->mp;
+
+	fprintf(f, "{\"index\":%d,\"local\":", p->index);
+	json_str(f, p->local);
+	fputs(",\"remote\":", f);
+	json_str(f, p->remote);
+	fprintf(f,
+		",\"learned\":%s,\"state\":\"%s\",\"backup\":%s,"
+		"\"srtt_ms\":%.3f,\"rttvar_ms\":%.3f,\"min_rtt_ms\":%.3f,\"owd_rel_ms\":%.3f,"
+		"\"qdelay_ms\":%.3f,\"loss_pct\":%.1f,\"bw_mbit\":%.3f,\"rate_mbit\":%.3f,"
+		"\"cap_mbit\":%.3f,\"share_pct\":%.1f,"
+		"\"tx_pkts\":%llu,\"tx_bytes\":%llu,\"rx_pkts\":%llu,\"rx_bytes\":%llu,"
+		"\"wire_tx_pkts\":%llu,\"wire_tx_bytes\":%llu,\"wire_rx_pkts\":%llu,"
+		"\"wire_rx_bytes\":%llu,\"tx_errors\":%llu,"
+		"\"queue_pkts\":%llu,\"queue_bytes\":%llu,\"retained_pkts\":%llu,"
+		"\"lost_pkts\":%llu,\"resent_pkts\":%llu,\"arq_resent\":%llu,"
+		"\"aqm_drops\":%llu,\"aqm_marks\":%llu,\"probes_sent\":%llu,\"echoes\":%llu,"
+		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u,"
+		"\"mtu\":%u,\"mtu_probes\":%llu,\"mtu_probes_lost\":%llu,\"mtu_blackholes\":%u,"
+		"\"mtu_oversize\":%llu,\"slot\":%d,\"peer_slot\":%d,\"peer_backup\":%s,"
+		"\"redundant_skipped\":%llu}",
+		p->learned ? "true" : "false", braid_mp_state_name(s->state),
+		(s->flags & BRAID_MP_PATH_F_BACKUP) ? "true" : "false", s->srtt_us / 1e3,
+		s->rttvar_us / 1e3, s->min_rtt_us / 1e3, s->owd_rel_us / 1e3, s->qdelay_us / 1e3,
+		s->loss_pm / 10.0, s->bw_bps / 1e6, s->rate_bps / 1e6, s->cap_bps / 1e6,
+		s->share_pm / 10.0, U(s->tx_pkts), U(s->tx_bytes), U(s->rx_pkts), U(s->rx_bytes),
+		U(p->wire_tx_pkts), U(p->wire_tx_bytes), U(p->wire_rx_pkts), U(p->wire_rx_bytes),
+		U(p->tx_errors), U(s->queue_pkts), U(s->queue_bytes), U(s->retained_pkts),
+		U(s->lost_pkts), U(s->resent_pkts), U(s->arq_resent), U(s->aqm_drops),
+		U(s->aqm_marks), U(s->probes_sent), U(s->echoes), s->validations, s->failures,
+		s->bad_token, s->rx_unvalidated, s->mtu, U(s->mtu_probes), U(s->mtu_probes_lost),
+		s->mtu_blackholes, U(s->mtu_oversize), s->slot, s->peer_slot,
+		s->peer_backup ? "true" : "false", U(s->redundant_skipped));
+}
+
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_mpath *m)
+{
+	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	struct braid_mpath_stats ms;
+	int n;
+
+	fprintf(f, "{\"version\":1,\"time\":%lld,\"multipath\":%s,", (long long)time(NULL),
+		m ? "true" : "false");
+	if (m) {
+		fputs("\"scheduler\":", f);
+		json_str(f, braid_mpath_sched_name(m));
+		fputc(',', f);
+	}
+	fprintf(f,
+		"\"tunnel\":{\"tun_read_pkts\":%llu,\"tun_read_bytes\":%llu,\"tun_write_pkts\":%llu,"
+		"\"tun_write_bytes\":%llu,\"link_tx_pkts\":%llu,\"link_tx_bytes\":%llu,"
+		"\"link_rx_pkts\":%llu,\"link_rx_bytes\":%llu,\"auth_failures\":%llu,"
+		"\"replays\":%llu,\"malformed\":%llu,\"no_peer\":%llu,\"pings_tx\":%llu,"
+		"\"pings_rx\":%llu,\"restarts\":%llu}",
+		U(t->tun_read_pkts), U(t->tun_read_bytes), U(t->tun_write_pkts), U(t->tun_write_bytes),
+		U(t->link_tx_pkts), U(t->link_tx_bytes), U(t->link_rx_pkts), U(t->link_rx_bytes),
+		U(t->rx_auth_failures), U(t->rx_replays), U(t->rx_malformed), U(t->tx_no_peer),
+		U(t->pings_tx), U(t->pings_rx), U(t->restarts));
+	if (m) {
+		braid_mpath_stats(m, &ms);
+		fprintf(f,
+			",\"engine\":{\"paths_learned\":%llu,\"paths_removed\":%llu,"
+			"\"learn_refused\":%llu,\"link_events\":%llu,\"tx_nopath\":%llu,"
+			"\"tx_nobufs\":%llu,\"tx_pool_empty\":%llu,\"rx_pool_empty\":%llu,"
+			"\"tx_seal_errors\":%llu,\"enq_pkts\":%llu,\"aqm_drops\":%llu,"
+			"\"aqm_marks\":%llu,\"ctl_sent\":%llu,\"ctl_rx\":%llu,\"ctl_bad\":%llu,"
+			"\"rx_delivered\":%llu,\"rx_in_order\":%llu,\"rx_late\":%llu,\"rx_dups\":%llu,"
+			"\"rx_gaps_deadline\":%llu,\"rx_held\":%u,\"rx_max_held\":%u,"
+			"\"rx_max_hold_ms\":%.3f,\"reorder_deadline_ms\":%.3f,\"tunnel_mtu\":%u}",
+			U(ms.paths_learned), U(ms.paths_removed), U(ms.learn_refused),
+			U(ms.link_events), U(ms.tx_nopath), U(ms.tx_nobufs), U(ms.tx_pool_empty),
+			U(ms.rx_pool_empty), U(ms.tx_seal_errors), U(ms.mp.enq_pkts),
+			U(ms.mp.aqm_drops), U(ms.mp.aqm_marks), U(ms.mp.ctl_sent), U(ms.mp.ctl_rx),
+			U(ms.mp.ctl_bad), U(ms.mp.rx_delivered), U(ms.mp.rx_in_order), U(ms.mp.rx_late),
+			U(ms.mp.rx_dups), U(ms.mp.rx_gaps_deadline), ms.mp.rx_held, ms.mp.rx_max_held,
+			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu);
+		n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
+		fputs(",\"paths\":[", f);
+		for (int i = 0; i < n; i++) {
+			if (i)
+				fputc(',', f);
+			json_path(f, &p[i]);
+		}
+		fputc(']', f);
+	} else {
+		fputs(",\"paths\":[]", f);
+	}
+	fputs("}\n", f);
+}
+
+int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
+		       const struct braid_mpath *m)
+{
+	struct braid_statfile sf;
+	int r = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
+
+	if (r)
+		return r;
+	braid_status_json(sf.f, ts, m);
+	return braid_statfile_commit(&sf, 0);
+}
+
+void braid_status_log(const struct braid_mpath *m)
+{
+	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	struct braid_mpath_stats ms;
+	int n;
+
+	if (!m)
+		return;
+	braid_mpath_stats(m, &ms);
+	braid_info("multipath: scheduler=%s paths_learned=%llu paths_removed=%llu learn_refused=%llu "
+		   "link_events=%llu tx_nopath=%llu tx_nobufs=%llu rx_held=%u rx_max_held=%u "
+		   "rx_gaps_deadline=%llu aqm_drops=%llu aqm_marks=%llu",
+		   braid_mpath_sched_name(m), U(ms.paths_learned), U(ms.paths_removed),
+		   U(ms.learn_refused), U(ms.link_events), U(ms.tx_nopath), U(ms.tx_nobufs),
+		   ms.mp.rx_held, ms.mp.rx_max_held, U(ms.mp.rx_gaps_deadline), U(ms.mp.aqm_drops),
+		   U(ms.mp.aqm_marks));
+	n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
+	for (int i = 0; i < n; i++) {
+		const struct braid_mp_path_stats *s = &p[i].mp;
+
+		braid_info("multipath: path %d %s -> %s%s state=%s srtt=%.1fms min_rtt=%.1fms "
+			   "loss=%.1f%% rate=%.2fMbit/s share=%.1f%% tx=%llu/%lluB rx=%llu/%lluB "
+			   "queue=%llu validations=%u failures=%u",
+			   p[i].index, p[i].local, p[i].remote, p[i].learned ? " (learned)" : "",
+			   braid_mp_state_name(s->state), s->srtt_us / 1e3, s->min_rtt_us / 1e3,
+			   s->loss_pm / 10.0, s->rate_bps / 1e6, s->share_pm / 10.0, U(s->tx_pkts),
+			   U(s->tx_bytes), U(s->rx_pkts), U(s->rx_bytes), U(s->queue_pkts),
+			   s->validations, s->failures);
+	}
+}

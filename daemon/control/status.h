@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * status.h - the `status FILE [SECONDS]` file and the SIGUSR2 log lines.
+ *
+ * The file is one JSON object, replaced atomically (written to FILE.tmp,
+ * then renamed) every SECONDS:
+ *   {"version":1,"time":UNIX_S,"multipath":true,"scheduler":"edf",
+ *    "tunnel":{...braid_tunnel_stats...},
+ *    "engine":{...}, "paths":[{"index":0,"local":"...","remote":"...",
+ *      "learned":false,"state":"active","srtt_ms":..,"min_rtt_ms":..,
+ *      "loss_pct":..,"rate_mbit":..,"bw_mbit":..,"share_pct":..,
+ *      "tx_bytes":..,"rx_bytes":..,"queue_pkts":..,...}, ...]}
+ * docs/braidd.md lists every field.
+ */
+#ifndef BRAID_STATUS_H
+#define BRAID_STATUS_H
+
+#include <stdio.h>
+
+#include "dataplane/mpath.h"
+#include "dataplane/tunstats.h"
+
+/* Write the JSON object to f. m may be NULL (single-path mode). */
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_mpath *m);
+/* Write it to path atomically. 0 or -errno. */
+int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
+		       const struct braid_mpath *m);
+/* One log line per path plus one for the engine (SIGUSR2). */
+void braid_status_log(const struct braid_mpath *m);
+
+#endif /* BRAID_STATUS_H */

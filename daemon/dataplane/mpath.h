@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mpath.h - the multipath data plane of braidd: sockets, paths and the
+ * engine (daemon/mp) on the libev loop.
+ *
+ *   TUN --read--> mssfix --> classify --> reserve packet-id --> engine queue
+ *   engine timer (braid_mp_next_deadline) --> poll_tx --> seal once
+ *            (encrypt_reserved, ciphertext kept for re-sends) --> path socket
+ *   socket --> decrypt (authenticated) --> learn path (new address tuple)
+ *            --> control: braid_mp_rx_control / data: braid_mp_rx_data
+ *            --> poll_rx (packet-id order) --> hooks.deliver (IP to the TUN, ping, OCC)
+ *   rtnetlink link/address change --> braid_mp_path_link_event
+ *
+ * Sockets: one UDP socket per local address (`mp-path LOCAL ...`), bound to
+ * it so that the host's source policy routing sends it out on its own path;
+ * replies therefore leave from the address the peer sent to. Without
+ * mp-path lines, one socket as in single-path mode (`local` or wildcard).
+ * braid_mpath_new_shared (the gateway, one engine per multipath client):
+ * the gateway's socket is the only one; the gateway reads it and hands
+ * each client's datagrams in by braid_mpath_input (docs/multipath-negotiation.md).
+ *
+ * Paths: an engine path is (socket, peer address). Configured ones
+ * (mp-path LOCAL REMOTE, or LOCAL x every `remote`) are added at start;
+ * any other tuple is added only after a packet from it authenticated and
+ * passed the replay check (never before decryption), and the engine carries
+ * data on it only after its PATH_CHALLENGE was answered on that same path.
+ * A learned path that stays failed for mp-path-timeout seconds is removed.
+ *
+ * Packet-ids: 64-bit engine ids are key generation << 32 | data-channel
+ * packet-id; with a static key the generation is 0 (a restart recreates
+ * the engine along with the data channel). With TLS the generation counts
+ * key_id changes (0, 1..7, 1..7, ...): a renegotiated key's ids follow
+ * every id of the key before it.
+ */
+#ifndef BRAID_MPATH_H
+#define BRAID_MPATH_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dc/dc.h"
+#include "mp/mp.h"
+#include "dataplane/mssfix.h"
+#include "config/options.h"
+#include "os/sock.h"
+#include "dataplane/tunstats.h"
+
+struct braid_mpath;
+
+struct braid_mpath_hooks {
+	/* an authenticated payload that is not an engine message, in packet-id order */
+	void (*deliver)(void *user, uint8_t *payload, size_t len);
+	/* a packet authenticated (its source address) */
+	void (*rx_auth)(void *user, const union braid_sockaddr *from);
+	/* at least one datagram was sent */
+	void (*tx)(void *user);
+	void *user;
+};
+
+/* Per path, for the status file and SIGUSR2. */
+struct braid_mpath_path_info {
+	int index;			/* engine path index */
+	char local[80], remote[80];	/* printable addresses */
+	bool learned;			/* from an authenticated packet (not configured) */
+	struct braid_mp_path_stats mp;
+	uint64_t wire_tx_pkts, wire_tx_bytes;	/* datagrams incl. control, as sent */
+	uint64_t wire_rx_pkts, wire_rx_bytes;	/* authenticated datagrams */
+	uint64_t tx_errors;
+};
+
+struct braid_mpath_stats {
+	uint64_t paths_learned;		/* paths added from authenticated packets */
+	uint64_t paths_removed;		/* learned paths timed out or evicted */
+	uint64_t learn_refused;		/* path table full */
+	uint64_t tx_nopath, tx_nobufs;	/* TUN packets dropped by the engine */
+	uint64_t tx_pool_empty, rx_pool_empty;
+	uint64_t tx_seal_errors;
+	uint64_t link_events;
+	struct braid_mp_stats mp;
+};
+
+/*
+ * Open the path sockets and the link monitor, create the engine on dc and
+ * add the configured paths. mss: the tunnel's clamp (read at each packet).
+ * 0 or -errno (logged).
+ */
+int braid_mpath_new(struct braid_mpath **out, struct ev_loop *loop, const struct braid_options *o,
+		    struct braid_dc *dc, const struct braid_mssfix *mss,
+		    struct braid_tunnel_stats *st, const struct braid_mpath_hooks *hooks);
+/*
+ * The gateway's form (docs/multipath-negotiation.md): the one path socket is
+ * fd, the caller's (shared by many sessions, never read or closed here);
+ * no configured paths: every path is learned from an authenticated packet
+ * the caller hands to braid_mpath_input() and validated by PATH_CHALLENGE.
+ * name: log prefix for this session. 0 or -errno.
+ */
+int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
+			   const struct braid_options *o, struct braid_dc *dc,
+			   const struct braid_mssfix *mss, struct braid_tunnel_stats *st,
+			   const struct braid_mpath_hooks *hooks, int fd, const char *name);
+/* A datagram the caller read from the shared socket for this session (not yet decrypted). */
+void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from);
+/* One IP packet to send (the gateway's TUN read): clamped, classified, queued, pumped. */
+int braid_mpath_send_ip(struct braid_mpath *m, const uint8_t *ip, size_t len);
+/* Session restart with a fresh data channel: new engine, configured paths only. */
+int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc);
+/* The TUN fd is readable: read, clamp, classify, queue. */
+void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd);
+/*
+ * The TUN device the data plane may write to itself. With vnet (the device
+ * was opened by braid_tun_open_vnet and has t->vnet): reads are split from
+ * TCP super-packets, and IP payloads are no longer handed to hooks.deliver
+ * but coalesced (braid_tun_gro) and written here, MSS-clamped with the mss
+ * given at braid_mpath_new, counted in the tunnel stats (tun_write_*);
+ * pings and OCC still go to hooks.deliver. 0 or -ENOMEM.
+ */
+int braid_mpath_attach_tun(struct braid_mpath *m, int tun_fd, bool vnet);
+/* Send a payload the daemon makes itself (keepalive ping) through the engine. */
+int braid_mpath_send_payload(struct braid_mpath *m, const uint8_t *pl, size_t len);
+/* At least one path has a peer address (configured or learned). */
+bool braid_mpath_has_peer(const struct braid_mpath *m);
+/* Largest outer IP header of the sockets (20 or 40), for mssfix. */
+int braid_mpath_outer_hdr(const struct braid_mpath *m);
+
+/* Fill up to max entries; returns the number of paths. */
+int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info *out, int max);
+void braid_mpath_stats(const struct braid_mpath *m, struct braid_mpath_stats *st);
+const char *braid_mpath_sched_name(const struct braid_mpath *m);
+/*
+ * Run-time changes (control socket). set_sched: an mp-scheduler value
+ * ("ratio 1:0"); it also holds for the engines of later session restarts.
+ * path_set: braid_mp_path_set() on the current engine. 0 or -errno.
+ */
+int braid_mpath_set_sched(struct braid_mpath *m, const char *spec);
+int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps);
+
+void braid_mpath_free(struct braid_mpath *m);
+
+#endif /* BRAID_MPATH_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gateway_mp.h - multipath for the gateway's Braid clients
+ * (docs/multipath-negotiation.md): the `braid-mp` offer in the PUSH_REPLY of
+ * a client that announced IV_BRAID_MP, and per such client its own engine
+ * (mpath.c on the gateway's shared UDP socket): paths learned from
+ * authenticated DATA_V2 packets of that peer-id, validated by
+ * PATH_CHALLENGE; nothing of another client's state is touched.
+ * Inside the gateway only (gateway.c, gw_client.c).
+ */
+#ifndef BRAID_GATEWAY_MP_H
+#define BRAID_GATEWAY_MP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "os/sock.h"
+
+#define BRAID_GW_MP_VERSION 1
+#define BRAID_GW_MP_WINDOW 65536	/* replay window of a multipath session */
+
+struct gw_client;
+struct braid_gateway;
+
+/*
+ * After the push list is built: with `multipath on`, UDP, peer-id (DATA_V2),
+ * no compression framing and IV_BRAID_MP >= 1 in the client's peer-info,
+ * append `braid-mp 1 65536` to it. true if offered (the caller then uses
+ * BRAID_GW_MP_WINDOW for the data channel and calls braid_gw_mp_start).
+ */
+bool braid_gw_mp_offer(struct gw_client *c);
+/* The client is active with its data channel: create its engine. 0 or -errno. */
+int braid_gw_mp_start(struct gw_client *c);
+/* Free the client's engine (kill / free; idempotent). */
+void braid_gw_mp_stop(struct gw_client *c);
+/* A DATA_V2 datagram with this client's peer-id, from any address. */
+void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from);
+/* A payload for the client (IP packet from the TUN or another client, ping, OCC). */
+void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len);
+/* SIGUSR2 / exit: one log line per path of every multipath client. */
+void braid_gw_mp_log(const struct braid_gateway *g);
+
+#endif /* BRAID_GATEWAY_MP_H */

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_client.c - one gateway client from the finished TLS handshake on (see
+ * gateway.h for the whole path): authentication (auth-user-pass-verify,
+ * client-config-dir, duplicate-cn), address, client-connect /
+ * client-disconnect, PUSH_REPLY and data keys, renegotiations, and the
+ * control-channel events that drive all of it.
+ */
+#include "gateway/gw_client.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway/gateway_mp.h"
+#include "util/log.h"
+#include "session/push.h"
+
+/* authentication, address, push */
+
+static void auth_fail(struct gw_client *c, const char *why)
+{
+	braid_warn("%s/%s: authentication failed: %s", braid_gw_cname(c), c->real, why);
+	c->g->st.auth_failed++;
+	braid_ctls_send_text(c->ctl, "AUTH_FAILED");
+	braid_gw_mp_stop(c);	/* no more data, probes or challenges for it */
+	c->st = C_DYING;
+	c->die_at_ms = braid_gw_now_ms() + AUTH_FAILED_LINGER_MS;
+}
+
+static int emit_push(void *ctx, const char *msg)
+{
+	struct gw_client *c = ctx;
+	int r = braid_ctls_send_text(c->ctl, msg);
+
+	if (r)
+		braid_warn("%s/%s: cannot send PUSH_REPLY: %s", braid_gw_cname(c), c->real, strerror(-r));
+	else
+		braid_dbg("%s/%s: sent %s", braid_gw_cname(c), c->real, msg);
+	return r;
+}
+
+static void send_push(struct gw_client *c)
+{
+	if (c->pushed || c->st != C_ACTIVE)
+		return;
+	if (!braid_push_split((const char *const *)c->push.opts, c->push.n_opts, 0, emit_push, c))
+		c->pushed = true;
+}
+
+static int install_key(struct gw_client *c, unsigned key_id)
+{
+	struct braid_key2 k2;
+	int r;
+
+	r = braid_ctls_derive(c->ctl, key_id, c->push.ekm ? BRAID_CTLS_KDF_EKM : BRAID_CTLS_KDF_PRF,
+			      &k2);
+	if (!r)
+		r = braid_dc_key_install(c->dc, key_id, c->push.cipher, &k2, BRAID_KEY_DIR_INVERSE);
+	braid_key2_wipe(&k2);
+	if (r)
+		braid_err("%s/%s: cannot install data key %u: %s", braid_gw_cname(c), c->real, key_id,
+			  strerror(-r));
+	return r;
+}
+
+void braid_gw_v4str(uint32_t a, char *buf, size_t len)
+{
+	struct in_addr in = { .s_addr = htonl(a) };
+
+	inet_ntop(AF_INET, &in, buf, (socklen_t)len);
+}
+
+/* Drop older sessions of this common name (no duplicate-cn), as 2.6 does. */
+static void drop_same_cn(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+
+	if (g->o->duplicate_cn || !c->cn[0])
+		return;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *o = g->by_pid[i];
+
+		if (o && o != c && !strcmp(o->cn, c->cn)) {
+			braid_info("%s/%s: new connection by this common name drops the one from %s",
+				   braid_gw_cname(c), c->real, o->real);
+			braid_gw_client_kill(o, "replaced by a newer connection with the same common name");
+		}
+	}
+}
+
+static void client_connect_finish(struct gw_client *c);
+static void start_connect_script(struct gw_client *c);
+
+/* After authentication: ccd, duplicate-cn, address; then client-connect or the rest. */
+static void client_connect(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	char err[512] = "";
+	int r;
+
+	if (o->client_config_dir) {
+		r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
+		if (r) {
+			braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
+			auth_fail(c, "client-config-dir file unreadable");
+			return;
+		}
+		if (!c->ccd.found && o->ccd_exclusive) {
+			auth_fail(c, "ccd-exclusive and no client-config-dir file for this common name");
+			return;
+		}
+		if (c->ccd.disable) {
+			auth_fail(c, "client-config-dir file says 'disable'");
+			return;
+		}
+	}
+	drop_same_cn(c);
+	/* address */
+	if (c->ccd.has_ifconfig) {
+		c->has_v4 = true;
+		c->v4 = c->ccd.ifc_local;
+		c->v4_remote = c->ccd.ifc_remote;
+	} else if (g->pool && g->has_v4) {
+		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+		if (r) {
+			auth_fail(c, "no free address in the ifconfig-pool");
+			return;
+		}
+		c->has_pool = true;
+		braid_pool_addr4(g->pool, c->pool_h, &c->v4, &c->v4_remote);
+		c->has_v4 = true;
+	}
+	if (c->ccd.has_ifconfig6) {
+		c->has_v6 = true;
+		c->v6 = c->ccd.ifc6;
+		c->v6_prefix = c->ccd.ifc6_prefix;
+	} else if (g->pool && g->has_v6) {
+		if (!c->has_pool) {
+			r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+			if (r) {
+				auth_fail(c, "no free address in the IPv6 pool");
+				return;
+			}
+			c->has_pool = true;
+		}
+		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
+		c->has_v6 = true;
+	}
+	if (o->client_connect) {
+		start_connect_script(c);
+		return;
+	}
+	client_connect_finish(c);
+}
+
+/* After the client-connect script (if any): push list, data channel, routes. */
+static void client_connect_finish(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	struct braid_gw_push_in in;
+	struct braid_dc_config dcfg = { 0 };
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	bool mp;
+	int r;
+
+	/* push list and cipher */
+	memset(&in, 0, sizeof(in));
+	in.subnet = g->subnet;
+	in.has_v4 = g->has_v4;
+	in.gw4 = g->gw4;
+	in.has_v6 = g->has_v6;
+	in.gw6 = g->gw6;
+	in.no_server_helper = g->longform;
+	in.ping = o->keepalive_ping;
+	in.ping_restart = o->keepalive_restart;
+	in.user_push = (const char *const *)o->push;
+	in.n_user_push = o->n_push;
+	in.data_ciphers = g->ciphers;
+	in.tun_mtu = o->tun_mtu;
+	in.compress_migrate = o->compress == BRAID_OPT_COMP_MIGRATE;
+	in.server_framing = o->compress == BRAID_OPT_COMP_LZO_NO ? BRAID_COMP_LZO :
+			    o->compress == BRAID_OPT_COMP_STUB ? BRAID_COMP_STUB :
+			    o->compress == BRAID_OPT_COMP_STUBV2 ? BRAID_COMP_STUB_V2 : BRAID_COMP_NONE;
+	in.ccd_push = (const char *const *)c->ccd.push;
+	in.n_ccd_push = c->ccd.n_push;
+	in.push_reset = c->ccd.push_reset;
+	in.has_ifc4 = c->has_v4;
+	in.ifc_local = c->v4;
+	in.ifc_remote = c->v4_remote;
+	in.has_ifc6 = c->has_v6;
+	in.ifc6 = c->v6;
+	in.ifc6_prefix = c->v6_prefix;
+	in.peer_id = c->pid;
+	in.peer_info = braid_ctls_peer_info(c->ctl);
+	in.peer_options = braid_ctls_peer_options(c->ctl);
+	r = braid_gw_push_build(&in, &c->push);
+	if (r) {
+		auth_fail(c, r == -ENOTSUP ? c->push.why : "cannot build the push list");
+		return;
+	}
+	c->framing = c->push.framing;
+	c->use_peer_id = c->push.use_peer_id;
+	mp = braid_gw_mp_offer(c);
+	/* data channel */
+	dcfg.peer_id = c->use_peer_id ? c->pid : BRAID_DC_PEER_ID_NONE;
+	dcfg.replay_window = mp ? BRAID_GW_MP_WINDOW : o->replay_window;
+	dcfg.replay_time = o->replay_time;
+	r = braid_dc_new(&c->dc, &dcfg);
+	if (!r)
+		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
+	if (!r && mp)
+		r = braid_gw_mp_start(c);
+	if (r) {
+		auth_fail(c, "data channel set-up failed");
+		return;
+	}
+	/* routes */
+	if (c->has_v4) {
+		uint32_t n = htonl(c->v4);
+
+		braid_vroute_add(&g->routes, AF_INET, &n, 32, false, c->pid);
+	}
+	if (c->has_v6)
+		braid_vroute_add(&g->routes, AF_INET6, &c->v6, 128, false, c->pid);
+	for (unsigned i = 0; i < c->ccd.n_iroute; i++)
+		braid_vroute_add(&g->routes, c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
+				 c->ccd.iroute[i].prefix, true, c->pid);
+	c->st = C_ACTIVE;
+	c->was_active = true;
+	c->last_rx_ms = c->last_tx_ms = braid_gw_now_ms();
+	a[0] = b[0] = 0;
+	if (c->has_v4)
+		braid_gw_v4str(c->v4, a, sizeof(a));
+	if (c->has_v6)
+		inet_ntop(AF_INET6, &c->v6, b, sizeof(b));
+	braid_info("%s/%s: connected, peer-id %u, %s%s%s%s, cipher %s, %s keys%s", braid_gw_cname(c),
+		   c->real, c->pid, a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
+		   !a[0] && !b[0] ? "no address" : "", c->push.cipher, c->push.ekm ? "EKM" : "PRF",
+		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
+	{
+		uint32_t proto = 0;
+
+		braid_peer_info_iv_proto(in.peer_info, &proto);
+		if ((proto & BRAID_IV_PROTO_REQUEST_PUSH) || c->push_requested)
+			send_push(c);
+	}
+}
+
+/*
+ * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
+ * the pool addresses, the client's peer-info IV_* lines; plus the byte counts on disconnect.
+ * Strings go into v (malloc'ed, NULL-terminated); returns how many.
+ */
+static size_t client_env(const struct gw_client *c, char **v, size_t max, bool disconnect)
+{
+	const char *pi = c->ctl ? braid_ctls_peer_info(c->ctl) : "";
+	char a[INET6_ADDRSTRLEN];
+	size_t n = 0;
+
+#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
+	ENV("trusted_ip=%s", c->ip);
+	ENV("trusted_port=%s", c->port);
+	ENV("time_unix=%lld", (long long)c->since);
+	if (c->has_v4) {
+		braid_gw_v4str(c->v4, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip=%s", a);
+		braid_gw_v4str(c->v4_remote, a, sizeof(a));
+		ENV(c->g->subnet ? "ifconfig_pool_netmask=%s" : "ifconfig_pool_local_ip=%s", a);
+	}
+	if (c->has_v6) {
+		inet_ntop(AF_INET6, &c->v6, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip6=%s", a);
+		ENV("ifconfig_pool_ip6_netbits=%u", c->v6_prefix);
+	}
+	if (disconnect) {
+		ENV("bytes_received=%llu", (unsigned long long)c->rx_bytes);
+		ENV("bytes_sent=%llu", (unsigned long long)c->tx_bytes);
+		ENV("time_duration=%lld", (long long)(time(NULL) - c->since));
+	}
+	/* peer-info: "NAME=VALUE" lines with a safe name */
+	while (pi && *pi) {
+		const char *e = strchr(pi, '\n'), *eq = strchr(pi, '=');
+		size_t l = e ? (size_t)(e - pi) : strlen(pi);
+		bool ok = eq && eq > pi && (size_t)(eq - pi) < l;
+
+		for (const char *q = pi; ok && q < eq; q++)
+			ok = (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
+			     (*q >= '0' && *q <= '9') || *q == '_';
+		if (ok)
+			ENV("%.*s", (int)l, pi);
+		pi = e ? e + 1 : NULL;
+	}
+#undef ENV
+	v[n] = NULL;
+	return n;
+}
+
+static void env_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
+static void start_connect_script(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_authscript_req req;
+	char *env[64];
+	size_t n;
+	int fd, r;
+
+	snprintf(c->cc_file, sizeof(c->cc_file), "/tmp/braidd_cc_%d_%u_XXXXXX", (int)getpid(), c->pid);
+	fd = mkstemp(c->cc_file);
+	if (fd < 0) {
+		c->cc_file[0] = 0;
+		auth_fail(c, "client-connect: cannot create its config file");
+		return;
+	}
+	close(fd);
+	n = client_env(c, env, 64, false);
+	memset(&req, 0, sizeof(req));
+	req.cmd = g->o->client_connect;
+	req.script_type = "client-connect";
+	req.username = c->user;
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	req.env = (const char *const *)env;
+	req.extra_arg = c->cc_file;
+	r = braid_authscript_start(&c->as, &req, braid_gw_now_ms());
+	env_free(env, n);
+	if (r) {
+		braid_err("%s/%s: cannot run client-connect '%s': %s", braid_gw_cname(c), c->real,
+			  g->o->client_connect, strerror(-r));
+		auth_fail(c, "client-connect could not run");
+		return;
+	}
+	c->cc_running = true;
+	c->st = C_AUTH;
+	if (!g->scripts++)
+		ev_timer_again(g->loop, &g->auth_t);
+}
+
+/* client-connect exited 0: apply what it wrote (ccd syntax) on top of the ccd file. */
+static void connect_script_done(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_ccd dyn;
+	char err[512] = "";
+	FILE *f = fopen(c->cc_file, "re");
+	char *text = calloc(1, 65537);
+	size_t len = 0;
+	int r = 0;
+
+	if (f && text)
+		len = fread(text, 1, 65536, f);
+	if (f)
+		fclose(f);
+	unlink(c->cc_file);
+	c->cc_file[0] = 0;
+	if (!text) {
+		auth_fail(c, "client-connect: out of memory");
+		return;
+	}
+	text[len] = 0;
+	r = braid_ccd_parse(&dyn, "client-connect output", text, err, sizeof(err));
+	free(text);
+	if (r) {
+		braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
+		auth_fail(c, "client-connect wrote an invalid configuration");
+		return;
+	}
+	if (dyn.disable) {
+		braid_ccd_free(&dyn);
+		auth_fail(c, "client-connect output says 'disable'");
+		return;
+	}
+	if (dyn.has_ifconfig) {
+		if (c->has_pool)
+			braid_pool_release(g->pool, c->pool_h);
+		c->has_pool = false;
+		c->has_v4 = true;
+		c->v4 = dyn.ifc_local;
+		c->v4_remote = dyn.ifc_remote;
+	}
+	if (dyn.has_ifconfig6) {
+		c->has_v6 = true;
+		c->v6 = dyn.ifc6;
+		c->v6_prefix = dyn.ifc6_prefix;
+	}
+	if (dyn.push_reset)
+		c->ccd.push_reset = true;
+	for (unsigned i = 0; i < dyn.n_push && c->ccd.n_push < BRAID_CCD_MAX_PUSH; i++) {
+		c->ccd.push[c->ccd.n_push++] = dyn.push[i];
+		dyn.push[i] = NULL;
+	}
+	for (unsigned i = 0; i < dyn.n_iroute && c->ccd.n_iroute < BRAID_CCD_MAX_IROUTE; i++)
+		c->ccd.iroute[c->ccd.n_iroute++] = dyn.iroute[i];
+	braid_ccd_free(&dyn);
+	c->st = C_HANDSHAKE;
+	client_connect_finish(c);
+}
+
+/* client-disconnect for a client that was connected; runs on after the client is gone. */
+void braid_gw_start_disconnect_script(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_authscript_req req;
+	char *env[64];
+	size_t n;
+	int r;
+
+	if (g->n_bg == g->cap_bg) {
+		size_t cap = g->cap_bg ? 2 * g->cap_bg : 8;
+		struct braid_authscript *b = realloc(g->bg, cap * sizeof(*b));
+
+		if (!b)
+			return;
+		g->bg = b;
+		g->cap_bg = cap;
+	}
+	n = client_env(c, env, 64, true);
+	memset(&req, 0, sizeof(req));
+	req.cmd = g->o->client_disconnect;
+	req.script_type = "client-disconnect";
+	req.username = c->user;
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	req.env = (const char *const *)env;
+	r = braid_authscript_start(&g->bg[g->n_bg], &req, braid_gw_now_ms());
+	env_free(env, n);
+	if (r)
+		braid_warn("%s/%s: cannot run client-disconnect '%s': %s", braid_gw_cname(c), c->real,
+			   g->o->client_disconnect, strerror(-r));
+	else
+		g->n_bg++;
+}
+
+/* Reap finished client-disconnect scripts (wait: block up to the scripts' deadline). */
+void braid_gw_bg_poll(struct braid_gateway *g, bool wait)
+{
+	size_t i = 0;
+
+	while (i < g->n_bg) {
+		int r = braid_authscript_poll(&g->bg[i], braid_gw_now_ms());
+
+		if (r == -EAGAIN) {
+			if (wait) {
+				usleep(10000);
+				continue;
+			}
+			i++;
+			continue;
+		}
+		if (r)
+			braid_warn("client-disconnect %s (exit %d)", r == -ETIMEDOUT ? "timed out" : "failed",
+				   braid_authscript_exit_code(&g->bg[i]));
+		g->bg[i] = g->bg[--g->n_bg];
+	}
+}
+
+static int start_auth_script(struct gw_client *c);
+
+static void client_authenticate(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+	const char *user = braid_ctls_peer_username(c->ctl);
+
+	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
+	snprintf(c->cert_cn, sizeof(c->cert_cn), "%s", c->cn);
+	snprintf(c->user, sizeof(c->user), "%s", user);
+	if (!o->auth_user_pass_verify) {
+		client_connect(c);
+		return;
+	}
+	if (!user[0] && !o->auth_user_pass_optional) {
+		auth_fail(c, "no username/password (auth-user-pass-verify is set)");
+		return;
+	}
+	if (start_auth_script(c))
+		return;
+	c->st = C_AUTH;
+}
+
+/* Run auth-user-pass-verify on the newest key's credentials. 0, or -errno (AUTH_FAILED sent). */
+static int start_auth_script(struct gw_client *c)
+{
+	struct braid_options *o = c->g->o;
+	struct braid_authscript_req req;
+	int r;
+
+	memset(&req, 0, sizeof(req));
+	req.cmd = o->auth_user_pass_verify;
+	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
+	req.username = braid_ctls_peer_username(c->ctl);
+	req.password = braid_ctls_peer_password(c->ctl);
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	r = braid_authscript_start(&c->as, &req, braid_gw_now_ms());
+	if (r) {
+		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", braid_gw_cname(c), c->real,
+			  o->auth_user_pass_verify, strerror(-r));
+		auth_fail(c, "auth-user-pass-verify could not run");
+		return r;
+	}
+	if (!c->g->scripts++)
+		ev_timer_again(c->g->loop, &c->g->auth_t);
+	return 0;
+}
+
+void braid_gw_auth_poll(struct gw_client *c)
+{
+	int r = braid_authscript_poll(&c->as, braid_gw_now_ms());
+
+	if (r == -EAGAIN)
+		return;
+	if (c->g->scripts)
+		c->g->scripts--;
+	if (c->cc_running) {
+		c->cc_running = false;
+		if (r) {
+			unlink(c->cc_file);
+			c->cc_file[0] = 0;
+			auth_fail(c, r == -ETIMEDOUT ? "client-connect timed out" :
+						     "client-connect refused the client (non-zero exit)");
+			return;
+		}
+		connect_script_done(c);
+		return;
+	}
+	if (r) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "auth-user-pass-verify %s (user '%.60s')",
+			 r == -ETIMEDOUT ? "timed out" : "rejected the username/password", c->user);
+		auth_fail(c, why);
+		return;
+	}
+	if (c->reauth_key >= 0) {
+		unsigned k = (unsigned)c->reauth_key;
+
+		c->reauth_key = -1;
+		if (install_key(c, k) == 0)
+			braid_info("%s/%s: renegotiated, data key %u (user re-verified)",
+				   braid_gw_cname(c), c->real, k);
+		braid_gw_release_held(c, true);
+		return;
+	}
+	braid_info("%s/%s: user '%s' accepted by auth-user-pass-verify", braid_gw_cname(c), c->real,
+		   c->user);
+	if (c->g->o->username_as_common_name && c->user[0])
+		snprintf(c->cn, sizeof(c->cn), "%s", c->user);
+	c->st = C_HANDSHAKE;
+	client_connect(c);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* control channel */
+
+static void on_text(struct gw_client *c, const char *t)
+{
+	if (!strcmp(t, "PUSH_REQUEST")) {
+		c->push_requested = true;
+		send_push(c);
+	} else if (!strcmp(t, "EXIT")) {
+		braid_gw_client_kill(c, "explicit exit notification (control EXIT)");
+	} else {
+		braid_dbg("%s/%s: control message ignored: %.60s", braid_gw_cname(c), c->real, t);
+	}
+}
+
+static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
+{
+	switch (ev->type) {
+	case BRAID_CTLS_EV_KEYS_READY:
+		if (c->st == C_DYING)
+			break;
+		if (!c->dc) {
+			if (c->st == C_HANDSHAKE)
+				client_authenticate(c);
+		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
+			braid_gw_client_kill(c, "the certificate's common name changed in a renegotiation");
+		} else if (c->g->o->auth_user_pass_verify && !c->as.pid) {
+			/* as 2.6: the client sends its credentials again, the script decides again */
+			c->reauth_key = ev->key_id;
+			start_auth_script(c);
+		} else if (install_key(c, ev->key_id) == 0) {
+			braid_info("%s/%s: renegotiated, data key %u", braid_gw_cname(c), c->real, ev->key_id);
+		}
+		break;
+	case BRAID_CTLS_EV_TEXT:
+		on_text(c, ev->text);
+		break;
+	case BRAID_CTLS_EV_KEY_EXPIRED:
+		if (c->dc)
+			braid_dc_key_remove(c->dc, ev->key_id);
+		break;
+	case BRAID_CTLS_EV_ERROR:
+		if (ev->fatal)
+			braid_gw_client_kill(c, ev->text);
+		else
+			braid_dbg("%s/%s: control: %s", braid_gw_cname(c), c->real, ev->text);
+		break;
+	case BRAID_CTLS_EV_SOFT_RESET:
+		braid_dbg("%s/%s: soft reset to key %u", braid_gw_cname(c), c->real, ev->key_id);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Send what the session has, handle its events, re-arm its timer. */
+void braid_gw_ctl_run(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_ctls_event ev;
+	uint8_t pkt[BRAID_CTL_MAX_PKT + 64];
+	size_t len;
+	int64_t dl, now;
+	int rounds = 0, r;
+
+	do {
+		bool any = false;
+
+		for (;;) {
+			r = braid_ctls_output(c->ctl, braid_gw_now_ms(), pkt, sizeof(pkt), &len);
+			if (r || !len)
+				break;
+			braid_gw_send_raw(c, pkt, len);
+			any = true;
+		}
+		while (!c->dead && braid_ctls_next_event(c->ctl, &ev) == 0) {
+			on_event(c, &ev);
+			any = true;
+		}
+		if (!any)
+			break;
+	} while (!c->dead && ++rounds < 16);
+	if (c->dead)
+		return;
+	ev_timer_stop(g->loop, &c->ctl_t);
+	dl = braid_ctls_deadline(c->ctl);
+	if (dl != BRAID_CTLS_NEVER) {
+		now = braid_gw_now_ms();
+		ev_timer_set(&c->ctl_t, dl > now ? (double)(dl - now) / 1000.0 : 0.0, 0);
+		ev_timer_start(g->loop, &c->ctl_t);
+	}
+}
+
+void braid_gw_ctl_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct gw_client *c = w->data;
+
+	(void)loop;
+	(void)revents;
+	braid_gw_ctl_run(c);
+	braid_gw_reap(c->g);
+}
+

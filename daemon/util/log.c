@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * log.c - leveled, timestamped logging to stderr or a file.
+ */
+#include "util/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int log_verb = BRAID_LOG_VERB_DEFAULT;
+static FILE *log_file; /* NULL = stderr */
+
+void braid_log_set_verb(int verb)
+{
+	if (verb < 0)
+		verb = 0;
+	if (verb > BRAID_LOG_VERB_MAX)
+		verb = BRAID_LOG_VERB_MAX;
+	log_verb = verb;
+}
+
+int braid_log_get_verb(void)
+{
+	return log_verb;
+}
+
+bool braid_log_enabled(int level)
+{
+	return log_verb >= level;
+}
+
+int braid_log_open_file(const char *path, bool append)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0640);
+	FILE *f;
+
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, append ? "a" : "w");
+	if (!f) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	braid_log_close();
+	log_file = f;
+	return 0;
+}
+
+void braid_log_close(void)
+{
+	if (log_file)
+		fclose(log_file);
+	log_file = NULL;
+}
+
+static const char *level_name(int level)
+{
+	if (level <= BRAID_LOG_ERR)
+		return "error";
+	if (level <= BRAID_LOG_WARN)
+		return "warn";
+	if (level <= BRAID_LOG_INFO)
+		return "info";
+	return "debug";
+}
+
+static void log_line(int level, const char *msg)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32];
+	FILE *out = log_file ? log_file : stderr;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
+	/* one fprintf per line: lines from one process never interleave */
+	fprintf(out, "%s.%03ld [%s] %s\n", stamp, ts.tv_nsec / 1000000, level_name(level), msg);
+	fflush(out);
+}
+
+void braid_log(int level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (!braid_log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_line(level, msg);
+}
+

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * log.h - leveled logging for braidd: stderr or a file, one timestamped line
+ * per message.
+ *
+ * Levels follow OpenVPN's `verb 0..11`, mapped to four classes:
+ *   verb 0      errors only
+ *   verb 1..2   + warnings
+ *   verb 3..4   + info (the default is verb 3)
+ *   verb 5..11  + debug (per-packet events)
+ * A line looks like "2026-11-22 10:00:00.123 [info] message".
+ * main.c routes the data-channel library's log sink here.
+ * Secrets are never passed to the logger.
+ */
+#ifndef BRAID_LOG_H
+#define BRAID_LOG_H
+
+#include <stdbool.h>
+
+/* The value is the smallest verb at which the class is printed. */
+enum braid_log_level {
+	BRAID_LOG_ERR = 0,
+	BRAID_LOG_WARN = 1,
+	BRAID_LOG_INFO = 3,
+	BRAID_LOG_DEBUG = 5,
+};
+
+#define BRAID_LOG_VERB_MAX 11
+#define BRAID_LOG_VERB_DEFAULT 3
+
+void braid_log_set_verb(int verb);
+int braid_log_get_verb(void);
+bool braid_log_enabled(int level);
+
+/* Log to path (truncate, or append) instead of stderr. 0 or -errno. */
+int braid_log_open_file(const char *path, bool append);
+/* Back to stderr; closes the file. */
+void braid_log_close(void);
+
+void braid_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define braid_err(...) braid_log(BRAID_LOG_ERR, __VA_ARGS__)
+#define braid_warn(...) braid_log(BRAID_LOG_WARN, __VA_ARGS__)
+#define braid_info(...) braid_log(BRAID_LOG_INFO, __VA_ARGS__)
+#define braid_dbg(...)                                                                             \
+	do {                                                                                       \
+		if (braid_log_enabled(BRAID_LOG_DEBUG))                                            \
+			braid_log(BRAID_LOG_DEBUG, __VA_ARGS__);                                   \
+	} while (0)
+
+#endif /* BRAID_LOG_H */
