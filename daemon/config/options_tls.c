@@ -44,6 +44,18 @@ int opt_cipher(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* Is name one of the ':'-separated entries of list? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; p += strcspn(p, ":"), p += *p == ':') {
+		if (strncmp(p, name, n) == 0 && (p[n] == ':' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
 int opt_data_ciphers(struct ctx *c, int argc, char **argv)
 {
 	char list[sizeof(c->o->data_ciphers)] = "";
@@ -66,6 +78,12 @@ int opt_data_ciphers(struct ctx *c, int argc, char **argv)
 				braid_warn("command line: option '%s': ignoring unsupported cipher '%s'",
 					   c->name, tok);
 			continue;
+		}
+		if (in_list(list, n))
+			continue;	/* a repeated cipher adds nothing (and could overflow the list) */
+		if (used + strlen(n) + 2 > sizeof(list)) {
+			free(copy);
+			return opt_fail(c, "cipher list '%s' too long", argv[1]);
 		}
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ":" : "", n);
 	}
