@@ -9,6 +9,8 @@ PKGS=(
   libev-dev libsodium-dev libssl-dev libsystemd-dev libmnl-dev libnetfilter-queue-dev
   # bpf
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+  # libFuzzer (tests/fuzz, clang -fsanitize=fuzzer)
+  libclang-rt-14-dev
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
