@@ -17,7 +17,8 @@
  *
  * The key states and their progress live in session_key.c, the event queue
  * in session_event.c, text messages in session_text.c; the shared struct is
- * in session_int.h.
+ * in session_int.h. Those files never include session.h: the API functions
+ * whose work they do are thin wrappers at the end of this file.
  */
 #include "session.h"
 
@@ -36,6 +37,7 @@
 #include "session_event.h"
 #include "session_int.h"
 #include "session_key.h"
+#include "session_text.h"
 #include "tls.h"
 #include "tls_auth.h"
 #include "tls_crypt.h"
@@ -674,4 +676,47 @@ enum braid_ctls_reason braid_ctls_last_reason(const struct braid_ctls *s)
 void braid_ctls_stats(const struct braid_ctls *s, struct braid_ctls_stats *st)
 {
 	*st = s->st;
+}
+
+/* ---- API whose work is done in session_event.c, session_key.c, session_text.c --------- */
+
+int braid_ctls_next_event(struct braid_ctls *s, struct braid_ctls_event *ev)
+{
+	return ctls_next_event(s, ev);
+}
+
+int braid_ctls_renegotiate(struct braid_ctls *s, int64_t now_ms)
+{
+	return ctls_renegotiate(s, now_ms);
+}
+
+void braid_ctls_data_counters(struct braid_ctls *s, uint64_t bytes, uint64_t pkts)
+{
+	s->data_bytes = bytes;
+	s->data_pkts = pkts;
+}
+
+int braid_ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf method,
+		      struct braid_key2 *out)
+{
+	return ctls_derive(s, key_id, method, out);
+}
+
+int braid_ctls_text_split(char *rec, size_t len, void (*cb)(void *arg, const char *msg),
+			  void *arg)
+{
+	return ctls_text_split(rec, len, cb, arg);
+}
+
+int braid_ctls_send_text(struct braid_ctls *s, const char *msg)
+{
+	struct key_state *ks = ctls_ks_primary(s);
+	int ret;
+
+	if (!ks || s->dead)
+		return -EAGAIN;
+	ret = ctls_text_write(ks, msg);
+	if (ret == -EPROTO)
+		ctls_ks_fail(s, ks, braid_tls_error(ks->tls));
+	return ret;
 }

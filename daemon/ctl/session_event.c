@@ -65,7 +65,7 @@ void ctls_push_event(struct braid_ctls *s, enum braid_ctls_event_type type, uint
 	s->ev_n++;
 }
 
-int braid_ctls_next_event(struct braid_ctls *s, struct braid_ctls_event *ev)
+int ctls_next_event(struct braid_ctls *s, struct braid_ctls_event *ev)
 {
 	struct ev_slot *e;
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * session_event.h - the event queue and last error of a session
- * (session_event.c), library-internal. braid_ctls_next_event (session.h) drains
- * the queue.
+ * (session_event.c), library-internal. ctls_next_event drains the queue for
+ * braid_ctls_next_event (session.h).
  */
 #ifndef BRAID_CTL_SESSION_EVENT_H
 #define BRAID_CTL_SESSION_EVENT_H
@@ -21,5 +21,7 @@ void ctls_set_error(struct braid_ctls *s, const char *fmt, ...)
  */
 void ctls_push_event(struct braid_ctls *s, enum braid_ctls_event_type type, uint8_t key_id,
 		     bool fatal, const char *text);
+/* The oldest event into ev (its text wiped from the queue): 0, or -EAGAIN (none). */
+int ctls_next_event(struct braid_ctls *s, struct braid_ctls_event *ev);
 
 #endif /* BRAID_CTL_SESSION_EVENT_H */

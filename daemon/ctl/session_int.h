@@ -12,7 +12,7 @@
 
 #include "km2.h"
 #include "reliable.h"
-#include "session.h"
+#include "session_types.h"
 #include "tls.h"
 #include "tls_auth.h"
 #include "tls_crypt.h"

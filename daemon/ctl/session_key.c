@@ -2,7 +2,7 @@
 /*
  * session_key.c - the key states of a session (session_key.h): allocation,
  * lookup, failure, progress through TLS and key-method-2 to READY and lame
- * duck, renegotiation and key derivation.
+ * duck, renegotiation and key derivation (for session.c).
  */
 #include "session_key.h"
 
@@ -236,7 +236,7 @@ void ctls_ks_progress(struct braid_ctls *s, struct key_state *ks, int64_t now_ms
 
 /* ---- renegotiation and keys ---------------------------------------------------------- */
 
-int braid_ctls_renegotiate(struct braid_ctls *s, int64_t now_ms)
+int ctls_renegotiate(struct braid_ctls *s, int64_t now_ms)
 {
 	struct key_state *prim = ctls_ks_primary(s), *ks;
 
@@ -262,14 +262,8 @@ int braid_ctls_renegotiate(struct braid_ctls *s, int64_t now_ms)
 	return 0;
 }
 
-void braid_ctls_data_counters(struct braid_ctls *s, uint64_t bytes, uint64_t pkts)
-{
-	s->data_bytes = bytes;
-	s->data_pkts = pkts;
-}
-
-int braid_ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf method,
-		      struct braid_key2 *out)
+int ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf method,
+		struct braid_key2 *out)
 {
 	struct key_state *ks = key_id <= 7 ? ctls_ks_by_id(s, (uint8_t)key_id) : NULL;
 	struct braid_kdf_prf_in in;

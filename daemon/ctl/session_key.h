@@ -3,13 +3,15 @@
  * session_key.h - key states of a session (session_key.c), library-internal.
  *
  * A session has at most N_KS key states: the primary (newest READY), one lame
- * duck and one negotiating. braid_ctls_renegotiate, braid_ctls_data_counters
- * and braid_ctls_derive (session.h) are implemented in session_key.c too.
+ * duck and one negotiating. ctls_renegotiate and ctls_derive do the work of
+ * braid_ctls_renegotiate and braid_ctls_derive (session.h).
  */
 #ifndef BRAID_CTL_SESSION_KEY_H
 #define BRAID_CTL_SESSION_KEY_H
 
 #include <stdint.h>
+
+#include "static_key.h"
 
 #include "session_int.h"
 
@@ -32,5 +34,10 @@ uint8_t ctls_next_key_id(uint8_t k);
 void ctls_ks_fail(struct braid_ctls *s, struct key_state *ks, const char *reason);
 /* Advance a key state: start TLS, run the handshake, key-method-2, read records. */
 void ctls_ks_progress(struct braid_ctls *s, struct key_state *ks, int64_t now_ms);
+/* braid_ctls_renegotiate: a soft reset with the next key_id. -ENOTCONN, -EBUSY, -EAGAIN, -ENOMEM. */
+int ctls_renegotiate(struct braid_ctls *s, int64_t now_ms);
+/* braid_ctls_derive: the data-channel key2 of key_id. -ENOKEY, -EINVAL, -EIO. */
+int ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf method,
+		struct braid_key2 *out);
 
 #endif /* BRAID_CTL_SESSION_KEY_H */

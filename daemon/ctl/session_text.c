@@ -2,7 +2,8 @@
 /*
  * session_text.c - NUL-terminated control-channel text messages (PUSH_REQUEST,
  * PUSH_REPLY, AUTH_FAILED, ...): records from the peer split into TEXT events,
- * and messages sent on the primary key (session_text.h).
+ * and one message written as a TLS record (session_text.h). Below
+ * session_key.c: it knows nothing of which key is the primary.
  */
 #include "session_text.h"
 
@@ -13,11 +14,9 @@
 #include <openssl/crypto.h>
 
 #include "session_event.h"
-#include "session_key.h"
 #include "tls.h"
 
-int braid_ctls_text_split(char *rec, size_t len,
-			  void (*cb)(void *arg, const char *msg), void *arg)
+int ctls_text_split(char *rec, size_t len, void (*cb)(void *arg, const char *msg), void *arg)
 {
 	size_t i = 0;
 	int bad = 0;
@@ -65,20 +64,17 @@ void ctls_record_to_text(struct braid_ctls *s, struct key_state *ks, char *rec, 
 {
 	struct text_ctx t = { s, ks->key_id };
 
-	if (braid_ctls_text_split(rec, len, text_cb, &t) > 0)
+	if (ctls_text_split(rec, len, text_cb, &t) > 0)
 		ctls_set_error(s, "key_id %u: control message with invalid characters ignored",
 			  ks->key_id);
 }
 
-int braid_ctls_send_text(struct braid_ctls *s, const char *msg)
+int ctls_text_write(struct key_state *ks, const char *msg)
 {
-	struct key_state *ks = ctls_ks_primary(s);
 	size_t n = strlen(msg);
 	uint8_t rec[BRAID_CTLS_TEXT_MAX];
 	int ret;
 
-	if (!ks || s->dead)
-		return -EAGAIN;
 	if (n + 1 > BRAID_CTLS_TEXT_MAX)
 		return -EMSGSIZE;
 	for (size_t i = 0; i < n; i++)
@@ -87,7 +83,5 @@ int braid_ctls_send_text(struct braid_ctls *s, const char *msg)
 	memcpy(rec, msg, n + 1);
 	ret = braid_tls_write_record(ks->tls, rec, n + 1);
 	OPENSSL_cleanse(rec, n + 1);
-	if (ret == -EPROTO)
-		ctls_ks_fail(s, ks, braid_tls_error(ks->tls));
 	return ret;
 }
