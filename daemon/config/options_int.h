@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * options_int.h - the parser's internal types (the directive table entry and
- * the per-directive context) and the helpers options.c shares with the
- * options_*.c handler files. Not part of the options.h API.
+ * options_int.h - the parser's internal types: the directive table entry and
+ * the per-directive context the options_*.c handlers get. It includes only the
+ * model's types (options_types.h), never options.h. Not part of the options.h API.
  */
 #ifndef BRAID_OPTIONS_INT_H
 #define BRAID_OPTIONS_INT_H
@@ -10,14 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config/options.h"
+#include "config/options_types.h"
 
 #define KEY_DIR_UNSET (-2)	/* key-direction / secret / tls-auth direction not given */
+#define OPT_MANY 15		/* max_args of a directive taking a list */
 
 struct ctx;
 typedef int (*opt_handler)(struct ctx *c, int argc, char **argv);
 
-/* One row of the directive table (options.c). */
+/* One row of the directive table (options_table.c). */
 struct opt_def {
 	const char *name;
 	int min_args, max_args;		/* arguments after the name */
@@ -37,21 +38,5 @@ struct ctx {
 	size_t err_len;
 	const struct opt_def *def;
 };
-
-/* ---- options.c: helpers of the post-parse checks ---- */
-
-/* "FILE:LINE: option 'NAME': MESSAGE" with the place NAME was given (if it was). */
-int opt_lfail(const struct braid_options *o, char *err, size_t err_len, const char *name,
-	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* The directive that chose the TLS role (for messages about the role's needs). */
-const char *opt_role_opt(const struct braid_options *o);
-
-/* "MESSAGE" into err; -EINVAL. */
-int opt_ffail(char *err, size_t err_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Whether the file or inline block b was given. */
-bool opt_has_blob(const struct braid_options *o, enum braid_opt_blob b);
 
 #endif /* BRAID_OPTIONS_INT_H */

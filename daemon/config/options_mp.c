@@ -14,7 +14,7 @@
 
 #include "util/log.h"
 #include "mp/mp.h"
-#include "config/options.h"
+#include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_parse.h"
 

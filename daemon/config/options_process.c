@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "util/log.h"
+#include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_parse.h"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "config/options.h"
+#include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_parse.h"
 

@@ -22,7 +22,7 @@
 
 #include "dc/static_key.h"
 #include "util/log.h"
-#include "config/options.h"
+#include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_parse.h"
 
@@ -395,7 +395,8 @@ int opt_finalize_tls(struct braid_options *o, char *err, size_t err_len)
 }
 
 /* Static-key (and multipath) mode: no TLS-only directive, UDP only. */
-int opt_finalize_static(struct braid_options *o, char *err, size_t err_len)
+int opt_finalize_static(struct braid_options *o, const char *(*blob_name)(enum braid_opt_blob),
+			char *err, size_t err_len)
 {
 	const char *tls_only = NULL;
 
@@ -429,6 +430,6 @@ int opt_finalize_static(struct braid_options *o, char *err, size_t err_len)
 	for (unsigned int i = 0; i < BRAID_BLOB_COUNT; i++)
 		if (opt_has_blob(o, (enum braid_opt_blob)i))
 			braid_warn("option '%s' is ignored in static-key mode",
-				   braid_options_blob_name((enum braid_opt_blob)i));
+				   blob_name((enum braid_opt_blob)i));
 	return 0;
 }

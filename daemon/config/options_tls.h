@@ -41,7 +41,11 @@ int opt_parse_dir(struct ctx *c, const char *s, int *dir);
 /* TLS mode: the credentials and settings each role needs. */
 int opt_finalize_tls(struct braid_options *o, char *err, size_t err_len);
 
-/* Static-key (and multipath) mode: no TLS-only directive, UDP only. */
-int opt_finalize_static(struct braid_options *o, char *err, size_t err_len);
+/*
+ * Static-key (and multipath) mode: no TLS-only directive, UDP only; blob_name
+ * names a blob slot in the warning about the files static-key mode ignores.
+ */
+int opt_finalize_static(struct braid_options *o, const char *(*blob_name)(enum braid_opt_blob),
+			char *err, size_t err_len);
 
 #endif /* BRAID_OPTIONS_TLS_H */
