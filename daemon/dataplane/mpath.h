@@ -41,45 +41,13 @@
 #include <stdint.h>
 
 #include "dc/dc.h"
-#include "mp/mp.h"
 #include "dataplane/mssfix.h"
 #include "config/options.h"
 #include "os/sock.h"
 #include "dataplane/tunstats.h"
 
-struct braid_mpath;
-
-struct braid_mpath_hooks {
-	/* an authenticated payload that is not an engine message, in packet-id order */
-	void (*deliver)(void *user, uint8_t *payload, size_t len);
-	/* a packet authenticated (its source address) */
-	void (*rx_auth)(void *user, const union braid_sockaddr *from);
-	/* at least one datagram was sent */
-	void (*tx)(void *user);
-	void *user;
-};
-
-/* Per path, for the status file and SIGUSR2. */
-struct braid_mpath_path_info {
-	int index;			/* engine path index */
-	char local[80], remote[80];	/* printable addresses */
-	bool learned;			/* from an authenticated packet (not configured) */
-	struct braid_mp_path_stats mp;
-	uint64_t wire_tx_pkts, wire_tx_bytes;	/* datagrams incl. control, as sent */
-	uint64_t wire_rx_pkts, wire_rx_bytes;	/* authenticated datagrams */
-	uint64_t tx_errors;
-};
-
-struct braid_mpath_stats {
-	uint64_t paths_learned;		/* paths added from authenticated packets */
-	uint64_t paths_removed;		/* learned paths timed out or evicted */
-	uint64_t learn_refused;		/* path table full */
-	uint64_t tx_nopath, tx_nobufs;	/* TUN packets dropped by the engine */
-	uint64_t tx_pool_empty, rx_pool_empty;
-	uint64_t tx_seal_errors;
-	uint64_t link_events;
-	struct braid_mp_stats mp;
-};
+#include "dataplane/mpath_types.h"
+#include "dataplane/mpath_tx.h"
 
 /*
  * Open the path sockets and the link monitor, create the engine on dc and
@@ -103,23 +71,8 @@ int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
 /* A datagram the caller read from the shared socket for this session (not yet decrypted). */
 void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from);
-/* One IP packet to send (the gateway's TUN read): clamped, classified, queued, pumped. */
-int braid_mpath_send_ip(struct braid_mpath *m, const uint8_t *ip, size_t len);
 /* Session restart with a fresh data channel: new engine, configured paths only. */
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc);
-/* The TUN fd is readable: read, clamp, classify, queue. */
-void braid_mpath_tun_readable(struct braid_mpath *m, int tun_fd);
-/*
- * The TUN device the data plane may write to itself. With vnet (the device
- * was opened by braid_tun_open_vnet and has t->vnet): reads are split from
- * TCP super-packets, and IP payloads are no longer handed to hooks.deliver
- * but coalesced (braid_tun_gro) and written here, MSS-clamped with the mss
- * given at braid_mpath_new, counted in the tunnel stats (tun_write_*);
- * pings and OCC still go to hooks.deliver. 0 or -ENOMEM.
- */
-int braid_mpath_attach_tun(struct braid_mpath *m, int tun_fd, bool vnet);
-/* Send a payload the daemon makes itself (keepalive ping) through the engine. */
-int braid_mpath_send_payload(struct braid_mpath *m, const uint8_t *pl, size_t len);
 /* At least one path has a peer address (configured or learned). */
 bool braid_mpath_has_peer(const struct braid_mpath *m);
 /* Largest outer IP header of the sockets (20 or 40), for mssfix. */

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mpath_int.h - the state of the multipath data plane, shared by its files
+ * (mpath.c set-up and accessors, mpath_sock.c sockets and paths,
+ * mpath_engine.c the engine pump, mpath_tx.c TUN reads, mpath_rx.c socket
+ * reads, mpath_link.c link events and timers): the struct, its buffers and
+ * pools, the engine's clock. Includes nothing of the mpath family but
+ * mpath_types.h. Not for users of the data plane (they include mpath.h).
+ */
+#ifndef BRAID_MPATH_INT_H
+#define BRAID_MPATH_INT_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "config/options.h"
+#include "dc/dc.h"
+#include "mp/mp.h"
+#include "os/sock.h"
+#include "os/tun.h"
+#include "dataplane/mpath_types.h"
+#include "dataplane/mssfix.h"
+#include "dataplane/tunstats.h"
+
+#define MAX_SOCKS BRAID_OPT_MAX_MP_PATHS
+#define MAX_EPS BRAID_MP_MAX_PATHS
+#define RX_BATCH 32
+#define RX_ROUNDS 8
+#define RX_REORDER_MAX 4096	/* packets the engine may hold for reordering */
+#define RX_REORDER_WINDOW 8192
+#define RX_BATCH_GRO 8		/* messages per read with GRO (each up to 64 KiB) */
+#define TUN_BATCH 64
+#define SHARED_QUEUE 2048	/* engine tx pool of a shared-socket session (gateway client) */
+#define SHARED_REORDER 2048	/* and its reorder bound */
+#define HOUSEKEEP_S 1.0
+#define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
+#define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
+#define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: up to 64 KiB of coalesced datagrams */
+#define CTL_WIRE_MAX (BRAID_MP_CTL_MAX + 64)	/* MTU probes are up to the link MTU */
+
+/* A TX packet: plaintext at d + ov, sealed in place into d (kept for re-sends). */
+struct tbuf {
+	struct tbuf *next;
+	uint32_t len;		/* plaintext length */
+	uint32_t wlen;		/* sealed length, 0 until sealed */
+	uint8_t key_id;
+	uint8_t d[];
+};
+
+/* An RX payload held by the engine's reorder buffer. */
+struct rbuf {
+	struct rbuf *next;
+	uint32_t len;
+	uint8_t d[];
+};
+
+struct msock {
+	struct braid_mpath *m;
+	int fd;
+	union braid_sockaddr local;	/* as bound (the kernel's port with nobind) */
+	const char *cfg_local;		/* the mp-path text, NULL = wildcard */
+	bool wildcard;
+	bool backup;
+	uint64_t cap_bps;
+	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
+	bool gso;		/* UDP GSO accepted (cleared if a send is refused) */
+	bool gro;		/* UDP GRO on: a read may hold several datagrams */
+	bool shared;		/* the caller's socket (braid_mpath_new_shared): not read, not closed */
+	ev_io r;
+};
+
+struct ep {
+	bool used;
+	int sock;
+	union braid_sockaddr peer;
+	bool learned;
+	bool configured;
+	uint64_t failed_since_us;
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
+	uint32_t mtu_logged;	/* the engine's path MTU last logged */
+};
+
+/* A configured (socket, remote) pair, re-added at each restart. */
+struct cfgpath {
+	int sock;
+	union braid_sockaddr peer;
+};
+
+struct braid_mpath {
+	struct ev_loop *loop;
+	const struct braid_options *o;
+	struct braid_dc *dc;
+	const struct braid_mssfix *mss;
+	struct braid_tunnel_stats *tst;
+	struct braid_mpath_hooks h;
+
+	struct braid_mp_config cfg;
+	struct braid_mp *mp;
+	enum braid_mp_sched sched;
+	char sched_name[BRAID_OPT_MP_SCHED_LEN];	/* in use: config, then `set scheduler` */
+
+	struct msock sock[MAX_SOCKS];
+	int n_sock;
+	struct ep ep[MAX_EPS];
+	struct cfgpath cfgp[MAX_EPS];
+	int n_cfgp;
+	uint64_t next_key;
+	char name[64];			/* log prefix ("" or "client/addr: ") */
+	bool shared;			/* braid_mpath_new_shared: the caller's socket */
+
+	/* key generations (engine packet-id = generation << 32 | dc packet-id) */
+	uint32_t gen_cur;		/* newest generation seen on tx or rx */
+
+	int nl_fd;
+	ev_io nl_r;
+	ev_timer engine_t, housekeep_t;
+
+	/* pools */
+	size_t tsize, rsize, ov;
+	uint8_t *tmem, *rmem;
+	uint32_t tcount, rcount;
+	struct tbuf *tfree;
+	struct rbuf *rfree;
+	bool have_spare;	/* a reserved packet-id the engine refused, used next */
+	uint8_t spare_kid;
+	uint32_t spare_pid;
+
+	/* RX batch */
+	uint8_t *rxbuf;
+	size_t rxbs;		/* bytes per rx buffer */
+	struct mmsghdr rxmsg[RX_BATCH];
+	struct iovec rxiov[RX_BATCH];
+	union braid_sockaddr rxaddr[RX_BATCH];
+	union {
+		struct cmsghdr align;
+		uint8_t b[CMSG_SPACE(sizeof(struct timespec)) + BRAID_SOCK_GRO_CMSG];
+	} rxctl[RX_BATCH];
+
+	/* TX batch: datagrams of one pump, sent together (sendmmsg, UDP GSO) */
+	struct braid_txbatch txb;
+	int txb_path[BRAID_TXB_MAX];
+	uint8_t *txctl;		/* sealed control packets of the batch, CTL_WIRE_MAX each */
+	unsigned int txctl_n;
+
+	/* TUN with offloads (braid_mpath_attach_tun): super-packet reads, coalesced writes */
+	int tun_fd;
+	bool tun_vnet;
+	uint8_t *tunrd;			/* one read: vnet header + up to 64 KiB */
+	struct braid_tun_gro *gro;	/* IP payloads delivered in one pump */
+
+	bool sent_any;
+	uint32_t tunnel_mtu_logged;
+	uint64_t last_now;	/* latest time given to the engine: it never goes back */
+	struct braid_mpath_stats st;
+	ev_tstamp last_err_log;
+};
+
+/* ---- the engine's clock ---- */
+
+static inline uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static inline uint64_t mnow(struct braid_mpath *m)
+{
+	uint64_t t = now_us();
+
+	if (t > m->last_now)
+		m->last_now = t;
+	return m->last_now;
+}
+
+/* An arrival time for the engine: not before the last time it was given. */
+static inline uint64_t rx_clamp(struct braid_mpath *m, uint64_t t)
+{
+	if (t < m->last_now)
+		return m->last_now;
+	m->last_now = t;
+	return t;
+}
+
+/* ---- pools ---- */
+
+static inline struct tbuf *tget(struct braid_mpath *m)
+{
+	struct tbuf *b = m->tfree;
+
+	if (b)
+		m->tfree = b->next;
+	return b;
+}
+
+static inline void tput(struct braid_mpath *m, struct tbuf *b)
+{
+	b->next = m->tfree;
+	m->tfree = b;
+}
+
+static inline struct rbuf *rget(struct braid_mpath *m)
+{
+	struct rbuf *b = m->rfree;
+
+	if (b)
+		m->rfree = b->next;
+	return b;
+}
+
+static inline void rput(struct braid_mpath *m, struct rbuf *b)
+{
+	b->next = m->rfree;
+	m->rfree = b;
+}
+
+#endif /* BRAID_MPATH_INT_H */

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mpath_link.c - link events and timers of the multipath data plane: local
+ * addresses going down or up (rtnetlink, os/linkmon) become engine link
+ * events; the housekeeping timer logs path and tunnel MTUs and removes
+ * learned paths failed for mp-path-timeout.
+ */
+#include "dataplane/mpath_link.h"
+
+#include <stdint.h>
+
+#include "os/linkmon.h"
+#include "util/log.h"
+#include "dataplane/mpath_engine.h"
+#include "dataplane/mpath_sock.h"
+
+void mpath_link_scan(struct braid_mpath *m, bool log_all)
+{
+	uint64_t now = mnow(m);
+
+	for (int s = 0; s < m->n_sock; s++) {
+		struct msock *k = &m->sock[s];
+		char a[80];
+		int up;
+
+		if (k->wildcard)
+			continue;
+		up = braid_linkmon_addr_up(&k->local);
+		if (up < 0 || up == k->up)
+			continue;
+		if (k->up >= 0 || (log_all && !up))
+			braid_info("multipath: local address %s is %s", braid_sockaddr_str(&k->local, a, sizeof(a)),
+				   up ? "up again" : "down (link down or address gone)");
+		if (k->up >= 0)
+			m->st.link_events++;
+		k->up = up;
+		for (int i = 0; i < MAX_EPS; i++)
+			if (m->ep[i].used && m->ep[i].sock == s)
+				braid_mp_path_link_event(m->mp, now, i, up);
+	}
+}
+
+void mpath_nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mpath *m = w->data;
+
+	(void)loop, (void)revents;
+	if (braid_linkmon_drain(m->nl_fd) != 0)
+		mpath_link_scan(m, false);
+	mpath_pump(m);
+}
+
+void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_mpath *m = w->data;
+	uint64_t now = mnow(m);
+
+	(void)loop, (void)revents;
+	for (int i = 0; i < MAX_EPS; i++) {
+		struct braid_mp_path_stats ps;
+
+		if (!m->ep[i].used || braid_mp_path_stats(m->mp, i, &ps))
+			continue;
+		if (ps.mtu != m->ep[i].mtu_logged && ps.mtu_probes == ps.mtu_acks + ps.mtu_probes_lost) {
+			char d[200];
+
+			m->ep[i].mtu_logged = ps.mtu;
+			braid_info("multipath: path %s mtu %u (%u searches, %llu probes, %llu lost, "
+				   "%u black holes)", mpath_ep_str(m, i, d, sizeof(d)), ps.mtu,
+				   ps.mtu_searches, (unsigned long long)ps.mtu_probes,
+				   (unsigned long long)ps.mtu_probes_lost, ps.mtu_blackholes);
+		}
+		if (ps.state != BRAID_MP_PATH_FAILED && ps.state != BRAID_MP_PATH_PROBING) {
+			m->ep[i].failed_since_us = 0;
+			continue;
+		}
+		if (!m->ep[i].failed_since_us)
+			m->ep[i].failed_since_us = now;
+		if (m->ep[i].learned &&
+		    now - m->ep[i].failed_since_us >= (uint64_t)m->o->mp_path_timeout * 1000000u)
+			mpath_ep_del(m, i, now, "no answer for mp-path-timeout");
+	}
+	{
+		uint32_t t = braid_mp_tunnel_mtu(m->mp);
+		struct braid_mssfix mss;
+
+		if (t && t != m->tunnel_mtu_logged) {
+			m->tunnel_mtu_logged = t;
+			braid_mssfix_limit(&mss, m->mss, (int)t);
+			if (mss.mss4)
+				braid_info("multipath: tunnel mtu %u (smallest path mtu): inner TCP "
+					   "MSS clamped to %u (IPv4) / %u (IPv6)", t, mss.mss4,
+					   mss.mss6);
+			else
+				braid_info("multipath: tunnel mtu %u (smallest path mtu); mssfix "
+					   "is off", t);
+		}
+	}
+	mpath_pump(m);
+}

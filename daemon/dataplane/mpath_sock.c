@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mpath_sock.c - the sockets and paths of the multipath data plane: the
+ * path sockets (bound to each mp-path local address, PMTU discovery,
+ * timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
+ * paths, the engine path table (add, find, remove, evict) and the send
+ * batch (sendmmsg / UDP GSO) with its per-path counters.
+ */
+#include "dataplane/mpath_sock.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "util/log.h"
+
+/*
+ * Path MTU discovery on a path socket: probe = DF set, and the kernel's
+ * cached path MTU (learned from ICMP) does not refuse our MTU probes; the
+ * engine finds each path's MTU itself. Off (no DF, fragments allowed) only
+ * around a datagram that fits no path (tx.oversize).
+ */
+int mpath_set_pmtudisc(int fd, int family, bool probe)
+{
+	int v4 = probe ? IP_PMTUDISC_PROBE : IP_PMTUDISC_DONT;
+	int v6 = probe ? IPV6_PMTUDISC_PROBE : IPV6_PMTUDISC_DONT;
+	int r = 0;
+
+	if (family == AF_INET6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &v6, sizeof(v6)) < 0)
+		r = -errno;
+	/* also the IPv4 side of a dual-stack socket (v4-mapped peers) */
+	if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v4, sizeof(v4)) < 0 && family == AF_INET)
+		r = -errno;
+	return r;
+}
+
+/* ---- paths ---- */
+
+const char *mpath_ep_str(const struct braid_mpath *m, int i, char *buf, size_t len)
+{
+	char a[80], b[80];
+
+	snprintf(buf, len, "%s%d (%s -> %s)", m->name, i,
+		 braid_sockaddr_str(&m->sock[m->ep[i].sock].local, a, sizeof(a)),
+		 braid_sockaddr_str(&m->ep[i].peer, b, sizeof(b)));
+	return buf;
+}
+
+int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *peer, bool learned,
+		 uint64_t now)
+{
+	const struct msock *s = &m->sock[sock];
+	char d[200];
+	int i;
+
+	i = braid_mp_path_add(m->mp, now, ++m->next_key,
+			      (s->backup ? BRAID_MP_PATH_F_BACKUP : 0) |
+			      (learned ? BRAID_MP_PATH_F_LEARNED : 0), s->cap_bps);
+	if (i < 0)
+		return i;
+	memset(&m->ep[i], 0, sizeof(m->ep[i]));
+	m->ep[i].used = true;
+	m->ep[i].sock = sock;
+	m->ep[i].peer = *peer;
+	m->ep[i].learned = learned;
+	m->ep[i].configured = !learned;
+	if (s->up == 0)
+		braid_mp_path_link_event(m->mp, now, i, 0);
+	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
+		   learned ? "learned from an authenticated packet, validating" : "added, validating",
+		   s->backup ? " (backup)" : "");
+	return i;
+}
+
+void mpath_ep_del(struct braid_mpath *m, int i, uint64_t now, const char *why)
+{
+	char d[200];
+
+	braid_info("multipath: path %s removed: %s", mpath_ep_str(m, i, d, sizeof(d)), why);
+	braid_mp_path_del(m->mp, now, i);
+	m->ep[i].used = false;
+	m->st.paths_removed++;
+}
+
+int mpath_ep_find(const struct braid_mpath *m, int sock, const union braid_sockaddr *from)
+{
+	for (int i = 0; i < MAX_EPS; i++)
+		if (m->ep[i].used && m->ep[i].sock == sock && braid_sockaddr_equal(&m->ep[i].peer, from))
+			return i;
+	return -ENOENT;
+}
+
+/* A learned path that has been failed longest, to make room; -1 if none. */
+int mpath_ep_victim(const struct braid_mpath *m)
+{
+	uint64_t best = UINT64_MAX;
+	int v = -1;
+
+	for (int i = 0; i < MAX_EPS; i++)
+		if (m->ep[i].used && m->ep[i].learned && m->ep[i].failed_since_us &&
+		    m->ep[i].failed_since_us < best) {
+			best = m->ep[i].failed_since_us;
+			v = i;
+		}
+	return v;
+}
+
+/* ---- the send batch ---- */
+
+/* Send the batch; per-datagram results go to the path counters. */
+void mpath_tx_flush(struct braid_mpath *m)
+{
+	struct braid_txbatch *b = &m->txb;
+	unsigned int n = braid_txb_flush(b);
+
+	for (unsigned int i = 0; i < n; i++) {
+		struct ep *e = &m->ep[m->txb_path[i]];
+
+		if (b->res[i]) {
+			e->tx_errors++;
+			m->tst->link_tx_errors++;
+			if (ev_now(m->loop) - m->last_err_log >= 1.0) {
+				char d[200];
+
+				m->last_err_log = ev_now(m->loop);
+				braid_dbg("multipath: send on path %s: %s",
+					  mpath_ep_str(m, m->txb_path[i], d, sizeof(d)), strerror(-b->res[i]));
+			}
+			continue;
+		}
+		e->tx_pkts++;
+		e->tx_bytes += b->e[i].len;
+		m->tst->link_tx_pkts++;
+		m->tst->link_tx_bytes += b->e[i].len;
+		m->sent_any = true;
+	}
+	b->n = 0;
+	m->txctl_n = 0;
+}
+
+/* Queue one datagram for the batch: pkt must stay valid until mpath_tx_flush(). */
+void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t len)
+{
+	struct ep *e;
+	struct msock *s;
+
+	if (path < 0 || path >= MAX_EPS || !m->ep[path].used)
+		return;
+	e = &m->ep[path];
+	s = &m->sock[e->sock];
+	if (m->txb.n >= BRAID_TXB_MAX)
+		mpath_tx_flush(m);
+	m->txb_path[m->txb.n] = path;
+	braid_txb_add(&m->txb, s->fd, &s->gso, &e->peer, pkt, len);
+}
+
+/* ---- sockets ---- */
+
+static int open_sock(struct braid_mpath *m, const char *local, int family, uint16_t port,
+		     bool backup, uint64_t cap)
+{
+	struct msock *s;
+	union braid_sockaddr ba;
+	char err[300], a[80];
+	int r;
+
+	for (int i = 0; i < m->n_sock; i++)
+		if (local && m->sock[i].cfg_local && !strcmp(local, m->sock[i].cfg_local))
+			return i;
+	if (m->n_sock >= MAX_SOCKS)
+		return -ENOSPC;
+	r = braid_sock_resolve(local, port, family, true, &ba, err, sizeof(err));
+	if (r) {
+		braid_err("mp-path: %s", err);
+		return r;
+	}
+	s = &m->sock[m->n_sock];
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->local = ba;
+	s->wildcard = local == NULL;
+	s->backup = backup;
+	s->cap_bps = cap;
+	s->up = -1;
+	r = braid_sock_open_udp(ba.sa.sa_family, &ba, m->o->family == AF_INET6, &s->fd);
+	if (r) {
+		braid_err("cannot open UDP socket on %s: %s", braid_sockaddr_str(&ba, a, sizeof(a)),
+			  strerror(-r));
+		return r;
+	}
+	{
+		union braid_sockaddr got;
+		socklen_t gl = sizeof(got);
+
+		if (!getsockname(s->fd, &got.sa, &gl))
+			s->local = got;
+	}
+	s->cfg_local = local;
+	braid_info("multipath: UDP%s socket bound to %s%s", ba.sa.sa_family == AF_INET ? "v4" : "v6",
+		   braid_sockaddr_str(&s->local, a, sizeof(a)), backup ? " (backup)" : "");
+	{
+		/* kernel arrival times: the engine's delivery-rate and one-way
+		 * delay samples must not see how late this process ran */
+		int one = 1;
+
+		if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
+				  strerror(errno));
+	}
+	r = mpath_set_pmtudisc(s->fd, s->local.sa.sa_family, true);
+	if (r)
+		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
+			   "fragmented or refused by the kernel's PMTU cache)",
+			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
+	s->gso = braid_sock_gso_ok(s->fd);
+	s->gro = braid_sock_set_gro(s->fd) == 0;
+	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
+		  braid_sockaddr_str(&s->local, a, sizeof(a)));
+	return m->n_sock++;
+}
+
+static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16_t port)
+{
+	union braid_sockaddr peer;
+	int fam = m->sock[sock].local.sa.sa_family;
+	char err[300];
+	int r;
+
+	if (m->n_cfgp >= MAX_EPS) {
+		braid_err("multipath: more than %d paths configured", MAX_EPS);
+		return -ENOSPC;
+	}
+	r = braid_sock_resolve(host, port, m->sock[sock].wildcard && fam == AF_INET6 ? AF_UNSPEC : fam,
+			       false, &peer, err, sizeof(err));
+	if (!r)
+		r = braid_sockaddr_to_family(&peer, fam);
+	if (r) {
+		braid_err("mp-path: remote %s: %s", host, r == -EAFNOSUPPORT ?
+			  "not of the local address's family" : err);
+		return r ? r : -EINVAL;
+	}
+	m->cfgp[m->n_cfgp].sock = sock;
+	m->cfgp[m->n_cfgp].peer = peer;
+	m->n_cfgp++;
+	return 0;
+}
+
+int mpath_setup_paths(struct braid_mpath *m)
+{
+	const struct braid_options *o = m->o;
+	int r, s;
+
+	if (!o->n_mp_paths) {
+		int fam = o->family == AF_UNSPEC ? (o->local && strchr(o->local, '.') ? AF_INET : AF_INET6)
+						 : o->family;
+
+		s = open_sock(m, o->local, fam, o->nobind ? 0 : o->lport, false, 0);
+		if (s < 0)
+			return s;
+		for (unsigned int k = 0; k < o->n_remotes; k++) {
+			r = add_cfgpath(m, s, o->remotes[k].host,
+					o->remotes[k].port ? o->remotes[k].port : o->rport);
+			if (r)
+				return r;
+		}
+		return 0;
+	}
+	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
+		const struct braid_opt_mp_path *p = &o->mp_paths[i];
+
+		s = open_sock(m, p->local, AF_UNSPEC, o->nobind ? 0 : o->lport, p->backup, p->cap_bps);
+		if (s < 0)
+			return s;
+		if (p->remote) {
+			r = add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
+			if (r)
+				return r;
+			continue;
+		}
+		for (unsigned int k = 0; k < o->n_remotes; k++) {
+			r = add_cfgpath(m, s, o->remotes[k].host,
+					o->remotes[k].port ? o->remotes[k].port : o->rport);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+/* A socket of the caller's as the only path socket (braid_mpath_new_shared). */
+int mpath_shared_sock(struct braid_mpath *m, int fd)
+{
+	struct msock *s = &m->sock[0];
+	socklen_t gl = sizeof(s->local);
+
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->fd = fd;
+	s->shared = true;
+	s->wildcard = true;	/* no link monitoring: the caller's address */
+	s->up = -1;
+	if (getsockname(fd, &s->local.sa, &gl) < 0)
+		return -errno;
+	s->gso = braid_sock_gso_ok(fd);
+	m->n_sock = 1;
+	return 0;
+}

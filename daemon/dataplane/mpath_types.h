@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mpath_types.h - the types the multipath data plane shares with its users:
+ * the hooks it calls, its per-path and global counters. Includes nothing of
+ * the mpath family, so that mpath.h and mpath_int.h both build on it.
+ */
+#ifndef BRAID_MPATH_TYPES_H
+#define BRAID_MPATH_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mp/mp.h"
+#include "os/sock.h"
+
+struct braid_mpath;
+
+struct braid_mpath_hooks {
+	/* an authenticated payload that is not an engine message, in packet-id order */
+	void (*deliver)(void *user, uint8_t *payload, size_t len);
+	/* a packet authenticated (its source address) */
+	void (*rx_auth)(void *user, const union braid_sockaddr *from);
+	/* at least one datagram was sent */
+	void (*tx)(void *user);
+	void *user;
+};
+
+/* Per path, for the status file and SIGUSR2. */
+struct braid_mpath_path_info {
+	int index;			/* engine path index */
+	char local[80], remote[80];	/* printable addresses */
+	bool learned;			/* from an authenticated packet (not configured) */
+	struct braid_mp_path_stats mp;
+	uint64_t wire_tx_pkts, wire_tx_bytes;	/* datagrams incl. control, as sent */
+	uint64_t wire_rx_pkts, wire_rx_bytes;	/* authenticated datagrams */
+	uint64_t tx_errors;
+};
+
+struct braid_mpath_stats {
+	uint64_t paths_learned;		/* paths added from authenticated packets */
+	uint64_t paths_removed;		/* learned paths timed out or evicted */
+	uint64_t learn_refused;		/* path table full */
+	uint64_t tx_nopath, tx_nobufs;	/* TUN packets dropped by the engine */
+	uint64_t tx_pool_empty, rx_pool_empty;
+	uint64_t tx_seal_errors;
+	uint64_t link_events;
+	struct braid_mp_stats mp;
+};
+
+#endif /* BRAID_MPATH_TYPES_H */
