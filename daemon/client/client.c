@@ -2,16 +2,20 @@
 /*
  * client.c - the TLS client (see client.h): set-up and tear-down, the event
  * loop with its tick (keepalive, timeouts, PUSH_REQUEST repeats), signals and
- * explicit-exit-notify, and the glue the other client_*.c files share
- * (client_int.h).
+ * explicit-exit-notify; the top of the client's files (their order is in
+ * client_int.h).
  *
  *   client_setup.c     tls-auth/tls-crypt key, auth-user-pass, TLS context
  *   client_peerinfo.c  data-ciphers, peer-info (IV_*), OCC options string
  *   client_connect.c   remote list, socket and connect, restart policy
  *   client_ctl.c       control session pump, server messages and events
  *   client_push.c      applying a PUSH_REPLY: keys, TUN, `up`, routes
- *   client_io.c        socket and TUN I/O, data channel in and out
+ *   client_io.c        socket and TUN reads, data channel out
+ *   client_link.c      sending on the socket or TCP link, closing it
+ *   client_payload.c   a decrypted payload: TUN, ping, OCC EXIT
+ *   client_mp.c        the negotiated multipath data plane
  *   client_status.c    `status FILE` and the stats log line
+ *   client_state.c     clocks, restart and exit requests
  */
 #include "client/client.h"
 
@@ -20,7 +24,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -31,6 +34,7 @@
 #include "client/client_io.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_state.h"
 #include "client/client_status.h"
 #include "ctl/session.h"
 #include "ctl/tls.h"
@@ -43,35 +47,6 @@
 #define TICK_S 0.25
 #define PUSH_REQUEST_INTERVAL 5.0
 #define EXIT_NOTIFY_WAIT 1.0
-
-int64_t client_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t client_mono_sec(void)
-{
-	return client_now_ms() / 1000;
-}
-
-void client_request_restart(struct braid_client *c, const char *why, bool advance)
-{
-	if (c->restart_reason || c->exit_req)
-		return;
-	c->restart_reason = why;
-	c->advance = advance;
-	ev_break(c->loop, EVBREAK_ONE);
-}
-
-void client_request_exit(struct braid_client *c, int code)
-{
-	c->exit_req = true;
-	c->exit_code = code;
-	ev_break(c->loop, EVBREAK_ONE);
-}
 
 /* ---- timers and signals ---- */
 

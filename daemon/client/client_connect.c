@@ -18,9 +18,10 @@
 #include <sodium.h>
 
 #include "client/client_ctl.h"
-#include "client/client_io.h"
+#include "client/client_link.h"
 #include "client/client_mp.h"
 #include "client/client_push.h"
+#include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
 #include "util/log.h"

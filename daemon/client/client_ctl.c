@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/client_io.h"
+#include "client/client_link.h"
 #include "client/client_peerinfo.h"
 #include "client/client_push.h"
 #include "client/client_setup.h"
+#include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
 #include "util/log.h"

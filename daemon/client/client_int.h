@@ -1,7 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * client_int.h - the TLS client's state (struct braid_client), shared by
- * client.c and the client_*.c files; not part of the client.h API.
+ * client.c and the client_*.c files; not part of the client.h API. It
+ * includes no header of the client family.
+ *
+ * The client's files depend downward only: a file includes the headers of
+ * (and calls) files on lower lines, never its own line or above.
+ *
+ *   client.c                     event loop, tick, signals, new/run/free (client.h)
+ *   client_connect.c             remote list, connect, teardown, restart pause
+ *   client_io.c                  reading the link and the TUN, data channel out
+ *   client_ctl.c                 control session pump, server messages, events
+ *   client_push.c client_status.c  applying a PUSH_REPLY; the status file
+ *   client_mp.c                  the multipath data plane
+ *   client_link.c client_payload.c client_peerinfo.c client_setup.c
+ *                                sending on the link; a decrypted payload;
+ *                                peer-info and OCC; keys, credentials, TLS
+ *   client_state.c               clocks, restart and exit requests
+ *   client_int.h                 this struct
+ *
+ * Calls that would go upward are made by the loop instead: a lower file asks
+ * for a restart or an exit (client_state.c) and client.c acts on it when
+ * ev_run returns.
  */
 #ifndef BRAID_CLIENT_INT_H
 #define BRAID_CLIENT_INT_H
@@ -12,7 +32,6 @@
 #include <ev.h>
 #include <openssl/ssl.h>
 
-#include "client/client.h"
 #include "ctl/km2.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
@@ -113,18 +132,5 @@ struct braid_client {
 	struct braid_reject rej;	/* refused packets: counters and rate-limited log lines */
 	uint8_t *pkt, *plain, *framed;
 };
-
-/* Monotonic clock in milliseconds (the control session's time base). */
-int64_t client_now_ms(void);
-/* Monotonic clock in seconds (the data channel's replay-time base). */
-int64_t client_mono_sec(void);
-/*
- * Leave the event loop for a restart (reason logged as OpenVPN's
- * "SIGUSR1[soft,why]"); advance: then try the next remote. The first request
- * wins; none after an exit request.
- */
-void client_request_restart(struct braid_client *c, const char *why, bool advance);
-/* Leave the event loop and end the process with this exit code. */
-void client_request_exit(struct braid_client *c, int code);
 
 #endif /* BRAID_CLIENT_INT_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * client_io.c - the TLS client's packet I/O (client_io.h): sending on the UDP
- * socket or TCP link, reading it (data packets to the data channel, control
- * packets to the session), reading the TUN into the data channel, and the
- * TCP connect completion and write-queue drain.
+ * client_io.c - the TLS client's packet I/O (client_io.h): reading the UDP
+ * socket or TCP link (data packets to the data channel, control packets to
+ * the session), reading the TUN into the data channel, and the TCP connect
+ * completion and write-queue drain. Sending a packet is client_link.c's, a
+ * decrypted payload client_payload.c's.
  */
 #include "client/client_io.h"
 
@@ -13,7 +14,10 @@
 #include <unistd.h>
 
 #include "client/client_ctl.h"
+#include "client/client_link.h"
 #include "client/client_mp.h"
+#include "client/client_payload.h"
+#include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
@@ -24,46 +28,6 @@
 
 #define RX_BATCH 64
 #define TUN_BATCH 64
-
-/* ---- transport ---- */
-
-int client_link_send(struct braid_client *c, const uint8_t *pkt, size_t len)
-{
-	int r;
-
-	if (c->tcp) {
-		r = braid_tcplink_send(&c->tl, pkt, len);
-		if (r == 0 && braid_tcplink_want_write(&c->tl))
-			ev_io_start(c->loop, &c->sock_w);
-		if (r && r != -ENOBUFS)
-			client_request_restart(c, "connection-reset", false);
-	} else {
-		if (send(c->ufd, pkt, len, 0) < 0)
-			r = -errno;
-		else
-			r = 0;
-	}
-	if (r) {
-		c->stt.tx_dropped++;
-		return r;
-	}
-	c->stt.link_tx_pkts++;
-	c->stt.link_tx_bytes += len;
-	c->last_tx = ev_now(c->loop);
-	return 0;
-}
-
-void client_close_link(struct braid_client *c)
-{
-	ev_io_stop(c->loop, &c->sock_r);
-	ev_io_stop(c->loop, &c->sock_w);
-	if (c->tcp)
-		braid_tcplink_close(&c->tl);
-	if (c->ufd >= 0) {
-		close(c->ufd);
-		c->ufd = -1;
-	}
-}
 
 /* ---- data channel ---- */
 
@@ -169,39 +133,6 @@ static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 	c->last_rx = ev_now(c->loop);
 	c->stt.auth_read_bytes += len;
 	client_rx_payload(c, c->plain, plen);
-}
-
-void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
-{
-	struct braid_payload pl;
-
-	braid_payload_classify(c->framing, plain, plen, &pl);
-	switch (pl.kind) {
-	case BRAID_PAYLOAD_IPV4:
-	case BRAID_PAYLOAD_IPV6: {
-		uint8_t *ip = plain + (pl.data - plain);
-
-		braid_mssfix_apply(&c->mss, ip, pl.len);
-		if (write(c->tun.fd, ip, pl.len) >= 0) {
-			c->stt.tun_write_pkts++;
-			c->stt.tun_write_bytes += pl.len;
-		}
-		break;
-	}
-	case BRAID_PAYLOAD_PING:
-		c->stt.pings_rx++;
-		break;
-	case BRAID_PAYLOAD_OCC:
-		if (pl.occ_type == BRAID_OCC_EXIT) {
-			braid_info("server sent an exit notification (OCC EXIT): restarting");
-			client_request_restart(c, "remote-exit", true);
-		}
-		break;
-	default:
-		c->stt.rx_malformed++;
-		braid_dbg("authenticated payload dropped: %s", braid_payload_kind_str(pl.kind));
-		break;
-	}
 }
 
 static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)

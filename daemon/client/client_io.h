@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * client_io.h - packet I/O of the TLS client: link, TUN, data channel (client_io.c).
+ * client_io.h - packet I/O of the TLS client: reading the link and the TUN, the
+ * data channel out (client_io.c).
  * Internal to the TLS client; the struct is in client_int.h.
  */
 #ifndef BRAID_CLIENT_IO_H
@@ -12,14 +13,8 @@
 
 #include "client/client_int.h"
 
-/* Send one packet on the link (UDP, or framed on TCP); counts it. 0 or -errno. */
-int client_link_send(struct braid_client *c, const uint8_t *pkt, size_t len);
-/* Stop the socket watchers and close the UDP socket or TCP link. */
-void client_close_link(struct braid_client *c);
 /* Encrypt a framed payload and send it (only when the data channel is up). */
 void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len);
-/* An authenticated payload (IP, ping, OCC) from the data channel, after decryption. */
-void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen);
 /* Send the keepalive ping payload. */
 void client_send_ping(struct braid_client *c);
 /* TUN readable: packets through mssfix and framing into the data channel. */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/client_io.h"
+#include "client/client_payload.h"
 #include "util/log.h"
 #include "dataplane/mpath.h"
 #include "dataplane/mpsession.h"

@@ -14,9 +14,9 @@
 #include <sys/socket.h>
 
 #include "client/client_mp.h"
-#include "client/client_setup.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
 #include "util/log.h"

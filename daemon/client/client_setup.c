@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 
+#include "client/client_state.h"
 #include "ctl/session.h"
 #include "ctl/tls.h"
 #include "dc/static_key.h"
