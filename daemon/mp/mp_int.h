@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * mp_int.h - engine internals shared by mp.c and mp_sched.c.
+ * mp_int.h - engine internals shared by the engine's files (mp.c, mp_queue.c,
+ * mp_path.c, mp_probe.c, mp_timer.c, mp_tx.c, mp_rx.c, mp_sched.c): the
+ * engine and path structs. Includes nothing of the engine family but
+ * mp_types.h and the leaf modules (aqm, est, pmtu, reorder).
  */
 #ifndef BRAID_MP_INT_H
 #define BRAID_MP_INT_H
 
 #include <stdint.h>
 
-#include "mp.h"
 #include "mp_aqm.h"
 #include "mp_est.h"
 #include "mp_pmtu.h"
 #include "mp_reorder.h"
+#include "mp_types.h"
 
 #define MP_RESEND_BIT 0x80000000u
 #define MP_CTLQ 64
 #define MP_MPIP_S 10
 #define MP_MPIP_T_US 100000ULL
 #define MP_MPIP_WMAX 1000
+
+/* timing constants used by more than one engine file */
+#define PACE_SLACK_US 1000
+#define BUSY_US 1000000
+#define IDLE_CHALLENGE_US 1000000
 
 struct mp_slot {
 	void *ref;
@@ -158,23 +166,5 @@ static inline int mp_usable(const struct mp_path *p)
 	return p->used && (p->state == BRAID_MP_PATH_ACTIVE || p->state == BRAID_MP_PATH_STANDBY ||
 			   p->state == BRAID_MP_PATH_DEGRADED);
 }
-
-/* Bit mask of the paths data may use now (best tier only). */
-uint32_t mp_sched_usable(const struct braid_mp *mp);
-/* Paths to put a packet on (bit mask), 0 = none. Only paths whose MTU fits
- * len; if none does, the ones with the largest MTU (counted). */
-uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta);
-/* Charge len bytes to path i in the stride scheduler. */
-void mp_sched_charge(struct braid_mp *mp, int i, uint32_t len);
-/* A path became usable: align its stride clock and MPIP weight. */
-void mp_sched_path_up(struct braid_mp *mp, int i);
-/* Relative one-way delay of path i among the paths in mask. */
-double mp_sched_rel_delay(const struct braid_mp *mp, uint32_t mask, int i);
-/* Send-queue delay on path i that costs nothing: the slowest usable path
- * takes that much longer anyway (EDF fills the fast path up to it). */
-uint64_t mp_sched_free_delay(const struct braid_mp *mp, int i);
-/* MPIP Algorithm 1 step (every T). */
-void mp_sched_mpip_step(struct braid_mp *mp);
-uint64_t mp_path_rate(const struct braid_mp *mp, const struct mp_path *p);
 
 #endif /* BRAID_MP_INT_H */

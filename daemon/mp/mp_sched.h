@@ -2,8 +2,8 @@
 /*
  * mp_sched.h - scheduler helpers that know which path is which: slots and
  * backup flags of both sides (docs/multipath.md §4, §6), and the redundant
- * scheduler's per-path delay budget. The older scheduler entry points are
- * declared in mp_int.h.
+ * scheduler's per-path delay budget; and the scheduler entry points the
+ * engine calls (mp_sched_usable, _pick, _charge, ...).
  */
 #ifndef BRAID_MP_SCHED_H
 #define BRAID_MP_SCHED_H
@@ -30,5 +30,23 @@ uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len
 
 /* 1 if path i has the highest pacing rate among the usable paths. */
 int mp_sched_fastest(const struct braid_mp *mp, int i);
+
+/* Bit mask of the paths data may use now (best tier only). */
+uint32_t mp_sched_usable(const struct braid_mp *mp);
+/* Paths to put a packet on (bit mask), 0 = none. Only paths whose MTU fits
+ * len; if none does, the ones with the largest MTU (counted). */
+uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta);
+/* Charge len bytes to path i in the stride scheduler. */
+void mp_sched_charge(struct braid_mp *mp, int i, uint32_t len);
+/* A path became usable: align its stride clock and MPIP weight. */
+void mp_sched_path_up(struct braid_mp *mp, int i);
+/* Relative one-way delay of path i among the paths in mask. */
+double mp_sched_rel_delay(const struct braid_mp *mp, uint32_t mask, int i);
+/* Send-queue delay on path i that costs nothing: the slowest usable path
+ * takes that much longer anyway (EDF fills the fast path up to it). */
+uint64_t mp_sched_free_delay(const struct braid_mp *mp, int i);
+/* MPIP Algorithm 1 step (every T). */
+void mp_sched_mpip_step(struct braid_mp *mp);
+uint64_t mp_path_rate(const struct braid_mp *mp, const struct mp_path *p);
 
 #endif /* BRAID_MP_SCHED_H */
