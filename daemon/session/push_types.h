@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * push_types.h - what a PUSH_REPLY configures (struct braid_pushed), shared
+ * by its parser (push.c) and the code applying it (push_apply.c). Includes
+ * nothing of the push family.
+ */
+#ifndef BRAID_PUSH_TYPES_H
+#define BRAID_PUSH_TYPES_H
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/options.h"
+
+#define BRAID_PUSH_MAX_ROUTES 64
+#define BRAID_PUSH_MAX_DHCP 32
+
+enum braid_push_comp { BRAID_PUSH_COMP_NONE, BRAID_PUSH_COMP_LZO_NO, BRAID_PUSH_COMP_STUB,
+		       BRAID_PUSH_COMP_STUB_V2 };
+
+/* What a PUSH_REPLY configures. */
+struct braid_pushed {
+	enum braid_opt_topology topology;
+	bool has_topology;
+	bool has_ifconfig;
+	struct in_addr ifc_local, ifc_remote;	/* remote: the netmask in subnet topology */
+	bool has_ifconfig6;
+	struct in6_addr ifc6_local, ifc6_remote;
+	uint8_t ifc6_prefix;
+	bool has_route_gateway;
+	struct in_addr route_gateway;
+	struct braid_opt_route routes[BRAID_PUSH_MAX_ROUTES];
+	unsigned int n_routes;
+	bool redirect;				/* redirect-gateway / redirect-private */
+	unsigned int redirect_flags;		/* BRAID_RG_* (options.h) */
+	char *dhcp[BRAID_PUSH_MAX_DHCP];	/* "DNS 10.8.0.1" (owned) */
+	unsigned int n_dhcp;
+	bool has_peer_id;
+	uint32_t peer_id;
+	char cipher[32];			/* "" = none pushed */
+	bool tls_ekm, cc_exit, dyn_tls_crypt;
+	int tun_mtu;				/* 0 = not pushed */
+	int ping, ping_restart;			/* -1 = not pushed */
+	int explicit_exit_notify;		/* -1 = not pushed */
+	enum braid_push_comp comp;
+	bool has_comp;
+	char *auth_token;			/* owned, wiped on free */
+	unsigned int braid_mp;			/* `braid-mp V WINDOW` (a Braid gateway): V, 0 = none */
+	uint32_t braid_mp_window;		/* its replay window (docs/multipath-negotiation.md) */
+	unsigned int n_ignored;			/* options understood but not acted on */
+};
+
+/* The prefix length of a netmask (its leading one bits). */
+static inline uint8_t braid_push_mask_prefix(struct in_addr m)
+{
+	uint32_t v = ntohl(m.s_addr);
+	uint8_t p = 0;
+
+	while (p < 32 && (v & (0x80000000u >> p)))
+		p++;
+	return p;
+}
+
+#endif /* BRAID_PUSH_TYPES_H */
