@@ -15,8 +15,10 @@
 #include <sodium.h>
 
 #include "client/client.h"
+#include "client/client_ctlsock.h"
 #include "config/config.h"
 #include "gateway/gateway.h"
+#include "gateway/gw_ctlsock.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
@@ -73,6 +75,7 @@ int main(int argc, char **argv)
 {
 	struct braid_options o;
 	struct braid_tunnel *t = NULL;
+	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
 	char err[1024];
 	int r, code = 1;
 
@@ -129,7 +132,12 @@ int main(int argc, char **argv)
 		r = braid_client_new(&c, &o);
 		if (r)
 			goto out_pid;
+		if (client_ctlsock_open(c, &ctl)) {
+			braid_client_free(c);
+			goto out_pid;
+		}
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		client_ctlsock_close(ctl);
 		braid_client_free(c);
 		braid_info("exiting with status %d", code);
 		goto out_pid;
@@ -140,11 +148,13 @@ int main(int argc, char **argv)
 		r = braid_gateway_new(&g, &o);
 		if (r)
 			goto out_pid;
-		if (braid_privdrop_apply(&o)) {
+		if (gw_ctlsock_open(g, &ctl) || braid_privdrop_apply(&o)) {
+			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			goto out_pid;
 		}
 		code = braid_gateway_run(g);
+		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
 		braid_info("exiting with status %d", code);
 		goto out_pid;

@@ -16,7 +16,10 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "status", status_main, "show the tunnel and its paths (--json: braidd's JSON)" },
-	{ "set", set_main, "set scheduler SCHED | set path PATH backup|active|cap MBIT|nocap" },
+	{ "paths", paths_main, "the path table (a gateway: of CLIENT, or of every client)" },
+	{ "set", set_main, "set [client CN|ID] scheduler SCHED | path PATH backup|active|cap MBIT|nocap" },
+	{ "clients", clients_main, "a gateway's clients (--json: braidd's JSON)" },
+	{ "kill", kill_main, "kill CN|ID: a gateway drops the client (it is told to reconnect)" },
 	{ "version", version_main, "show the daemon's version and protocol" },
 };
 

@@ -18,8 +18,9 @@ static int set_usage(const char *why)
 {
 	fprintf(stderr, "%s: set: %s\n"
 		"Usage: %s set scheduler edf|rtt|ratio A:B|mpip|lowest-rtt|backup|redundant\n"
-		"       %s set path INDEX|LOCAL-ADDRESS backup|active|cap MBIT|nocap\n",
-		braidctl_prog, why, braidctl_prog, braidctl_prog);
+		"       %s set path INDEX|LOCAL-ADDRESS|IFACE backup|active|cap MBIT|nocap\n"
+		"       %s set client CN|ID scheduler ...|path ...   (on a gateway)\n",
+		braidctl_prog, why, braidctl_prog, braidctl_prog, braidctl_prog);
 	return BRAIDCTL_EXIT_USAGE;
 }
 
@@ -43,9 +44,18 @@ static int run(const char *sock, const char *req, int print_payload)
 
 int set_main(const char *sock, int argc, char **argv)
 {
-	char req[512];
+	char req[512] = "";
 	int want;
 
+	if (argc >= 2 && !strcmp(argv[1], "client")) {	/* set client CN|ID ...: a gateway's */
+		if (argc < 3)
+			return set_usage("missing the client (CN or ID)");
+		if (strlen(argv[2]) > 63 || strpbrk(argv[2], " \t\r\n"))
+			return set_usage("bad client name");
+		snprintf(req, sizeof(req), "set client %s ", argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2)
 		return set_usage("missing what to set (scheduler or path)");
 	if (!strcmp(argv[1], "scheduler")) {
@@ -68,8 +78,7 @@ int set_main(const char *sock, int argc, char **argv)
 		fprintf(stderr, "%s: set: unexpected argument '%s'\n", braidctl_prog, argv[want]);
 		return set_usage("too many arguments");
 	}
-	req[0] = '\0';
-	for (int i = 0; i < want; i++) {
+	for (int i = req[0] ? 1 : 0; i < want; i++) {
 		if (strlen(req) + strlen(argv[i]) + 2 > sizeof(req))
 			return set_usage("arguments too long");
 		if (strpbrk(argv[i], " \t\r\n")) {
@@ -77,7 +86,7 @@ int set_main(const char *sock, int argc, char **argv)
 				argv[i]);
 			return BRAIDCTL_EXIT_USAGE;
 		}
-		if (i)
+		if (i && req[strlen(req) - 1] != ' ')
 			strcat(req, " ");
 		strcat(req, argv[i]);
 	}

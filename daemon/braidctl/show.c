@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * show.c - `braidctl status [--json]`: the tunnel and an aligned table of
- * its paths (state, RTT, loss, rate, share, bytes), like `wg show`.
+ * show.c - `braidctl status [--json]`: the tunnel (a TLS client: its
+ * session) and an aligned table of its paths (state, RTT, loss, rate,
+ * share, bytes), like `wg show`; a gateway: its counters and its clients.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "ipc.h"
 #include "json.h"
 
-static void bytes(char *b, size_t n, double v)
+void braidctl_bytes(char *b, size_t n, double v)
 {
 	static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	int i = 0;
@@ -28,7 +29,7 @@ static void bytes(char *b, size_t n, double v)
 }
 
 /* "[AF_INET]10.0.1.1:1194" -> "10.0.1.1:1194"; IPv6 gets brackets. */
-static void addr(char *b, size_t n, const char *s)
+void braidctl_addr(char *b, size_t n, const char *s)
 {
 	const char *v6 = "[AF_INET6]", *v4 = "[AF_INET]";
 	const char *colon;
@@ -43,48 +44,36 @@ static void addr(char *b, size_t n, const char *s)
 	}
 }
 
-static int table(const struct json *st)
+void braidctl_paths_table(const struct json *paths, const char *indent)
 {
-	const struct json *paths = json_get(st, "paths"), *tun = json_get(st, "tunnel");
 	int color = isatty(STDOUT_FILENO);
 	char tx[32], rx[32];
 
-	if (!tun || !paths || paths->t != JSON_ARR) {
-		fprintf(stderr, "%s: status: the reply has no tunnel/paths\n", braidctl_prog);
-		return BRAIDCTL_EXIT_DAEMON;
-	}
-	printf("%s: %s\n", color ? "\033[1mtunnel\033[0m" : "tunnel",
-	       json_num(st, "multipath", 0) ? "multipath" : "single path");
-	if (json_get(st, "scheduler"))
-		printf("  scheduler: %s\n", json_str(st, "scheduler", "?"));
-	bytes(tx, sizeof(tx), json_num(tun, "tun_read_bytes", 0));
-	bytes(rx, sizeof(rx), json_num(tun, "tun_write_bytes", 0));
-	printf("  transfer: %s received, %s sent (inner)\n", rx, tx);
 	if (!paths->n) {
-		printf("  paths: none\n");
-		return 0;
+		printf("%s  paths: none\n", indent);
+		return;
 	}
-	printf("\n%-4s %-22s %-22s %-9s %9s %9s %6s %12s %6s %11s %11s %5s %5s\n", "PATH", "LOCAL",
-	       "REMOTE", "STATE", "RTT", "MIN-RTT", "LOSS", "RATE", "SHARE", "TX", "RX", "QUEUE",
-	       "MTU");
+	printf("\n%s%-4s %-22s %-22s %-9s %9s %9s %6s %12s %6s %11s %11s %5s %5s\n", indent,
+	       "PATH", "LOCAL", "REMOTE", "STATE", "RTT", "MIN-RTT", "LOSS", "RATE", "SHARE", "TX",
+	       "RX", "QUEUE", "MTU");
 	for (size_t i = 0; i < paths->n; i++) {
 		const struct json *p = &paths->items[i];
 		char l[64], r[64], rtt[16], mrtt[16], loss[16], rate[24], share[16], state[24];
 		const char *s = json_str(p, "state", "?");
 
-		addr(l, sizeof(l), json_str(p, "local", "?"));
-		addr(r, sizeof(r), json_str(p, "remote", "?"));
+		braidctl_addr(l, sizeof(l), json_str(p, "local", "?"));
+		braidctl_addr(r, sizeof(r), json_str(p, "remote", "?"));
 		snprintf(rtt, sizeof(rtt), "%.1fms", json_num(p, "srtt_ms", 0));
 		snprintf(mrtt, sizeof(mrtt), "%.1fms", json_num(p, "min_rtt_ms", 0));
 		snprintf(loss, sizeof(loss), "%.1f%%", json_num(p, "loss_pct", 0));
 		snprintf(rate, sizeof(rate), "%.2fMbit/s", json_num(p, "rate_mbit", 0));
 		snprintf(share, sizeof(share), "%.1f%%", json_num(p, "share_pct", 0));
-		bytes(tx, sizeof(tx), json_num(p, "tx_bytes", 0));
-		bytes(rx, sizeof(rx), json_num(p, "rx_bytes", 0));
+		braidctl_bytes(tx, sizeof(tx), json_num(p, "tx_bytes", 0));
+		braidctl_bytes(rx, sizeof(rx), json_num(p, "rx_bytes", 0));
 		snprintf(state, sizeof(state), "%s%s", s,
 			 json_num(p, "cap_mbit", 0) > 0 ? "*" : "");
-		printf("%-4.0f %-22s %-22s %s%-9s%s %9s %9s %6s %12s %6s %11s %11s %5.0f %5.0f\n",
-		       json_num(p, "index", (double)i), l, r,
+		printf("%s%-4.0f %-22s %-22s %s%-9s%s %9s %9s %6s %12s %6s %11s %11s %5.0f %5.0f\n",
+		       indent, json_num(p, "index", (double)i), l[0] ? l : "-", r[0] ? r : "-",
 		       color ? (!strcmp(s, "active") ? "\033[32m" : !strcmp(s, "standby")
 			       ? "\033[33m" : "\033[31m") : "",
 		       state, color ? "\033[0m" : "", rtt, mrtt, loss, rate, share, tx, rx,
@@ -92,9 +81,41 @@ static int table(const struct json *st)
 	}
 	for (size_t i = 0; i < paths->n; i++)
 		if (json_num(&paths->items[i], "cap_mbit", 0) > 0)
-			printf("%s path %.0f capped at %.2f Mbit/s\n", i ? "" : "\n*",
+			printf("%s%s path %.0f capped at %.2f Mbit/s\n", indent, i ? "" : "\n*",
 			       json_num(&paths->items[i], "index", (double)i),
 			       json_num(&paths->items[i], "cap_mbit", 0));
+}
+
+static int table(const struct json *st)
+{
+	const struct json *paths = json_get(st, "paths"), *tun = json_get(st, "tunnel");
+	int color = isatty(STDOUT_FILENO);
+	char tx[32], rx[32];
+
+	if (!strcmp(json_str(st, "role", ""), "gateway"))
+		return braidctl_gateway_table(st);
+	if (!tun || !paths || paths->t != JSON_ARR) {
+		fprintf(stderr, "%s: status: the reply has no tunnel/paths\n", braidctl_prog);
+		return BRAIDCTL_EXIT_DAEMON;
+	}
+	if (!strcmp(json_str(st, "role", ""), "client")) {
+		char r[64];
+
+		braidctl_addr(r, sizeof(r), json_str(st, "remote", ""));
+		printf("%s: %s\n", color ? "\033[1mclient\033[0m" : "client",
+		       json_str(st, "state", "?"));
+		printf("  remote: %s (%s)\n", r[0] ? r : "-", json_str(st, "proto", "?"));
+		if (*json_str(st, "cipher", ""))
+			printf("  cipher: %s\n", json_str(st, "cipher", ""));
+	}
+	printf("%s: %s\n", color ? "\033[1mtunnel\033[0m" : "tunnel",
+	       json_num(st, "multipath", 0) ? "multipath" : "single path");
+	if (json_get(st, "scheduler"))
+		printf("  scheduler: %s\n", json_str(st, "scheduler", "?"));
+	braidctl_bytes(tx, sizeof(tx), json_num(tun, "tun_read_bytes", 0));
+	braidctl_bytes(rx, sizeof(rx), json_num(tun, "tun_write_bytes", 0));
+	printf("  transfer: %s received, %s sent (inner)\n", rx, tx);
+	braidctl_paths_table(paths, "");
 	return 0;
 }
 

@@ -39,11 +39,35 @@ struct braid_control {
 	unsigned long refused;
 };
 
+/* A payload command: "ok" and what op wrote, or the error alone. */
+static void payload_reply(FILE *f, int r, char *buf, size_t len, const char *err)
+{
+	if (r) {
+		fprintf(f, "error: %s\n\n", err[0] ? err : strerror(-r));
+	} else {
+		fputs("ok\n", f);
+		fwrite(buf, 1, len, f);
+		fputc('\n', f);
+	}
+	free(buf);
+}
+
+/* NULL op: the role has no such thing ("... here"). */
+static int absent(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s", what);
+	return -EOPNOTSUPP;
+}
+
 void braid_control_answer(const struct braid_control_ops *ops, const char *line, size_t len,
 			  FILE *f)
 {
 	struct braid_ctl_req req;
-	char err[BRAID_CTL_ERR_MAX];
+	char err[BRAID_CTL_ERR_MAX], *buf = NULL;
+	const char *who;
+	size_t blen = 0;
+	unsigned n = 0;
+	FILE *pf;
 	int r;
 
 	err[0] = '\0';
@@ -51,6 +75,7 @@ void braid_control_answer(const struct braid_control_ops *ops, const char *line,
 		fprintf(f, "error: %s\n\n", err);
 		return;
 	}
+	who = req.client[0] ? req.client : NULL;
 	switch (req.cmd) {
 	case BRAID_CTL_STATUS:
 		fputs("ok\n", f);
@@ -61,11 +86,48 @@ void braid_control_answer(const struct braid_control_ops *ops, const char *line,
 		fprintf(f, "ok\nprotocol %d\nbraidd %s\n\n", BRAID_CTL_PROTO_VERSION,
 			ops->version ? ops->version : "?");
 		return;
+	case BRAID_CTL_PATHS:
+	case BRAID_CTL_CLIENTS:
+		pf = open_memstream(&buf, &blen);
+		if (!pf) {
+			fputs("error: out of memory\n\n", f);
+			return;
+		}
+		if (req.cmd == BRAID_CTL_PATHS)
+			r = ops->paths ? ops->paths(ops->user, who, pf, err, sizeof(err)) :
+				absent(err, sizeof(err), "paths: not available here");
+		else
+			r = ops->clients ? ops->clients(ops->user, pf, err, sizeof(err)) :
+				absent(err, sizeof(err), "clients: no clients here (not a gateway)");
+		if (fclose(pf) && !r)
+			r = -ENOMEM;
+		payload_reply(f, r, buf, blen, err);
+		return;
+	case BRAID_CTL_KILL:
+		r = ops->kill ? ops->kill(ops->user, who, &n, err, sizeof(err)) :
+			absent(err, sizeof(err), "kill: no clients here (not a gateway)");
+		if (!r) {
+			fprintf(f, "ok\nkilled %u\n\n", n);
+			return;
+		}
+		break;
 	case BRAID_CTL_SET_SCHED:
-		r = ops->set_sched(ops->user, req.sched, err, sizeof(err));
+		if (who)
+			r = ops->client_set_sched ?
+				ops->client_set_sched(ops->user, who, req.sched, err, sizeof(err)) :
+				absent(err, sizeof(err), "set client: no clients here (not a gateway)");
+		else
+			r = ops->set_sched(ops->user, req.sched, err, sizeof(err));
 		break;
 	case BRAID_CTL_SET_PATH:
-		r = ops->set_path(ops->user, req.path, req.op, req.cap_bps, err, sizeof(err));
+		if (who)
+			r = ops->client_set_path ?
+				ops->client_set_path(ops->user, who, req.path, req.op, req.cap_bps,
+						     err, sizeof(err)) :
+				absent(err, sizeof(err), "set client: no clients here (not a gateway)");
+		else
+			r = ops->set_path(ops->user, req.path, req.op, req.cap_bps, err,
+					  sizeof(err));
 		break;
 	default:
 		r = -EINVAL;

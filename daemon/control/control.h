@@ -10,8 +10,9 @@
  * only when the previous reply is out). At most BRAID_CONTROL_MAX_CLIENTS
  * at once; a client idle for BRAID_CONTROL_IDLE_S seconds is closed.
  *
- * The daemon supplies what the commands do (ops): the server never touches
- * the tunnel or the engine itself.
+ * The daemon supplies what the commands do (the control surface of
+ * surface.h, one per role): the server never touches the tunnel, a client
+ * or the engine itself.
  */
 #ifndef BRAID_CONTROL_H
 #define BRAID_CONTROL_H
@@ -21,23 +22,13 @@
 #include <stdio.h>
 
 #include "control/ctlproto.h"
+#include "control/surface.h"
 
 #define BRAID_CONTROL_MAX_CLIENTS 16
 #define BRAID_CONTROL_IDLE_S 30.0
 #define BRAID_CONTROL_REPLY_MAX (1u << 20)
 
 struct braid_control;
-
-struct braid_control_ops {
-	/* write the status JSON object (one line) to f */
-	void (*status)(void *user, FILE *f);
-	/* the remaining ones: 0, or -errno with a reason in err */
-	int (*set_sched)(void *user, const char *spec, char *err, size_t errlen);
-	int (*set_path)(void *user, const char *path, enum braid_ctl_path_op op, uint64_t cap_bps,
-			char *err, size_t errlen);
-	const char *version;	/* daemon version string, e.g. "0.1.0" */
-	void *user;
-};
 
 /*
  * Create the socket at path (a stale socket left by a dead daemon is

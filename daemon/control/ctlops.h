@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ctlops.h - what braidd's control commands do (control.h ops): status from
- * status.c's JSON, the scheduler and path settings through mpath.
- *
- * `set path P` names a path by engine index, by local address (every path
- * on that address) or by interface name (every path whose local address is
- * on that interface).
+ * ctlops.h - the control surface (surface.h) of the static-key tunnel:
+ * status and paths from status.c's JSON, the scheduler and path settings
+ * through surface.c on the tunnel's engine.
  */
 #ifndef BRAID_CTLOPS_H
 #define BRAID_CTLOPS_H

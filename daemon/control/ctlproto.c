@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,17 @@ static int split(char *buf, char **w)
 		while (*p && *p != ' ' && *p != '\t')
 			p++;
 	}
+}
+
+/* A client's name: its common name or client ID, as given (checked by the role). */
+static int set_client(struct braid_ctl_req *req, const char *cmd, const char *name, char *err,
+		      size_t errlen)
+{
+	if (strlen(name) >= sizeof(req->client))
+		return fail(err, errlen, "%s: client name too long (max %zu bytes)", cmd,
+			    sizeof(req->client) - 1);
+	snprintf(req->client, sizeof(req->client), "%s", name);
+	return 0;
 }
 
 static int parse_sched(struct braid_ctl_req *req, int n, char **w, char *err, size_t errlen)
@@ -136,7 +148,7 @@ static int parse_path(struct braid_ctl_req *req, int n, char **w, char *err, siz
 int braid_ctl_parse(const char *line, size_t len, struct braid_ctl_req *req, char *err,
 		    size_t errlen)
 {
-	char buf[BRAID_CTL_LINE_MAX], *w[MAX_WORDS];
+	char buf[BRAID_CTL_LINE_MAX], *words[MAX_WORDS], **w = words;
 	int n;
 
 	memset(req, 0, sizeof(*req));
@@ -154,12 +166,30 @@ int braid_ctl_parse(const char *line, size_t len, struct braid_ctl_req *req, cha
 	}
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	n = split(buf, w);
+	n = split(buf, words);
 	if (n == -E2BIG)
 		return fail(err, errlen, "too many words in the request (max %d)", MAX_WORDS);
 	if (n == 0)
 		return fail(err, errlen, "empty request");
 	/* words are truncated in messages: a line is at most 511 bytes anyway */
+	if (!strcmp(w[0], "paths") || !strcmp(w[0], "kill")) {
+		bool kill = w[0][0] == 'k';
+
+		if (n > 2)
+			return fail(err, errlen, "%s: unexpected argument '%.60s'", w[0], w[2]);
+		if (kill && n < 2)
+			return fail(err, errlen, "kill: missing the client (common name or ID)");
+		if (n == 2 && set_client(req, w[0], w[1], err, errlen))
+			return -EINVAL;
+		req->cmd = kill ? BRAID_CTL_KILL : BRAID_CTL_PATHS;
+		return 0;
+	}
+	if (!strcmp(w[0], "clients")) {
+		if (n > 1)
+			return fail(err, errlen, "clients: unexpected argument '%.60s'", w[1]);
+		req->cmd = BRAID_CTL_CLIENTS;
+		return 0;
+	}
 	if (!strcmp(w[0], "status") || !strcmp(w[0], "version")) {
 		if (n > 1)
 			return fail(err, errlen, "%s: unexpected argument '%.60s'", w[0], w[1]);
@@ -169,11 +199,24 @@ int braid_ctl_parse(const char *line, size_t len, struct braid_ctl_req *req, cha
 	if (!strcmp(w[0], "set")) {
 		if (n < 2)
 			return fail(err, errlen, "set: missing what to set (scheduler or path)");
+		if (!strcmp(w[1], "client")) {	/* set client CLIENT ...: shift the words */
+			if (n < 3)
+				return fail(err, errlen, "set client: missing the client (common name "
+					    "or ID)");
+			if (set_client(req, "set client", w[2], err, errlen))
+				return -EINVAL;
+			if (n < 4)
+				return fail(err, errlen, "set: missing what to set (scheduler or path)");
+			w[2] = w[0];	/* "set" */
+			w += 2;
+			n -= 2;
+		}
 		if (!strcmp(w[1], "scheduler"))
 			return parse_sched(req, n, w, err, errlen);
 		if (!strcmp(w[1], "path"))
 			return parse_path(req, n, w, err, errlen);
 		return fail(err, errlen, "set: unknown setting '%.60s' (scheduler or path)", w[1]);
 	}
-	return fail(err, errlen, "unknown command '%.60s' (status, version, set)", w[0]);
+	return fail(err, errlen, "unknown command '%.60s' (status, paths, clients, kill, version, "
+		    "set)", w[0]);
 }

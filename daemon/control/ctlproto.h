@@ -6,8 +6,10 @@
  *   request = command *(SP arg) LF        at most BRAID_CTL_LINE_MAX bytes
  *   reply   = ("ok" / "error: " reason) LF *(payload-line LF) LF
  *
- * Commands: status | version | set scheduler SCHED |
- *           set path PATH (backup | active | cap MBIT | nocap)
+ * Commands: status | version | paths [CLIENT] | clients | kill CLIENT |
+ *           set [client CLIENT] scheduler SCHED |
+ *           set [client CLIENT] path PATH (backup | active | cap MBIT | nocap)
+ * CLIENT is a gateway client's common name or client ID.
  * This file only turns one line into a request (no I/O): every refusal
  * gets a reason naming the offending word.
  */
@@ -26,6 +28,9 @@ enum braid_ctl_cmd {
 	BRAID_CTL_VERSION,
 	BRAID_CTL_SET_SCHED,
 	BRAID_CTL_SET_PATH,
+	BRAID_CTL_PATHS,
+	BRAID_CTL_CLIENTS,
+	BRAID_CTL_KILL,
 };
 
 enum braid_ctl_path_op {
@@ -41,6 +46,7 @@ struct braid_ctl_req {
 	char path[64];			/* SET_PATH: index or local address, as given */
 	enum braid_ctl_path_op op;	/* SET_PATH */
 	uint64_t cap_bps;		/* SET_PATH cap */
+	char client[64];		/* PATHS, KILL, SET_*: the client named, "" none */
 };
 
 /*

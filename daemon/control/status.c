@@ -16,7 +16,7 @@
 #define U(x) ((unsigned long long)(x))
 
 /* Addresses printed by braid_sockaddr_str hold no quotes or backslashes; be safe anyway. */
-static void json_str(FILE *f, const char *s)
+void braid_status_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -33,9 +33,9 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 	const struct braid_mp_path_stats *s = &p->mp;
 
 	fprintf(f, "{\"index\":%d,\"local\":", p->index);
-	json_str(f, p->local);
+	braid_status_json_str(f, p->local);
 	fputs(",\"remote\":", f);
-	json_str(f, p->remote);
+	braid_status_json_str(f, p->remote);
 	fprintf(f,
 		",\"learned\":%s,\"state\":\"%s\",\"backup\":%s,"
 		"\"srtt_ms\":%.3f,\"rttvar_ms\":%.3f,\"min_rtt_ms\":%.3f,\"owd_rel_ms\":%.3f,"
@@ -67,15 +67,13 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 
 void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_mpath *m)
 {
-	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
 	struct braid_mpath_stats ms;
-	int n;
 
 	fprintf(f, "{\"version\":1,\"time\":%lld,\"multipath\":%s,", (long long)time(NULL),
 		m ? "true" : "false");
 	if (m) {
 		fputs("\"scheduler\":", f);
-		json_str(f, braid_mpath_sched_name(m));
+		braid_status_json_str(f, braid_mpath_sched_name(m));
 		fputc(',', f);
 	}
 	fprintf(f,
@@ -106,18 +104,24 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 			U(ms.mp.ctl_bad), U(ms.mp.rx_delivered), U(ms.mp.rx_in_order), U(ms.mp.rx_late),
 			U(ms.mp.rx_dups), U(ms.mp.rx_gaps_deadline), ms.mp.rx_held, ms.mp.rx_max_held,
 			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu);
-		n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
-		fputs(",\"paths\":[", f);
-		for (int i = 0; i < n; i++) {
-			if (i)
-				fputc(',', f);
-			json_path(f, &p[i]);
-		}
-		fputc(']', f);
-	} else {
-		fputs(",\"paths\":[]", f);
 	}
+	fputs(",\"paths\":", f);
+	braid_status_paths_json(f, m);
 	fputs("}\n", f);
+}
+
+void braid_status_paths_json(FILE *f, const struct braid_mpath *m)
+{
+	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	int n = m ? braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS) : 0;
+
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		json_path(f, &p[i]);
+	}
+	fputc(']', f);
 }
 
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,

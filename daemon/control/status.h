@@ -22,6 +22,10 @@
 
 /* Write the JSON object to f. m may be NULL (single-path mode). */
 void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_mpath *m);
+/* The "paths" array alone ([] for NULL); the control surface's `paths`. */
+void braid_status_paths_json(FILE *f, const struct braid_mpath *m);
+/* s as a JSON string (quotes and backslashes escaped, control characters left out). */
+void braid_status_json_str(FILE *f, const char *s);
 /* Write it to path atomically. 0 or -errno. */
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
 		       const struct braid_mpath *m);

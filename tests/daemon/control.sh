@@ -115,7 +115,7 @@ while True:
     if not d: break
     b += d
 sys.stdout.write(b.decode())' "$SOCK")
-want=$(printf "error: unknown command 'bogus' (status, version, set)\n\nerror: set path: unknown action 'fly' (backup, active, cap MBIT, nocap)\n\nerror: request contains control character 0x01 at byte 1\n\nok\nprotocol 1\nbraidd 0.1.0\n")
+want=$(printf "error: unknown command 'bogus' (status, paths, clients, kill, version, set)\n\nerror: set path: unknown action 'fly' (backup, active, cap MBIT, nocap)\n\nerror: request contains control character 0x01 at byte 1\n\nok\nprotocol 1\nbraidd 0.1.0\n")
 [ "$raw" = "$want" ] || fail "raw replies: '$raw'"
 kill -0 "${BD_PID[cli]}" || fail "braidd died"
 echo "ok: bad commands give exact errors (daemon exit 1, usage exit 2), daemon still up"

@@ -32,11 +32,20 @@ static void parser(void)
 	} bad[] = {
 		{ "", "empty request" },
 		{ "   \t ", "empty request" },
-		{ "stat", "unknown command 'stat' (status, version, set)" },
+		{ "stat", "unknown command 'stat' (status, paths, clients, kill, version, set)" },
 		{ "status now", "status: unexpected argument 'now'" },
 		{ "version 2", "version: unexpected argument '2'" },
 		{ "set", "set: missing what to set (scheduler or path)" },
 		{ "set mtu 1400", "set: unknown setting 'mtu' (scheduler or path)" },
+		{ "clients all", "clients: unexpected argument 'all'" },
+		{ "kill", "kill: missing the client (common name or ID)" },
+		{ "kill a b", "kill: unexpected argument 'b'" },
+		{ "paths a b", "paths: unexpected argument 'b'" },
+		{ "set client", "set client: missing the client (common name or ID)" },
+		{ "set client c1", "set: missing what to set (scheduler or path)" },
+		{ "set client c1 mtu 1", "set: unknown setting 'mtu' (scheduler or path)" },
+		{ "set client c1 path 1 fly", "set path: unknown action 'fly' (backup, active, cap "
+					      "MBIT, nocap)" },
 		{ "set scheduler", "set scheduler: missing scheduler (edf, rtt, ratio A:B, mpip, "
 				   "lowest-rtt, backup, redundant)" },
 		{ "set scheduler fastest", "set scheduler: unknown scheduler 'fastest' (edf, rtt, "
@@ -89,6 +98,20 @@ static void parser(void)
 	CHECK_EQ(req.cmd, BRAID_CTL_STATUS);
 	CHECK_EQ(braid_ctl_parse("  version\r", 10, &req, err, sizeof(err)), 0);
 	CHECK_EQ(req.cmd, BRAID_CTL_VERSION);
+	CHECK_EQ(braid_ctl_parse("paths", 5, &req, err, sizeof(err)), 0);
+	CHECK_EQ(req.cmd, BRAID_CTL_PATHS);
+	CHECK_STR(req.client, "");
+	CHECK_EQ(braid_ctl_parse("kill 17", 7, &req, err, sizeof(err)), 0);
+	CHECK_EQ(req.cmd, BRAID_CTL_KILL);
+	CHECK_STR(req.client, "17");
+	CHECK_EQ(braid_ctl_parse("clients", 7, &req, err, sizeof(err)), 0);
+	CHECK_EQ(req.cmd, BRAID_CTL_CLIENTS);
+	CHECK_EQ(braid_ctl_parse("set client c1 path 1 cap 5", 26, &req, err, sizeof(err)), 0);
+	CHECK_EQ(req.cmd, BRAID_CTL_SET_PATH);
+	CHECK_STR(req.client, "c1");
+	CHECK_STR(req.path, "1");
+	CHECK_EQ(req.op, BRAID_CTL_PATH_CAP);
+	CHECK_EQ(req.cap_bps, 5000000);
 	CHECK_EQ(braid_ctl_parse("set scheduler  ratio\t1:0", 24, &req, err, sizeof(err)), 0);
 	CHECK_EQ(req.cmd, BRAID_CTL_SET_SCHED);
 	CHECK_STR(req.sched, "ratio 1:0");
@@ -175,7 +198,13 @@ static void replies(void)
 {
 	answer("status", "ok\n{\"version\":1,\"paths\":[]}\n\n");
 	answer("version", "ok\nprotocol 1\nbraidd 0.1.0\n\n");
-	answer("bogus", "error: unknown command 'bogus' (status, version, set)\n\n");
+	/* a role without clients (the test ops have no optional ones) */
+	answer("paths", "error: paths: not available here\n\n");
+	answer("clients", "error: clients: no clients here (not a gateway)\n\n");
+	answer("kill c1", "error: kill: no clients here (not a gateway)\n\n");
+	answer("set client c1 path 1 backup", "error: set client: no clients here (not a "
+	       "gateway)\n\n");
+	answer("bogus", "error: unknown command 'bogus' (status, paths, clients, kill, version, set)\n\n");
 	CHECK_EQ(rec.calls, 0);
 	answer("set scheduler ratio 1:0", "ok\n\n");
 	CHECK_STR(rec.sched, "ratio 1:0");
@@ -283,7 +312,7 @@ static void server(void)
 	cli_send(a, "version\nnope\r\nset path 1 backup\n");
 	s = cli_read(a, 3, &eof);
 	CHECK_STR(s, "ok\nprotocol 1\nbraidd 0.1.0\n\n"
-		     "error: unknown command 'nope' (status, version, set)\n\nok\n\n");
+		     "error: unknown command 'nope' (status, paths, clients, kill, version, set)\n\nok\n\n");
 	CHECK_EQ(rec.op, BRAID_CTL_PATH_BACKUP);
 	/* shut-down write side: the last request is still answered, then EOF */
 	cli_send(a, "version\n");
