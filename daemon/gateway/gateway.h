@@ -36,28 +36,9 @@
 #include <stdint.h>
 
 #include "config/options.h"
+#include "gateway/gateway_stats.h"
 
 struct braid_gateway;
-
-struct braid_gateway_stats {
-	uint64_t cookie_replies;	/* stateless server resets sent */
-	uint64_t cookie_rejected;	/* unknown-address packets that created nothing */
-	uint64_t sessions_created;	/* clients created (cookie ACKed or TCP accept) */
-	uint64_t clients_removed;
-	uint64_t max_clients_refused;
-	uint64_t connect_freq_refused;	/* connect-freq N S exceeded (UDP) */
-	uint64_t auth_failed;		/* AUTH_FAILED sent */
-	uint64_t data_unknown_peer;	/* data for no (active) client: dropped */
-	uint64_t data_auth_failed;	/* decryption failures */
-	uint64_t floats;		/* clients moved to a new source address */
-	uint64_t float_refused;		/* float onto another certificate's client address: dropped */
-	uint64_t bad_source;		/* inner source address not the client's */
-	uint64_t tun_no_route;		/* TUN packets for no client */
-	uint64_t c2c_forwarded;		/* client-to-client, inside braidd */
-	uint64_t tun_read_pkts, tun_write_pkts;
-	uint64_t link_rx_pkts, link_tx_pkts;
-	unsigned long clients;		/* connected now (any state) */
-};
 
 /* Everything up to the running loop: TLS context, pool, TUN, sockets. 0 or -errno (logged). */
 int braid_gateway_new(struct braid_gateway **out, struct braid_options *o);

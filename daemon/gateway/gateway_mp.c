@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gateway/gw_client.h"
 #include "util/log.h"
 #include "dataplane/mpath.h"
 #include "dataplane/mpsession.h"
@@ -18,6 +17,7 @@
 struct gw_mp {
 	struct braid_mpsession s;	/* first: the engine and its stats */
 	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
+	braid_gw_mp_deliver_fn deliver;	/* the data path's payload input */
 };
 
 bool braid_gw_mp_offer(struct gw_client *c)
@@ -63,7 +63,10 @@ static void mp_activity(void *user, bool rx)
 
 static void mp_deliver(void *user, uint8_t *payload, size_t len)
 {
-	braid_gw_deliver(user, payload, len);
+	struct gw_client *c = user;
+
+	if (c->mp)
+		c->mp->deliver(c, payload, len);
 }
 
 static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
@@ -77,7 +80,7 @@ static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
 				      name);
 }
 
-int braid_gw_mp_start(struct gw_client *c)
+int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 {
 	const struct braid_mpsession_role role = {
 		.activity = mp_activity, .deliver = mp_deliver, .user = c,
@@ -90,6 +93,7 @@ int braid_gw_mp_start(struct gw_client *c)
 	r = braid_mpsession_start(&mp, sizeof(struct gw_mp), &role, mp_open);
 	if (r)
 		return r;
+	((struct gw_mp *)mp)->deliver = deliver;
 	c->mp = mp;
 	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %u pushed): peer-id %u, "
 		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,

@@ -6,7 +6,9 @@
  * (mpath.c on the gateway's shared UDP socket): paths learned from
  * authenticated DATA_V2 packets of that peer-id, validated by
  * PATH_CHALLENGE; nothing of another client's state is touched.
- * Inside the gateway only (gateway.c, gw_client.c).
+ * Inside the gateway only. Below the client table and the data path (see
+ * gw_types.h): what a client's engine decrypts goes up through the deliver
+ * callback given to braid_gw_mp_start, never by a call into a higher file.
  */
 #ifndef BRAID_GATEWAY_MP_H
 #define BRAID_GATEWAY_MP_H
@@ -15,13 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gateway/gw_types.h"
 #include "os/sock.h"
 
 #define BRAID_GW_MP_VERSION 1
 #define BRAID_GW_MP_WINDOW 65536	/* replay window of a multipath session */
 
-struct gw_client;
-struct braid_gateway;
+/* An authenticated payload of client c (gw_data.c's braid_gw_deliver). */
+typedef void (*braid_gw_mp_deliver_fn)(struct gw_client *c, uint8_t *p, size_t len);
 
 /*
  * After the push list is built: with `multipath on`, UDP, peer-id (DATA_V2),
@@ -30,8 +33,8 @@ struct braid_gateway;
  * BRAID_GW_MP_WINDOW for the data channel and calls braid_gw_mp_start).
  */
 bool braid_gw_mp_offer(struct gw_client *c);
-/* The client is active with its data channel: create its engine. 0 or -errno. */
-int braid_gw_mp_start(struct gw_client *c);
+/* The client is active with its data channel: create its engine, whose payloads go to deliver. 0 or -errno. */
+int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver);
 /* Free the client's engine (kill / free; idempotent). */
 void braid_gw_mp_stop(struct gw_client *c);
 /* A DATA_V2 datagram with this client's peer-id, from any address. */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * gw_client.c - one gateway client from the finished TLS handshake on (see
- * gateway.h for the whole path): authentication (auth-user-pass-verify,
- * client-config-dir, duplicate-cn), address, client-connect /
- * client-disconnect, PUSH_REPLY and data keys, renegotiations, and the
+ * gw_client.c - one gateway client's control channel (see gateway.h for
+ * the whole path): its control packets, authentication
+ * (auth-user-pass-verify, client-config-dir, duplicate-cn), address,
+ * client-connect, PUSH_REPLY and data keys, renegotiations, and the
  * control-channel events that drive all of it.
  */
 #include "gateway/gw_client.h"
@@ -16,6 +16,9 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_data.h"
+#include "gateway/gw_link.h"
+#include "gateway/gw_script.h"
 #include "util/log.h"
 #include "session/push.h"
 
@@ -65,13 +68,6 @@ static int install_key(struct gw_client *c, unsigned key_id)
 		braid_err("%s/%s: cannot install data key %u: %s", braid_gw_cname(c), c->real, key_id,
 			  strerror(-r));
 	return r;
-}
-
-void braid_gw_v4str(uint32_t a, char *buf, size_t len)
-{
-	struct in_addr in = { .s_addr = htonl(a) };
-
-	inet_ntop(AF_INET, &in, buf, (socklen_t)len);
 }
 
 /* Drop older sessions of this common name (no duplicate-cn), as 2.6 does. */
@@ -215,7 +211,7 @@ static void client_connect_finish(struct gw_client *c)
 	if (!r)
 		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
 	if (!r && mp)
-		r = braid_gw_mp_start(c);
+		r = braid_gw_mp_start(c, braid_gw_deliver);
 	if (r) {
 		auth_fail(c, "data channel set-up failed");
 		return;
@@ -252,61 +248,6 @@ static void client_connect_finish(struct gw_client *c)
 	}
 }
 
-/*
- * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
- * the pool addresses, the client's peer-info IV_* lines; plus the byte counts on disconnect.
- * Strings go into v (malloc'ed, NULL-terminated); returns how many.
- */
-static size_t client_env(const struct gw_client *c, char **v, size_t max, bool disconnect)
-{
-	const char *pi = c->ctl ? braid_ctls_peer_info(c->ctl) : "";
-	char a[INET6_ADDRSTRLEN];
-	size_t n = 0;
-
-#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
-	ENV("trusted_ip=%s", c->ip);
-	ENV("trusted_port=%s", c->port);
-	ENV("time_unix=%lld", (long long)c->since);
-	if (c->has_v4) {
-		braid_gw_v4str(c->v4, a, sizeof(a));
-		ENV("ifconfig_pool_remote_ip=%s", a);
-		braid_gw_v4str(c->v4_remote, a, sizeof(a));
-		ENV(c->g->subnet ? "ifconfig_pool_netmask=%s" : "ifconfig_pool_local_ip=%s", a);
-	}
-	if (c->has_v6) {
-		inet_ntop(AF_INET6, &c->v6, a, sizeof(a));
-		ENV("ifconfig_pool_remote_ip6=%s", a);
-		ENV("ifconfig_pool_ip6_netbits=%u", c->v6_prefix);
-	}
-	if (disconnect) {
-		ENV("bytes_received=%llu", (unsigned long long)c->rx_bytes);
-		ENV("bytes_sent=%llu", (unsigned long long)c->tx_bytes);
-		ENV("time_duration=%lld", (long long)(time(NULL) - c->since));
-	}
-	/* peer-info: "NAME=VALUE" lines with a safe name */
-	while (pi && *pi) {
-		const char *e = strchr(pi, '\n'), *eq = strchr(pi, '=');
-		size_t l = e ? (size_t)(e - pi) : strlen(pi);
-		bool ok = eq && eq > pi && (size_t)(eq - pi) < l;
-
-		for (const char *q = pi; ok && q < eq; q++)
-			ok = (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
-			     (*q >= '0' && *q <= '9') || *q == '_';
-		if (ok)
-			ENV("%.*s", (int)l, pi);
-		pi = e ? e + 1 : NULL;
-	}
-#undef ENV
-	v[n] = NULL;
-	return n;
-}
-
-static void env_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-}
-
 static void start_connect_script(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
@@ -323,7 +264,7 @@ static void start_connect_script(struct gw_client *c)
 		return;
 	}
 	close(fd);
-	n = client_env(c, env, 64, false);
+	n = braid_gw_client_env(c, env, 64, false);
 	memset(&req, 0, sizeof(req));
 	req.cmd = g->o->client_connect;
 	req.script_type = "client-connect";
@@ -334,7 +275,7 @@ static void start_connect_script(struct gw_client *c)
 	req.env = (const char *const *)env;
 	req.extra_arg = c->cc_file;
 	r = braid_authscript_start(&c->as, &req, braid_gw_now_ms());
-	env_free(env, n);
+	braid_gw_env_free(env, n);
 	if (r) {
 		braid_err("%s/%s: cannot run client-connect '%s': %s", braid_gw_cname(c), c->real,
 			  g->o->client_connect, strerror(-r));
@@ -407,64 +348,6 @@ static void connect_script_done(struct gw_client *c)
 	client_connect_finish(c);
 }
 
-/* client-disconnect for a client that was connected; runs on after the client is gone. */
-void braid_gw_start_disconnect_script(struct gw_client *c)
-{
-	struct braid_gateway *g = c->g;
-	struct braid_authscript_req req;
-	char *env[64];
-	size_t n;
-	int r;
-
-	if (g->n_bg == g->cap_bg) {
-		size_t cap = g->cap_bg ? 2 * g->cap_bg : 8;
-		struct braid_authscript *b = realloc(g->bg, cap * sizeof(*b));
-
-		if (!b)
-			return;
-		g->bg = b;
-		g->cap_bg = cap;
-	}
-	n = client_env(c, env, 64, true);
-	memset(&req, 0, sizeof(req));
-	req.cmd = g->o->client_disconnect;
-	req.script_type = "client-disconnect";
-	req.username = c->user;
-	req.common_name = c->cn;
-	req.untrusted_ip = c->ip;
-	req.untrusted_port = c->port;
-	req.env = (const char *const *)env;
-	r = braid_authscript_start(&g->bg[g->n_bg], &req, braid_gw_now_ms());
-	env_free(env, n);
-	if (r)
-		braid_warn("%s/%s: cannot run client-disconnect '%s': %s", braid_gw_cname(c), c->real,
-			   g->o->client_disconnect, strerror(-r));
-	else
-		g->n_bg++;
-}
-
-/* Reap finished client-disconnect scripts (wait: block up to the scripts' deadline). */
-void braid_gw_bg_poll(struct braid_gateway *g, bool wait)
-{
-	size_t i = 0;
-
-	while (i < g->n_bg) {
-		int r = braid_authscript_poll(&g->bg[i], braid_gw_now_ms());
-
-		if (r == -EAGAIN) {
-			if (wait) {
-				usleep(10000);
-				continue;
-			}
-			i++;
-			continue;
-		}
-		if (r)
-			braid_warn("client-disconnect %s (exit %d)", r == -ETIMEDOUT ? "timed out" : "failed",
-				   braid_authscript_exit_code(&g->bg[i]));
-		g->bg[i] = g->bg[--g->n_bg];
-	}
-}
 
 static int start_auth_script(struct gw_client *c);
 
@@ -666,3 +549,38 @@ void braid_gw_ctl_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	braid_gw_reap(c->g);
 }
 
+/* A control packet of client c (UDP datagram or TCP frame): its session, then its events. */
+void braid_gw_on_control(struct gw_client *c, const uint8_t *pkt, size_t len)
+{
+	int r = braid_ctls_input(c->ctl, pkt, len, braid_gw_now_ms());
+
+	if (r == 0) {
+		c->rx_bytes += len;
+		if (c->st == C_ACTIVE)
+			c->last_rx_ms = braid_gw_now_ms();
+	} else {
+		struct braid_gateway *g = c->g;
+		char a[80];
+		int k = braid_reject_ctl(&g->rej, braid_ctls_last_reason(c->ctl), g->ccfg.wrap, pkt, len,
+					 braid_sockaddr_str(&c->addr, a, sizeof(a)),
+					 braid_ctls_last_error(c->ctl), braid_gw_now_ms());
+
+		if (c->tcp && k < 0 && c->st == C_HANDSHAKE && !c->rx_bytes) {
+			/* a fresh stream whose first packet starts no session (stock 2.6 alike) */
+			braid_reject(&g->rej, BRAID_REJ_UNROUTABLE, braid_gw_now_ms(), 0,
+				     "TLS Error: Unroutable control packet received from %s (op=%s)", a,
+				     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT));
+			k = BRAID_REJ_UNROUTABLE;
+		}
+		/* OpenVPN: a TLS error on a stream closes the connection */
+		if (c->tcp && k >= 0 && k != BRAID_REJ_REPLAY) {
+			if (c->st != C_ACTIVE)
+				braid_reject(&g->rej, BRAID_REJ_TCP_CLOSED, braid_gw_now_ms(), 0,
+					     "%s: TCP connection closed: %s", a,
+					     braid_reject_name((enum braid_reject_kind)k));
+			braid_gw_client_kill(c, "TLS error on a TCP connection");
+			return;
+		}
+	}
+	braid_gw_ctl_run(c);
+}

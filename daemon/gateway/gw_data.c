@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_data.c - the gateway's data path (gw_data.h): a client's data packet
+ * decrypted (held while a renegotiated key is re-authorised), a float to a
+ * new source address once it authenticated, the payload's inner source
+ * checked, then to the TUN or to another client (client-to-client); and the
+ * other way, TUN reads routed to a client's data channel.
+ */
+#include "gateway/gw_data.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway/gateway_mp.h"
+#include "gateway/gw_link.h"
+#include "gateway/gw_table.h"
+#include "util/log.h"
+
+/* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
+void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	uint8_t *fr = g->buf2 + HEADROOM;
+	uint8_t out[BUF_SIZE];
+	size_t flen, olen;
+	int r;
+
+	if (c->st != C_ACTIVE || !c->dc)
+		return;
+	if (c->mp) {
+		braid_gw_mp_send(c, p, len);
+		return;
+	}
+	r = braid_payload_frame(c->framing, p, len, fr, BUF_SIZE - HEADROOM, &flen);
+	if (r)
+		return;
+	r = braid_dc_encrypt(c->dc, fr, flen, out, sizeof(out), &olen, NULL);
+	if (r) {
+		braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));
+		return;
+	}
+	braid_gw_send_raw(c, out, olen);
+	c->last_tx_ms = braid_gw_now_ms();
+}
+
+static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_payload pl;
+	uint8_t src[16];
+	uint32_t owner;
+	int fam;
+
+	braid_payload_classify(c->framing, p, len, &pl);
+	switch (pl.kind) {
+	case BRAID_PAYLOAD_IPV4:
+	case BRAID_PAYLOAD_IPV6:
+		break;
+	case BRAID_PAYLOAD_OCC:
+		if (pl.occ_type == BRAID_OCC_EXIT)
+			braid_gw_client_kill(c, "explicit exit notification (OCC EXIT)");
+		return;
+	default:
+		return;
+	}
+	/* the inner source must be one of the client's addresses or iroutes */
+	if (braid_vroute_packet_src(pl.data, pl.len, &fam, src) ||
+	    braid_vroute_lookup(&g->routes, fam, src, &owner) || owner != c->pid) {
+		g->st.bad_source++;
+		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
+			  braid_gw_cname(c), c->real);
+		return;
+	}
+	c->last_ref = time(NULL);
+	braid_mssfix_apply(&g->mss, (uint8_t *)pl.data, pl.len);
+	if (g->o->client_to_client && !braid_vroute_lookup_packet(&g->routes, pl.data, pl.len, &owner) &&
+	    owner != c->pid) {
+		struct gw_client *d = g->by_pid[owner];
+
+		if (d && d->st == C_ACTIVE) {
+			g->st.c2c_forwarded++;
+			braid_gw_send_payload(d, pl.data, pl.len);
+			return;
+		}
+	}
+	if (write(g->tun.fd, pl.data, pl.len) == (ssize_t)pl.len)
+		g->st.tun_write_pkts++;
+}
+
+void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len)
+{
+	on_payload(c, p, len);
+}
+
+/* A data packet for client c (already matched by peer-id or address). */
+void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union braid_sockaddr *from)
+{
+	struct braid_gateway *g = c->g;
+	uint8_t *out = g->buf2 + HEADROOM;
+	size_t olen;
+	int r;
+
+	if (c->st != C_ACTIVE || !c->dc) {
+		g->st.data_unknown_peer++;
+		return;
+	}
+	if (c->reauth_key >= 0 && (pkt[0] & BRAID_CTL_KEY_ID_MASK) == c->reauth_key) {
+		/*
+		 * The client uses the renegotiated key while auth-user-pass-verify still
+		 * checks it (2.6 blocks in the script, so its packets wait in the socket):
+		 * keep them until the answer.
+		 */
+		if (c->n_held < GW_HELD_MAX) {
+			struct gw_held *h = &c->held[c->n_held];
+
+			h->p = malloc(len);
+			if (h->p) {
+				memcpy(h->p, pkt, len);
+				h->len = len;
+				h->has_from = from != NULL;
+				if (from)
+					h->from = *from;
+				c->n_held++;
+			}
+		}
+		return;
+	}
+	r = braid_dc_decrypt(c->dc, pkt, len, braid_gw_now_ms() / 1000, out, BUF_SIZE - HEADROOM,
+			     &olen, NULL);
+	if (r) {
+		char a[80];
+
+		braid_sockaddr_str(from ? from : &c->addr, a, sizeof(a));
+		if (r == -EBADMSG) {
+			g->st.data_auth_failed++;
+			braid_reject(&g->rej, BRAID_REJ_DATA_AUTH, braid_gw_now_ms(), 0,
+				     "%s/%s: data packet authentication failed", braid_gw_cname(c), a);
+		} else if (r == -EALREADY || r == -ESTALE) {
+			braid_reject_replay(&g->rej, braid_gw_cname(c), a, pkt, len,
+					    g->o->mute_replay_warnings, braid_gw_now_ms());
+		}
+		if (c->tcp && r != -EALREADY && r != -ESTALE) {
+			/* OpenVPN: a decrypt failure is fatal on TCP */
+			braid_gw_client_kill(c, "data channel decryption failed on TCP");
+		}
+		return;
+	}
+	if (from && !c->tcp && !braid_sockaddr_equal(from, &c->addr)) {
+		struct gw_client *other = braid_gw_by_addr(g, from);
+		char old[80];
+
+		if (other && strcmp(other->cert_cn, c->cert_cn)) {
+			/* 2.6: no float onto an address a client with another certificate uses */
+			g->st.float_refused++;
+			braid_dbg("%s/%s: float to %s refused: in use by %s", braid_gw_cname(c), c->real,
+				  other->real, braid_gw_cname(other));
+			return;
+		}
+		if (other)
+			braid_gw_client_kill(other, "another session of this certificate floated to its address");
+		snprintf(old, sizeof(old), "%s", c->real);
+		braid_gw_addr_remove(g, c);
+		c->addr = *from;
+		braid_gw_addr_insert(g, c);
+		braid_gw_addr_strings(c);
+		g->st.floats++;
+		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), c->pid, old, c->real);
+	}
+	c->last_rx_ms = braid_gw_now_ms();
+	c->rx_bytes += len;
+	on_payload(c, out, olen);
+}
+
+void braid_gw_release_held(struct gw_client *c, bool deliver)
+{
+	unsigned n = c->n_held;
+
+	c->n_held = 0;
+	for (unsigned i = 0; i < n; i++) {
+		struct gw_held *h = &c->held[i];
+
+		if (deliver && !c->dead && h->len <= BUF_SIZE - HEADROOM) {
+			memcpy(c->g->buf + HEADROOM, h->p, h->len);
+			braid_gw_on_data(c, c->g->buf + HEADROOM, h->len, h->has_from ? &h->from : NULL);
+		}
+		free(h->p);
+		h->p = NULL;
+	}
+}
+
+void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	uint8_t *p = g->buf + HEADROOM;
+	uint32_t owner;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	for (int i = 0; i < RX_BATCH; i++) {
+		n = read(g->tun.fd, p, BUF_SIZE - HEADROOM);
+		if (n <= 0)
+			break;
+		g->st.tun_read_pkts++;
+		if (braid_vroute_lookup_packet(&g->routes, p, (size_t)n, &owner) ||
+		    !g->by_pid[owner] || g->by_pid[owner]->st != C_ACTIVE) {
+			g->st.tun_no_route++;
+			continue;
+		}
+		braid_mssfix_apply(&g->mss, p, (size_t)n);
+		braid_gw_send_payload(g->by_pid[owner], p, (size_t)n);
+	}
+	braid_gw_reap(g);
+}

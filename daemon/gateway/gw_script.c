@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_script.c - what the gateway's client scripts share (gw_script.h): the
+ * environment of client-connect / client-disconnect, and the
+ * client-disconnect scripts, which run on after their client is removed
+ * (the client table starts them; the tick and the teardown reap them).
+ */
+#include "gateway/gw_script.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "session/push.h"
+
+/*
+ * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
+ * the pool addresses, the client's peer-info IV_* lines; plus the byte counts on disconnect.
+ * Strings go into v (malloc'ed, NULL-terminated); returns how many.
+ */
+size_t braid_gw_client_env(const struct gw_client *c, char **v, size_t max, bool disconnect)
+{
+	const char *pi = c->ctl ? braid_ctls_peer_info(c->ctl) : "";
+	char a[INET6_ADDRSTRLEN];
+	size_t n = 0;
+
+#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
+	ENV("trusted_ip=%s", c->ip);
+	ENV("trusted_port=%s", c->port);
+	ENV("time_unix=%lld", (long long)c->since);
+	if (c->has_v4) {
+		braid_gw_v4str(c->v4, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip=%s", a);
+		braid_gw_v4str(c->v4_remote, a, sizeof(a));
+		ENV(c->g->subnet ? "ifconfig_pool_netmask=%s" : "ifconfig_pool_local_ip=%s", a);
+	}
+	if (c->has_v6) {
+		inet_ntop(AF_INET6, &c->v6, a, sizeof(a));
+		ENV("ifconfig_pool_remote_ip6=%s", a);
+		ENV("ifconfig_pool_ip6_netbits=%u", c->v6_prefix);
+	}
+	if (disconnect) {
+		ENV("bytes_received=%llu", (unsigned long long)c->rx_bytes);
+		ENV("bytes_sent=%llu", (unsigned long long)c->tx_bytes);
+		ENV("time_duration=%lld", (long long)(time(NULL) - c->since));
+	}
+	/* peer-info: "NAME=VALUE" lines with a safe name */
+	while (pi && *pi) {
+		const char *e = strchr(pi, '\n'), *eq = strchr(pi, '=');
+		size_t l = e ? (size_t)(e - pi) : strlen(pi);
+		bool ok = eq && eq > pi && (size_t)(eq - pi) < l;
+
+		for (const char *q = pi; ok && q < eq; q++)
+			ok = (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z') ||
+			     (*q >= '0' && *q <= '9') || *q == '_';
+		if (ok)
+			ENV("%.*s", (int)l, pi);
+		pi = e ? e + 1 : NULL;
+	}
+#undef ENV
+	v[n] = NULL;
+	return n;
+}
+
+void braid_gw_env_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
+/* client-disconnect for a client that was connected; runs on after the client is gone. */
+void braid_gw_start_disconnect_script(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_authscript_req req;
+	char *env[64];
+	size_t n;
+	int r;
+
+	if (g->n_bg == g->cap_bg) {
+		size_t cap = g->cap_bg ? 2 * g->cap_bg : 8;
+		struct braid_authscript *b = realloc(g->bg, cap * sizeof(*b));
+
+		if (!b)
+			return;
+		g->bg = b;
+		g->cap_bg = cap;
+	}
+	n = braid_gw_client_env(c, env, 64, true);
+	memset(&req, 0, sizeof(req));
+	req.cmd = g->o->client_disconnect;
+	req.script_type = "client-disconnect";
+	req.username = c->user;
+	req.common_name = c->cn;
+	req.untrusted_ip = c->ip;
+	req.untrusted_port = c->port;
+	req.env = (const char *const *)env;
+	r = braid_authscript_start(&g->bg[g->n_bg], &req, braid_gw_now_ms());
+	braid_gw_env_free(env, n);
+	if (r)
+		braid_warn("%s/%s: cannot run client-disconnect '%s': %s", braid_gw_cname(c), c->real,
+			   g->o->client_disconnect, strerror(-r));
+	else
+		g->n_bg++;
+}
+
+/* Reap finished client-disconnect scripts (wait: block up to the scripts' deadline). */
+void braid_gw_bg_poll(struct braid_gateway *g, bool wait)
+{
+	size_t i = 0;
+
+	while (i < g->n_bg) {
+		int r = braid_authscript_poll(&g->bg[i], braid_gw_now_ms());
+
+		if (r == -EAGAIN) {
+			if (wait) {
+				usleep(10000);
+				continue;
+			}
+			i++;
+			continue;
+		}
+		if (r)
+			braid_warn("client-disconnect %s (exit %d)", r == -ETIMEDOUT ? "timed out" : "failed",
+				   braid_authscript_exit_code(&g->bg[i]));
+		g->bg[i] = g->bg[--g->n_bg];
+	}
+}

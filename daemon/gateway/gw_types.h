@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gw_types.h - inside the gateway: the structures all its files share (one
+ * client, struct gw_client; the gateway, struct braid_gateway), its sizes and
+ * limits, and three accessors that read nothing but their arguments
+ * (gw_types.c). It includes nothing of the gateway's own files (only the
+ * leaf modules whose types the structures embed: pool, ccd, vroute,
+ * authscript, gw_push), so every gateway file can include it without a
+ * circle. Not an API for anything outside daemon/gateway/.
+ *
+ * The gateway's files, bottom to top (a file includes only headers of files
+ * before it):
+ *   gw_types.h     these structures (gw_types.c: three accessors)
+ *   gateway_mp.c   multipath clients' engines (payloads up through a callback)
+ *   gw_script.c    client-connect / client-disconnect environment, disconnect scripts
+ *   gw_table.c     the client table: create, remove, free; peer-ids and source addresses
+ *   gw_link.c      to a client: a UDP datagram or a frame on its TCP write queue
+ *   gw_data.c      the data path: decrypt, float, to the TUN or another client; TUN reads
+ *   gw_client.c    a client's control channel, authentication, address, push, keys
+ *   gw_udp.c       the UDP socket: dispatch by opcode, the stateless cookie
+ *   gw_tcp.c       TCP connections: accept, stream framing, dispatch
+ *   gw_timers.c    the 1 s tick, auth-script polling, status file, counters line
+ *   gateway.c      set-up, teardown, signals (gateway.h)
+ */
+#ifndef BRAID_GW_TYPES_H
+#define BRAID_GW_TYPES_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <sodium.h>
+
+/* session.h (pkt.h) before dc.h: both name the data opcodes */
+#include "ctl/cookie.h"
+#include "ctl/km2.h"
+#include "ctl/session.h"
+#include "ctl/tls.h"
+#include "dc/dc.h"
+#include "dc/payload.h"
+#include "dc/static_key.h"
+
+#include "gateway/authscript.h"
+#include "gateway/ccd.h"
+#include "config/options.h"
+#include "gateway/gateway_stats.h"
+#include "gateway/gw_push.h"
+#include "dataplane/mssfix.h"
+#include "gateway/pool.h"
+#include "session/reject.h"
+#include "os/sock.h"
+#include "os/tcpframe.h"
+#include "os/tun.h"
+#include "gateway/vroute.h"
+
+#define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
+#define HEADROOM 64
+#define RX_BATCH 64
+#define GW_TCP_UNAUTH_MAX 64	/* TCP connections without a finished handshake at once */
+#define TCP_WQ_MAX (512 * 1024)
+#define AUTH_FAILED_LINGER_MS 2000	/* let AUTH_FAILED reach the client before removal */
+#define DEFAULT_CIPHERS "AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305"
+#define KEY_DIR_UNSET (-2)
+#define GW_HELD_MAX 64		/* data packets held per client while a renegotiation is re-authorised */
+
+enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR1, SIG_USR2, SIG_N };
+
+enum cstate {
+	C_HANDSHAKE,	/* TLS / key-method 2 running */
+	C_AUTH,		/* auth-user-pass-verify script running */
+	C_ACTIVE,	/* pushed, data keys installed */
+	C_DYING,	/* AUTH_FAILED sent, removed at die_at_ms */
+};
+
+struct gw_mp;
+
+struct gw_client {
+	struct braid_gateway *g;
+	struct gw_client *next_dead;
+	struct gw_client *hnext;	/* address hash chain (UDP clients) */
+	bool dead;
+	uint32_t pid;			/* peer-id = index in g->by_pid */
+	unsigned long cid;		/* client id (status file) */
+	enum cstate st;
+	union braid_sockaddr addr;
+	char real[80];			/* "10.99.0.2:40000" */
+	char ip[INET6_ADDRSTRLEN], port[8];
+	struct braid_ctls *ctl;
+	struct braid_dc *dc;
+	ev_timer ctl_t;
+	/* TCP */
+	bool tcp;
+	int fd;
+	ev_io io_r, io_w;
+	struct braid_tcpframe rx;	/* stream framing, lengths bounded */
+	uint8_t *wbuf;
+	size_t wlen, woff;
+	/* identity and configuration */
+	char cn[BRAID_TLS_CN_MAX];
+	char cert_cn[BRAID_TLS_CN_MAX];	/* the certificate's CN (renegotiations must keep it) */
+	char user[256];
+	int reauth_key;			/* key_id waiting for the re-run auth script, -1 none */
+	struct gw_held {		/* data on reauth_key that came before the script's answer */
+		uint8_t *p;
+		size_t len;
+		union braid_sockaddr from;
+		bool has_from;
+	} held[GW_HELD_MAX];
+	unsigned n_held;
+	bool cc_running;		/* the script in `as` is client-connect (else auth) */
+	bool was_active;		/* client-disconnect runs for these */
+	char cc_file[256];		/* client-connect's config file */
+	bool push_requested, pushed;
+	struct braid_gw_push_out push;
+	enum braid_comp_framing framing;
+	bool use_peer_id;
+	struct braid_ccd ccd;
+	struct braid_authscript as;
+	bool has_pool;
+	uint32_t pool_h;
+	bool has_v4, has_v6;
+	uint32_t v4, v4_remote;		/* host order */
+	struct in6_addr v6;
+	uint8_t v6_prefix;
+	/* time and counters */
+	int64_t created_ms, last_rx_ms, last_tx_ms, die_at_ms;
+	time_t since, last_ref;
+	uint64_t rx_bytes, tx_bytes;
+	struct gw_mp *mp;		/* multipath engine (gateway_mp.c), or NULL */
+};
+
+struct braid_gateway {
+	struct ev_loop *loop;
+	struct braid_options *o;
+	SSL_CTX *ssl;
+	struct braid_ctls_config ccfg;
+	struct braid_key2 wrap_key;
+	struct braid_ctls_cookie *cookie;
+	char occ[BRAID_KM2_OPTIONS_MAX];
+	const char *ciphers;
+
+	struct braid_tun tun;
+	bool tun_open;
+	int fd;				/* UDP socket or TCP listener */
+	int family;
+	bool tcp;
+	ev_io tun_r, sock_r;
+	ev_timer tick;
+	ev_timer exit_t;
+	ev_timer auth_t;		/* 50 ms polling while auth scripts run */
+	unsigned scripts;		/* auth / client-connect scripts running */
+	struct braid_authscript *bg;	/* client-disconnect scripts running */
+	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
+	ev_signal sig[SIG_N];
+	int64_t next_status_ms, next_persist_ms;
+	int64_t cf_start_ms;		/* connect-freq window */
+	int cf_count;
+
+	/* addresses */
+	bool has_v4, has_v6, subnet;
+	bool longform;			/* `mode server` + `ifconfig` + `ifconfig-pool`, no `server` */
+	uint32_t gw4, mask4;
+	struct in6_addr gw6;
+	uint8_t prefix6;
+	struct braid_pool *pool;
+	struct braid_vroute routes;
+	struct braid_mssfix mss;
+
+	struct gw_client **by_pid;
+	struct gw_client **by_addr;	/* UDP clients by source address: SipHash buckets */
+	size_t n_buckets;		/* power of two */
+	uint8_t hkey[crypto_shorthash_KEYBYTES];
+	uint32_t max_clients;
+	unsigned long next_cid;
+	struct gw_client *dead;
+
+	struct braid_gateway_stats st;
+	struct braid_reject rej;	/* refused packets: counters, rate-limited lines */
+	bool exit_req;
+	uint8_t *buf, *buf2;
+};
+
+/* gw_types.c: accessors that read nothing but their arguments */
+/* Monotonic milliseconds: every timestamp of the gateway. */
+int64_t braid_gw_now_ms(void);
+/* The client's common name for log lines ("UNDEF" before the handshake, as 2.6). */
+const char *braid_gw_cname(const struct gw_client *c);
+/* An IPv4 address in host order as text. */
+void braid_gw_v4str(uint32_t a, char *buf, size_t len);
+
+#endif /* BRAID_GW_TYPES_H */

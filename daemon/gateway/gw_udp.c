@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_udp.c - the gateway's UDP socket (gw_udp.h): datagrams dispatched by
+ * opcode (DATA_V2 by peer-id, DATA_V1 and control by source address), and
+ * for an address without a client the stateless cookie: a
+ * HARD_RESET_CLIENT_V2 gets the cookie reply with nothing allocated, any
+ * other packet must carry a valid cookie ACK to create the client.
+ */
+#include "gateway/gw_udp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "gateway/gateway_mp.h"
+#include "gateway/gw_client.h"
+#include "gateway/gw_data.h"
+#include "gateway/gw_table.h"
+#include "util/log.h"
+
+static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
+
+/* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
+static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			  const union braid_sockaddr *from, const char *why)
+{
+	enum braid_ctls_reason r = braid_ctls_cookie_last_reason(g->cookie);
+	int64_t now = braid_gw_now_ms();
+	char a[80];
+
+	braid_sockaddr_str(from, a, sizeof(a));
+	if (r == BRAID_CTLS_R_WRAP || r == BRAID_CTLS_R_MALFORMED) {
+		braid_reject_ctl(&g->rej, r, g->ccfg.wrap, pkt, len, a, why, now);
+		return;
+	}
+	braid_reject(&g->rej, BRAID_REJ_COOKIE, now, 0, "Packet (%s) with invalid or missing SID from %s",
+		     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT), a);
+	braid_dbg("%s: %s", a, why ? why : "");
+}
+
+/* A UDP packet from an address with no client: only the cookie exchange may go on. */
+static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
+			const union braid_sockaddr *from)
+{
+	union braid_sockaddr ca;
+	size_t calen = braid_gw_cookie_addr(from, &ca);
+	uint8_t out[BRAID_CTL_MAX_PKT];
+	size_t olen;
+	const char *why = NULL;
+	struct braid_ctls *s = NULL;
+	struct gw_client *c;
+	int r;
+
+	if (braid_ctls_cookie_is_reset(pkt, len)) {
+		r = braid_ctls_cookie_reply(g->cookie, pkt, len, &ca, calen, time(NULL), out,
+					    sizeof(out), &olen, &why);
+		if (r) {
+			g->st.cookie_rejected++;
+			cookie_reject(g, pkt, len, from, why);
+			return;
+		}
+		if (sendto(g->fd, out, olen, 0, &from->sa, braid_sockaddr_len(from)) >= 0) {
+			g->st.cookie_replies++;
+			g->st.link_tx_pkts++;
+		}
+		return;
+	}
+	if ((pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_ACK_V1 &&
+	    (pkt[0] >> BRAID_CTL_OP_SHIFT) != BRAID_OP_CONTROL_V1) {
+		uint8_t op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+		char a[80];
+
+		g->st.cookie_rejected++;
+		braid_sockaddr_str(from, a, sizeof(a));
+		if (!braid_ctl_op_is_control(op))
+			braid_reject(&g->rej, BRAID_REJ_OPCODE, braid_gw_now_ms(), 0,
+				     "TLS Error: unknown opcode received from %s op=%u", a, op);
+		else
+			braid_reject(&g->rej, BRAID_REJ_COOKIE, braid_gw_now_ms(), 0,
+				     "Packet (%s) with invalid or missing SID from %s",
+				     braid_ctl_op_name(op), a);
+		return;
+	}
+	if (braid_gw_n_clients(g) >= g->max_clients) {
+		g->st.max_clients_refused++;
+		g->st.cookie_rejected++;
+		return;
+	}
+	if (g->o->connect_freq_n > 0) {
+		/* connect-freq N S: at most N new sessions per S seconds */
+		int64_t now = braid_gw_now_ms();
+
+		if (now - g->cf_start_ms >= (int64_t)g->o->connect_freq_sec * 1000) {
+			g->cf_start_ms = now;
+			g->cf_count = 0;
+		}
+		if (g->cf_count >= g->o->connect_freq_n) {
+			g->st.connect_freq_refused++;
+			g->st.cookie_rejected++;
+			return;
+		}
+	}
+	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), braid_gw_now_ms(),
+				       &why);
+	if (r) {
+		g->st.cookie_rejected++;
+		cookie_reject(g, pkt, len, from, why ? why : strerror(-r));
+		return;
+	}
+	r = braid_gw_client_new(g, from, -1, &udp_cbs, &c);
+	if (r) {
+		braid_ctls_free(s);
+		braid_warn("new client refused: %s", r == -ENOSPC ? "max-clients reached" : strerror(-r));
+		return;
+	}
+	c->ctl = s;
+	c->rx_bytes += len;
+	g->cf_count++;
+	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
+	braid_gw_ctl_run(c);
+}
+
+/* A data packet no session takes (no such peer-id, or an address without a client). */
+static void unknown_peer(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			 const union braid_sockaddr *from)
+{
+	char a[80];
+
+	g->st.data_unknown_peer++;
+	braid_sockaddr_str(from, a, sizeof(a));
+	if (len >= 4 && (pkt[0] >> BRAID_CTL_OP_SHIFT) == BRAID_OP_DATA_V2)
+		braid_reject(&g->rej, BRAID_REJ_UNKNOWN_PEER, braid_gw_now_ms(), 0,
+			     "Data packet with unknown peer-id %u from %s dropped",
+			     (unsigned)pkt[1] << 16 | (unsigned)pkt[2] << 8 | pkt[3], a);
+	else
+		braid_reject(&g->rej, BRAID_REJ_UNKNOWN_PEER, braid_gw_now_ms(), 0,
+			     "Data packet (%s) from %s without a session dropped",
+			     braid_ctl_op_name(pkt[0] >> BRAID_CTL_OP_SHIFT), a);
+}
+
+static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
+			  const union braid_sockaddr *from)
+{
+	uint8_t op;
+	struct gw_client *c;
+
+	if (len < 1)
+		return;
+	g->st.link_rx_pkts++;
+	op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+	if (op == BRAID_OP_DATA_V2) {
+		uint32_t pid;
+
+		if (len < 4) {
+			unknown_peer(g, pkt, len, from);
+			return;
+		}
+		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
+		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
+		if (!c || c->tcp || !c->use_peer_id) {
+			unknown_peer(g, pkt, len, from);
+			return;
+		}
+		if (c->mp) {	/* a multipath client: any address, its engine learns the path */
+			braid_gw_mp_input(c, pkt, len, from);
+			return;
+		}
+		braid_gw_on_data(c, pkt, len, from);
+		return;
+	}
+	c = braid_gw_by_addr(g, from);
+	if (op == BRAID_OP_DATA_V1) {
+		if (!c) {
+			unknown_peer(g, pkt, len, from);
+			return;
+		}
+		braid_gw_on_data(c, pkt, len, NULL);
+		return;
+	}
+	if (!c) {
+		udp_unknown(g, pkt, len, from);
+		return;
+	}
+	if (braid_ctls_cookie_is_reset(pkt, len)) {
+		/* the peer restarted from the same address: a fresh cookie exchange */
+		uint8_t lsid[BRAID_CTL_SID_LEN], rsid[BRAID_CTL_SID_LEN];
+
+		braid_ctls_session_ids(c->ctl, lsid, rsid);
+		if (len >= 9 && memcmp(pkt + 1, rsid, BRAID_CTL_SID_LEN)) {
+			udp_unknown(g, pkt, len, from);	/* answered statelessly; c stays until the cookie ACK */
+			return;
+		}
+	}
+	if ((op == BRAID_OP_ACK_V1 || op == BRAID_OP_CONTROL_V1) && (pkt[0] & 7) == 0 && len >= 9) {
+		/* an ACK of a new cookie from a restarted client at the same address */
+		uint8_t lsid[BRAID_CTL_SID_LEN], rsid[BRAID_CTL_SID_LEN];
+
+		braid_ctls_session_ids(c->ctl, lsid, rsid);
+		if (memcmp(pkt + 1, rsid, BRAID_CTL_SID_LEN)) {
+			struct braid_ctls *s = NULL;
+			union braid_sockaddr ca;
+			size_t calen = braid_gw_cookie_addr(from, &ca);
+			const char *why;
+
+			if (!braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL),
+							braid_gw_now_ms(), &why)) {
+				struct gw_client *n;
+
+				braid_gw_client_kill(c, "the client restarted (new session from the same address)");
+				if (braid_gw_client_new(g, from, -1, &udp_cbs, &n)) {
+					braid_ctls_free(s);
+					return;
+				}
+				n->ctl = s;
+				braid_info("%s: new client session (peer-id %u)", n->real, n->pid);
+				braid_gw_ctl_run(n);
+				return;
+			}
+		}
+	}
+	braid_gw_on_control(c, pkt, len);
+}
+
+void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	union braid_sockaddr from;
+	socklen_t fl;
+	ssize_t n;
+
+	(void)loop;
+	(void)revents;
+	for (int i = 0; i < RX_BATCH; i++) {
+		fl = sizeof(from);
+		n = recvfrom(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, 0, &from.sa, &fl);
+		if (n < 0)
+			break;
+		on_udp_packet(g, g->buf + HEADROOM, (size_t)n, &from);
+	}
+	braid_gw_reap(g);
+}
