@@ -406,7 +406,9 @@ static bool skip_file(const char *path, bool push)
 	b = b ? b + 1 : path;
 	if (!strncmp(b, "options", 7))
 		return true;	/* the parser itself */
-	return push && !strcmp(b, "push.c");	/* push.c: only its apply part (below) */
+	/* pushed options: the PUSH_REPLY parser (push.c) and message handling (push_msg.c) name every
+	 * option; only what reads the parsed result (push_apply.c, the roles) counts as an effect */
+	return push && (!strcmp(b, "push.c") || !strcmp(b, "push_msg.c"));
 }
 
 /* Each token of `what` is read outside the parser; returns the first one that is not. */
