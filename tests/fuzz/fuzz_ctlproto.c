@@ -34,9 +34,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_ASSERT(r == -EINVAL);
 		FZ_ASSERT(memchr(err, 0, sizeof(err)) && err[0]);
 	} else {
-		FZ_ASSERT(req.cmd >= BRAID_CTL_STATUS && req.cmd <= BRAID_CTL_SET_PATH);
+		FZ_ASSERT(req.cmd >= BRAID_CTL_STATUS && req.cmd <= BRAID_CTL_KILL);
 		FZ_ASSERT(memchr(req.sched, 0, sizeof(req.sched)));
 		FZ_ASSERT(memchr(req.path, 0, sizeof(req.path)));
+		FZ_ASSERT(memchr(req.client, 0, sizeof(req.client)));
+		if (req.cmd == BRAID_CTL_KILL)
+			FZ_ASSERT(req.client[0]);
 		if (req.cmd == BRAID_CTL_SET_PATH)
 			FZ_ASSERT(req.path[0] && req.op >= BRAID_CTL_PATH_BACKUP &&
 				  req.op <= BRAID_CTL_PATH_NOCAP);
