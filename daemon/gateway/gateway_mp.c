@@ -65,7 +65,7 @@ static void mp_deliver(void *user, uint8_t *payload, size_t len)
 {
 	struct gw_client *c = user;
 
-	if (c->mp)
+	if (c->mp && !c->dead)	/* a killed client keeps its engine until the reap */
 		c->mp->deliver(c, payload, len);
 }
 

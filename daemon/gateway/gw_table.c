@@ -157,7 +157,11 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real, c->pid, why);
 	c->dead = true;
 	ev_timer_stop(g->loop, &c->ctl_t);
-	braid_gw_mp_stop(c);
+	/*
+	 * The multipath engine is freed with the client (client_free), not here: a kill can come
+	 * from inside the engine's own pump (its deliver hook hands on an OCC EXIT), which goes on
+	 * using the engine after the hook returns. Until the reap its hooks ignore a dead client.
+	 */
 	if (c->tcp) {
 		ev_io_stop(g->loop, &c->io_r);
 		ev_io_stop(g->loop, &c->io_w);

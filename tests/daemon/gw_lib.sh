@@ -32,13 +32,22 @@ GW_PIDS=()
 gw_cns() { echo "gwc$1x$GW_ID"; }
 
 # gw_serve_blob BYTES: a random file of BYTES at http://10.8.0.1:8080/blob (a web server in the gateway's
-# namespace, stopped with the test); its sha256 in GW_WANT.
+# namespace, stopped with the test); its sha256 in GW_WANT. The server binds with IP_FREEBIND: tests call this
+# before braidd has put 10.8.0.1 on its TUN (a plain bind then failed, silently, and curl found no server).
 gw_serve_blob() {
 	head -c "$1" /dev/urandom >"$GW_DIR/blob"
 	GW_WANT=$(sha256sum "$GW_DIR/blob" | cut -d' ' -f1)
-	ip netns exec "$GW_NS" /usr/bin/python3 -m http.server 8080 --bind 10.8.0.1 \
-		--directory "$GW_DIR" >/dev/null 2>&1 &
+	ip netns exec "$GW_NS" /usr/bin/python3 -c '
+import http.server, socket, sys, os
+class S(http.server.ThreadingHTTPServer):
+    def server_bind(self):
+        self.socket.setsockopt(socket.SOL_IP, 15, 1)  # IP_FREEBIND: the address may come later
+        super().server_bind()
+os.chdir(sys.argv[1])
+S(("10.8.0.1", 8080), http.server.SimpleHTTPRequestHandler).serve_forever()' "$GW_DIR" >"$GW_DIR/httpd.log" 2>&1 &
 	GW_PIDS+=("$!")
+	sleep 0.2
+	kill -0 "$!" 2>/dev/null || gw_fail "the web server did not start: $(cat "$GW_DIR/httpd.log")"
 }
 
 gw_fail() {
