@@ -19,15 +19,14 @@
 #include "client/client_mp.h"
 #include "control/control.h"
 #include "control/status.h"
-#include "dataplane/mpsession.h"
 #include "os/sock.h"
 
 #define U(x) ((unsigned long long)(x))
 
-/* The engine of the current session, or NULL (its holder begins with a struct braid_mpsession). */
+/* The engine of the current session's data path, or NULL. */
 static struct braid_mpath *engine(const struct braid_client *c)
 {
-	return c->mp ? ((const struct braid_mpsession *)(const void *)c->mp)->m : NULL;
+	return client_mp_engine(c);
 }
 
 static const char *state_name(enum cstate s)
@@ -95,7 +94,7 @@ static void op_status(void *user, FILE *f)
 	fprintf(f, ",\"multipath\":%s,", m ? "true" : "false");
 	if (m) {
 		fputs("\"scheduler\":", f);
-		braid_status_json_str(f, braid_mpath_sched_name(m));
+		braid_status_json_str(f, client_mp_sched_name(c));
 		fputc(',', f);
 	}
 	fprintf(f,

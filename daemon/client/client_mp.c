@@ -17,12 +17,11 @@
 
 #include "client/client_payload.h"
 #include "util/log.h"
-#include "dataplane/mpath.h"
-#include "dataplane/mpsession.h"
+#include "dataplane/backend.h"
 #include "control/status.h"
 
 struct client_mp {
-	struct braid_mpsession s;	/* first: the engine and its stats */
+	struct braid_dp *dp;		/* the session's data path (backend.h) */
 	struct braid_options o;		/* the client's options, remotes = the server address */
 	char host[INET6_ADDRSTRLEN];
 };
@@ -67,10 +66,9 @@ static void mp_activity(void *user, bool rx)
 		c->last_tx = ev_now(c->loop);
 }
 
-static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
+/* The data path's options: the client's, with the server address as the one remote. */
+static void mp_options(struct client_mp *mp, const struct braid_client *c)
 {
-	struct client_mp *mp = (struct client_mp *)s;	/* s is its first member */
-	struct braid_client *c = s->role.user;
 	const union braid_sockaddr *ra = &c->remote;
 	uint16_t port;
 
@@ -92,22 +90,31 @@ static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
 	mp->o.nobind = true;	/* path sockets on ephemeral ports; c->ufd keeps the control channel */
 	mp->o.family = ra->sa.sa_family;
 	mp->o.tun_mtu = c->tun_mtu;
-	return braid_mpath_new(&s->m, c->loop, &mp->o, c->dc, &c->mss, &s->st, h);
 }
 
 int client_mp_start(struct braid_client *c)
 {
-	const struct braid_mpsession_role role = {
+	const struct braid_dp_role role = {
 		.deliver = mp_deliver, .activity = mp_activity, .user = c,
 	};
-	void *mp;
+	struct braid_dp_config cfg = {
+		.loop = c->loop, .dc = c->dc, .mss = &c->mss, .shared_fd = -1,
+	};
+	struct client_mp *mp;
 	int r;
 
 	if (c->mp)
 		return 0;
-	r = braid_mpsession_start(&mp, sizeof(struct client_mp), &role, mp_open);
-	if (r)
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	mp_options(mp, c);
+	cfg.o = &mp->o;
+	r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
+	if (r) {
+		free(mp);
 		return r;
+	}
 	c->mp = mp;
 	braid_info("multipath negotiated with the server (braid-mp %u, replay window %u): %u path "
 		   "socket(s) to %s", c->pushed.braid_mp, c->pushed.braid_mp_window,
@@ -117,25 +124,31 @@ int client_mp_start(struct braid_client *c)
 
 void client_mp_stop(struct braid_client *c)
 {
-	if (c->mp)
-		braid_mpsession_free(&c->mp->s);
+	if (c->mp) {
+		braid_dp_close(c->mp->dp);
+		free(c->mp);
+	}
 	c->mp = NULL;
 }
 
 int client_mp_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
 {
-	return braid_mpath_send_payload(c->mp->s.m, pl, len);
+	return braid_dp_send(c->mp->dp, pl, len);
 }
 
 void client_mp_tun_readable(struct braid_client *c)
 {
-	braid_mpath_tun_readable(c->mp->s.m, c->tun.fd);
+	braid_dp_tun_readable(c->mp->dp, c->tun.fd);
 }
 
 void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx)
 {
-	*rx = c->mp ? c->mp->s.st.link_rx_bytes : 0;
-	*tx = c->mp ? c->mp->s.st.link_tx_bytes : 0;
+	struct braid_tunnel_stats st = { 0 };
+
+	if (c->mp)
+		braid_dp_stats(c->mp->dp, &st);
+	*rx = st.link_rx_bytes;
+	*tx = st.link_tx_bytes;
 }
 
 void client_mp_status(const struct braid_client *c, FILE *f)
@@ -145,8 +158,8 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 
 	if (!c->mp)
 		return;
-	n = braid_mpath_paths(c->mp->s.m, p, BRAID_MP_MAX_PATHS);
-	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_mpath_sched_name(c->mp->s.m));
+	n = braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS);
+	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(c->mp->dp));
 	for (int i = 0; i < n; i++)
 		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu\n", p[i].index, p[i].local,
 			p[i].remote, braid_mp_state_name(p[i].mp.state),
@@ -154,8 +167,18 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 			(unsigned long long)p[i].wire_rx_pkts, (unsigned long long)p[i].wire_rx_bytes);
 }
 
+struct braid_mpath *client_mp_engine(const struct braid_client *c)
+{
+	return c->mp ? braid_dp_mpath(c->mp->dp) : NULL;
+}
+
+const char *client_mp_sched_name(const struct braid_client *c)
+{
+	return c->mp ? braid_dp_sched_name(c->mp->dp) : "";
+}
+
 void client_mp_log(const struct braid_client *c)
 {
 	if (c->mp)
-		braid_status_log(c->mp->s.m);
+		braid_status_log(braid_dp_mpath(c->mp->dp));
 }

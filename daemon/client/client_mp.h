@@ -14,6 +14,8 @@
 #include "client/client_int.h"
 #include "dc/dc.h"
 
+struct braid_mpath;
+
 /*
  * After the PUSH_REPLY is parsed: true if multipath is to be used (UDP, not
  * `multipath off`, `braid-mp 1 W` pushed, no compression framing). It then
@@ -32,5 +34,12 @@ void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *
 /* Status file lines, one per path ("Braid multipath,...") and the SIGUSR2 log lines. */
 void client_mp_status(const struct braid_client *c, FILE *f);
 void client_mp_log(const struct braid_client *c);
+/*
+ * The userspace engine behind the session's data path, for the control/
+ * helpers that take one, or NULL (no multipath, or a backend without one).
+ */
+struct braid_mpath *client_mp_engine(const struct braid_client *c);
+/* The scheduler's name ("" without multipath). */
+const char *client_mp_sched_name(const struct braid_client *c);
 
 #endif /* BRAID_CLIENT_MP_H */

@@ -10,12 +10,11 @@
 #include <string.h>
 
 #include "util/log.h"
-#include "dataplane/mpath.h"
-#include "dataplane/mpsession.h"
+#include "dataplane/backend.h"
 #include "control/status.h"
 
 struct gw_mp {
-	struct braid_mpsession s;	/* first: the engine and its stats */
+	struct braid_dp *dp;		/* the client's data path (backend.h) */
 	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
 	braid_gw_mp_deliver_fn deliver;	/* the data path's payload input */
 };
@@ -55,9 +54,12 @@ static void mp_activity(void *user, bool rx)
 		return;
 	}
 	c->last_tx_ms = now;
-	if (c->mp) {	/* the status file's bytes sent */
-		c->tx_bytes += c->mp->s.st.link_tx_bytes - c->mp->tx_seen;
-		c->mp->tx_seen = c->mp->s.st.link_tx_bytes;
+	if (c->mp && c->mp->dp) {	/* the status file's bytes sent */
+		struct braid_tunnel_stats st;
+
+		braid_dp_stats(c->mp->dp, &st);
+		c->tx_bytes += st.link_tx_bytes - c->mp->tx_seen;
+		c->mp->tx_seen = st.link_tx_bytes;
 	}
 }
 
@@ -69,31 +71,32 @@ static void mp_deliver(void *user, uint8_t *payload, size_t len)
 		c->mp->deliver(c, payload, len);
 }
 
-static int mp_open(struct braid_mpsession *s, const struct braid_mpath_hooks *h)
-{
-	struct gw_client *c = s->role.user;
-	struct braid_gateway *g = c->g;
-	char name[160];
-
-	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
-	return braid_mpath_new_shared(&s->m, g->loop, g->o, c->dc, &g->mss, &s->st, h, g->fd,
-				      name);
-}
-
 int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 {
-	const struct braid_mpsession_role role = {
+	struct braid_gateway *g = c->g;
+	const struct braid_dp_role role = {
 		.activity = mp_activity, .deliver = mp_deliver, .user = c,
 	};
-	void *mp;
+	char name[160];
+	const struct braid_dp_config cfg = {
+		.loop = g->loop, .o = g->o, .dc = c->dc, .mss = &g->mss, .shared_fd = g->fd,
+		.name = name,
+	};
+	struct gw_mp *mp;
 	int r;
 
 	if (c->mp)
 		return 0;
-	r = braid_mpsession_start(&mp, sizeof(struct gw_mp), &role, mp_open);
-	if (r)
+	mp = calloc(1, sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	mp->deliver = deliver;
+	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
+	r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
+	if (r) {
+		free(mp);
 		return r;
-	((struct gw_mp *)mp)->deliver = deliver;
+	}
 	c->mp = mp;
 	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %u pushed): peer-id %u, "
 		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,
@@ -103,8 +106,10 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 
 void braid_gw_mp_stop(struct gw_client *c)
 {
-	if (c->mp)
-		braid_mpsession_free(&c->mp->s);
+	if (c->mp) {
+		braid_dp_close(c->mp->dp);
+		free(c->mp);
+	}
 	c->mp = NULL;
 }
 
@@ -121,7 +126,7 @@ void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
 		return;
 	}
 	c->rx_bytes += len;
-	braid_mpath_input(c->mp->s.m, pkt, len, from);
+	braid_dp_input(c->mp->dp, pkt, len, from);
 }
 
 void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
@@ -129,9 +134,21 @@ void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
 	int v = len ? p[0] >> 4 : 0;
 
 	if (v == 4 || v == 6)
-		braid_mpath_send_ip(c->mp->s.m, p, len);
+		braid_dp_send_ip(c->mp->dp, p, len);
 	else
-		braid_mpath_send_payload(c->mp->s.m, p, len);
+		braid_dp_send(c->mp->dp, p, len);
+}
+
+struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c)
+{
+	return c->mp ? braid_dp_mpath(c->mp->dp) : NULL;
+}
+
+int braid_gw_mp_paths(const struct gw_client *c)
+{
+	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+
+	return c->mp ? braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS) : 1;
 }
 
 void braid_gw_mp_log(const struct braid_gateway *g)
@@ -140,14 +157,16 @@ void braid_gw_mp_log(const struct braid_gateway *g)
 		const struct gw_client *c = g->by_pid[i];
 
 		if (c && c->mp) {
-			const struct braid_tunnel_stats *t = &c->mp->s.st;
+			struct braid_tunnel_stats st;
+			const struct braid_tunnel_stats *t = &st;
 
+			braid_dp_stats(c->mp->dp, &st);
 			braid_info("%s/%s: multipath peer-id %u: link rx %llu tx %llu, auth_failures=%llu "
 				   "replays=%llu malformed=%llu", braid_gw_cname(c), c->real, c->pid,
 				   (unsigned long long)t->link_rx_pkts, (unsigned long long)t->link_tx_pkts,
 				   (unsigned long long)t->rx_auth_failures, (unsigned long long)t->rx_replays,
 				   (unsigned long long)t->rx_malformed);
-			braid_status_log(c->mp->s.m);
+			braid_status_log(braid_dp_mpath(c->mp->dp));
 		}
 	}
 }

@@ -20,6 +20,8 @@
 #include "gateway/gw_types.h"
 #include "os/sock.h"
 
+struct braid_mpath;
+
 #define BRAID_GW_MP_VERSION 1
 #define BRAID_GW_MP_WINDOW 65536	/* replay window of a multipath session */
 
@@ -42,6 +44,10 @@ void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from);
 /* A payload for the client (IP packet from the TUN or another client, ping, OCC). */
 void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len);
+/* The userspace engine behind c's data path (for control/), or NULL. */
+struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c);
+/* How many paths c's data path has (1 for a stock client). */
+int braid_gw_mp_paths(const struct gw_client *c);
 /* SIGUSR2 / exit: one log line per path of every multipath client. */
 void braid_gw_mp_log(const struct braid_gateway *g);
 

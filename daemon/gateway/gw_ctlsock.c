@@ -17,16 +17,16 @@
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
 #include "control/control.h"
 #include "control/status.h"
-#include "dataplane/mpsession.h"
+#include "gateway/gateway_mp.h"
 #include "util/log.h"
 
 #define U(x) ((unsigned long long)(x))
 #define MATCH_MAX 64
 
-/* A multipath client's engine, or NULL (its holder begins with a struct braid_mpsession). */
+/* A multipath client's engine, or NULL. */
 static struct braid_mpath *engine(const struct gw_client *c)
 {
-	return c->mp ? ((const struct braid_mpsession *)(const void *)c->mp)->m : NULL;
+	return braid_gw_mp_engine(c);
 }
 
 static const char *state_name(int s)
@@ -103,7 +103,6 @@ static void client_paths(FILE *f, const struct gw_client *c)
 
 static void client_json(FILE *f, const struct gw_client *c)
 {
-	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
 	const struct braid_mpath *m = engine(c);
 	char v4[INET_ADDRSTRLEN] = "", v6[INET6_ADDRSTRLEN] = "";
 
@@ -124,7 +123,7 @@ static void client_json(FILE *f, const struct gw_client *c)
 	fprintf(f, ",\"state\":\"%s\",\"proto\":\"%s\",\"kind\":\"%s\",\"paths\":%d,"
 		"\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"since\":%lld,\"cipher\":",
 		state_name(c->st), c->tcp ? "tcp" : "udp", m ? "braid-mp" : "stock",
-		m ? braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS) : 1, U(c->rx_bytes),
+		braid_gw_mp_paths(c), U(c->rx_bytes),
 		U(c->tx_bytes), (long long)c->since);
 	braid_status_json_str(f, c->st == C_ACTIVE ? c->push.cipher : "");
 	fputc('}', f);

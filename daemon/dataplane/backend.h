@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * backend.h - the data-plane backend seam: the one interface a role (client/,
+ * gateway/, later p2p/) uses for a session's data path, as an ops table and
+ * an opaque handle. The role never names the implementation behind it.
+ *
+ * Backends:
+ *  - userspace (backend_user.c, today's only one): dataplane/mpath* (the
+ *    multipath engine of mp/ on the libev loop) through dataplane/mpsession.c;
+ *  - kernel module (kmod/braid_dco over generic netlink, to come): each op
+ *    below says which netlink command it maps to (BRAID_DCO_CMD_*);
+ *  - MPTCP transport (to come): the kernel's MPTCP path manager carries the
+ *    paths (one IPPROTO_MPTCP socket; path ops map to MPTCP_PM_CMD_* of the
+ *    "mptcp_pm" generic netlink family), the keys stay in user space.
+ *
+ * Life of a handle: open -> (path_add / path_set / key_install / send /
+ * input / tun_readable)* -> close. Every op is called from the role's libev
+ * loop; none blocks. What the data path decrypts goes up through the role's
+ * deliver callback (struct braid_dp_role), never by a call into the role.
+ * Functions return 0 or -errno; an op a backend does not have is NULL and
+ * the braid_dp_*() wrappers below answer -EOPNOTSUPP (or nothing / 0).
+ */
+#ifndef BRAID_DP_BACKEND_H
+#define BRAID_DP_BACKEND_H
+
+#include <errno.h>
+#include <ev.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/options.h"
+#include "dataplane/mpath_types.h"
+#include "dataplane/mssfix.h"
+#include "dataplane/tunstats.h"
+#include "dc/dc.h"
+#include "os/sock.h"
+
+struct braid_mpath;
+struct braid_dp_ops;
+
+/*
+ * The head of every backend's handle (the backend's own state follows it,
+ * opaque to the role). The role holds a struct braid_dp * and calls the
+ * braid_dp_*() wrappers.
+ */
+struct braid_dp {
+	const struct braid_dp_ops *ops;
+};
+
+/* What the role does with the data path's events; user is the role's session. */
+struct braid_dp_role {
+	/* an authenticated payload that is not a data-plane message, in packet-id order */
+	void (*deliver)(void *user, uint8_t *payload, size_t len);
+	/* rx: a packet authenticated; !rx: at least one datagram was sent */
+	void (*activity)(void *user, bool rx);
+	void *user;
+};
+
+/* How to open a session's data path. */
+struct braid_dp_config {
+	struct ev_loop *loop;
+	const struct braid_options *o;	/* mp-path lines, remotes, mp-* tuning; kept, not copied */
+	struct braid_dc *dc;		/* the session's data channel (keys, packet-ids) */
+	const struct braid_mssfix *mss;	/* the tunnel's clamp, read at each packet */
+	int shared_fd;			/* >= 0: the role's socket, read by the role (input op) */
+	const char *name;		/* log prefix of this session (shared_fd form), or NULL */
+};
+
+/* A backend: its ops (kernel-doc per op: what it does, what kmod and MPTCP map it to). */
+struct braid_dp_ops {
+	const char *name;	/* "user", "kmod", "mptcp" */
+	/**
+	 * open() - create a session's data path on cfg with the role's callbacks.
+	 * Without shared_fd: open the path sockets (one per `mp-path LOCAL`) and
+	 * add the configured paths; with it, every path is learned from an
+	 * authenticated packet handed in by input(). 0 and *out, or -errno.
+	 * kmod: BRAID_DCO_CMD_NEW_PEER (+ the UDP socket fd); mptcp: connect().
+	 */
+	int (*open)(struct braid_dp **out, const struct braid_dp_config *cfg,
+		    const struct braid_dp_role *role);
+	/**
+	 * close() - stop the data path and free the handle (NULL is fine). After
+	 * it no callback of the role runs. kmod: BRAID_DCO_CMD_DEL_PEER.
+	 */
+	void (*close)(struct braid_dp *dp);
+	/**
+	 * path_add() - add a path local -> remote; it carries data only once
+	 * validated (PATH_CHALLENGE). Returns the path index or -errno.
+	 * user: NULL (paths come from the options or are learned);
+	 * kmod: BRAID_DCO_CMD_NEW_PATH; mptcp: MPTCP_PM_CMD_SUBFLOW_CREATE.
+	 */
+	int (*path_add)(struct braid_dp *dp, const union braid_sockaddr *local,
+			const union braid_sockaddr *remote);
+	/**
+	 * path_remove() - remove path index. user: NULL (a failed learned path
+	 * goes by itself after mp-path-timeout); kmod: BRAID_DCO_CMD_DEL_PATH;
+	 * mptcp: MPTCP_PM_CMD_SUBFLOW_DESTROY.
+	 */
+	int (*path_remove)(struct braid_dp *dp, int path);
+	/**
+	 * path_set() - set path index's flags (BRAID_MP_PATH_F_BACKUP) and rate
+	 * cap (bit/s, 0 = none). 0 or -errno (-ENOENT: no such path).
+	 * kmod: BRAID_DCO_CMD_SET_PATH; mptcp: MPTCP_PM_CMD_SET_FLAGS (backup).
+	 */
+	int (*path_set)(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps);
+	/**
+	 * set_sched() - the scheduler (an mp-scheduler value, e.g. "ratio 1:0");
+	 * it holds for later restarts too. kmod: BRAID_DCO_CMD_SET_PEER;
+	 * mptcp: net.mptcp.scheduler (per socket where the kernel allows).
+	 */
+	int (*set_sched)(struct braid_dp *dp, const char *spec);
+	/**
+	 * key_install() - a new data-channel key (key_id) is in cfg->dc. user:
+	 * NULL (the engine seals and opens with cfg->dc itself, so a key
+	 * installed there is used at once); kmod: BRAID_DCO_CMD_NEW_KEY with the
+	 * key material; mptcp: NULL (user-space crypto).
+	 */
+	int (*key_install)(struct braid_dp *dp, int key_id);
+	/**
+	 * key_remove() - key_id is retired (lame duck over). user: NULL (as
+	 * key_install); kmod: BRAID_DCO_CMD_DEL_KEY; mptcp: NULL.
+	 */
+	int (*key_remove)(struct braid_dp *dp, int key_id);
+	/**
+	 * send() - one payload for the peer as it is (a ping, an OCC message, or
+	 * the client's framed payload): sealed and queued. 0 or -errno (counted).
+	 * kmod: BRAID_DCO_CMD_SEND (control-path payloads); mptcp: write().
+	 */
+	int (*send)(struct braid_dp *dp, const uint8_t *p, size_t len);
+	/**
+	 * send_ip() - one IP packet the role read or routed (the gateway's TUN
+	 * read, client-to-client): MSS-clamped, classified, queued. 0 or -errno.
+	 * kmod: NULL (the kernel device forwards it); mptcp: as send().
+	 */
+	int (*send_ip)(struct braid_dp *dp, const uint8_t *ip, size_t len);
+	/**
+	 * input() - receive: a datagram the role read from shared_fd for this
+	 * session, not yet decrypted; what authenticates goes up through
+	 * role->deliver. kmod/mptcp: NULL (the kernel receives).
+	 */
+	void (*input)(struct braid_dp *dp, const uint8_t *pkt, size_t len,
+		      const union braid_sockaddr *from);
+	/**
+	 * tun_readable() - the TUN fd is readable: read a batch and send it.
+	 * kmod: NULL (the kernel device is the TUN); mptcp: read + write().
+	 */
+	void (*tun_readable)(struct braid_dp *dp, int tun_fd);
+	/**
+	 * stats() - the traffic counters of this data path (link bytes, auth
+	 * failures, replays, ...). kmod: BRAID_DCO_CMD_GET_PEER (stats attrs);
+	 * mptcp: MPTCP_INFO.
+	 */
+	void (*stats)(const struct braid_dp *dp, struct braid_tunnel_stats *st);
+	/**
+	 * paths() - the per-path table, up to max entries; returns how many paths
+	 * there are. kmod: BRAID_DCO_CMD_GET_PATH (dump); mptcp: MPTCP_FULL_INFO.
+	 */
+	int (*paths)(const struct braid_dp *dp, struct braid_mpath_path_info *out, int max);
+	/** sched_name() - the scheduler's name for status lines. */
+	const char *(*sched_name)(const struct braid_dp *dp);
+	/**
+	 * mpath() - the userspace engine for the control/ helpers that still take
+	 * one (braid_surface_set_*, braid_status_paths_json, braid_status_log);
+	 * NULL for a backend without one (those helpers then answer "not in
+	 * multipath mode"). To go when control/ takes a struct braid_dp.
+	 */
+	struct braid_mpath *(*mpath)(const struct braid_dp *dp);
+};
+
+/* Today's userspace backend (backend_user.c). */
+extern const struct braid_dp_ops braid_dp_user_ops;
+
+/* The wrappers a role calls; dp must be non-NULL (close: NULL is fine). */
+static inline int braid_dp_open(const struct braid_dp_ops *ops, struct braid_dp **out,
+				const struct braid_dp_config *cfg, const struct braid_dp_role *role)
+{
+	return ops->open(out, cfg, role);
+}
+
+static inline void braid_dp_close(struct braid_dp *dp)
+{
+	if (dp)
+		dp->ops->close(dp);
+}
+
+static inline int braid_dp_path_add(struct braid_dp *dp, const union braid_sockaddr *local,
+				    const union braid_sockaddr *remote)
+{
+	return dp->ops->path_add ? dp->ops->path_add(dp, local, remote) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_path_remove(struct braid_dp *dp, int path)
+{
+	return dp->ops->path_remove ? dp->ops->path_remove(dp, path) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_path_set(struct braid_dp *dp, int path, unsigned int flags,
+				    uint64_t cap_bps)
+{
+	return dp->ops->path_set ? dp->ops->path_set(dp, path, flags, cap_bps) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_set_sched(struct braid_dp *dp, const char *spec)
+{
+	return dp->ops->set_sched ? dp->ops->set_sched(dp, spec) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_key_install(struct braid_dp *dp, int key_id)
+{
+	return dp->ops->key_install ? dp->ops->key_install(dp, key_id) : 0;
+}
+
+static inline int braid_dp_key_remove(struct braid_dp *dp, int key_id)
+{
+	return dp->ops->key_remove ? dp->ops->key_remove(dp, key_id) : 0;
+}
+
+static inline int braid_dp_send(struct braid_dp *dp, const uint8_t *p, size_t len)
+{
+	return dp->ops->send(dp, p, len);
+}
+
+static inline int braid_dp_send_ip(struct braid_dp *dp, const uint8_t *ip, size_t len)
+{
+	return dp->ops->send_ip ? dp->ops->send_ip(dp, ip, len) : dp->ops->send(dp, ip, len);
+}
+
+static inline void braid_dp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
+				  const union braid_sockaddr *from)
+{
+	if (dp->ops->input)
+		dp->ops->input(dp, pkt, len, from);
+}
+
+static inline void braid_dp_tun_readable(struct braid_dp *dp, int tun_fd)
+{
+	if (dp->ops->tun_readable)
+		dp->ops->tun_readable(dp, tun_fd);
+}
+
+static inline void braid_dp_stats(const struct braid_dp *dp, struct braid_tunnel_stats *st)
+{
+	dp->ops->stats(dp, st);
+}
+
+static inline int braid_dp_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out,
+				 int max)
+{
+	return dp->ops->paths ? dp->ops->paths(dp, out, max) : 0;
+}
+
+static inline const char *braid_dp_sched_name(const struct braid_dp *dp)
+{
+	return dp->ops->sched_name ? dp->ops->sched_name(dp) : "";
+}
+
+/* The userspace engine behind dp, or NULL (dp NULL, or a backend without one). */
+static inline struct braid_mpath *braid_dp_mpath(const struct braid_dp *dp)
+{
+	return dp && dp->ops->mpath ? dp->ops->mpath(dp) : NULL;
+}
+
+#endif /* BRAID_DP_BACKEND_H */
