@@ -64,7 +64,7 @@ struct braid_dp_config {
 	struct braid_dc *dc;		/* the session's data channel (keys, packet-ids) */
 	const struct braid_mssfix *mss;	/* the tunnel's clamp, read at each packet */
 	int shared_fd;			/* >= 0: the role's socket, read by the role (input op) */
-	const char *name;		/* log prefix of this session (shared_fd form), or NULL */
+	const char *name;		/* log prefix of this session (shared_fd form; copied), or NULL */
 };
 
 /* A backend: its ops (kernel-doc per op: what it does, what kmod and MPTCP map it to). */

@@ -17,7 +17,6 @@
 struct user_dp {
 	struct braid_mpsession s;	/* first: mpsession's holder (engine, stats, role) */
 	struct braid_dp dp;		/* the handle the role holds */
-	struct braid_dp_config cfg;
 	struct braid_dp_role role;	/* the role's callbacks */
 };
 
@@ -53,13 +52,12 @@ static int user_engine_open(struct braid_mpsession *s, const struct braid_mpath_
 	const struct user_open_ctx *ctx = s->role.user;
 	const struct braid_dp_config *c = ctx->cfg;
 
-	u->cfg = *c;
 	u->role = *ctx->role;
 	u->dp.ops = &braid_dp_user_ops;
 	s->role.user = u;	/* from now on the hooks reach the role through u */
 	if (c->shared_fd >= 0)
 		return braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h,
-					      c->shared_fd, c->name ? c->name : "");
+					      c->shared_fd, c->name);
 	return braid_mpath_new(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h);
 }
 
