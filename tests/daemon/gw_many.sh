@@ -29,7 +29,11 @@ for ((i = 1; i <= N; i++)); do
 done
 t1=$(date +%s%N)
 echo "ok: $N clients connected in $(((t1 - t0) / 1000000)) ms"
-sleep 1.5
+# the status file is rewritten every second: wait (up to 10 s on a loaded host) for a rewrite listing them all
+for ((i = 0; i < 100; i++)); do
+	[ "$(grep -c '^CLIENT_LIST,client1,' "$GW_DIR/status.txt" 2>/dev/null)" = "$N" ] && break
+	sleep 0.1
+done
 [ "$(grep -c '^CLIENT_LIST,client1,' "$GW_DIR/status.txt")" = "$N" ] ||
 	gw_fail "status file lists $(grep -c '^CLIENT_LIST,' "$GW_DIR/status.txt") clients, want $N"
 addrs=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f4 | sort -t. -k4 -n | tr '\n' ' ')
@@ -48,7 +52,10 @@ for ((i = 0; i < 60; i++)); do
 done
 [ "$(grep -c 'explicit exit notification (control EXIT)' "$GW_DIR/server.log")" = "$N" ] ||
 	gw_fail "only $(grep -c 'explicit exit notification' "$GW_DIR/server.log") of $N clients removed on exit"
-sleep 1.2
+for ((i = 0; i < 100; i++)); do
+	grep -q '^CLIENT_LIST,' "$GW_DIR/status.txt" || break
+	sleep 0.1
+done
 grep -q '^CLIENT_LIST,' "$GW_DIR/status.txt" && gw_fail "status file not empty after all clients left"
 s=$(gw_stats)
 [[ "$s" == *"clients 0, sessions created $N, live control sessions 0,"* ]] || gw_fail "stats after exit: $s"
