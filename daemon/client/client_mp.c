@@ -17,7 +17,7 @@
 
 #include "client/client_payload.h"
 #include "util/log.h"
-#include "dataplane/backend.h"
+#include "dataplane/backend_user.h"
 #include "control/status.h"
 
 struct client_mp {

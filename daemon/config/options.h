@@ -50,11 +50,4 @@ int braid_options_connection_end(struct braid_options *o, const struct braid_opt
 /* Name of a protocol ("udp", "tcp-client", "tcp-server"). */
 const char *braid_options_proto_name(enum braid_opt_proto p);
 
-/*
- * Canonical text dump of the parsed options (one "name value" per line, a
- * stable order; inline key material is shown as its length only). Returns the
- * number of bytes needed (like snprintf); buf may be NULL with len 0.
- */
-size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len);
-
 #endif /* BRAID_OPTIONS_H */

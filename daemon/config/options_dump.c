@@ -3,6 +3,8 @@
  * options_dump.c - braid_options_dump(): the parsed model in canonical form, one
  * "name value" line each, key material as its length only.
  */
+#include "config/options_dump.h"
+
 #include "config/options.h"
 
 #include <arpa/inet.h>

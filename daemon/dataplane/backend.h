@@ -168,9 +168,6 @@ struct braid_dp_ops {
 	struct braid_mpath *(*mpath)(const struct braid_dp *dp);
 };
 
-/* Today's userspace backend (backend_user.c). */
-extern const struct braid_dp_ops braid_dp_user_ops;
-
 /* The wrappers a role calls; dp must be non-NULL (close: NULL is fine). */
 static inline int braid_dp_open(const struct braid_dp_ops *ops, struct braid_dp **out,
 				const struct braid_dp_config *cfg, const struct braid_dp_role *role)

@@ -5,7 +5,7 @@
  * the struct braid_dp_ops seam. Paths come from the options or are learned;
  * keys live in the session's data channel, which the engine uses directly.
  */
-#include "dataplane/backend.h"
+#include "dataplane/backend_user.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "util/log.h"
-#include "dataplane/backend.h"
+#include "dataplane/backend_user.h"
 #include "control/status.h"
 
 struct gw_mp {

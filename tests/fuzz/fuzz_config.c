@@ -21,6 +21,7 @@
 #include "fuzz_common.h"
 #include "util/log.h"
 #include "config/options.h"
+#include "config/options_dump.h"
 
 static struct braid_options o;
 

@@ -22,6 +22,7 @@
 #include "config/config.h"
 #include "util/log.h"
 #include "config/options.h"
+#include "config/options_dump.h"
 
 static int cmp_str(const void *a, const void *b)
 {

@@ -36,6 +36,7 @@
 #include "config/config.h"
 #include "util/log.h"
 #include "config/options.h"
+#include "config/options_dump.h"
 #include "config/options_class.h"
 #include "session/push.h"
 
