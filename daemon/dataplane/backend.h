@@ -5,8 +5,10 @@
  * an opaque handle. The role never names the implementation behind it.
  *
  * Backends:
- *  - userspace (backend_user.c, today's only one): dataplane/mpath* (the
- *    multipath engine of mp/ on the libev loop) through dataplane/mpsession.c;
+ *  - userspace multipath (backend_user.c): dataplane/mpath* (the multipath
+ *    engine of mp/ on the libev loop) through dataplane/mpsession.c;
+ *  - userspace single path (backend_sp.c): stock OpenVPN's data channel
+ *    (dc/) over the role's own UDP socket or TCP stream (role->xmit);
  *  - kernel module (kmod/braid_dco over generic netlink, to come): each op
  *    below says which netlink command it maps to (BRAID_DCO_CMD_*);
  *  - MPTCP transport (to come): the kernel's MPTCP path manager carries the
@@ -54,6 +56,20 @@ struct braid_dp_role {
 	void (*deliver)(void *user, uint8_t *payload, size_t len);
 	/* rx: a packet authenticated; !rx: at least one datagram was sent */
 	void (*activity)(void *user, bool rx);
+	/*
+	 * Single-path backends only (NULL otherwise):
+	 * xmit - send one sealed packet on the role's link; 0 or -errno.
+	 * rx_auth - a packet from `from` (NULL: the role's stream) authenticated,
+	 *   len bytes on the wire: the role may learn or float its peer; nonzero
+	 *   drops the packet (e.g. a float the role refuses).
+	 * rx_drop - a packet did not open: err is -EBADMSG (authentication),
+	 *   -EALREADY/-ESTALE (replay) or another -errno (malformed, unknown key);
+	 *   the role counts and logs it in its own words.
+	 */
+	int (*xmit)(void *user, const uint8_t *pkt, size_t len);
+	int (*rx_auth)(void *user, const union braid_sockaddr *from, size_t len);
+	void (*rx_drop)(void *user, int err, const uint8_t *pkt, size_t len,
+			const union braid_sockaddr *from);
 	void *user;
 };
 
