@@ -61,7 +61,8 @@ struct braid_dp_role {
 	 * xmit - send one sealed packet on the role's link; 0 or -errno.
 	 * rx_auth - a packet from `from` (NULL: the role's stream) authenticated,
 	 *   len bytes on the wire: the role may learn or float its peer; nonzero
-	 *   drops the packet (e.g. a float the role refuses).
+	 *   drops the packet (e.g. a float the role refuses). Multipath backends
+	 *   call it too when set (len 0, the return ignored), before activity.
 	 * rx_drop - a packet did not open: err is -EBADMSG (authentication),
 	 *   -EALREADY/-ESTALE (replay) or another -errno (malformed, unknown key);
 	 *   the role counts and logs it in its own words.
@@ -81,6 +82,10 @@ struct braid_dp_config {
 	const struct braid_mssfix *mss;	/* the tunnel's clamp, read at each packet */
 	int shared_fd;			/* >= 0: the role's socket, read by the role (input op) */
 	const char *name;		/* log prefix of this session (shared_fd form; copied), or NULL */
+	struct braid_tunnel_stats *st;	/* where to count (the role's), or NULL: the backend's own */
+	bool tun_attach;		/* the data path writes what it receives to tun_fd itself */
+	int tun_fd;			/* with tun_attach */
+	bool tun_vnet;			/* tun_fd has IFF_VNET_HDR (coalesced writes, super-packet reads) */
 };
 
 /* A backend: its ops (kernel-doc per op: what it does, what kmod and MPTCP map it to). */
@@ -100,6 +105,16 @@ struct braid_dp_ops {
 	 * it no callback of the role runs. kmod: BRAID_DCO_CMD_DEL_PEER.
 	 */
 	void (*close)(struct braid_dp *dp);
+	/**
+	 * restart() - the session restarts on a fresh data channel dc (static-key
+	 * SIGUSR1/ping-restart): learned paths and engine state go, configured
+	 * paths are revalidated. 0 or -errno. kmod: DEL_PEER + NEW_PEER.
+	 */
+	int (*restart)(struct braid_dp *dp, struct braid_dc *dc);
+	/** has_peer() - at least one path has a peer address (configured or learned). */
+	bool (*has_peer)(const struct braid_dp *dp);
+	/** outer_hdr() - the largest outer IP header of the paths (20 or 40), for mssfix. */
+	int (*outer_hdr)(const struct braid_dp *dp);
 	/**
 	 * path_add() - add a path local -> remote; it carries data only once
 	 * validated (PATH_CHALLENGE). Returns the path index or -errno.
@@ -195,6 +210,21 @@ static inline void braid_dp_close(struct braid_dp *dp)
 {
 	if (dp)
 		dp->ops->close(dp);
+}
+
+static inline int braid_dp_restart(struct braid_dp *dp, struct braid_dc *dc)
+{
+	return dp->ops->restart ? dp->ops->restart(dp, dc) : -EOPNOTSUPP;
+}
+
+static inline bool braid_dp_has_peer(const struct braid_dp *dp)
+{
+	return dp->ops->has_peer ? dp->ops->has_peer(dp) : true;
+}
+
+static inline int braid_dp_outer_hdr(const struct braid_dp *dp)
+{
+	return dp->ops->outer_hdr ? dp->ops->outer_hdr(dp) : 40;
 }
 
 static inline int braid_dp_path_add(struct braid_dp *dp, const union braid_sockaddr *local,

@@ -21,7 +21,7 @@
 #include "os/sock.h"
 #include "os/tun.h"
 #include "session/reject.h"
-#include "dataplane/mpath.h"
+#include "dataplane/backend.h"
 #include "dataplane/mssfix.h"
 #include "dataplane/pathset.h"
 #include "dataplane/tunstats.h"
@@ -44,7 +44,7 @@ struct braid_tunnel {
 	struct braid_dc *dc;
 	struct braid_key2 key;		/* kept for restarts (persist-key); wiped on free */
 	struct braid_mssfix mss;
-	struct braid_mpath *mpd;	/* multipath data plane, or NULL (single path) */
+	struct braid_dp *mpd;		/* multipath data path (backend.h), or NULL (single path) */
 	ev_timer status_t;
 	struct braid_control *ctl;	/* control socket, or NULL */
 	struct braid_ctlops ctlops;

@@ -3,7 +3,7 @@
  * tunnel_io.c - the I/O of a point-to-point tunnel: single path, TUN reads
  * encrypted and sent by sendmmsg (with back-pressure), recvmmsg, peer check,
  * decryption, peer learning/float and delivery to the TUN (IP, ping, OCC
- * exit); with multipath, the hooks the data plane (dataplane/mpath) calls.
+ * exit); with multipath, the role callbacks of its data path (dataplane/backend.h).
  */
 #include "p2p/tunnel_io.h"
 
@@ -39,7 +39,7 @@ void tunnel_update_mssfix(struct braid_tunnel *t)
 	int outer = 40;
 
 	if (t->mpd)
-		outer = braid_mpath_outer_hdr(t->mpd);
+		outer = braid_dp_outer_hdr(t->mpd);
 	else if (p->has_peer && (p->peer.sa.sa_family == AF_INET ||
 			    IN6_IS_ADDR_V4MAPPED(&p->peer.in6.sin6_addr)))
 		outer = 20;
@@ -100,7 +100,7 @@ void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop, (void)revents;
 	if (t->mpd) {
-		braid_mpath_tun_readable(t->mpd, t->tun.fd);
+		braid_dp_tun_readable(t->mpd, t->tun.fd);
 		return;
 	}
 	if (t->tx_n)
@@ -331,21 +331,25 @@ void tunnel_mp_deliver(void *user, uint8_t *payload, size_t len)
 	rx_payload(user, payload, len);
 }
 
-void tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from)
+int tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 {
 	struct braid_tunnel *t = user;
 	char a[128];
 
-	if (!t->connected) {
+	(void)len;
+	if (!t->connected && from) {
 		t->connected = true;
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
 	}
-	t->last_rx = ev_now(t->loop);
+	return 0;
 }
 
-void tunnel_mp_tx(void *user)
+void tunnel_mp_activity(void *user, bool rx)
 {
 	struct braid_tunnel *t = user;
 
-	t->last_tx = ev_now(t->loop);
+	if (rx)
+		t->last_rx = ev_now(t->loop);
+	else
+		t->last_tx = ev_now(t->loop);
 }
