@@ -160,6 +160,15 @@ struct braid_dp_ops {
 	 */
 	int (*send)(struct braid_dp *dp, const uint8_t *p, size_t len);
 	/**
+	 * seal() - seal one payload into the caller's buffer (out, cap; pt may
+	 * sit at out + overhead: sealed in place) without sending it, for a role
+	 * that batches its own sends (the static-key mode's sendmmsg). 0 and
+	 * *out_len, or -errno (-EOVERFLOW: packet-ids used up, restart).
+	 * user: NULL; kmod: NULL (the kernel sends); mptcp: NULL.
+	 */
+	int (*seal)(struct braid_dp *dp, const uint8_t *pt, size_t len, uint8_t *out, size_t cap,
+		    size_t *out_len);
+	/**
 	 * send_ip() - one IP packet the role read or routed (the gateway's TUN
 	 * read, client-to-client): MSS-clamped, classified, queued. 0 or -errno.
 	 * kmod: NULL (the kernel device forwards it); mptcp: as send().
@@ -262,6 +271,12 @@ static inline int braid_dp_key_remove(struct braid_dp *dp, int key_id)
 static inline int braid_dp_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 {
 	return dp->ops->send(dp, p, len);
+}
+
+static inline int braid_dp_seal(struct braid_dp *dp, const uint8_t *pt, size_t len,
+				uint8_t *out, size_t cap, size_t *out_len)
+{
+	return dp->ops->seal ? dp->ops->seal(dp, pt, len, out, cap, out_len) : -EOPNOTSUPP;
 }
 
 static inline int braid_dp_send_ip(struct braid_dp *dp, const uint8_t *ip, size_t len)

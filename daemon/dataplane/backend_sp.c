@@ -2,7 +2,8 @@
 /*
  * backend_sp.c - the single-path userspace backend (backend_sp.h): a
  * payload is sealed with the session's data channel (dc/) and handed to the
- * role's link through role->xmit; a packet the role read is opened here and
+ * role's link through role->xmit (or, for a role that batches its own
+ * sends, sealed into the role's buffer by seal); a packet the role read is opened here and
  * goes up through role->rx_auth (authenticated: the role may learn or float
  * its peer, or refuse) and role->deliver, or, when it does not open,
  * through role->rx_drop with the reason (the role counts and words it, as
@@ -16,6 +17,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+
+#include <sodium.h>
 
 #include "config/options.h"
 
@@ -62,6 +65,7 @@ static int sp_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 
 static void sp_close(struct braid_dp *dp)
 {
+	sodium_memzero(S(dp), sizeof(struct sp_dp));	/* the buffers held plaintext */
 	free(S(dp));
 }
 
@@ -84,6 +88,12 @@ static int sp_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 	if (s->role.activity)
 		s->role.activity(s->role.user, false);
 	return 0;
+}
+
+static int sp_seal(struct braid_dp *dp, const uint8_t *pt, size_t len, uint8_t *out, size_t cap,
+		   size_t *out_len)
+{
+	return braid_dc_encrypt(S(dp)->dc, pt, len, out, cap, out_len, NULL);
 }
 
 static void sp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
@@ -131,6 +141,7 @@ const struct braid_dp_ops braid_dp_sp_ops = {
 	.open = sp_open,
 	.close = sp_close,
 	.send = sp_send,
+	.seal = sp_seal,
 	.input = sp_input,
 	.stats = sp_stats,
 	.sched_name = sp_sched_name,

@@ -56,8 +56,17 @@ static int make_dc(struct braid_tunnel *t)
 		braid_dc_free(dc);
 		return r;
 	}
+	braid_dp_close(t->sp);	/* before the data channel it uses */
+	t->sp = NULL;
 	braid_dc_free(t->dc);
 	t->dc = dc;
+	if (!o->multipath) {
+		r = tunnel_sp_open(t);
+		if (r) {
+			braid_err("cannot open the data path: %s", strerror(-r));
+			return r;
+		}
+	}
 	return 0;
 }
 
@@ -290,8 +299,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	t->tun.fd = -1;
 	t->txbuf = malloc((size_t)BATCH * BUF_SIZE);
 	t->rxbuf = malloc((size_t)BATCH * BUF_SIZE);
-	t->plain = malloc(BUF_SIZE);
-	if (!t->txbuf || !t->rxbuf || !t->plain) {
+	if (!t->txbuf || !t->rxbuf) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -400,11 +408,11 @@ err_sock:
 	if (t->fd >= 0)
 		close(t->fd);
 err_dc:
+	braid_dp_close(t->sp);
 	braid_dc_free(t->dc);
 err_key:
 	braid_key2_wipe(&t->key);
 err_free:
-	free(t->plain);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);
@@ -433,13 +441,12 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		braid_tun_close(&t->tun, t->o);
 	if (t->fd >= 0)
 		close(t->fd);
+	braid_dp_close(t->sp);
 	braid_dc_free(t->dc);
 	braid_key2_wipe(&t->key);
 	/* packet buffers held plaintext */
 	sodium_memzero(t->txbuf, (size_t)BATCH * BUF_SIZE);
 	sodium_memzero(t->rxbuf, (size_t)BATCH * BUF_SIZE);
-	sodium_memzero(t->plain, BUF_SIZE);
-	free(t->plain);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);
