@@ -5,6 +5,7 @@
  * channel keys (EKM or PRF), then the TUN in OpenVPN's order (MTU, addresses,
  * `up`, routes); and undoing it (routes and addresses, then `down`).
  */
+#include "client/client_mgmt.h"
 #include "client/client_push.h"
 
 #include <errno.h>
@@ -191,6 +192,7 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "ifconfig-error", false);
 		return r;
 	}
+	client_mgmt_state(c, "ASSIGN_IP", NULL);
 	braid_mssfix_init(&c->mss, o->mssfix, c->remote.sa.sa_family == AF_INET ? 20 : 40,
 			  (int)braid_dc_overhead(c->dc) + (c->tcp ? 2 : 0), c->tun_mtu);
 	if (o->up) {
@@ -213,6 +215,8 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "route-error", false);
 		return r;
 	}
+	if (p->n_routes || p->redirect)
+		client_mgmt_state(c, "ADD_ROUTES", NULL);
 	c->st = CS_UP;
 	if (mp) {
 		r = client_mp_start(c);
@@ -228,6 +232,7 @@ int client_process_push(struct braid_client *c)
 	c->last_rx = c->last_tx = ev_now(c->loop);
 	braid_info("Initialization Sequence Completed (server %s)",
 		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+	client_mgmt_state(c, "CONNECTED", "SUCCESS");
 	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */
 	return first ? client_drop_privileges(c) : 0;
 }

@@ -14,6 +14,14 @@
 
 static int log_verb = BRAID_LOG_VERB_DEFAULT;
 static FILE *log_file; /* NULL = stderr */
+static braid_log_hook_fn log_hook;
+static void *log_hook_ctx;
+
+void braid_log_set_hook(braid_log_hook_fn fn, void *ctx)
+{
+	log_hook = fn;
+	log_hook_ctx = ctx;
+}
 
 void braid_log_set_verb(int verb)
 {
@@ -98,5 +106,7 @@ void braid_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_line(level, msg);
+	if (log_hook)
+		log_hook(log_hook_ctx, level, msg);
 }
 

@@ -37,6 +37,13 @@ int braid_log_open_file(const char *path, bool append);
 /* Back to stderr; closes the file. */
 void braid_log_close(void);
 
+/*
+ * A second sink (the management interface's log history): called with every
+ * line that is printed, after it is printed. NULL removes it.
+ */
+typedef void (*braid_log_hook_fn)(void *ctx, int level, const char *msg);
+void braid_log_set_hook(braid_log_hook_fn fn, void *ctx);
+
 void braid_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define braid_err(...) braid_log(BRAID_LOG_ERR, __VA_ARGS__)
