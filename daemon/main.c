@@ -19,6 +19,7 @@
 #include "config/config.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
+#include "gateway/gw_mgmt.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
@@ -148,12 +149,14 @@ int main(int argc, char **argv)
 		r = braid_gateway_new(&g, &o);
 		if (r)
 			goto out_pid;
-		if (gw_ctlsock_open(g, &ctl) || braid_privdrop_apply(&o)) {
+		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(&o)) {
+			gw_mgmt_close(g);
 			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			goto out_pid;
 		}
 		code = braid_gateway_run(g);
+		gw_mgmt_close(g);
 		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
 		braid_info("exiting with status %d", code);

@@ -254,7 +254,7 @@ void braid_mgmt_client_event(struct braid_mgmt *m, const char *what, unsigned lo
 	else
 		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:%s,%lu", what, cid);
 	for (size_t i = 0; i < n; i++)
-		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:ENV,%s=%s", env[2 * i], env[2 * i + 1]);
+		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:ENV,%s", env[i]);
 	mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:ENV,END");
 }
 

@@ -67,8 +67,8 @@ void braid_mgmt_auth_failed(struct braid_mgmt *m, const char *type);
 /* management-client-auth is set (the gateway defers authentication to it). */
 bool braid_mgmt_client_auth(const struct braid_mgmt *m);
 /*
- * >CLIENT:what,cid[,kid] (kid < 0: none) followed by >CLIENT:ENV,k=v for
- * each of env[0..2n) (pairs) and >CLIENT:ENV,END. what: CONNECT, REAUTH,
+ * >CLIENT:what,cid[,kid] (kid < 0: none) followed by >CLIENT:ENV,NAME=VALUE
+ * for each of env[0..n) ("NAME=VALUE" strings) and >CLIENT:ENV,END. what: CONNECT, REAUTH,
  * ESTABLISHED, DISCONNECT.
  */
 void braid_mgmt_client_event(struct braid_mgmt *m, const char *what, unsigned long cid, long kid,

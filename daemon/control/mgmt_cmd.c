@@ -239,7 +239,7 @@ static void cmd_signal(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
 static void cmd_status(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
 {
 	struct braid_mgmt *m = k->m;
-	unsigned long v = 1;
+	unsigned long v = 0;	/* none given: the role's default (status-version) */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;

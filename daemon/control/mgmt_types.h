@@ -39,7 +39,7 @@ typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t o
 struct braid_mgmt_ops {
 	void *user;
 	bool gateway;			/* the client commands; >BYTECOUNT_CLI */
-	/* `status N`: stock's text for version 1..3, without END. 0 or -EINVAL. */
+	/* `status N`: stock's text for version 1..3 (0: the configured status-version), without END */
 	int (*status)(void *user, int version, FILE *f);
 	/* the link bytes: once with cid -1 (a client / tunnel), or per client (gateway) */
 	void (*bytecount)(void *user, braid_mgmt_bytes_fn emit, void *ctx);

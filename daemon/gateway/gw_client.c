@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_script.h"
@@ -231,6 +232,7 @@ static void client_connect_finish(struct gw_client *c)
 				 c->ccd.iroute[i].prefix, true, c->pid);
 	c->st = C_ACTIVE;
 	c->was_active = true;
+	braid_gw_mgmt_established(c);
 	c->last_rx_ms = c->last_tx_ms = braid_gw_now_ms();
 	a[0] = b[0] = 0;
 	if (c->has_v4)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_script.h"
 #include "dataplane/backend.h"
 #include "util/log.h"
@@ -176,6 +177,8 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		unlink(c->cc_file);
 		c->cc_file[0] = 0;
 	}
+	if (c->was_active)
+		braid_gw_mgmt_disconnect(c);
 	if (c->was_active && g->o->client_disconnect)
 		braid_gw_start_disconnect_script(c);
 	braid_vroute_del_owner(&g->routes, c->pid);

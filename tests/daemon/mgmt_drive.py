@@ -10,6 +10,7 @@ SCRIPT: one step a line:
                        up to END, or nothing for `version N`)
   WAIT regex [secs]    read notifications until one matches (fails after secs, default 30)
   SLEEP secs
+  MARK file            create file (the test waits for it to start a peer)
   # comment
 The output (JSON): "replies": [[cmd, [normalised lines]]...], "notes": [normalised notifications in
 order, >LOG and >BYTECOUNT* left out], "bytecounts": [(in, out)...], "raw": the raw lines.
@@ -23,6 +24,18 @@ import sys
 import time
 
 NOTE_DROP = (">LOG:", ">BYTECOUNT:", ">BYTECOUNT_CLI:", ">ECHO:")
+
+
+# >CLIENT:ENV names braidd gives (a subset of stock's); the others are left out of both sides
+ENV_KEEP = re.compile(r"^(common_name|username|trusted_ip|trusted_port|untrusted_ip|untrusted_port|"
+                      r"ifconfig_pool_remote_ip|ifconfig_pool_netmask|ifconfig_pool_remote_ip6|"
+                      r"time_unix|bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Z_]+)=")
+
+
+def norm_fields(line):
+    """a status row: ports, numbers and times in its fields"""
+    line = re.sub(r":\d+(?=[,\t]|$)", ":PORT", line)
+    return re.sub(r"(?<=[,\t])\d+(?=[,\t]|$)", "N", line)
 
 
 def norm(line):
@@ -56,6 +69,8 @@ class Conn:
         self.raw = []
         self.notes = []
         self.bytecounts = []
+        self.env = []
+        self.env_other = set()
 
     def line(self, deadline):
         while b"\r\n" not in self.buf:
@@ -74,9 +89,23 @@ class Conn:
         ln = ln.decode()
         self.raw.append(ln)
         if ln.startswith(">"):
-            m = re.match(r">BYTECOUNT:(\d+),(\d+)$", ln)
+            m = re.match(r">BYTECOUNT(?:_CLI:\d+,|:)(\d+),(\d+)$", ln)
             if m:
                 self.bytecounts.append((int(m[1]), int(m[2])))
+            if ln.startswith(">CLIENT:ENV,") and ln != ">CLIENT:ENV,END":
+                kv = ln[len(">CLIENT:ENV,"):]
+                if ENV_KEEP.match(kv):
+                    k, v = kv.split("=", 1)
+                    if k in ("trusted_port", "untrusted_port", "time_unix", "bytes_received",
+                             "bytes_sent", "time_duration"):
+                        v = "N"
+                    self.env.append(k + "=" + v)
+                else:
+                    self.env_other.add(kv.split("=", 1)[0])
+                return ln
+            if ln == ">CLIENT:ENV,END":
+                self.notes.append(">CLIENT:ENV " + " ".join(sorted(self.env)))
+                self.env = []
             if not ln.startswith(NOTE_DROP):
                 self.notes.append(norm(ln))
         return ln
@@ -118,7 +147,7 @@ def reply(c, cmd, timeout=10):
                 if "<history>" not in out:
                     out.append("<history>")
                 continue
-        out.append(norm(ln))
+        out.append(norm_fields(norm(ln)) if w[0] == "status" else norm(ln))
         if ln.startswith("ERROR:"):
             return out
         if ln == "END":
@@ -161,6 +190,8 @@ def main():
                               indent=1)
                     sys.exit("WAIT %s: timeout" % pat)
                 seen = bool(re.search(pat, ln))
+        elif op == "MARK":
+            open(arg, "w").close()
         elif op == "SLEEP":
             end = time.monotonic() + float(arg)
             while c.line(end) is not None:
@@ -174,7 +205,8 @@ def main():
             pass
     except EOFError:
         pass
-    json.dump({"replies": replies, "notes": c.notes, "bytecounts": c.bytecounts, "raw": c.raw},
+    json.dump({"replies": replies, "notes": c.notes, "bytecounts": c.bytecounts,
+               "env_other": sorted(c.env_other), "raw": c.raw},
               open(outp, "w"), indent=1)
 
 
