@@ -25,6 +25,7 @@
 #include "config/options.h"
 #include "session/privdrop.h"
 #include "p2p/tunnel.h"
+#include "p2p/tunnel_mgmt.h"
 
 
 static void usage(void)
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
 	struct braid_options o;
 	struct braid_tunnel *t = NULL;
 	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
+	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
 	char err[1024];
 	int r, code = 1;
 
@@ -170,11 +172,13 @@ int main(int argc, char **argv)
 	r = braid_tunnel_new(&t, &o);
 	if (r)
 		goto out_pid;
-	if (braid_privdrop_apply(&o)) {
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(&o)) {
+		braid_tunnel_mgmt_close(mg);
 		braid_tunnel_free(t);
 		goto out_pid;
 	}
 	code = braid_tunnel_run(t);
+	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	braid_info("exiting with status %d", code);
 out_pid:
