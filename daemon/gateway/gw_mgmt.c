@@ -109,6 +109,22 @@ static int op_kill(void *user, enum braid_mgmt_kill how, const char *arg, const 
 	return *n ? 0 : -ENOENT;
 }
 
+static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
+			  const char *client_reason, const char *config)
+{
+	struct braid_gateway *g = user;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead || c->cid != cid || !c->mgmt_wait || c->mgmt_kid != kid)
+			continue;
+		braid_gw_mgmt_answer(c, ok, reason, client_reason, config);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static void server_state(struct braid_gateway *g, const char *name, const char *desc)
 {
 	char t4[INET_ADDRSTRLEN] = "", lip[INET6_ADDRSTRLEN] = "", lport[8] = "";
@@ -155,16 +171,15 @@ int gw_mgmt_open(struct braid_gateway *g)
 		.bytecount = op_bytecount,
 		.load_stats = op_load_stats,
 		.kill = op_kill,
+		.client_auth = op_client_auth,
 	};
 	int r;
 
 	if (!o->mgmt_addr)
 		return 0;
-	if (o->mgmt_client_auth) {
-		braid_err("management-client-auth is not implemented in braidd's gateway yet: "
-			  "authenticate with auth-user-pass-verify (a script) instead");
-		return -EOPNOTSUPP;
-	}
+	if (o->mgmt_client_auth && o->auth_user_pass_verify)
+		braid_warn("management-client-auth: the management client decides; "
+			   "auth-user-pass-verify is not run");
 	if (o->mgmt_hold)
 		braid_warn("management-hold: a braidd gateway does not hold (it serves at once)");
 	r = braid_mgmt_new(&g->mg, g->loop, &cfg, &ops);

@@ -208,6 +208,7 @@ static void client_free(struct gw_client *c)
 	braid_dc_free(c->dc);
 	braid_gw_push_out_free(&c->push);
 	braid_ccd_free(&c->ccd);
+	free(c->mgmt_config);
 	if (c->tcp && c->fd >= 0)
 		close(c->fd);
 	braid_tcpframe_free(&c->rx);

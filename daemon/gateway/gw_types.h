@@ -133,6 +133,10 @@ struct gw_client {
 	time_t since, last_ref;
 	uint64_t rx_bytes, tx_bytes;
 	struct gw_mp *mp;		/* multipath engine (gateway_mp.c), or NULL */
+	/* management-client-auth (gw_mgmt.c) */
+	bool mgmt_wait;			/* >CLIENT:CONNECT sent, no client-auth/-deny yet */
+	unsigned mgmt_kid;		/* the KID of the last >CLIENT:CONNECT */
+	char *mgmt_config;		/* client-auth's config block until client_connect */
 };
 
 struct braid_gateway {

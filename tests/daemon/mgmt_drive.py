@@ -11,6 +11,7 @@ SCRIPT: one step a line:
   WAIT regex [secs]    read notifications until one matches (fails after secs, default 30)
   SLEEP secs
   MARK file            create file (the test waits for it to start a peer)
+  SEND text            send a line without reading a reply (the lines of a client-auth block)
   # comment
 The output (JSON): "replies": [[cmd, [normalised lines]]...], "notes": [normalised notifications in
 order, >LOG and >BYTECOUNT* left out], "bytecounts": [(in, out)...], "raw": the raw lines.
@@ -27,7 +28,7 @@ NOTE_DROP = (">LOG:", ">BYTECOUNT:", ">BYTECOUNT_CLI:", ">ECHO:")
 
 
 # >CLIENT:ENV names braidd gives (a subset of stock's); the others are left out of both sides
-ENV_KEEP = re.compile(r"^(common_name|username|trusted_ip|trusted_port|untrusted_ip|untrusted_port|"
+ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|untrusted_ip|untrusted_port|"
                       r"ifconfig_pool_remote_ip|ifconfig_pool_netmask|ifconfig_pool_remote_ip6|"
                       r"time_unix|bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Z_]+)=")
 
@@ -190,6 +191,8 @@ def main():
                               indent=1)
                     sys.exit("WAIT %s: timeout" % pat)
                 seen = bool(re.search(pat, ln))
+        elif op == "SEND":
+            c.send(arg)
         elif op == "MARK":
             open(arg, "w").close()
         elif op == "SLEEP":
