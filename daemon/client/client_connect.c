@@ -194,6 +194,7 @@ void client_do_restart(struct braid_client *c)
 	}
 	braid_info("Restart pause, %.0f second(s); then remote %s", delay,
 		   o->remotes[c->order[c->cur]].host);
+	c->mg_hold_wait = (int)delay;	/* what >HOLD: shows, as stock */
 	ev_timer_set(&c->retry_t, delay, 0.);
 	ev_timer_start(c->loop, &c->retry_t);
 }

@@ -143,6 +143,7 @@ struct braid_client {
 	bool mg_creds;			/* user/pass came from a management query */
 	bool mg_auth_seen;		/* AUTH announced for this session */
 	bool mg_get_config;		/* GET_CONFIG announced for this session */
+	int mg_hold_wait;		/* the restart pause (s) a hold announces */
 };
 
 #endif /* BRAID_CLIENT_INT_H */

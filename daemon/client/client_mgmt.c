@@ -131,7 +131,7 @@ bool client_mgmt_gate(struct braid_client *c)
 {
 	if (!c->mg)
 		return true;
-	if (!c->mg_released && braid_mgmt_hold(c->mg, 0))
+	if (!c->mg_released && braid_mgmt_hold(c->mg, c->mg_hold_wait))
 		return false;
 	if (braid_mgmt_query_passwords(c->mg) && c->o->has_auth_user_pass && !c->user) {
 		braid_mgmt_need_password(c->mg, "Auth");
@@ -154,6 +154,13 @@ void client_mgmt_state(struct braid_client *c, const char *name, const char *des
 		c->mg_auth_seen = !strcmp(name, "AUTH");
 	if (!strcmp(name, "WAIT"))
 		c->mg_get_config = false;
+	if (!strcmp(name, "RECONNECTING") && c->mg_creds) {
+		/* as stock: credentials from a management query are asked again after a restart */
+		client_free_secret(&c->pass);
+		free(c->user);
+		c->user = NULL;
+		c->mg_creds = false;
+	}
 	if (addr && c->pnet.addr4)
 		inet_ntop(AF_INET, &c->pnet.a4, t4, sizeof(t4));
 	if (addr && c->pnet.addr6)

@@ -8,7 +8,8 @@ and print a normalised transcript, so two daemons' transcripts can be diffed.
 SCRIPT: one step a line:
   CMD text             send a command; read its reply (by its shape: a SUCCESS:/ERROR: line, lines
                        up to END, or nothing for `version N`)
-  WAIT regex [secs]    read notifications until one matches (fails after secs, default 30)
+  WAIT regex [secs]    read until a line read since the previous WAIT matches (fails after secs,
+                       default 30)
   SLEEP secs
   MARK file            create file (the test waits for it to start a peer)
   SEND text            send a line without reading a reply (the lines of a client-auth block)
@@ -72,6 +73,7 @@ class Conn:
         self.bytecounts = []
         self.env = []
         self.env_other = set()
+        self.mark = 0  # WAIT looks at the lines from here on
 
     def line(self, deadline):
         while b"\r\n" not in self.buf:
@@ -180,8 +182,8 @@ def main():
                 re.match(r"^\d+(\.\d+)?$", parts[1]) else (arg, 30.0)
             deadline = time.monotonic() + secs
             seen = False
-            # the raw lines already read count too
-            for ln in c.raw:
+            # the lines read since the previous WAIT count too
+            for ln in c.raw[c.mark:]:
                 if re.search(pat, ln):
                     seen = True
             while not seen:
@@ -191,6 +193,7 @@ def main():
                               indent=1)
                     sys.exit("WAIT %s: timeout" % pat)
                 seen = bool(re.search(pat, ln))
+            c.mark = len(c.raw)
         elif op == "SEND":
             c.send(arg)
         elif op == "MARK":
