@@ -7,10 +7,13 @@
 # management-query-passwords, auth-user-pass checked by the server's auth-user-pass-verify).
 # mgmt_compare.py: the normalised replies and notifications must be equal (times, pids, byte counts
 # and the version title normalised; states, their order, addresses and texts compared).
-#   mgmt_client.sh [udp|tcp]
+# With "authfail": a wrong password first, auth-retry interact (mgmt_client_authfail.script).
+#   mgmt_client.sh [udp|tcp] [authfail]
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 PROTO=${1:-udp}
+SCRIPT=mgmt_client.script
+[ "${2:-}" = authfail ] && SCRIPT=mgmt_client_authfail.script
 HERE=$(cd "$(dirname "$0")" && pwd)
 tc_setup
 
@@ -23,6 +26,7 @@ if [ "$PROTO" = tcp ]; then SP=tcp-server CP=tcp-client; else SP=udp CP=udp; fi
 tc_server srv "$SP" tls-auth "script-security 2" "auth-user-pass-verify $TB_DIR/auth.sh via-file"
 
 common=("auth-user-pass" "management-hold" "management-query-passwords")
+[ "$SCRIPT" = mgmt_client_authfail.script ] && common+=("auth-retry interact")
 [ "$PROTO" = udp ] && common+=("explicit-exit-notify 1")
 
 # stock openvpn as the client
@@ -34,14 +38,14 @@ printf '%s\n' "client" "dev tun" "proto $CP" "remote $(tb_srv_addr 1) 1194" "nob
 tb_bg "$TB_CLI" openvpn --cd "$TB_DIR" --config "$TB_DIR/ovc.conf" --log "$TB_DIR/ovc.log"
 OVC=$TB_LAST_PID
 for _ in $(seq 1 100); do grep -q "Need hold release" "$TB_DIR/ovc.log" && break; sleep 0.05; done
-tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7505 "$HERE/mgmt_client.script" \
+tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7505 "$HERE/$SCRIPT" \
 	"$TB_DIR/stock.json" || fail "stock client: the script failed ($(tail -c 600 "$TB_DIR/stock.json"))"
 wait "$OVC" 2>/dev/null
 echo "ok: stock openvpn client driven through the script"
 
 tc_client cli "$PROTO" tls-auth "${common[@]}" "management 127.0.0.1 7506"
 bd_wait_log cli "Need hold release" 10 || fail "braidd: no hold"
-tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7506 "$HERE/mgmt_client.script" \
+tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7506 "$HERE/$SCRIPT" \
 	"$TB_DIR/braid.json" || fail "braidd client: the script failed ($(tail -c 600 "$TB_DIR/braid.json"))"
 wait "${BD_PID[cli]}" 2>/dev/null
 echo "ok: braidd client driven through the script"

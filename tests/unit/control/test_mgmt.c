@@ -312,11 +312,49 @@ static void server(void)
 	ev_loop_destroy(loop);
 }
 
+/* management-client-user: a peer with another uid is closed at once, the owner's is served */
+static void peer_user(void)
+{
+	char dir[] = "/tmp/braid-mgmt-XXXXXX", path[128];
+	struct braid_mgmt_ops ops = { 0 };
+	struct braid_mgmt_cfg cfg = { .unix_sock = true, .client_user = "nobody" };
+	struct braid_mgmt *m;
+	int fd;
+
+	if (getuid() != 0) {
+		printf("skip peer_user: needs root (the socket's peer is another user then)\n");
+		return;
+	}
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/m.sock", dir);
+	cfg.addr = path;
+	loop = ev_loop_new(EVFLAG_AUTO);
+	CHECK_EQ(braid_mgmt_new(&m, loop, &cfg, &ops), 0);
+	fd = conn(path);
+	CHECK(fd >= 0);
+	CHECK(xfer(fd, NULL, NULL));	/* closed without a banner */
+	CHECK(strstr(got, ">INFO:") == NULL);
+	CHECK_EQ(braid_mgmt_rejections(m, BRAID_MGMT_REJ_CONN), 1);
+	close(fd);
+	braid_mgmt_free(m);
+	cfg.client_user = "root";
+	CHECK_EQ(braid_mgmt_new(&m, loop, &cfg, &ops), 0);
+	fd = conn(path);
+	CHECK(xfer(fd, NULL, ">INFO:OpenVPN Management Interface Version 5"));
+	close(fd);
+	braid_mgmt_free(m);
+	cfg.client_user = "no-such-user-here";
+	CHECK_EQ(braid_mgmt_new(&m, loop, &cfg, &ops), -EINVAL);
+	rmdir(dir);
+	ev_loop_destroy(loop);
+}
+
 int main(void)
 {
 	split();
 	lbuf();
 	hist();
 	server();
+	peer_user();
 	CHECK_DONE();
 }
