@@ -29,24 +29,28 @@ struct client_mp {
 bool client_mp_accept(struct braid_client *c, struct braid_dc_config *dcc)
 {
 	const struct braid_pushed *p = &c->pushed;
+	unsigned max = braid_mp_version_max();
 
 	if (!p->braid_mp)
-		return false;
+		return false;	/* none, or unreadable (push.c logged it): single path */
 	if (c->tcp || c->o->mp_refuse) {
 		/* a gateway pushes it only when we announced IV_BRAID_MP over UDP */
 		braid_warn("pushed 'braid-mp' ignored (%s): single path",
 			   c->tcp ? "TCP transport" : "multipath off");
 		return false;
 	}
-	if (p->braid_mp != 1) {
-		braid_warn("pushed 'braid-mp %u': unknown version (this braidd speaks 1): single path",
-			   p->braid_mp);
+	if (p->braid_mp < BRAID_MP_VERSION_MIN || p->braid_mp > max) {
+		/* a conforming gateway offers the highest version both speak (§2.1) */
+		braid_warn("pushed 'braid-mp %u': a multipath protocol version this braidd does not "
+			   "speak (%u..%u): single path", p->braid_mp, BRAID_MP_VERSION_MIN, max);
 		return false;
 	}
 	if (c->framing != BRAID_COMP_NONE) {
 		braid_warn("pushed 'braid-mp' ignored: compression framing is on: single path");
 		return false;
 	}
+	braid_info("multipath protocol version %u offered and accepted (this braidd speaks %u..%u)",
+		   p->braid_mp, BRAID_MP_VERSION_MIN, max);
 	dcc->replay_window = p->braid_mp_window;
 	return true;
 }

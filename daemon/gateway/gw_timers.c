@@ -189,6 +189,7 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			}
 			if (c->st != C_ACTIVE || c->dead)
 				break;
+			braid_gw_mp_check(c, now);	/* an offer not taken up: single path */
 			if (o->ping_restart > 0 && now - c->last_rx_ms > (int64_t)o->ping_restart * 1000) {
 				braid_gw_client_kill(c, "inactivity timeout (ping-restart)");
 				break;

@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 
+#include "ctl/km2.h"
 #include "session/push_dns.h"
 #include "util/log.h"
 
@@ -240,12 +241,23 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		p->has_peer_id = true;
 		p->peer_id = (uint32_t)v;
 	} else if (!strcmp(argv[0], "braid-mp")) {
-		/* Braid's multipath offer (docs/multipath-negotiation.md): version, replay window */
+		/*
+		 * Braid's multipath offer (docs/multipath-negotiation.md §3): version, replay
+		 * window. One we cannot read is logged and leaves the session single-path: a
+		 * version mismatch never fails a session (§2.1).
+		 */
 		int w;
 
-		if (argc != 3 || parse_int(argv[1], 1, 255, &v) || parse_int(argv[2], 64, 65536, &w))
-			BAD("pushed 'braid-mp' needs a version 1..255 and a replay window 64..65536");
-		p->braid_mp = (unsigned int)v;
+		p->braid_mp_offered = true;
+		p->braid_mp = 0;
+		if (argc != 3 || !braid_mp_version_parse(argv[1]) ||
+		    parse_int(argv[2], 64, 65536, &w)) {
+			braid_warn("pushed '%.64s': not a version 1..65535 and a replay window 64..65536: "
+				   "multipath not used, single path", orig);
+			p->n_ignored++;
+			return 0;
+		}
+		p->braid_mp = braid_mp_version_parse(argv[1]);
 		p->braid_mp_window = (uint32_t)w;
 	} else if (!strcmp(argv[0], "dns")) {
 		/* OpenVPN 2.6's DNS option (push_dns.c); a bad one is skipped as OpenVPN does */

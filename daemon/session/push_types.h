@@ -65,6 +65,7 @@ struct braid_pushed {
 	bool has_comp;
 	char *auth_token;			/* owned, wiped on free */
 	unsigned int braid_mp;			/* `braid-mp V WINDOW` (a Braid gateway): V, 0 = none */
+	bool braid_mp_offered;			/* a `braid-mp` line came, readable or not */
 	uint32_t braid_mp_window;		/* its replay window (docs/multipath-negotiation.md) */
 	unsigned int n_ignored;			/* options understood but not acted on */
 };
