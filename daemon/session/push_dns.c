@@ -85,6 +85,7 @@ static int parse_addr(const char *s, char *addr, uint16_t *port)
 	return 0;
 }
 
+/* A line's domains, taken whole or not at all. */
 static int add_domains(char **list, unsigned int *n, int argc, char **argv, const char *what,
 		       char *err, size_t err_len)
 {
@@ -92,16 +93,18 @@ static int add_domains(char **list, unsigned int *n, int argc, char **argv, cons
 		snprintf(err, err_len, "pushed 'dns %s' needs a domain", what);
 		return -EINVAL;
 	}
+	if (*n + (unsigned int)argc > BRAID_PUSH_DNS_MAX_DOMAINS) {
+		snprintf(err, err_len, "pushed 'dns %s': more than %d domains", what,
+			 BRAID_PUSH_DNS_MAX_DOMAINS);
+		return -EINVAL;
+	}
 	for (int i = 0; i < argc; i++) {
 		if (!braid_dns_name_ok(argv[i])) {
 			snprintf(err, err_len, "pushed 'dns %s': bad domain '%.64s'", what, argv[i]);
 			return -EINVAL;
 		}
-		if (*n >= BRAID_PUSH_DNS_MAX_DOMAINS) {
-			snprintf(err, err_len, "pushed 'dns %s': more than %d domains", what,
-				 BRAID_PUSH_DNS_MAX_DOMAINS);
-			return -EINVAL;
-		}
+	}
+	for (int i = 0; i < argc; i++) {
 		list[*n] = strdup(argv[i]);
 		if (!list[*n])
 			return -ENOMEM;
@@ -143,13 +146,17 @@ static int parse_server(struct braid_pushed *p, int argc, char **argv, char *err
 			snprintf(err, err_len, "pushed 'dns server %ld address' needs an address", prio);
 			return -EINVAL;
 		}
+		unsigned int had = s->n_addr;	/* a line is taken whole or not at all */
+
 		for (int i = 4; i < argc; i++) {
 			if (s->n_addr >= BRAID_PUSH_DNS_MAX_ADDRS) {
+				s->n_addr = had;
 				snprintf(err, err_len, "pushed 'dns server %ld': more than %d addresses",
 					 prio, BRAID_PUSH_DNS_MAX_ADDRS);
 				return -EINVAL;
 			}
 			if (parse_addr(argv[i], s->addr[s->n_addr], &s->port[s->n_addr])) {
+				s->n_addr = had;
 				snprintf(err, err_len, "pushed 'dns server %ld address': bad address "
 					 "'%.64s'", prio, argv[i]);
 				return -EINVAL;
@@ -198,11 +205,23 @@ static int parse_server(struct braid_pushed *p, int argc, char **argv, char *err
 
 int braid_push_dns_parse(struct braid_pushed *p, int argc, char **argv, char *err, size_t err_len)
 {
+	unsigned int n_dns = p->n_dns;
+	int r;
+
 	if (argc >= 2 && !strcmp(argv[1], "search-domains"))
 		return add_domains(p->dns_search, &p->n_dns_search, argc - 2, argv + 2,
 				   "search-domains", err, err_len);
-	if (argc >= 2 && !strcmp(argv[1], "server"))
-		return parse_server(p, argc, argv, err, err_len);
+	if (argc >= 2 && !strcmp(argv[1], "server")) {
+		r = parse_server(p, argc, argv, err, err_len);
+		if (r && p->n_dns > n_dns) {	/* a server this bad line created: gone again */
+			struct braid_push_dns_server *s = &p->dns[--p->n_dns];
+
+			for (unsigned int j = 0; j < s->n_domains; j++)
+				free(s->domains[j]);
+			memset(s, 0, sizeof(*s));
+		}
+		return r;
+	}
 	snprintf(err, err_len, "pushed 'dns': 'search-domains' or 'server' expected");
 	return -EINVAL;
 }
