@@ -10,6 +10,7 @@
 #   C  resolvconf on PATH (a recording stand-in): `-a IF.braidd` with the text on stdin, `-d` on exit
 #   D  resolvectl on PATH and "running" (a recording stand-in): `dns`/`domain IF ...`, `revert IF` on exit
 #   E  `dns-updown disable` and `pull-filter ignore "dhcp-option"`: the file untouched while connected
+#   F  a stock server pushing `dns server`/`dns search-domains`: those win over its dhcp-option DNS
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
 command -v unshare >/dev/null || { echo "SKIP: unshare not installed"; exit 77; }
@@ -97,6 +98,16 @@ grep -qx "resolvectl domain $ifn corp.example lab.example" "$TB_DIR/fake.log" ||
 bd_stop d || fail "D: exit code $?"
 grep -qx "resolvectl revert $ifn" "$TB_DIR/fake.log" || fail "D: resolvectl revert not run: $(cat "$TB_DIR/fake.log")"
 rc_same || fail "D: the resolved backend touched resolv.conf"
+tc_server_stop
+
+# ---- F: a stock server pushing the 2.6 `dns` option
+tc_server srv2 udp tls-auth 'push "dns server 0 address 10.8.0.77"' 'push "dns search-domains f.example"' 
+dns_client f "$TB_DIR/nobin"
+grep -qF "dns server 0 address 10.8.0.77" "$OV_LOG" || fail "F: the stock server did not push the dns option"
+grep -qx "nameserver 10.8.0.77" "$RC" || fail "F: stock server's dns option not applied: $(cat "$RC")"
+grep -qx "search f.example" "$RC" || fail "F: stock server's search-domains not applied: $(cat "$RC")"
+bd_stop f || fail "F: exit code $?"
+rc_same || fail "F: resolv.conf not restored"
 tc_server_stop
 
 # ---- B: braidd gateway, 2.6 dns option, SIGUSR1 restart, SIGINT
