@@ -34,7 +34,7 @@ static void apply_dns(struct braid_client *c)
 {
 	struct braid_dns_conf dc;
 
-	braid_push_dns_conf(&c->pushed, &dc);
+	braid_push_dns_conf(&c->pushed, c->o, &dc);
 	if (!dc.n_servers && !dc.n_search)
 		return;
 	if (c->o->dns_updown == BRAID_DNS_UPDOWN_DISABLE) {

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/log.h"
 
@@ -263,8 +264,12 @@ static void add_domain(char (*list)[BRAID_DNS_NAME_MAX + 1], unsigned int *n, co
 	snprintf(list[(*n)++], BRAID_DNS_NAME_MAX + 1, "%s", d);
 }
 
+/* The value of dhcp-option number i (the configuration's first, then the pushed), if of type. */
+static const char *dhcp_value(const struct braid_pushed *p, const struct braid_options *o,
+			      unsigned int i, const char *type);
+
 /* "TYPE VALUE" of a dhcp-option line, TYPE compared without case as OpenVPN does. */
-static const char *dhcp_value(const char *line, const char *type)
+static const char *line_value(const char *line, const char *type)
 {
 	size_t n = strlen(type);
 
@@ -276,9 +281,24 @@ static const char *dhcp_value(const char *line, const char *type)
 	return *line && !strpbrk(line, " \t") ? line : NULL;
 }
 
-void braid_push_dns_conf(const struct braid_pushed *p, struct braid_dns_conf *out)
+static const char *dhcp_value(const struct braid_pushed *p, const struct braid_options *o,
+			      unsigned int i, const char *type)
+{
+	unsigned int nc = o ? o->n_dhcp_options : 0;
+
+	if (i >= nc)
+		return line_value(p->dhcp[i - nc], type);
+	if (strcasecmp(o->dhcp_options[i].type, type) || !o->dhcp_options[i].value ||
+	    strpbrk(o->dhcp_options[i].value, " \t"))
+		return NULL;
+	return o->dhcp_options[i].value;
+}
+
+void braid_push_dns_conf(const struct braid_pushed *p, const struct braid_options *o,
+			 struct braid_dns_conf *out)
 {
 	const struct braid_push_dns_server *best = NULL;
+	unsigned int nd = p->n_dhcp + (o ? o->n_dhcp_options : 0);
 	const char *v;
 
 	memset(out, 0, sizeof(*out));
@@ -297,19 +317,19 @@ void braid_push_dns_conf(const struct braid_pushed *p, struct braid_dns_conf *ou
 		for (unsigned int i = 0; i < best->n_domains; i++)
 			add_domain(out->route, &out->n_route, best->domains[i]);
 	} else {
-		for (unsigned int i = 0; i < p->n_dhcp; i++)
-			if ((v = dhcp_value(p->dhcp[i], "DNS")) || (v = dhcp_value(p->dhcp[i], "DNS6")))
+		for (unsigned int i = 0; i < nd; i++)
+			if ((v = dhcp_value(p, o, i, "DNS")) || (v = dhcp_value(p, o, i, "DNS6")))
 				add_server(out, v);
 	}
 	if (p->n_dns_search) {
 		for (unsigned int i = 0; i < p->n_dns_search; i++)
 			add_domain(out->search, &out->n_search, p->dns_search[i]);
 	} else {
-		for (unsigned int i = 0; i < p->n_dhcp; i++)
-			if ((v = dhcp_value(p->dhcp[i], "DOMAIN")))
+		for (unsigned int i = 0; i < nd; i++)
+			if ((v = dhcp_value(p, o, i, "DOMAIN")))
 				add_domain(out->search, &out->n_search, v);
-		for (unsigned int i = 0; i < p->n_dhcp; i++)
-			if ((v = dhcp_value(p->dhcp[i], "DOMAIN-SEARCH")))
+		for (unsigned int i = 0; i < nd; i++)
+			if ((v = dhcp_value(p, o, i, "DOMAIN-SEARCH")))
 				add_domain(out->search, &out->n_search, v);
 	}
 }

@@ -28,8 +28,11 @@ void braid_push_dns_free(struct braid_pushed *p);
  * priority if there is one, else every `dhcp-option DNS`/`DNS6`; the search
  * domains of `dns search-domains` if pushed, else `DOMAIN` then
  * `DOMAIN-SEARCH`; the chosen server's resolve-domains as routing domains.
- * Entries that cannot be applied are logged and left out. Never fails.
+ * The `dhcp-option` lines are the configuration's (o, may be NULL) followed by
+ * the pushed ones, OpenVPN's foreign_option_N order. Entries that cannot be
+ * applied are logged and left out. Never fails.
  */
-void braid_push_dns_conf(const struct braid_pushed *p, struct braid_dns_conf *out);
+void braid_push_dns_conf(const struct braid_pushed *p, const struct braid_options *o,
+			 struct braid_dns_conf *out);
 
 #endif /* BRAID_PUSH_DNS_H */

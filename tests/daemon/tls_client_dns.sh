@@ -3,7 +3,7 @@
 # braidd client: pushed DNS applied to the host's resolver and restored (docs/braidd.md "DNS").
 # braidd runs in its own mount namespace inside the client netns: a temp file bind-mounted over
 # /etc/resolv.conf, a tmpfs over /run (no systemd-resolved, a private backup dir), PATH chosen per case.
-#   A  stock server, dhcp-option DNS/DOMAIN/DOMAIN-SEARCH, file backend: the pushed lines while up (sha256
+#   A  stock server, dhcp-option DNS/DOMAIN/DOMAIN-SEARCH (after the profile's own DOMAIN), file backend: the pushed lines while up (sha256
 #      download), after SIGTERM the file byte-identical
 #   B  braidd gateway pushing 2.6 `dns server`/`dns search-domains` (the lowest priority wins over dhcp-option),
 #      SIGUSR1 restart: restored and applied again, SIGINT: byte-identical
@@ -56,11 +56,11 @@ rc_same() { [ "$(sha256sum <"$RC" | cut -d' ' -f1)" = "$WANT_RC" ]; }
 # ---- A: stock server, dhcp-option, file backend
 tc_server srv1 udp tls-auth 'push "dhcp-option DOMAIN corp.example"' 'push "dhcp-option DOMAIN-SEARCH lab.example"' \
 	'push "dhcp-option DNS6 fd00:8::53"'
-dns_client a "$TB_DIR/nobin"
+dns_client a "$TB_DIR/nobin" "dhcp-option DOMAIN own.example"
 bd_wait_log a "applied through /etc/resolv.conf" 5 || fail "A: DNS not applied through the file"
 grep -qx "nameserver 10.8.0.53" "$RC" || fail "A: pushed DNS missing: $(cat "$RC")"
 grep -qx "nameserver fd00:8::53" "$RC" || fail "A: pushed DNS6 missing: $(cat "$RC")"
-grep -qx "search corp.example lab.example" "$RC" || fail "A: pushed domains missing: $(cat "$RC")"
+grep -qx "search own.example corp.example lab.example" "$RC" || fail "A: configured + pushed domains missing: $(cat "$RC")"
 grep -q "192.0.2.1" "$RC" && fail "A: the host's server is still listed"
 tc_transfer "A: download while DNS is applied" a
 bd_stop a || fail "A: exit code $?"

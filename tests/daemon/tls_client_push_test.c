@@ -260,7 +260,7 @@ static void test_dns(void)
 	CHECK_EQ(p.n_dns, 2);	/* 1 and -2; 3 created before its bad keyword: no address */
 	CHECK_EQ(p.n_ignored, 5);
 	CHECK_EQ(p.n_dns_search, 2);
-	braid_push_dns_conf(&p, &dc);
+	braid_push_dns_conf(&p, NULL, &dc);
 	CHECK_EQ(dc.n_servers, 2);
 	CHECK_STR(dc.servers[0], "10.8.0.54");
 	CHECK_STR(dc.servers[1], "fd00:8::54");	/* 10.8.0.55:5353 left out: port */
@@ -279,7 +279,7 @@ static void test_dns(void)
 	parse_str("PUSH_REPLY,dhcp-option DOMAIN-SEARCH lab.example,dhcp-option DNS 10.8.0.53,"
 		  "dhcp-option dns6 fd00:8::53,dhcp-option DNS 10.8.0.53,dhcp-option DOMAIN corp.example,"
 		  "dhcp-option DNS not-an-address,dhcp-option DOMAIN bad/name,dhcp-option NTP 10.8.0.1", &p);
-	braid_push_dns_conf(&p, &dc);
+	braid_push_dns_conf(&p, NULL, &dc);
 	CHECK_EQ(dc.n_servers, 2);
 	CHECK_STR(dc.servers[0], "10.8.0.53");
 	CHECK_STR(dc.servers[1], "fd00:8::53");
@@ -287,6 +287,25 @@ static void test_dns(void)
 	CHECK_STR(dc.search[0], "corp.example");
 	CHECK_STR(dc.search[1], "lab.example");
 	braid_pushed_free(&p);
+
+	/* the configuration's dhcp-option lines come first (OpenVPN's foreign_option order) */
+	{
+		static struct braid_options o;
+
+		o.dhcp_options[0] = (struct braid_opt_dhcp){ .type = "dns", .value = "192.0.2.53" };
+		o.dhcp_options[1] = (struct braid_opt_dhcp){ .type = "DOMAIN", .value = "own.example" };
+		o.dhcp_options[2] = (struct braid_opt_dhcp){ .type = "DISABLE-NBT", .value = NULL };
+		o.n_dhcp_options = 3;
+		parse_str("PUSH_REPLY,dhcp-option DNS 10.8.0.53,dhcp-option DOMAIN corp.example", &p);
+		braid_push_dns_conf(&p, &o, &dc);
+		CHECK_EQ(dc.n_servers, 2);
+		CHECK_STR(dc.servers[0], "192.0.2.53");
+		CHECK_STR(dc.servers[1], "10.8.0.53");
+		CHECK_EQ(dc.n_search, 2);
+		CHECK_STR(dc.search[0], "own.example");
+		CHECK_STR(dc.search[1], "corp.example");
+		braid_pushed_free(&p);
+	}
 
 	/* a `braid-mp` offer that cannot be read: the reply stays valid, no multipath */
 	parse_str("PUSH_REPLY,braid-mp x9 65536,ping 5", &p);

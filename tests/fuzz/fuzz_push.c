@@ -63,7 +63,7 @@ static void check_dns(const struct braid_pushed *p)
 	for (unsigned i = 0; i < p->n_dns; i++)
 		FZ_ASSERT(p->dns[i].n_addr <= BRAID_PUSH_DNS_MAX_ADDRS &&
 			  p->dns[i].n_domains <= BRAID_PUSH_DNS_MAX_DOMAINS);
-	braid_push_dns_conf(p, &dc);
+	braid_push_dns_conf(p, NULL, &dc);
 	FZ_ASSERT(dc.n_servers <= BRAID_DNS_MAX_SERVERS && dc.n_search <= BRAID_DNS_MAX_DOMAINS &&
 		  dc.n_route <= BRAID_DNS_MAX_DOMAINS);
 	for (unsigned i = 0; i < dc.n_servers; i++)
