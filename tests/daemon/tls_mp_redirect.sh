@@ -5,7 +5,8 @@
 # gateway via path 1's next hop and one per path via that path's next hop (metric 1 + index), so no path's
 # outer packets fall into the tunnel. A download from an address only the default route reaches (srv's
 # 10.9.0.1, through the tunnel now) is sha256-checked; both links carry > 30 % of its bytes (per-interface
-# counters of c1 and c2) and the TUN took all of it; on exit every route is gone.
+# counters of c1 and c2) and the TUN took all of it; iptables counters on the client's OUTPUT: each path's
+# datagrams to the gateway leave on its own link only, none enters the TUN; on exit every route is gone.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 TM_BLOB_BYTES=8388608
@@ -26,6 +27,15 @@ hosts=$(tb_exec "$TB_CLI" ip -o route show "$srv")
 grep -q "via 10.1.1.1 dev c1" <<<"$hosts" || fail "no host route to the gateway via path 1: $hosts"
 grep -q "via 10.2.1.1 dev c2 .*metric 2" <<<"$hosts" || fail "no host route to the gateway via path 2: $hosts"
 
+# outer datagrams to the gateway by source address and outgoing interface (counted before the transfer)
+chk() { tb_exec "$TB_CLI" iptables -w -A OUTPUT -p udp -d "$srv" --dport 1194 -m comment --comment "$1" "${@:2}" ||
+	fail "iptables rule $1"; }
+chk p1c1 -s 10.1.1.2 -o c1
+chk p1c2 -s 10.1.1.2 -o c2
+chk p2c2 -s 10.2.1.2 -o c2
+chk p2c1 -s 10.2.1.2 -o c1
+chk tun -o "$tun"
+pk() { tb_exec "$TB_CLI" iptables -w -nvxL OUTPUT | awk -v c="/* $1 */" 'index($0, c) { print $1; exit }'; }
 ctr() { tb_exec "$TB_CLI" cat "/sys/class/net/$1/statistics/rx_bytes"; }
 c1=$(ctr c1) c2=$(ctr c2) t=$(ctr "$tun")
 got=
@@ -41,6 +51,10 @@ echo "  rx bytes: c1 $d1, c2 $d2, $tun $dt (blob $TM_BLOB_BYTES)"
 [ $((d1 * 10)) -gt $((TM_BLOB_BYTES * 3)) ] || fail "path 1 (c1) carried only $d1 bytes"
 [ $((d2 * 10)) -gt $((TM_BLOB_BYTES * 3)) ] || fail "path 2 (c2) carried only $d2 bytes"
 tm_wait_active cli 2 5 || fail "a path failed during the transfer: $(tm_status cli)"
+echo "  datagrams to the gateway: path 1 on c1 $(pk p1c1), on c2 $(pk p1c2); path 2 on c2 $(pk p2c2), on c1 $(pk p2c1); into $tun $(pk tun)"
+[ "$(pk p1c1)" -gt 100 ] && [ "$(pk p2c2)" -gt 100 ] || fail "a path sent (almost) nothing on its own link"
+[ "$(pk p1c2)" = 0 ] && [ "$(pk p2c1)" = 0 ] || fail "a path's datagrams left on the other link"
+[ "$(pk tun)" = 0 ] || fail "$(pk tun) datagrams to the gateway went into the tunnel (loop)"
 bd_stop cli || fail "client exit code $?"
 [ -z "$(tb_exec "$TB_CLI" ip -o route show 0.0.0.0/1)" ] || fail "0.0.0.0/1 left behind"
 [ -z "$(tb_exec "$TB_CLI" ip -o route show "$srv")" ] || fail "host routes left behind: $(tb_exec "$TB_CLI" ip -o route show "$srv")"
