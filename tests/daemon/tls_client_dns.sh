@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # braidd client: pushed DNS applied to the host's resolver and restored (docs/braidd.md "DNS").
 # braidd runs in its own mount namespace inside the client netns: a temp file bind-mounted over
-# /etc/resolv.conf, a tmpfs over /run (no systemd-resolved, a private backup dir), PATH chosen per case.
-#   A  stock server, dhcp-option DNS/DOMAIN/DOMAIN-SEARCH (after the profile's own DOMAIN), file backend: the pushed lines while up (sha256
-#      download), after SIGTERM the file byte-identical
+# /etc/resolv.conf, a temp dir over /run (no systemd-resolved; the backup dir /run/braidd kept across runs
+# as on a real host), PATH chosen per case.
+#   A  stock server, dhcp-option DNS/DOMAIN/DOMAIN-SEARCH (after the profile's own DOMAIN), file backend: the
+#      pushed lines while up (sha256 download) and the backup file, after SIGTERM the file byte-identical and
+#      the backup gone
+#   G  braidd killed (SIGKILL): the next braidd on the interface restores the backup first, then its own exit
 #   B  braidd gateway pushing 2.6 `dns server`/`dns search-domains` (the lowest priority wins over dhcp-option),
 #      SIGUSR1 restart: restored and applied again, SIGINT: byte-identical
 #   C  resolvconf on PATH (a recording stand-in): `-a IF.braidd` with the text on stdin, `-d` on exit
@@ -20,7 +23,8 @@ RC=$TB_DIR/resolv.conf
 # no trailing newline, a comment, options: a restore must give back these bytes exactly
 printf '# the host resolver\nnameserver 192.0.2.1\noptions edns0 timeout:2\nsearch home.arpa' >"$RC"
 WANT_RC=$(sha256sum <"$RC" | cut -d' ' -f1)
-mkdir -p "$TB_DIR/nobin" "$TB_DIR/fakebin-rc" "$TB_DIR/fakebin-rd"
+cp "$RC" "$RC.orig"
+mkdir -p "$TB_DIR/nobin" "$TB_DIR/fakebin-rc" "$TB_DIR/fakebin-rd" "$TB_DIR/run"
 cat >"$TB_DIR/fakebin-rc/resolvconf" <<EOF
 #!/bin/sh
 PATH=/usr/bin:/bin
@@ -44,9 +48,9 @@ dns_client() {
 	: >"$TB_DIR/$name.log"
 	# every step execs: the pid stays braidd's
 	tb_bg "$TB_CLI" unshare -m --propagation private sh -c \
-		'mount --bind "$1" /etc/resolv.conf && mount -t tmpfs braid-run /run &&
+		'mount --bind "$1" /etc/resolv.conf && mount --bind "$6" /run &&
 		 exec env PATH="$2" "$3" --config "$4" --log "$5"' sh \
-		"$RC" "$bin" "$BRAIDD" "$TB_DIR/$name.conf" "$TB_DIR/$name.log"
+		"$RC" "$bin" "$BRAIDD" "$TB_DIR/$name.conf" "$TB_DIR/$name.log" "$TB_DIR/run"
 	BD_PID[$name]=$TB_LAST_PID
 	bd_wait_log "$name" "Initialization Sequence Completed" 20 || fail "$name: client did not come up"
 }
@@ -62,10 +66,25 @@ grep -qx "nameserver 10.8.0.53" "$RC" || fail "A: pushed DNS missing: $(cat "$RC
 grep -qx "nameserver fd00:8::53" "$RC" || fail "A: pushed DNS6 missing: $(cat "$RC")"
 grep -qx "search own.example corp.example lab.example" "$RC" || fail "A: configured + pushed domains missing: $(cat "$RC")"
 grep -q "192.0.2.1" "$RC" && fail "A: the host's server is still listed"
+cmp -s "$RC.orig" "$TB_DIR/run/braidd/resolv.conf.$(sed -n 's/^# braidd \([^:]*\):.*/\1/p' "$RC")" ||
+	fail "A: no byte-identical backup in /run/braidd: $(ls -l "$TB_DIR/run/braidd")"
 tc_transfer "A: download while DNS is applied" a
 bd_stop a || fail "A: exit code $?"
 rc_same || fail "A: resolv.conf not restored byte for byte: $(od -c "$RC" | head)"
 grep -qF "DNS: /etc/resolv.conf restored" "$TB_DIR/a.log" || fail "A: restore not logged"
+[ -z "$(ls -A "$TB_DIR/run/braidd")" ] || fail "A: backup left behind: $(ls "$TB_DIR/run/braidd")"
+
+# ---- G: braidd killed (SIGKILL): its settings stay; the next braidd on that interface restores the backup first
+dns_client g1 "$TB_DIR/nobin"
+kill -KILL "${BD_PID[g1]}"
+wait "${BD_PID[g1]}" 2>/dev/null
+unset "BD_PID[g1]"
+grep -qx "nameserver 10.8.0.53" "$RC" || fail "G: the killed braidd's settings are not there: $(cat "$RC")"
+dns_client g2 "$TB_DIR/nobin"
+grep -qF "from an earlier run: restored from /run/braidd/resolv.conf." "$TB_DIR/g2.log" ||
+	fail "G: the stale settings were not recovered"
+bd_stop g2 || fail "G: exit code $?"
+rc_same || fail "G: resolv.conf not the original after a kill and a clean run: $(cat "$RC")"
 
 # ---- E: dns-updown disable, pull-filter ignore
 dns_client e1 "$TB_DIR/nobin" "dns-updown disable"
