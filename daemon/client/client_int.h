@@ -68,6 +68,7 @@ struct client_stats {
 };
 
 struct client_mp;
+struct braid_dp;
 
 struct braid_client {
 	struct ev_loop *loop;
@@ -95,6 +96,7 @@ struct braid_client {
 
 	struct braid_ctls *s;
 	struct braid_dc *dc;
+	struct braid_dp *sp;		/* single-path data path over dc (backend_sp.c), or NULL */
 	struct client_mp *mp;		/* multipath data plane (client_mp.c), or NULL */
 	struct braid_push_list pl;
 	struct braid_pushed pushed;

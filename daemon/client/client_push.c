@@ -16,16 +16,17 @@
 #include "client/client_mp.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_sp.h"
 #include "client/client_state.h"
 #include "ctl/session.h"
-#include "dc/dc.h"
-#include "util/log.h"
 #include "dataplane/mssfix.h"
+#include "dc/dc.h"
 #include "os/netlink.h"
+#include "os/sock.h"
 #include "session/push.h"
 #include "session/push_dns.h"
 #include "session/script.h"
-#include "os/sock.h"
+#include "util/log.h"
 
 /* ---- push ---- */
 
@@ -155,6 +156,7 @@ int client_process_push(struct braid_client *c)
 	}
 	client_mp_stop(c);	/* a second PUSH_REPLY: the data plane restarts on the new channel */
 	mp = client_mp_accept(c, &dcc);
+	client_sp_close(c);	/* before the data channel it uses */
 	braid_dc_free(c->dc);
 	c->dc = NULL;
 	r = braid_dc_new(&c->dc, &dcc);
@@ -162,6 +164,8 @@ int client_process_push(struct braid_client *c)
 		r = braid_dc_key_install(c->dc, (unsigned)key_id, c->cipher, &k2,
 					 BRAID_KEY_DIR_NORMAL);
 	braid_key2_wipe(&k2);
+	if (!r)
+		r = client_sp_open(c);
 	if (r) {
 		braid_err("cannot install data-channel keys (cipher %s): %s", c->cipher,
 			  strerror(-r));
