@@ -58,8 +58,8 @@ struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c);
 int braid_gw_mp_paths(const struct gw_client *c);
 /*
  * Once a second per active client: a multipath client that did not take up
- * the offer (BRAID_GW_MP_CONFIRM_MS) loses its engine and goes on as a
- * single-path client (logged). true if it fell back.
+ * the offer (BRAID_GW_MP_CONFIRM_MS) loses its engine (logged). true if it
+ * fell back: the caller then gives it a single-path data path.
  */
 bool braid_gw_mp_check(struct gw_client *c, int64_t now_ms);
 /* SIGUSR2 / exit: one log line per path of every multipath client. */
