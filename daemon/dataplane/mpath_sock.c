@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mpath_sock.c - the sockets and paths of the multipath data plane: the
- * path sockets (bound to each mp-path local address, PMTU discovery,
- * timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
+ * path sockets (one slot per mp-path LOCAL, bound by mpath_bind.c; PMTU
+ * discovery, timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
  * paths, the engine path table (add, find, remove, evict) and the send
  * batch (sendmmsg / UDP GSO) with its per-path counters.
  */
@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "util/log.h"
+#include "dataplane/mpath_bind.h"
 
 /*
  * Path MTU discovery on a path socket: probe = DF set, and the kernel's
@@ -44,8 +45,10 @@ const char *mpath_ep_str(const struct braid_mpath *m, int i, char *buf, size_t l
 {
 	char a[80], b[80];
 
-	snprintf(buf, len, "%s%d (%s -> %s)", m->name, i,
-		 braid_sockaddr_str(&m->sock[m->ep[i].sock].local, a, sizeof(a)),
+	const struct msock *s = &m->sock[m->ep[i].sock];
+
+	snprintf(buf, len, "%s%d (%s%s%s -> %s)", m->name, i, s->ifname, s->ifname[0] ? " " : "",
+		 s->fd >= 0 || !s->ifname[0] ? braid_sockaddr_str(&s->local, a, sizeof(a)) : "no address",
 		 braid_sockaddr_str(&m->ep[i].peer, b, sizeof(b)));
 	return buf;
 }
@@ -109,6 +112,31 @@ int mpath_ep_victim(const struct braid_mpath *m)
 	return v;
 }
 
+/* Options of a freshly bound path socket: timestamps, PMTU probing, UDP GSO/GRO. */
+void mpath_sock_setup(struct braid_mpath *m, struct msock *s)
+{
+	char a[80];
+	int one = 1, r;
+
+	(void)m;
+	braid_info("multipath: UDP%s socket bound to %s%s%s%s", s->local.sa.sa_family == AF_INET ? "v4" : "v6",
+		   braid_sockaddr_str(&s->local, a, sizeof(a)), s->devbound ? " on " : "",
+		   s->devbound ? s->ifname : "", s->backup ? " (backup)" : "");
+	/* kernel arrival times: the engine's delivery-rate and one-way
+	 * delay samples must not see how late this process ran */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+		braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)", strerror(errno));
+	r = mpath_set_pmtudisc(s->fd, s->local.sa.sa_family, true);
+	if (r)
+		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
+			   "fragmented or refused by the kernel's PMTU cache)",
+			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
+	s->gso = braid_sock_gso_ok(s->fd);
+	s->gro = braid_sock_set_gro(s->fd) == 0;
+	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
+		  braid_sockaddr_str(&s->local, a, sizeof(a)));
+}
+
 /* ---- the send batch ---- */
 
 /* Send the batch; per-datagram results go to the path counters. */
@@ -152,6 +180,10 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 		return;
 	e = &m->ep[path];
 	s = &m->sock[e->sock];
+	if (s->fd < 0) {	/* its address is gone: the engine sees the loss */
+		e->tx_errors++;
+		return;
+	}
 	if (m->txb.n >= BRAID_TXB_MAX)
 		mpath_tx_flush(m);
 	m->txb_path[m->txb.n] = path;
@@ -160,73 +192,105 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 
 /* ---- sockets ---- */
 
-static int open_sock(struct braid_mpath *m, const char *local, int family, uint16_t port,
-		     bool backup, uint64_t cap)
+/* A free socket slot (auto slots are given back), or -ENOSPC. */
+int mpath_sock_slot(struct braid_mpath *m)
 {
-	struct msock *s;
-	union braid_sockaddr ba;
-	char err[300], a[80];
-	int r;
-
 	for (int i = 0; i < m->n_sock; i++)
-		if (local && m->sock[i].cfg_local && !strcmp(local, m->sock[i].cfg_local))
+		if (!m->sock[i].in_use)
 			return i;
-	if (m->n_sock >= MAX_SOCKS)
-		return -ENOSPC;
+	return m->n_sock < MAX_SOCKS ? m->n_sock++ : -ENOSPC;
+}
+
+/* The slot of a wildcard socket (`local` or none): opened now, as in single-path mode. */
+static int open_wild(struct braid_mpath *m, const char *local, int family, uint16_t port)
+{
+	union braid_sockaddr ba;
+	struct msock *s;
+	char err[300], a[80];
+	int r, i;
+
 	r = braid_sock_resolve(local, port, family, true, &ba, err, sizeof(err));
 	if (r) {
 		braid_err("mp-path: %s", err);
 		return r;
 	}
-	s = &m->sock[m->n_sock];
+	i = mpath_sock_slot(m);
+	if (i < 0)
+		return i;
+	s = &m->sock[i];
 	memset(s, 0, sizeof(*s));
 	s->m = m;
+	s->in_use = true;
 	s->local = ba;
 	s->wildcard = local == NULL;
-	s->backup = backup;
-	s->cap_bps = cap;
+	s->family = ba.sa.sa_family;
 	s->up = -1;
+	s->fd = -1;
 	r = braid_sock_open_udp(ba.sa.sa_family, &ba, m->o->family == AF_INET6, &s->fd);
 	if (r) {
 		braid_err("cannot open UDP socket on %s: %s", braid_sockaddr_str(&ba, a, sizeof(a)),
 			  strerror(-r));
+		s->in_use = false;
 		return r;
 	}
-	{
-		union braid_sockaddr got;
-		socklen_t gl = sizeof(got);
-
-		if (!getsockname(s->fd, &got.sa, &gl))
-			s->local = got;
-	}
 	s->cfg_local = local;
-	braid_info("multipath: UDP%s socket bound to %s%s", ba.sa.sa_family == AF_INET ? "v4" : "v6",
-		   braid_sockaddr_str(&s->local, a, sizeof(a)), backup ? " (backup)" : "");
-	{
-		/* kernel arrival times: the engine's delivery-rate and one-way
-		 * delay samples must not see how late this process ran */
-		int one = 1;
+	mpath_sock_setup(m, s);
+	return i;
+}
 
-		if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
-			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
-				  strerror(errno));
+/*
+ * The slot of an mp-path LOCAL (numeric address or interface name): bound
+ * now if its address is there, else later (mpath_bind.c follows it).
+ */
+static int open_path(struct braid_mpath *m, const struct braid_opt_mp_path *p, int family,
+		     uint16_t port)
+{
+	struct msock *s;
+	int i;
+
+	for (i = 0; i < m->n_sock; i++)
+		if (m->sock[i].in_use && m->sock[i].cfg_local && !strcmp(p->local, m->sock[i].cfg_local))
+			return i;
+	i = mpath_sock_slot(m);
+	if (i < 0)
+		return i;
+	s = &m->sock[i];
+	memset(s, 0, sizeof(*s));
+	s->m = m;
+	s->in_use = true;
+	s->fd = -1;
+	s->up = -1;
+	s->kind = p->kind;
+	s->cfg_local = p->local;
+	s->backup = p->backup;
+	s->cap_bps = p->cap_bps;
+	s->port = port;
+	s->family = family;
+	s->sends_first = p->remote || m->o->n_remotes;
+	if (p->kind == BRAID_MP_LOCAL_ADDR) {
+		char err[300];
+		int r = braid_sock_resolve(p->local, port, AF_UNSPEC, true, &s->local, err, sizeof(err));
+
+		if (r) {
+			braid_err("mp-path: %s", err);
+			return r;
+		}
+		s->family = s->local.sa.sa_family;
+	} else {
+		snprintf(s->ifname, sizeof(s->ifname), "%s", p->local);
+		s->local.sa.sa_family = (sa_family_t)family;
 	}
-	r = mpath_set_pmtudisc(s->fd, s->local.sa.sa_family, true);
-	if (r)
-		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
-			   "fragmented or refused by the kernel's PMTU cache)",
-			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
-	s->gso = braid_sock_gso_ok(s->fd);
-	s->gro = braid_sock_set_gro(s->fd) == 0;
-	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
-		  braid_sockaddr_str(&s->local, a, sizeof(a)));
-	return m->n_sock++;
+	{
+		int r = mpath_bind_first(m, s);
+
+		return r < 0 ? r : i;
+	}
 }
 
 static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16_t port)
 {
 	union braid_sockaddr peer;
-	int fam = m->sock[sock].local.sa.sa_family;
+	int fam = m->sock[sock].family;
 	char err[300];
 	int r;
 
@@ -249,16 +313,50 @@ static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16
 	return 0;
 }
 
+/* The family of an interface path: its first remote's (as resolved), else `proto`'s, else IPv4. */
+static int if_family(const struct braid_mpath *m, const struct braid_opt_mp_path *p)
+{
+	const struct braid_options *o = m->o;
+	const char *host = p->remote ? p->remote : o->n_remotes ? o->remotes[0].host : NULL;
+	union braid_sockaddr a;
+	char err[300];
+
+	if (o->family != AF_UNSPEC)
+		return o->family;
+	if (host && !braid_sock_resolve(host, 1, AF_UNSPEC, false, &a, err, sizeof(err)))
+		return a.sa.sa_family;
+	return AF_INET;
+}
+
+/* The remotes of an mp-path line: its own, or every `remote`. */
+static int path_remotes(struct braid_mpath *m, const struct braid_opt_mp_path *p, int s)
+{
+	const struct braid_options *o = m->o;
+	int r;
+
+	if (p->remote)
+		return add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
+	for (unsigned int k = 0; k < o->n_remotes; k++) {
+		r = add_cfgpath(m, s, o->remotes[k].host,
+				o->remotes[k].port ? o->remotes[k].port : o->rport);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int mpath_setup_paths(struct braid_mpath *m)
 {
 	const struct braid_options *o = m->o;
+	uint16_t port = o->nobind ? 0 : o->lport;
 	int r, s;
 
+	m->auto_line = -1;
 	if (!o->n_mp_paths) {
 		int fam = o->family == AF_UNSPEC ? (o->local && strchr(o->local, '.') ? AF_INET : AF_INET6)
 						 : o->family;
 
-		s = open_sock(m, o->local, fam, o->nobind ? 0 : o->lport, false, 0);
+		s = open_wild(m, o->local, fam, port);
 		if (s < 0)
 			return s;
 		for (unsigned int k = 0; k < o->n_remotes; k++) {
@@ -272,21 +370,19 @@ int mpath_setup_paths(struct braid_mpath *m)
 	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
 		const struct braid_opt_mp_path *p = &o->mp_paths[i];
 
-		s = open_sock(m, p->local, AF_UNSPEC, o->nobind ? 0 : o->lport, p->backup, p->cap_bps);
-		if (s < 0)
-			return s;
-		if (p->remote) {
-			r = add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
+		if (p->kind == BRAID_MP_LOCAL_AUTO) {
+			m->auto_line = (int)i;
+			r = mpath_auto_setup(m, p, if_family(m, p));
 			if (r)
 				return r;
 			continue;
 		}
-		for (unsigned int k = 0; k < o->n_remotes; k++) {
-			r = add_cfgpath(m, s, o->remotes[k].host,
-					o->remotes[k].port ? o->remotes[k].port : o->rport);
-			if (r)
-				return r;
-		}
+		s = open_path(m, p, p->kind == BRAID_MP_LOCAL_IF ? if_family(m, p) : AF_UNSPEC, port);
+		if (s < 0)
+			return s;
+		r = path_remotes(m, p, s);
+		if (r)
+			return r;
 	}
 	return 0;
 }
@@ -300,6 +396,7 @@ int mpath_shared_sock(struct braid_mpath *m, int fd)
 	memset(s, 0, sizeof(*s));
 	s->m = m;
 	s->fd = fd;
+	s->in_use = true;
 	s->shared = true;
 	s->wildcard = true;	/* no link monitoring: the caller's address */
 	s->up = -1;
