@@ -13,9 +13,10 @@
  * peers (it sends first: a client's paths) is bound to its interface with
  * SO_BINDTODEVICE, so its packets leave there whatever the routing rules,
  * through that interface's own route (next hop) to the peer. Each path's
- * route is checked with RTM_GETROUTE (source, interface); a path whose
- * packets would leave elsewhere, or find no route on its interface, is
- * logged and flagged in status (route_ok false).
+ * route is checked with RTM_GETROUTE (fib match: source, interface); a path
+ * whose packets would leave elsewhere, or that has no route through its
+ * interface (the kernel would guess the peer is on-link), is logged and
+ * flagged in status (route_ok false).
  */
 #include "dataplane/mpath_bind.h"
 
@@ -229,7 +230,10 @@ static void check_route(struct braid_mpath *m, int i)
 	dst = s->family == AF_INET ? (const void *)&e->peer.in.sin_addr : (const void *)&e->peer.in6.sin6_addr;
 	src = s->family == AF_INET ? (const void *)&s->local.in.sin_addr : (const void *)&s->local.in6.sin6_addr;
 	r = braid_nl_route_get(s->family, dst, src, s->devbound ? s->ifindex : 0, &ri);
-	if (r) {
+	if (r && s->devbound) {
+		snprintf(t, sizeof(t), "no route via %s (%s)", s->ifname, strerror(-r));
+		bad = true;
+	} else if (r) {
 		snprintf(t, sizeof(t), "no route (%s)", strerror(-r));
 		bad = s->sends_first;
 	} else {
@@ -237,10 +241,7 @@ static void check_route(struct braid_mpath *m, int i)
 			if_indextoname((unsigned int)ri.oif, dev);
 		if (ri.has_gw)
 			inet_ntop(s->family, ri.gw, nh, sizeof(nh));
-		if (s->devbound && !ri.table) {
-			snprintf(t, sizeof(t), "no route via %s (sent as if on-link)", s->ifname);
-			bad = true;
-		} else if (s->sends_first && s->ifindex && ri.oif != s->ifindex) {
+		if (s->sends_first && s->ifindex && ri.oif && ri.oif != s->ifindex) {
 			snprintf(t, sizeof(t), "leaves via %s, not %s", dev, s->ifname);
 			bad = true;
 		} else {
@@ -318,8 +319,8 @@ static bool auto_usable(const struct braid_mpath *m, const char *name)
 		const void *dst = p->sa.sa_family == AF_INET ? (const void *)&p->in.sin_addr
 							     : (const void *)&p->in6.sin6_addr;
 
-		if (!braid_nl_route_get(p->sa.sa_family, dst, NULL, w.ifindex, &ri) && ri.table &&
-		    ri.oif == w.ifindex)
+		if (!braid_nl_route_get(p->sa.sa_family, dst, NULL, w.ifindex, &ri) &&
+		    (ri.oif == w.ifindex || !ri.oif))
 			return true;
 	}
 	return false;

@@ -132,6 +132,9 @@ int braid_nl_route_get(int family, const void *dst, const void *src, int oif,
 	nlh->nlmsg_seq = seq;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = (unsigned char)family;
+	/* the routing table entry itself: with an oif and no route through it, the kernel
+	 * answers an error, not its "destination is on-link" guess */
+	rtm->rtm_flags = RTM_F_FIB_MATCH;
 	rtm->rtm_dst_len = (unsigned char)(alen * 8);
 	mnl_attr_put(nlh, RTA_DST, alen, dst);
 	if (src) {

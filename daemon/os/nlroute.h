@@ -15,15 +15,17 @@
 
 struct braid_nl_route_info {
 	int oif;		/* output interface index (0: none in the answer) */
-	uint32_t table;		/* routing table; 0: no route matched (the kernel's on-link guess) */
+	uint32_t table;		/* routing table of the matching entry */
 	bool has_gw;
 	uint8_t gw[16];		/* next hop (4 or 16 bytes by family) */
 };
 
 /*
- * The route the kernel picks towards dst (family AF_INET/AF_INET6, 4 or 16
- * bytes) from src (NULL: any) out of oif (0: any). 0 or -errno (the
- * kernel's, e.g. -ENETUNREACH).
+ * The routing table entry the kernel picks towards dst (family AF_INET /
+ * AF_INET6, 4 or 16 bytes) from src (NULL: any) out of oif (0: any), as
+ * `ip route get fibmatch`: with oif, only a route through oif matches (no
+ * on-link guess). 0 or -errno (the kernel's: -EHOSTUNREACH, -ENETUNREACH
+ * when no route matches). oif is 0 in the answer for a multipath route.
  */
 int braid_nl_route_get(int family, const void *dst, const void *src, int oif,
 		       struct braid_nl_route_info *out);
