@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A DHCP-style renew on path 2 mid-transfer (tb_addr_change: 10.2.1.2 goes, 10.2.1.3 comes, routes put back) with
-# the client's paths named by interface (`mp-path c1`, `mp-path c2`) on a bed with no source routing.
+# the client's paths named by interface (`mp-path c1`, `mp-path c2`) on a bed with no source routing. The client
+# runs as `user nobody` (no capability kept): the new socket and its SO_BINDTODEVICE need none.
 # Asserts: braidd re-binds path 2's socket to the new address without a restart (log line); path 2 is active
 # again on the client (local 10.2.1.3) and the server has an active path to 10.2.1.3 within 2 s of the change
 # (status polled, elapsed time measured); the inner TCP download running across the change completes with the
@@ -20,19 +21,24 @@ tb_tbf 2 30
 bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4" \
 	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
 bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
-	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194"
+	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194" \
+	"user nobody" "group nogroup"
+chmod 755 "$TB_DIR"
 bd_start srv "$TB_SRV"
 bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
 bd_start cli "$TB_CLI"
 bd_wait_log cli "Initialization Sequence Completed" || fail "cli did not start"
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "no ping through the tunnel"
 mp_wait_paths cli 2 active 10 || fail "cli: not both paths active"
+bd_wait_log cli "privileges dropped: user nobody" 5 || fail "cli did not drop privileges"
 
+echo ready >"$TB_DIR/small"
+[ "$(mp_http_get small)" = "$(sha256sum <"$TB_DIR/small" | cut -d' ' -f1)" ] || fail "http server not answering"
 # one TCP connection across the change: 24 MB at 3 MB/s takes ~8 s
 tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 3M "http://10.200.0.1:8080/blob" -o "$TB_DIR/got" &
 curl_pid=$!
 sleep 2
-kill -0 "$curl_pid" 2>/dev/null || fail "the download ended before the address change"
+kill -0 "$curl_pid" 2>/dev/null || { wait "$curl_pid"; fail "the download ended before the address change (curl exit $?)"; }
 c2_before=$(jq '[.paths[] | select(.dev == "c2") | .rx_bytes] | add' "$TB_DIR/cli.json")
 t0=$(date +%s%N)
 tb_addr_change 2 3 || fail "tb_addr_change"

@@ -21,10 +21,12 @@ grep -q "mp-path auto: using interface c1" "$TB_DIR/cli.log" || fail "auto did n
 grep -q "mp-path auto: using interface c2" "$TB_DIR/cli.log" || fail "auto did not use c2"
 ! grep -E "mp-path auto: using interface (tun|lo)" "$TB_DIR/cli.log" || fail "auto used the tunnel or lo"
 
+echo ready >"$TB_DIR/small"
+[ "$(tm_get small)" = "$(sha256sum <"$TB_DIR/small" | cut -d' ' -f1)" ] || fail "http server not answering"
 tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 1500K "http://$TM_GW_TUN:8080/blob" -o "$TB_DIR/got1" &
 curl_pid=$!
 sleep 1.5
-kill -0 "$curl_pid" 2>/dev/null || fail "the first download ended before c3 appeared"
+kill -0 "$curl_pid" 2>/dev/null || { wait "$curl_pid"; fail "the first download ended before c3 appeared (curl exit $?)"; }
 tb_if_add 3 || fail "tb_if_add 3"
 tb_tbf 3 20
 bd_wait_log cli "mp-path auto: using interface c3" 5 || fail "auto did not pick up c3"
