@@ -11,6 +11,8 @@
 #include "config/options.h"
 #include "dataplane/mpath_int.h"
 
+/* Open the configured sockets and resolve the configured paths. 0 or -errno (logged). */
+int mpath_setup_paths(struct braid_mpath *m);
 /*
  * Bind a new path slot (s->kind, s->ifname or s->local, s->family, s->port
  * filled in) if its address is there: 1 bound, 0 waiting for the address

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mpath_sock.c - the sockets and paths of the multipath data plane: the
- * path sockets (one slot per mp-path LOCAL, bound by mpath_bind.c; PMTU
+ * path sockets (slots filled and bound by mpath_bind.c; PMTU
  * discovery, timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
  * paths, the engine path table (add, find, remove, evict) and the send
  * batch (sendmmsg / UDP GSO) with its per-path counters.
@@ -16,7 +16,6 @@
 #include <sys/socket.h>
 
 #include "util/log.h"
-#include "dataplane/mpath_bind.h"
 
 /*
  * Path MTU discovery on a path socket: probe = DF set, and the kernel's
@@ -199,192 +198,6 @@ int mpath_sock_slot(struct braid_mpath *m)
 		if (!m->sock[i].in_use)
 			return i;
 	return m->n_sock < MAX_SOCKS ? m->n_sock++ : -ENOSPC;
-}
-
-/* The slot of a wildcard socket (`local` or none): opened now, as in single-path mode. */
-static int open_wild(struct braid_mpath *m, const char *local, int family, uint16_t port)
-{
-	union braid_sockaddr ba;
-	struct msock *s;
-	char err[300], a[80];
-	int r, i;
-
-	r = braid_sock_resolve(local, port, family, true, &ba, err, sizeof(err));
-	if (r) {
-		braid_err("mp-path: %s", err);
-		return r;
-	}
-	i = mpath_sock_slot(m);
-	if (i < 0)
-		return i;
-	s = &m->sock[i];
-	memset(s, 0, sizeof(*s));
-	s->m = m;
-	s->in_use = true;
-	s->local = ba;
-	s->wildcard = local == NULL;
-	s->family = ba.sa.sa_family;
-	s->up = -1;
-	s->fd = -1;
-	r = braid_sock_open_udp(ba.sa.sa_family, &ba, m->o->family == AF_INET6, &s->fd);
-	if (r) {
-		braid_err("cannot open UDP socket on %s: %s", braid_sockaddr_str(&ba, a, sizeof(a)),
-			  strerror(-r));
-		s->in_use = false;
-		return r;
-	}
-	s->cfg_local = local;
-	mpath_sock_setup(m, s);
-	return i;
-}
-
-/*
- * The slot of an mp-path LOCAL (numeric address or interface name): bound
- * now if its address is there, else later (mpath_bind.c follows it).
- */
-static int open_path(struct braid_mpath *m, const struct braid_opt_mp_path *p, int family,
-		     uint16_t port)
-{
-	struct msock *s;
-	int i;
-
-	for (i = 0; i < m->n_sock; i++)
-		if (m->sock[i].in_use && m->sock[i].cfg_local && !strcmp(p->local, m->sock[i].cfg_local))
-			return i;
-	i = mpath_sock_slot(m);
-	if (i < 0)
-		return i;
-	s = &m->sock[i];
-	memset(s, 0, sizeof(*s));
-	s->m = m;
-	s->in_use = true;
-	s->fd = -1;
-	s->up = -1;
-	s->kind = p->kind;
-	s->cfg_local = p->local;
-	s->backup = p->backup;
-	s->cap_bps = p->cap_bps;
-	s->port = port;
-	s->family = family;
-	s->sends_first = p->remote || m->o->n_remotes;
-	if (p->kind == BRAID_MP_LOCAL_ADDR) {
-		char err[300];
-		int r = braid_sock_resolve(p->local, port, AF_UNSPEC, true, &s->local, err, sizeof(err));
-
-		if (r) {
-			braid_err("mp-path: %s", err);
-			return r;
-		}
-		s->family = s->local.sa.sa_family;
-	} else {
-		snprintf(s->ifname, sizeof(s->ifname), "%s", p->local);
-		s->local.sa.sa_family = (sa_family_t)family;
-	}
-	{
-		int r = mpath_bind_first(m, s);
-
-		return r < 0 ? r : i;
-	}
-}
-
-static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16_t port)
-{
-	union braid_sockaddr peer;
-	int fam = m->sock[sock].family;
-	char err[300];
-	int r;
-
-	if (m->n_cfgp >= MAX_EPS) {
-		braid_err("multipath: more than %d paths configured", MAX_EPS);
-		return -ENOSPC;
-	}
-	r = braid_sock_resolve(host, port, m->sock[sock].wildcard && fam == AF_INET6 ? AF_UNSPEC : fam,
-			       false, &peer, err, sizeof(err));
-	if (!r)
-		r = braid_sockaddr_to_family(&peer, fam);
-	if (r) {
-		braid_err("mp-path: remote %s: %s", host, r == -EAFNOSUPPORT ?
-			  "not of the local address's family" : err);
-		return r ? r : -EINVAL;
-	}
-	m->cfgp[m->n_cfgp].sock = sock;
-	m->cfgp[m->n_cfgp].peer = peer;
-	m->n_cfgp++;
-	return 0;
-}
-
-/* The family of an interface path: its first remote's (as resolved), else `proto`'s, else IPv4. */
-static int if_family(const struct braid_mpath *m, const struct braid_opt_mp_path *p)
-{
-	const struct braid_options *o = m->o;
-	const char *host = p->remote ? p->remote : o->n_remotes ? o->remotes[0].host : NULL;
-	union braid_sockaddr a;
-	char err[300];
-
-	if (o->family != AF_UNSPEC)
-		return o->family;
-	if (host && !braid_sock_resolve(host, 1, AF_UNSPEC, false, &a, err, sizeof(err)))
-		return a.sa.sa_family;
-	return AF_INET;
-}
-
-/* The remotes of an mp-path line: its own, or every `remote`. */
-static int path_remotes(struct braid_mpath *m, const struct braid_opt_mp_path *p, int s)
-{
-	const struct braid_options *o = m->o;
-	int r;
-
-	if (p->remote)
-		return add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
-	for (unsigned int k = 0; k < o->n_remotes; k++) {
-		r = add_cfgpath(m, s, o->remotes[k].host,
-				o->remotes[k].port ? o->remotes[k].port : o->rport);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-int mpath_setup_paths(struct braid_mpath *m)
-{
-	const struct braid_options *o = m->o;
-	uint16_t port = o->nobind ? 0 : o->lport;
-	int r, s;
-
-	m->auto_line = -1;
-	if (!o->n_mp_paths) {
-		int fam = o->family == AF_UNSPEC ? (o->local && strchr(o->local, '.') ? AF_INET : AF_INET6)
-						 : o->family;
-
-		s = open_wild(m, o->local, fam, port);
-		if (s < 0)
-			return s;
-		for (unsigned int k = 0; k < o->n_remotes; k++) {
-			r = add_cfgpath(m, s, o->remotes[k].host,
-					o->remotes[k].port ? o->remotes[k].port : o->rport);
-			if (r)
-				return r;
-		}
-		return 0;
-	}
-	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
-		const struct braid_opt_mp_path *p = &o->mp_paths[i];
-
-		if (p->kind == BRAID_MP_LOCAL_AUTO) {
-			m->auto_line = (int)i;
-			r = mpath_auto_setup(m, p, if_family(m, p));
-			if (r)
-				return r;
-			continue;
-		}
-		s = open_path(m, p, p->kind == BRAID_MP_LOCAL_IF ? if_family(m, p) : AF_UNSPEC, port);
-		if (s < 0)
-			return s;
-		r = path_remotes(m, p, s);
-		if (r)
-			return r;
-	}
-	return 0;
 }
 
 /* A socket of the caller's as the only path socket (braid_mpath_new_shared). */
