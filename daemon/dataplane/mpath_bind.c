@@ -132,9 +132,11 @@ static void install(struct braid_mpath *m, struct msock *s, int fd, const union 
 
 static const char *what(const struct msock *s, char *buf, size_t len)
 {
-	if (s->kind == BRAID_MP_LOCAL_ADDR)
-		braid_sockaddr_str(&s->local, buf, len);
-	else
+	if (s->kind == BRAID_MP_LOCAL_ADDR) {
+		char a[80];
+
+		snprintf(buf, len, "local address %s", braid_sockaddr_str(&s->local, a, sizeof(a)));
+	} else
 		snprintf(buf, len, "an IPv%c address on %s", s->family == AF_INET6 ? '6' : '4', s->ifname);
 	return buf;
 }

@@ -27,7 +27,7 @@ bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
 bd_start cli "$TB_CLI"
 bd_wait_log cli "Initialization Sequence Completed" || fail "cli did not start with a missing interface and address"
 grep -q "waiting for an IPv4 address on c3" "$TB_DIR/cli.log" || fail "no 'waiting for ... c3' line"
-grep -q "waiting for \[AF_INET\]10.2.1.9" "$TB_DIR/cli.log" || fail "no 'waiting for 10.2.1.9' line"
+grep -q "waiting for local address \[AF_INET\]10.2.1.9" "$TB_DIR/cli.log" || fail "no 'waiting for 10.2.1.9' line"
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "no ping through the tunnel on c1"
 mp_wait_paths cli 1 active 10 || fail "cli: c1 path not active"
 
