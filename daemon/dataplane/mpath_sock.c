@@ -73,7 +73,8 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	if (s->up == 0)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
-		   learned ? "learned from an authenticated packet, validating" : "added, validating",
+		   learned ? "learned from an authenticated packet, validating" :
+		   s->fd < 0 ? "added, down until its address is there" : "added, validating",
 		   s->backup ? " (backup)" : "");
 	return i;
 }
