@@ -584,7 +584,14 @@ static void auto_add(struct braid_mpath *m, const char *name, uint64_t now)
 		s->in_use = false;
 		return;
 	}
-	braid_info("multipath: mp-path auto: using interface %s%s", name, s->backup ? " (backup)" : "");
+	{
+		char cap[48] = "";
+
+		if (s->cap_bps)
+			snprintf(cap, sizeof(cap), " (cap %.3g Mbit/s)", s->cap_bps / 1e6);
+		braid_info("multipath: mp-path auto: using interface %s%s%s", name,
+			   s->backup ? " (backup)" : "", cap);
+	}
 	for (int k = 0; k < m->n_auto_peer && m->n_cfgp < MAX_EPS; k++) {
 		m->cfgp[m->n_cfgp].sock = si;
 		m->cfgp[m->n_cfgp].peer = m->auto_peer[k];

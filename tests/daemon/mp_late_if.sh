@@ -5,7 +5,7 @@
 # `mp-path 10.2.1.9 10.1.2.2 1194` an address not configured yet; the client also has `mp-path c1`.
 # Asserts: braidd starts and logs that it waits for both; the session runs on c1; the address 10.2.1.9 added to c2
 # and the interface c3 plugged in (tb_if_add 3) turn their paths active without a restart and each carries bytes of
-# a 16 MB download (sha256); c3 unplugged (tb_if_del 3): its path goes down, a second download still works.
+# a 16 MB download (sha256), `mp-cap c3 25` applies to c3's path (status cap_mbit); c3 unplugged (tb_if_del 3): its path goes down, a second download still works.
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -21,7 +21,7 @@ bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 1
 	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
 bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
 	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c3 10.1.2.2 1194" \
-	"mp-path 10.2.1.9 10.1.2.2 1194"
+	"mp-path 10.2.1.9 10.1.2.2 1194" "mp-cap c3 25"
 bd_start srv "$TB_SRV"
 bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
 bd_start cli "$TB_CLI"
@@ -44,6 +44,8 @@ for d in c2 c3; do
 	[ "$rx" -gt 1000000 ] || fail "the late path on $d carried only $rx bytes"
 done
 [ "$(jq .tunnel.restarts "$TB_DIR/cli.json")" = 0 ] || fail "cli restarted"
+[ "$(jq '[.paths[] | select(.dev == "c3") | .cap_mbit] | add' "$TB_DIR/cli.json")" = 25 ] ||
+	fail "mp-cap c3 25 not on c3's path: $(jq -c '[.paths[] | {dev, cap_mbit}]' "$TB_DIR/cli.json")"
 
 tb_if_del 3 || fail "tb_if_del 3"
 bd_wait_log cli "an IPv4 address on c3 is down" 5 || fail "no 'c3 ... down' line"

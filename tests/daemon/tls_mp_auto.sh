@@ -4,6 +4,7 @@
 # route per interface): the client starts with interfaces c1 and c2, and a third interface c3 (its own router
 # and default route) is plugged in mid-transfer (tb_if_add 3).
 # Asserts: auto uses c1 and c2 at start and never the tunnel or lo; it logs `using interface c3` after c3 appears,
+# with the `mp-cap c3 15` given by interface name before c3 existed,
 # and a path on c3 turns active (status file) without a restart; an 8 MiB download started before c3 appeared
 # completes with the right sha256; c3 then carries more than 1 MB of its interface byte counters during a
 # second download (sha256 checked); c3 removed (tb_if_del 3): its path is dropped and a third download works.
@@ -13,7 +14,7 @@ TM_TB_OPTS=--no-rules tm_setup 2
 tb_tbf 1 20
 tb_tbf 2 20
 tm_gateway gw "multipath on"
-tm_client cli "mp-path auto" "mp-auto-exclude dummy*"
+tm_client cli "mp-path auto" "mp-auto-exclude dummy*" "mp-cap c3 15"
 bd_wait_log cli "Initialization Sequence Completed" 15 || fail "client did not come up"
 bd_wait_log cli "multipath negotiated with the server" 5 || fail "client did not negotiate multipath"
 tm_wait_active cli 2 10 || fail "auto: not 2 active paths: $(tm_status cli)"
@@ -29,7 +30,7 @@ sleep 1.5
 kill -0 "$curl_pid" 2>/dev/null || { wait "$curl_pid"; fail "the first download ended before c3 appeared (curl exit $?)"; }
 tb_if_add 3 || fail "tb_if_add 3"
 tb_tbf 3 20
-bd_wait_log cli "mp-path auto: using interface c3" 5 || fail "auto did not pick up c3"
+bd_wait_log cli "mp-path auto: using interface c3 (cap 15 Mbit/s)" 5 || fail "auto did not pick up c3 (with its mp-cap)"
 tm_wait_active cli 3 10 || fail "no third active path after c3 appeared: $(tm_status cli)"
 wait "$curl_pid" || fail "the download across c3's arrival failed (curl exit $?)"
 got=$(sha256sum <"$TB_DIR/got1" | cut -d' ' -f1)
