@@ -25,6 +25,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -95,12 +96,22 @@ static int open_on(struct braid_mpath *m, struct msock *s, const struct braid_li
 	*devbound = false;
 	/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
 	if (s->sends_first && w->ifindex > 0) {
-		if (!setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, w->ifname, (socklen_t)strlen(w->ifname) + 1))
+		if (!setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, w->ifname, (socklen_t)strlen(w->ifname) + 1)) {
 			*devbound = true;
-		else
-			braid_warn("multipath: SO_BINDTODEVICE %s: %s: the path's packets follow the "
-				   "routing table (see docs/braidd.md \"Privileges\")", w->ifname,
-				   strerror(errno));
+		} else {
+			/* sends only, but unprivileged on every kernel: the output interface of an
+			 * unconnected socket's route lookups (IPv4 wants it in network byte order) */
+			int e = errno, r6 = w->ifindex;
+			uint32_t r4 = htonl((uint32_t)w->ifindex);
+
+			*devbound = ba.sa.sa_family == AF_INET
+				    ? !setsockopt(*fd, IPPROTO_IP, IP_UNICAST_IF, &r4, sizeof(r4))
+				    : !setsockopt(*fd, IPPROTO_IPV6, IPV6_UNICAST_IF, &r6, sizeof(r6));
+			braid_warn("multipath: SO_BINDTODEVICE %s: %s: %s (see docs/braidd.md "
+				   "\"Privileges\")", w->ifname, strerror(e),
+				   *devbound ? "IP(V6)_UNICAST_IF instead (sends only)"
+					     : "the path's packets follow the routing table");
+		}
 	}
 	if (bind(*fd, &ba.sa, braid_sockaddr_len(&ba)) < 0 || getsockname(*fd, &bound->sa, &gl) < 0) {
 		r = -errno;
