@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # A DHCP-style renew on path 2 mid-transfer (tb_addr_change: 10.2.1.2 goes, 10.2.1.3 comes, routes put back) with
 # the client's paths named by interface (`mp-path c1`, `mp-path c2`) on a bed with no source routing. The client
-# runs as `user nobody` (no capability kept): the new socket and its SO_BINDTODEVICE need none.
+# runs as `user nobody` (no capability kept): the new socket and its SO_BINDTODEVICE need none. Two rounds: paths
+# named by interface (renew to 10.2.1.3), then `mp-path auto` (renew to 10.2.1.4: the auto interface is kept).
 # Asserts: braidd re-binds path 2's socket to the new address without a restart (log line); path 2 is active
 # again on the client (local 10.2.1.3) and the server has an active path to 10.2.1.3 within 2 s of the change
 # (status polled, elapsed time measured); the inner TCP download running across the change completes with the
@@ -18,53 +19,62 @@ mp_http_start
 tb_tbf 1 30
 tb_tbf 2 30
 
-bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4" \
-	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
-bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
-	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194" \
-	"user nobody" "group nogroup"
-chmod 755 "$TB_DIR"
-bd_start srv "$TB_SRV"
-bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
-bd_start cli "$TB_CLI"
-bd_wait_log cli "Initialization Sequence Completed" || fail "cli did not start"
-tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "no ping through the tunnel"
-mp_wait_paths cli 2 active 10 || fail "cli: not both paths active"
-bd_wait_log cli "privileges dropped: user nobody" 5 || fail "cli did not drop privileges"
+# round LABEL HOST CLIENT_LINES...: both peers, a download across path 2's renew to 10.2.1.HOST, checks, stop.
+round() {
+	local label=$1 host=$2 old c2_before c2_after back c s k curl_pid got t0
+	shift 2
+	old=${TB_CLI_ADDR[2]:-10.2.1.2}
+	old=${old//./\\.}
+	bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4" \
+		"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
+	bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
+		"status $TB_DIR/cli.json 1" "$@" "user nobody" "group nogroup"
+	chmod 755 "$TB_DIR"
+	bd_start srv "$TB_SRV"
+	bd_wait_log srv "Initialization Sequence Completed" || fail "$label: srv did not start"
+	bd_start cli "$TB_CLI"
+	bd_wait_log cli "Initialization Sequence Completed" || fail "$label: cli did not start"
+	tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "$label: no ping through the tunnel"
+	mp_wait_paths cli 2 active 10 || fail "$label: cli: not both paths active"
+	bd_wait_log cli "privileges dropped: user nobody" 5 || fail "$label: cli did not drop privileges"
 
-echo ready >"$TB_DIR/small"
-[ "$(mp_http_get small)" = "$(sha256sum <"$TB_DIR/small" | cut -d' ' -f1)" ] || fail "http server not answering"
-# one TCP connection across the change: 24 MB at 3 MB/s takes ~8 s
-tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 3M "http://10.200.0.1:8080/blob" -o "$TB_DIR/got" &
-curl_pid=$!
-sleep 2
-kill -0 "$curl_pid" 2>/dev/null || { wait "$curl_pid"; fail "the download ended before the address change (curl exit $?)"; }
-c2_before=$(jq '[.paths[] | select(.dev == "c2") | .rx_bytes] | add' "$TB_DIR/cli.json")
-t0=$(date +%s%N)
-tb_addr_change 2 3 || fail "tb_addr_change"
-back=
-for ((k = 0; k < 100; k++)); do
+	echo ready >"$TB_DIR/small"
+	[ "$(mp_http_get small)" = "$(sha256sum <"$TB_DIR/small" | cut -d' ' -f1)" ] || fail "$label: http server not answering"
+	# one TCP connection across the change: 24 MB at 3 MB/s takes ~8 s
+	tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 3M "http://10.200.0.1:8080/blob" -o "$TB_DIR/got" &
+	curl_pid=$!
+	sleep 2
+	kill -0 "$curl_pid" 2>/dev/null || { wait "$curl_pid"; fail "$label: the download ended before the address change (curl exit $?)"; }
+	c2_before=$(jq '[.paths[] | select(.dev == "c2") | .rx_bytes] | add' "$TB_DIR/cli.json")
+	t0=$(date +%s%N)
+	tb_addr_change 2 "$host" || fail "$label: tb_addr_change"
+	back=
+	for ((k = 0; k < 100; k++)); do
+		mp_refresh cli
+		mp_refresh srv
+		c=$(jq -r --arg a "[AF_INET]10.2.1.$host:" '[.paths[] | select(.dev == "c2" and .state == "active" and (.local | startswith($a)))] | length' "$TB_DIR/cli.json")
+		s=$(jq -r --arg a "[AF_INET]10.2.1.$host:" '[.paths[] | select(.state == "active" and (.remote | startswith($a)))] | length' "$TB_DIR/srv.json")
+		if [ "$c" = 1 ] && [ "$s" = 1 ]; then back=$((($(date +%s%N) - t0) / 1000000)); break; fi
+		sleep 0.05
+	done
+	[ -n "$back" ] || fail "$label: path 2 not back on the new address: cli $(jq -c '[.paths[] | {dev, local, state}]' "$TB_DIR/cli.json") srv $(jq -c '[.paths[] | {remote, state}]' "$TB_DIR/srv.json")"
+	echo "  path 2 back on 10.2.1.$host after $back ms"
+	[ "$back" -le 2000 ] || fail "$label: path 2 came back after $back ms, want <= 2000"
+	grep -q "c2: address \[AF_INET\]$old:[0-9]* -> \[AF_INET\]10.2.1.$host:[0-9]*: socket re-bound" "$TB_DIR/cli.log" ||
+		fail "$label: no re-bind log line"
+	wait "$curl_pid" || fail "$label: the download across the address change failed (curl exit $?)"
+	got=$(sha256sum <"$TB_DIR/got" | cut -d' ' -f1)
+	[ "$got" = "$want" ] || fail "$label: download sha256 $got, want $want"
 	mp_refresh cli
-	mp_refresh srv
-	c=$(jq -r '[.paths[] | select(.dev == "c2" and .state == "active" and (.local | startswith("[AF_INET]10.2.1.3:")))] | length' "$TB_DIR/cli.json")
-	s=$(jq -r '[.paths[] | select(.state == "active" and (.remote | startswith("[AF_INET]10.2.1.3:")))] | length' "$TB_DIR/srv.json")
-	if [ "$c" = 1 ] && [ "$s" = 1 ]; then back=$((($(date +%s%N) - t0) / 1000000)); break; fi
-	sleep 0.05
-done
-[ -n "$back" ] || fail "path 2 not back on the new address: cli $(jq -c '[.paths[] | {dev, local, state}]' "$TB_DIR/cli.json") srv $(jq -c '[.paths[] | {remote, state}]' "$TB_DIR/srv.json")"
-echo "  path 2 back on 10.2.1.3 after $back ms"
-[ "$back" -le 2000 ] || fail "path 2 came back after $back ms, want <= 2000"
-grep -q "c2: address \[AF_INET\]10.2.1.2:[0-9]* -> \[AF_INET\]10.2.1.3:[0-9]*: socket re-bound" "$TB_DIR/cli.log" ||
-	fail "no re-bind log line"
-wait "$curl_pid" || fail "the download across the address change failed (curl exit $?)"
-got=$(sha256sum <"$TB_DIR/got" | cut -d' ' -f1)
-[ "$got" = "$want" ] || fail "download sha256 $got, want $want"
-mp_refresh cli
-c2_after=$(jq '[.paths[] | select(.dev == "c2") | .rx_bytes] | add' "$TB_DIR/cli.json")
-[ $((c2_after - c2_before)) -gt 1000000 ] || fail "path 2 received only $((c2_after - c2_before)) data bytes after the change"
-[ "$(jq .tunnel.restarts "$TB_DIR/cli.json")" = 0 ] || fail "cli restarted: $(jq .tunnel.restarts "$TB_DIR/cli.json")"
-[ "$(jq '[.paths[] | select(.dev == "c2") | .rebinds] | add' "$TB_DIR/cli.json")" = 1 ] || fail "c2 rebinds != 1"
-bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
-bd_stop srv || fail "srv exit code $? after SIGTERM, want 0"
+	c2_after=$(jq '[.paths[] | select(.dev == "c2") | .rx_bytes] | add' "$TB_DIR/cli.json")
+	[ $((c2_after - c2_before)) -gt 1000000 ] || fail "$label: path 2 received only $((c2_after - c2_before)) data bytes after the change"
+	[ "$(jq .tunnel.restarts "$TB_DIR/cli.json")" = 0 ] || fail "$label: cli restarted: $(jq .tunnel.restarts "$TB_DIR/cli.json")"
+	[ "$(jq '[.paths[] | select(.dev == "c2") | .rebinds] | add' "$TB_DIR/cli.json")" = 1 ] || fail "$label: c2 rebinds != 1"
+	bd_stop cli || fail "$label: cli exit code $? after SIGTERM, want 0"
+	bd_stop srv || fail "$label: srv exit code $? after SIGTERM, want 0"
+	echo "ok: $label: address change on path 2: back in $back ms, TCP download survived (sha256), $((c2_after - c2_before)) B on path 2 after"
+}
+
+round "interface names" 3 "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194"
+round "mp-path auto" 4 "mp-path auto 10.1.2.2 1194"
 kill "$MP_HTTP_PID" 2>/dev/null
-echo "ok: address change on path 2: back in $back ms, TCP download survived (sha256), $((c2_after - c2_before)) B on path 2 after"
