@@ -148,6 +148,7 @@ static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const st
 		goto err;
 	ev_timer_init(&m->engine_t, mpath_engine_cb, 0.0, 0.0);
 	m->engine_t.data = m;
+	ev_timer_init(&m->scan_t, NULL, 0.0, 0.0);	/* started by mpath_nl_cb */
 	ev_timer_init(&m->housekeep_t, mpath_housekeep_cb, HOUSEKEEP_S, HOUSEKEEP_S);
 	m->housekeep_t.data = m;
 	ev_timer_start(loop, &m->housekeep_t);
@@ -298,6 +299,7 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->loop) {
 		ev_timer_stop(m->loop, &m->engine_t);
 		ev_timer_stop(m->loop, &m->housekeep_t);
+		ev_timer_stop(m->loop, &m->scan_t);
 		if (m->nl_fd >= 0)
 			ev_io_stop(m->loop, &m->nl_r);
 		for (int i = 0; i < m->n_sock; i++)

@@ -38,6 +38,7 @@
 #define SHARED_QUEUE 2048	/* engine tx pool of a shared-socket session (gateway client) */
 #define SHARED_REORDER 2048	/* and its reorder bound */
 #define HOUSEKEEP_S 1.0
+#define SCAN_DEBOUNCE_S 0.05	/* rtnetlink burst -> one scan of the paths' addresses */
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
 #define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
 #define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: up to 64 KiB of coalesced datagrams */
@@ -129,6 +130,7 @@ struct braid_mpath {
 
 	int nl_fd;
 	ev_io nl_r;
+	ev_timer scan_t;		/* debounce of rtnetlink messages (mpath_link.c) */
 	bool io_on;			/* socket watchers started (later sockets start their own) */
 	int auto_line;			/* index of the `mp-path auto` line, -1 none */
 	int auto_family;

@@ -20,14 +20,29 @@ void mpath_link_scan(struct braid_mpath *m, bool log_all)
 	mpath_bind_scan(m, log_all);
 }
 
-void mpath_nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+/* The debounce timer: one scan for a burst of rtnetlink messages. */
+static void scan_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_mpath *m = w->data;
 
 	(void)loop, (void)revents;
-	if (braid_linkmon_drain(m->nl_fd) != 0)
-		mpath_link_scan(m, false);
+	mpath_link_scan(m, false);
 	mpath_pump(m);
+}
+
+void mpath_nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mpath *m = w->data;
+
+	(void)revents;
+	/* an address change is a burst (address gone, its routes gone, new address, new
+	 * routes) and a busy routing table sends many: scan once, SCAN_DEBOUNCE_S after
+	 * the first message of a burst */
+	if (braid_linkmon_drain(m->nl_fd) != 0 && !ev_is_active(&m->scan_t)) {
+		ev_timer_init(&m->scan_t, scan_cb, SCAN_DEBOUNCE_S, 0.0);
+		m->scan_t.data = m;
+		ev_timer_start(loop, &m->scan_t);
+	}
 }
 
 void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
