@@ -241,6 +241,7 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		snprintf(p->route, sizeof(p->route), "%s", e->route);
 		p->route_ok = !e->route_bad;
 		p->rebinds = m->sock[e->sock].rebinds;
+		p->bind_failures = m->sock[e->sock].bind_failures;
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
 		braid_mp_path_stats(m->mp, i, &p->mp);

@@ -204,11 +204,23 @@ static void follow(struct braid_mpath *m, int si, uint64_t now, bool log_all)
 		braid_sockaddr_str(&s->local, a, sizeof(a));
 		e = open_on(m, s, &w, &fd, &bound, &devbound);
 		if (e) {
-			braid_warn("multipath: cannot bind a socket to %s: %s (trying again)",
-				   braid_sockaddr_str(&w.addr, b, sizeof(b)), strerror(-e));
+			/* retried at each change and housekeeping: logged when the error changes */
+			if (e != s->bind_err) {
+				union braid_sockaddr ba = w.addr;
+
+				if (ba.sa.sa_family == AF_INET)
+					ba.in.sin_port = htons(s->port);
+				else
+					ba.in6.sin6_port = htons(s->port);
+				braid_warn("multipath: cannot bind a socket to %s: %s (trying again)",
+					   braid_sockaddr_str(&ba, b, sizeof(b)), strerror(-e));
+			}
+			s->bind_err = e;
+			s->bind_failures++;
 			m->bind_retry = true;
 			r = 0;
 		} else {
+			s->bind_err = 0;
 			install(m, s, fd, &bound, devbound, &w);
 			if (had) {
 				s->rebinds++;
@@ -442,6 +454,11 @@ static void check_route(struct braid_mpath *m, int i)
 
 	if (s->fd < 0 || s->wildcard || s->shared || e->peer.sa.sa_family != s->family)
 		return;
+	if (s->up == 0) {	/* address gone, link down: its routes went with it; checked when back */
+		e->route[0] = 0;
+		e->route_bad = false;
+		return;
+	}
 	dst = s->family == AF_INET ? (const void *)&e->peer.in.sin_addr : (const void *)&e->peer.in6.sin6_addr;
 	src = s->family == AF_INET ? (const void *)&s->local.in.sin_addr : (const void *)&s->local.in6.sin6_addr;
 	r = braid_nl_route_get(s->family, dst, src, s->devbound ? s->ifindex : 0, &ri);

@@ -75,6 +75,8 @@ struct msock {
 	bool sends_first;	/* has configured peers: bound to its device (SO_BINDTODEVICE) */
 	bool devbound;		/* SO_BINDTODEVICE in effect on fd */
 	unsigned int rebinds;	/* sockets re-opened on address/interface changes */
+	int bind_err;		/* the last re-bind's error (logged once per change), 0 none */
+	unsigned int bind_failures;	/* re-binds that failed (retried) */
 	bool backup;
 	uint64_t cap_bps;
 	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */

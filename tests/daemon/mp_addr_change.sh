@@ -3,7 +3,8 @@
 # A DHCP-style renew on path 2 mid-transfer (tb_addr_change: 10.2.1.2 goes, 10.2.1.3 comes, routes put back) with
 # the client's paths named by interface (`mp-path c1`, `mp-path c2`) on a bed with no source routing. The client
 # runs as `user nobody` (no capability kept): the new socket and its SO_BINDTODEVICE need none. Two rounds: paths
-# named by interface (renew to 10.2.1.3), then `mp-path auto` (renew to 10.2.1.4: the auto interface is kept).
+# named by interface (renew to 10.2.1.3), then `mp-path auto` (renew to 10.2.1.4: the auto interface is kept);
+# then the documented limit of a privileged lport (the re-bind is refused, logged once, counted, retried).
 # Asserts: braidd re-binds path 2's socket to the new address without a restart (log line); path 2 is active
 # again on the client (local 10.2.1.3) and the server has an active path to 10.2.1.3 within 2 s of the change
 # (status polled, elapsed time measured); the inner TCP download running across the change completes with the
@@ -77,4 +78,28 @@ round() {
 
 round "interface names" 3 "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194"
 round "mp-path auto" 4 "mp-path auto 10.1.2.2 1194"
+
+# The documented limit: a client bound to a privileged port (lport 999, no nobind) as `user nobody` cannot re-bind
+# after the renew (no CAP_NET_BIND_SERVICE kept): the error is logged once, counted at each retry, path 1 carries on.
+bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4" \
+	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
+bd_conf cli "dev tun" "lport 999" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
+	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194" "user nobody" "group nogroup"
+bd_start srv "$TB_SRV"
+bd_wait_log srv "Initialization Sequence Completed" || fail "lport 999: srv did not start"
+bd_start cli "$TB_CLI"
+bd_wait_log cli "privileges dropped: user nobody" 10 || fail "lport 999: cli did not drop privileges"
+mp_wait_paths cli 2 active 10 || fail "lport 999: cli: not both paths active"
+tb_addr_change 2 5 || fail "lport 999: tb_addr_change"
+bd_wait_log cli "cannot bind a socket to [AF_INET]10.2.1.5:999: Permission denied (trying again)" 5 ||
+	fail "lport 999: no re-bind error logged"
+sleep 2.5	# two housekeeping retries
+mp_refresh cli
+nf=$(jq '[.paths[] | select(.dev == "c2") | .bind_failures] | add' "$TB_DIR/cli.json")
+[ "$nf" -ge 3 ] || fail "lport 999: bind_failures $nf, want >= 3 (first try + retries)"
+[ "$(grep -c "cannot bind a socket to" "$TB_DIR/cli.log")" = 1 ] || fail "lport 999: the re-bind error was logged more than once"
+tb_exec "$TB_CLI" ping -c3 -i0.2 -W2 -q 10.200.0.1 >/dev/null || fail "lport 999: the tunnel does not carry on over c1"
+bd_stop cli || fail "lport 999: cli exit code $?"
+bd_stop srv || fail "lport 999: srv exit code $?"
+echo "ok: lport 999 as nobody: re-bind refused (EACCES) logged once, $nf failures counted, path 1 carries on"
 kill "$MP_HTTP_PID" 2>/dev/null
