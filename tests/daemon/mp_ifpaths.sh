@@ -4,7 +4,7 @@
 # interface, metric 100/200, as DHCP leaves it; the kernel alone sends everything out c1). Client `mp-path c1` and
 # `mp-path c2` to one server address: each socket is bound to its interface, so both links carry the session.
 # c2's default route is missing at start: braidd says so (log, status route_ok false, "no route via c2") and
-# path 2 comes up once the route is added, without a restart.
+# path 2 comes up once the route is added, without a restart; `braidctl status` flags it under the table, then not.
 # Asserts: the bed really has no source routing (ip route get from c2's address says c1); both paths active with
 # dev c1/c2 and route_ok in the status file; a 16 MB download through the tunnel has the right sha256; the
 # interface byte counters of c1 and c2 each carry more than 30 % of the bytes of both (equal 50 Mbit/s links).
@@ -29,7 +29,8 @@ tb_exec "$TB_CLI" ip route del default via 10.2.1.1 dev c2 || fail "cannot remov
 bd_conf srv "dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4" \
 	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2"
 bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
-	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194"
+	"status $TB_DIR/cli.json 1" "mp-path c1 10.1.2.2 1194" "mp-path c2 10.1.2.2 1194" \
+	"control-socket $TB_DIR/cli.sock"
 bd_start srv "$TB_SRV"
 bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
 bd_start cli "$TB_CLI"
@@ -39,6 +40,9 @@ bd_wait_log cli "no route via c2" 5 || fail "no 'no route via c2' warning while 
 mp_refresh cli
 [ "$(jq '[.paths[] | select(.dev == "c2" and .route_ok == false)] | length' "$TB_DIR/cli.json")" = 1 ] ||
 	fail "status: c2 path not flagged: $(jq -c '[.paths[] | {dev, route, route_ok, state}]' "$TB_DIR/cli.json")"
+"$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.sock" status >"$TB_DIR/table.txt" || fail "braidctl status"
+grep -qE '^! path [0-9] \(c2\): no route via c2 \(.*\): its packets do not leave through c2$' "$TB_DIR/table.txt" ||
+	fail "braidctl status does not flag c2: $(cat "$TB_DIR/table.txt")"
 tb_exec "$TB_CLI" ip route add default via 10.2.1.1 dev c2 metric 200 || fail "cannot add c2's default route"
 mp_wait_paths cli 2 active 10 || fail "cli: not both paths active: $(jq -c '[.paths[] | {dev, state, route}]' "$TB_DIR/cli.json")"
 [ "$(jq -r '[.paths[].dev] | sort | join(",")' "$TB_DIR/cli.json")" = "c1,c2" ] ||
@@ -46,6 +50,8 @@ mp_wait_paths cli 2 active 10 || fail "cli: not both paths active: $(jq -c '[.pa
 [ "$(jq '[.paths[] | select(.route_ok)] | length' "$TB_DIR/cli.json")" = 2 ] ||
 	fail "cli: route check: $(jq -c '[.paths[] | {dev, route, route_ok}]' "$TB_DIR/cli.json")"
 grep -q "socket bound to \[AF_INET\]10.2.1.2:[0-9]* on c2" "$TB_DIR/cli.log" || fail "no 'bound ... on c2' log line"
+"$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.sock" status >"$TB_DIR/table.txt" || fail "braidctl status"
+! grep -q '^! path' "$TB_DIR/table.txt" || fail "braidctl status still flags a path: $(cat "$TB_DIR/table.txt")"
 
 b1=$(tb_if_bytes "$TB_CLI" c1)
 b2=$(tb_if_bytes "$TB_CLI" c2)
