@@ -71,6 +71,8 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "mp-path", A, "mp_paths n_mp_paths" },
 	{ "mp-backup", A, "mp_paths .backup" },
 	{ "mp-cap", A, "mp_paths .cap_bps" },
+	{ "mp-auto-include", A, "mp_auto_incl" },
+	{ "mp-auto-exclude", A, "mp_auto_excl" },
 	{ "mp-scheduler", A, "mp_sched" },
 	{ "mp-reorder-ms", A, "mp_reorder_ms" },
 	{ "mp-path-timeout", A, "mp_path_timeout" },

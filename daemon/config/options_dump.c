@@ -241,6 +241,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 		out(&b, "mp-path[%u] %s %s port %u backup %s cap %llu\n", i, p->local,
 		    str_or(p->remote), p->port, yn(p->backup), (unsigned long long)p->cap_bps);
 	}
+	for (i = 0; i < o->n_mp_auto_incl; i++)
+		out(&b, "mp-auto-include[%u] %s\n", i, o->mp_auto_incl[i]);
+	for (i = 0; i < o->n_mp_auto_excl; i++)
+		out(&b, "mp-auto-exclude[%u] %s\n", i, o->mp_auto_excl[i]);
 	out(&b, "mp-scheduler %s\nmp-reorder-ms %u\nmp-path-timeout %u\n", o->mp_sched,
 	    o->mp_reorder_ms, o->mp_path_timeout);
 	for (i = 0; i < o->mp_classes.n; i++) {

@@ -136,9 +136,16 @@ struct braid_opt_remote {
 	bool proto_tcp_generic;	/* parser state: `tcp` on the line, resolved by finalize */
 };
 
+/* What an mp-path LOCAL names. */
+#define BRAID_MP_LOCAL_ADDR 0	/* a numeric address */
+#define BRAID_MP_LOCAL_IF 1	/* an interface name: its address, followed through rtnetlink */
+#define BRAID_MP_LOCAL_AUTO 2	/* `auto`: every interface with a route to the peer */
+#define BRAID_OPT_MAX_MP_AUTO_PAT 8	/* mp-auto-include / mp-auto-exclude patterns each */
+
 /* `mp-path LOCAL [REMOTE [PORT]]`, with `mp-backup` / `mp-cap` folded in by finalize. */
 struct braid_opt_mp_path {
-	char *local;		/* numeric address the socket binds to */
+	char *local;		/* numeric address, interface name or "auto" (kind) */
+	int kind;		/* BRAID_MP_LOCAL_ADDR / _IF / _AUTO */
 	char *remote;		/* NULL: every `remote` (client) or learn peers (server) */
 	uint16_t port;		/* 0: rport */
 	bool backup;		/* mp-backup LOCAL */
@@ -231,6 +238,10 @@ struct braid_options {
 	unsigned int n_mp_paths;
 	struct braid_opt_mp_attr mp_attrs[2 * BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_mp_attrs;
+	char *mp_auto_incl[BRAID_OPT_MAX_MP_AUTO_PAT];	/* mp-auto-include: interface globs */
+	unsigned int n_mp_auto_incl;
+	char *mp_auto_excl[BRAID_OPT_MAX_MP_AUTO_PAT];	/* mp-auto-exclude */
+	unsigned int n_mp_auto_excl;
 	char mp_sched[BRAID_OPT_MP_SCHED_LEN];	/* "edf", "ratio 3:1", ... */
 	uint32_t mp_reorder_ms;		/* 0: engine default */
 	struct braid_mpclass_rules mp_classes;	/* `mp-class` rules, in order */

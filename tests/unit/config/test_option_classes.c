@@ -113,6 +113,8 @@ static const struct sample samples[] = {
 	{ "mp-path", MP, "mp-path 127.0.0.3 127.0.0.4", NULL },
 	{ "mp-backup", MP, "mp-backup 127.0.0.1", NULL },
 	{ "mp-cap", MP, "mp-cap 127.0.0.1 10", NULL },
+	{ "mp-auto-include", MP, "mp-path auto\nmp-auto-include eth* wlan*", NULL },
+	{ "mp-auto-exclude", MP, "mp-path auto\nmp-auto-exclude docker*", NULL },
 	{ "mp-scheduler", MP, "mp-scheduler rtt", NULL },
 	{ "mp-reorder-ms", MP, "mp-reorder-ms 50", NULL },
 	{ "mp-path-timeout", MP, "mp-path-timeout 10", NULL },
