@@ -121,6 +121,7 @@ static const struct braid_opt_class_entry classes[] = {
 	  "prompts) and needs them again at every reconnect; they are wiped at exit" },
 	{ "route-nopull", A, "route_nopull" },
 	{ "pull-filter", A, "pull_filters n_pull_filters" },
+	{ "dns-updown", A, "dns_updown" },
 	{ "redirect-gateway", A, "redirect_gw" },
 	{ "redirect-private", A, "redirect_gw" },
 	{ "dhcp-option", A, "dhcp_options n_dhcp_options" },
@@ -247,9 +248,7 @@ static const struct braid_opt_class_entry push_classes[] = {
 	{ "echo", N, "messages for a GUI: braidd has no GUI channel yet (logged at verb 5)" },
 	{ "block-outside-dns", N, "Windows only" },
 	{ "register-dns", N, "Windows only" },
-	{ "dns", N,
-	  "braidd leaves DNS to the up script, which gets dhcp-option as foreign_option_N; the "
-	  "2.6 'dns' form is not passed yet" },
+	{ "dns", A, "dns n_dns dns_search n_dns_search" },
 	{ "auth-token-user", N, "braidd sends the auth-token with the configured username" },
 	{ "inactive", N, "the server's own inactivity timer ends the session; the client keeps none" },
 	{ "route-metric", N, "pushed routes keep the metric given on each route (default 0)" },

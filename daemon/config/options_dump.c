@@ -165,6 +165,9 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "auth-user-pass %s\n", yn(o->has_auth_user_pass));
 	out(&b, "auth-retry %s\n", ar[o->auth_retry]);
 	out(&b, "route-nopull %s\n", yn(o->route_nopull));
+	if (o->dns_updown != BRAID_DNS_UPDOWN_AUTO)	/* only when set: the goldens predate it */
+		out(&b, "dns-updown %s\n",
+		    o->dns_updown == BRAID_DNS_UPDOWN_DISABLE ? "disable" : "force");
 	for (i = 0; i < o->n_pull_filters; i++)
 		out(&b, "pull-filter[%u] %s \"%s\"\n", i, pf[o->pull_filters[i].action],
 		    o->pull_filters[i].text);

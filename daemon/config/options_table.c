@@ -132,6 +132,7 @@ static const struct opt_def opt_table[] = {
 	{ "auth-nocache", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "route-nopull", 0, 0, opt_flag, false, FIELD(route_nopull) },
 	{ "pull-filter", 2, 2, opt_pull_filter, false, NOBLOB, 0 },
+	{ "dns-updown", 1, 1, opt_dns_updown, false, NOBLOB, 0 },
 	{ "redirect-gateway", 0, OPT_MANY, opt_redirect_gateway, false, NOBLOB, 0 },
 	{ "redirect-private", 0, OPT_MANY, opt_redirect_gateway, false, NOBLOB, 0 },
 	{ "dhcp-option", 1, 2, opt_dhcp_option, false, NOBLOB, 0 },

@@ -73,6 +73,13 @@ enum braid_opt_comp { BRAID_OPT_COMP_NONE = 0, BRAID_OPT_COMP_STUB, BRAID_OPT_CO
 #define BRAID_RG_AUTO_LOCAL	(1u << 8)
 #define BRAID_RG_REROUTE_GW	(1u << 9)	/* redirect-gateway (not redirect-private), IPv4 */
 
+/* `dns-updown` (OpenVPN 2.7's name): who puts pushed DNS settings into the host's resolver. */
+enum braid_opt_dns_updown {
+	BRAID_DNS_UPDOWN_AUTO = 0,	/* braidd (os/dns.c), unless an `up` script is configured */
+	BRAID_DNS_UPDOWN_DISABLE,	/* nobody: `dns-updown disable` */
+	BRAID_DNS_UPDOWN_FORCE,		/* braidd, even with an `up` script */
+};
+
 /* `pull-filter accept|ignore|reject "text"`, in order. */
 enum braid_opt_pf_action { BRAID_PF_ACCEPT = 0, BRAID_PF_IGNORE, BRAID_PF_REJECT };
 struct braid_opt_pull_filter {
@@ -266,6 +273,7 @@ struct braid_options {
 	bool has_auth_user_pass;	/* file or inline in blobs[BRAID_BLOB_AUTH_USER_PASS] */
 	int auth_retry;			/* enum braid_opt_auth_retry */
 	bool route_nopull;
+	enum braid_opt_dns_updown dns_updown;	/* `dns-updown`: pushed DNS into the resolver */
 	struct braid_opt_pull_filter pull_filters[BRAID_OPT_MAX_PULL_FILTERS];
 	unsigned int n_pull_filters;
 	unsigned int redirect_gw;	/* BRAID_RG_* */

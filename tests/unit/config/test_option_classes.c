@@ -157,6 +157,7 @@ static const struct sample samples[] = {
 	{ "auth-nocache", CLI, "auth-nocache", NULL },
 	{ "route-nopull", CLI, "route-nopull", NULL },
 	{ "pull-filter", CLI, "pull-filter ignore \"route\"", NULL },
+	{ "dns-updown", CLI, "dns-updown disable", NULL },
 	{ "redirect-gateway", CLI, "redirect-gateway def1", NULL },
 	{ "redirect-private", CLI, "redirect-private", NULL },
 	{ "dhcp-option", CLI, "dhcp-option DNS 10.0.0.1", NULL },
