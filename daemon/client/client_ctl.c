@@ -6,7 +6,6 @@
  * (incl. TEMP and auth-token), AUTH_PENDING, RESTART, HALT, EXIT, INFO,
  * lame-duck expiry and TLS errors (tls-exit).
  */
-#include "client/client_mgmt.h"
 #include "client/client_ctl.h"
 
 #include <errno.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 
 #include "client/client_link.h"
+#include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_push.h"
 #include "client/client_setup.h"

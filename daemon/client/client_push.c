@@ -5,7 +5,6 @@
  * channel keys (EKM or PRF), then the TUN in OpenVPN's order (MTU, addresses,
  * `up`, routes); and undoing it (routes and addresses, then `down`).
  */
-#include "client/client_mgmt.h"
 #include "client/client_push.h"
 
 #include <errno.h>
@@ -14,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "client/client_mgmt.h"
 #include "client/client_mp.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
