@@ -106,6 +106,8 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	braid_log_set_verb(o.verb);
+	if (o.mgmt_addr)
+		braid_log_keep_early(64);	/* the management log history starts here */
 	o.tls_mode_supported = true;
 	r = braid_options_finalize(&o, err, sizeof(err));
 	if (r) {

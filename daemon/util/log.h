@@ -43,6 +43,12 @@ void braid_log_close(void);
  */
 typedef void (*braid_log_hook_fn)(void *ctx, int level, const char *msg);
 void braid_log_set_hook(braid_log_hook_fn fn, void *ctx);
+/*
+ * Keep the first n (at most 64) lines printed before a hook is set; the
+ * first hook gets them at once (the management interface's history then
+ * starts at the process start, as stock's).
+ */
+void braid_log_keep_early(unsigned n);
 
 void braid_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

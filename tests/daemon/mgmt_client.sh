@@ -52,4 +52,7 @@ echo "ok: braidd client driven through the script"
 
 python3 "$HERE/mgmt_compare.py" "$TB_DIR/stock.json" "$TB_DIR/braid.json" || fail "transcripts differ"
 grep -q "MANAGEMENT: Client connected from" "$TB_DIR/cli.log" || fail "braidd did not log the connection"
+# the log history starts at the process start, as stock's
+[ "$SCRIPT" = mgmt_client.script ] && ! grep -q ',I,braidd .* starting"' "$TB_DIR/braid.json" &&
+	fail "braidd's log history misses its first line"
 tc_server_stop

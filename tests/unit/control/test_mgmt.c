@@ -215,7 +215,7 @@ static void server(void)
 	struct braid_mgmt_ops ops = { .user = &role, .status = r_status, .bytecount = r_bytes,
 				      .hold_release = r_release, .credentials = r_creds };
 	struct braid_mgmt_cfg cfg = { .unix_sock = true, .hold = true, .query_passwords = true,
-				      .log_cache = 10 };
+				      .log_cache = 50 };
 	struct braid_mgmt_state st = { .name = "CONNECTING" };
 	struct braid_mgmt *m;
 	int fd, fds[BRAID_MGMT_MAX_CONN];
@@ -229,6 +229,8 @@ static void server(void)
 	fclose(f);
 	cfg.addr = path;
 	cfg.pwfile = pw;
+	braid_log_keep_early(4);
+	braid_info("an early line");	/* before the interface: in its history all the same */
 	loop = ev_loop_new(EVFLAG_AUTO);
 	CHECK_EQ(braid_mgmt_new(&m, loop, &cfg, &ops), 0);
 	braid_mgmt_set_state(m, &st);
@@ -263,6 +265,7 @@ static void server(void)
 	braid_info("hello from the test");
 	CHECK(xfer(fd, "log all", "END\r\n"));
 	CHECK(strstr(got, ",I,hello from the test\r\n") != NULL);
+	CHECK(strstr(got, ",I,an early line\r\n") != NULL);
 	CHECK(strstr(got, "MANAGEMENT: CMD 'password [...]'") != NULL);
 	CHECK(strstr(got, "p w") == NULL);
 	CHECK(xfer(fd, "status 2", "END\r\n"));
