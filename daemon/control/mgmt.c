@@ -111,6 +111,7 @@ void braid_mgmt_free(struct braid_mgmt *m)
 	if (!m)
 		return;
 	braid_log_set_hook(NULL, NULL);
+	mgmt_defer(m, false);
 	mgmt_conn_close_all(m);
 	braid_mgmt_hist_free(&m->log);
 	braid_mgmt_hist_free(&m->state);

@@ -342,11 +342,13 @@ static void client_auth(struct mgmt_conn *k, const char *cmd, const char *cid_s,
 		mgmt_printf(k, NOT_MODE, name);
 		return;
 	}
+	mgmt_defer(m, true);	/* >CLIENT:ADDRESS/ESTABLISHED come after the reply, as stock */
 	if (parse_uint(cid_s, ULONG_MAX, &cid) && parse_uint(kid_s, UINT_MAX, &kid) &&
 	    !m->ops.client_auth(m->ops.user, cid, (unsigned)kid, ok, reason, creason, config))
 		mgmt_printf(k, "SUCCESS: %s command succeeded", name);
 	else
 		mgmt_printf(k, "ERROR: %s command failed", name);
+	mgmt_defer(m, false);
 }
 
 /* a line of a client-auth block: collect until END */

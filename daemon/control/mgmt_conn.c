@@ -180,10 +180,57 @@ void mgmt_conn_end(struct mgmt_conn *k)
 		ev_io_start(k->m->loop, &k->w);
 }
 
+static void send_to(struct braid_mgmt *m, enum mgmt_to to, const char *line)
+{
+	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++) {
+		struct mgmt_conn *k = m->conn[i];
+
+		if (!k || !k->authed || k->closing)
+			continue;
+		if ((to == MGMT_TO_LOG && !k->log_rt) || (to == MGMT_TO_STATE && !k->state_rt) ||
+		    (to == MGMT_TO_ECHO && !k->echo_rt))
+			continue;
+		mgmt_printf(k, "%s", line);
+	}
+}
+
+void mgmt_defer(struct braid_mgmt *m, bool on)
+{
+	m->defer = on;
+	if (on)
+		return;
+	for (size_t i = 0; i < m->n_deferred; i++) {
+		send_to(m, (enum mgmt_to)m->deferred[i].to, m->deferred[i].line);
+		free(m->deferred[i].line);
+	}
+	free(m->deferred);
+	m->deferred = NULL;
+	m->n_deferred = 0;
+}
+
 void mgmt_broadcast(struct braid_mgmt *m, enum mgmt_to to, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (m->defer) {
+		struct mgmt_deferred *d = realloc(m->deferred, (m->n_deferred + 1) * sizeof(*d));
+		char *line = NULL;
+
+		va_start(ap, fmt);
+		if (vasprintf(&line, fmt, ap) < 0)
+			line = NULL;
+		va_end(ap);
+		if (!d || !line) {
+			free(line);
+			if (d)
+				m->deferred = d;
+			return;
+		}
+		m->deferred = d;
+		d[m->n_deferred].to = to;
+		d[m->n_deferred++].line = line;
+		return;
+	}
 	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++) {
 		struct mgmt_conn *k = m->conn[i];
 

@@ -34,6 +34,12 @@ void mgmt_broadcast(struct braid_mgmt *m, enum mgmt_to to, const char *fmt, ...)
 /* A log line (flags: I, W, N, F, D or "") into the history and to `log on` connections. */
 void mgmt_log_add(struct braid_mgmt *m, const char *flags, const char *text);
 
+/*
+ * Hold notifications back (on) / send the held ones (off): a command whose callback causes
+ * notifications answers first, as stock does for client-auth.
+ */
+void mgmt_defer(struct braid_mgmt *m, bool on);
+
 /* Count a rejection and log it (at most once a second per kind). */
 void mgmt_reject(struct braid_mgmt *m, enum braid_mgmt_rej kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

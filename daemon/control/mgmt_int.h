@@ -68,6 +68,13 @@ struct braid_mgmt {
 	char pw_type[32];
 	char *q_user, *q_pass;
 	bool in_hook;			/* a log line being written: no recursion */
+	/* notifications held back while a command runs, sent after its reply (client-auth) */
+	bool defer;
+	struct mgmt_deferred {
+		int to;			/* enum mgmt_to */
+		char *line;
+	} *deferred;
+	size_t n_deferred;
 	uint64_t rej[BRAID_MGMT_REJ_N];
 	ev_tstamp rej_logged[BRAID_MGMT_REJ_N];
 	/* the line handler (mgmt_cmd.c), set by mgmt.c */

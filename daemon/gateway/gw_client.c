@@ -393,8 +393,9 @@ static void client_authenticate(struct gw_client *c)
 		/* management-client-auth: the management client decides (client-auth / client-deny) */
 		c->mgmt_wait = true;
 		c->mgmt_kid++;
+		c->mgmt_deadline_ms = c->created_ms + (o->hand_window > 0 ? o->hand_window : 60) * 1000;
 		c->st = C_AUTH;
-		braid_gw_mgmt_connect(c);
+		braid_gw_mgmt_connect(c, false);
 		return;
 	}
 	if (!o->auth_user_pass_verify) {
@@ -443,11 +444,12 @@ void braid_gw_auth_poll(struct gw_client *c)
 	int r;
 
 	if (c->mgmt_wait) {
-		if (braid_gw_now_ms() - c->created_ms > (o->hand_window > 0 ? o->hand_window : 60) * 1000)
+		if (braid_gw_now_ms() > c->mgmt_deadline_ms)
 			braid_gw_mgmt_answer(c, false, "no client-auth from the management interface "
 					     "within hand-window", NULL, NULL);
 		return;
 	}
+	(void)o;
 	r = braid_authscript_poll(&c->as, braid_gw_now_ms());
 
 	if (r == -EAGAIN)
@@ -498,6 +500,21 @@ void braid_gw_mgmt_answer(struct gw_client *c, bool ok, const char *reason,
 	char msg[300];
 
 	c->mgmt_wait = false;
+	if (c->reauth_key >= 0 && c->st == C_ACTIVE) {
+		unsigned k = (unsigned)c->reauth_key;
+
+		c->reauth_key = -1;
+		if (!ok) {
+			braid_gw_release_held(c, false);
+			braid_gw_client_kill(c, "management client-deny on a renegotiation");
+			return;
+		}
+		if (install_key(c, k) == 0)
+			braid_info("%s/%s: renegotiated, data key %u (re-authorised by the management "
+				   "interface)", braid_gw_cname(c), c->real, k);
+		braid_gw_release_held(c, true);
+		return;
+	}
 	if (!ok) {
 		braid_warn("%s/%s: authentication failed: management client-deny: %s",
 			   braid_gw_cname(c), c->real, reason ? reason : "");
@@ -551,6 +568,16 @@ static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
 				client_authenticate(c);
 		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
 			braid_gw_client_kill(c, "the certificate's common name changed in a renegotiation");
+		} else if (braid_mgmt_client_auth(c->g->mg) && !c->mgmt_wait) {
+			/* as stock: every new key is authorised again (>CLIENT:REAUTH) */
+			struct braid_options *o = c->g->o;
+
+			c->reauth_key = ev->key_id;
+			c->mgmt_wait = true;
+			c->mgmt_kid++;
+			c->mgmt_deadline_ms = braid_gw_now_ms() +
+					      (o->hand_window > 0 ? o->hand_window : 60) * 1000;
+			braid_gw_mgmt_connect(c, true);
 		} else if (c->g->o->auth_user_pass_verify && !c->as.pid) {
 			/* as 2.6: the client sends its credentials again, the script decides again */
 			c->reauth_key = ev->key_id;

@@ -26,14 +26,15 @@ static unsigned active_clients(const struct braid_gateway *g)
 	return n;
 }
 
-static void event(struct gw_client *c, const char *what, long kid, bool disconnect)
+static void event_env(struct gw_client *c, const char *what, long kid, bool disconnect,
+		      bool connect)
 {
 	struct braid_gateway *g = c->g;
 	char *env[ENV_MAX];
 	size_t n;
 
 	n = braid_gw_client_env(c, env, ENV_MAX - 7, disconnect);
-	if (kid >= 0) {
+	if (connect) {
 		/* before authentication stock has no trusted_* / time_unix yet */
 		size_t k = 0;
 
@@ -63,10 +64,15 @@ static void event(struct gw_client *c, const char *what, long kid, bool disconne
 	braid_gw_env_free(env, n);
 }
 
-void braid_gw_mgmt_connect(struct gw_client *c)
+static void event(struct gw_client *c, const char *what, long kid, bool disconnect)
+{
+	event_env(c, what, kid, disconnect, !strcmp(what, "CONNECT"));
+}
+
+void braid_gw_mgmt_connect(struct gw_client *c, bool reauth)
 {
 	if (c->g->mg)
-		event(c, "CONNECT", (long)c->mgmt_kid, false);
+		event(c, reauth ? "REAUTH" : "CONNECT", (long)c->mgmt_kid, false);
 }
 
 void braid_gw_mgmt_established(struct gw_client *c)

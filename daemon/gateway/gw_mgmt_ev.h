@@ -14,8 +14,8 @@
 
 #include "gateway/gw_types.h"
 
-/* management-client-auth: >CLIENT:CONNECT,cid,kid (c->mgmt_kid) with the credentials. */
-void braid_gw_mgmt_connect(struct gw_client *c);
+/* management-client-auth: >CLIENT:CONNECT (or REAUTH),cid,kid (c->mgmt_kid) with the credentials. */
+void braid_gw_mgmt_connect(struct gw_client *c, bool reauth);
 /* The client became active (pushed, keys installed). */
 void braid_gw_mgmt_established(struct gw_client *c);
 /* An active client is being removed. */

@@ -187,7 +187,7 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 				braid_gw_client_kill(c, "authentication failed");
 			break;
 		case C_ACTIVE:
-			if (c->as.pid) {
+			if (c->as.pid || c->mgmt_wait) {	/* a script or a >CLIENT:REAUTH */
 				braid_gw_auth_poll(c);
 				if (c->dead)
 					break;

@@ -135,7 +135,8 @@ struct gw_client {
 	struct gw_mp *mp;		/* multipath engine (gateway_mp.c), or NULL */
 	/* management-client-auth (gw_mgmt.c) */
 	bool mgmt_wait;			/* >CLIENT:CONNECT sent, no client-auth/-deny yet */
-	unsigned mgmt_kid;		/* the KID of the last >CLIENT:CONNECT */
+	unsigned mgmt_kid;		/* the KID of the last >CLIENT:CONNECT/REAUTH */
+	int64_t mgmt_deadline_ms;	/* no answer by then: denied */
 	char *mgmt_config;		/* client-auth's config block until client_connect */
 };
 

@@ -7,7 +7,8 @@
 # middle; mgmt_compare.py: the normalised replies and notifications (>CLIENT:ESTABLISHED/
 # DISCONNECT/ADDRESS with the >CLIENT:ENV names braidd gives) must be equal.
 # With "auth": management-client-auth, the client's credentials in >CLIENT:CONNECT, a client-auth
-# block with a push line (which must reach the client), >CLIENT:ADDRESS/ESTABLISHED/DISCONNECT
+# block with a push line (which must reach the client), >CLIENT:ADDRESS/ESTABLISHED, a renegotiation
+# (>CLIENT:REAUTH, answered), DISCONNECT
 # (mgmt_gateway_auth.script).
 #   mgmt_gateway.sh [udp|tcp] [auth]
 source "$(dirname "$0")/gw_lib.sh"
@@ -22,7 +23,7 @@ if [ "$MODE" = auth ]; then
 	SCRIPT=mgmt_gateway_auth.script
 	SRV_EXTRA=("management-client-auth")
 	printf 'user1\npass1\n' >"$GW_DIR/up.txt"
-	CLI_EXTRA=("auth-user-pass $GW_DIR/up.txt")
+	CLI_EXTRA=("auth-user-pass $GW_DIR/up.txt" "reneg-sec 5")
 fi
 sed "s|@DIR@|$GW_DIR|" "$HERE/$SCRIPT" >"$GW_DIR/script"
 
@@ -55,5 +56,6 @@ for impl in openvpn braidd; do
 	gw_stop_server
 	echo "ok: $impl gateway driven through the script"
 done
+[ -n "${MGMT_KEEP:-}" ] && cp "$GW_DIR"/*.json "$MGMT_KEEP"/	# for a look at the raw transcripts
 python3 "$HERE/mgmt_compare.py" "$GW_DIR/openvpn.json" "$GW_DIR/braidd.json" || gw_fail "transcripts differ"
 echo "PASS: mgmt_gateway $PROTO $MODE"
