@@ -35,6 +35,7 @@
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
 #include "client/client_state.h"
+#include "config/config.h"
 #include "client/client_status.h"
 #include "ctl/session.h"
 #include "ctl/tls.h"
@@ -176,6 +177,14 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 			client_request_exit(c, 0);
 		return;	/* else the tick ends the process after the notification went out */
 	case SIGHUP:
+		if (braid_run_can_reload(c->o)) {
+			braid_info("SIGHUP[hard,] received, process restarting");
+			client_request_exit(c, BRAID_RUN_RELOAD);	/* main.c reads the config again */
+			return;
+		}
+		braid_info("SIGHUP: privileges were dropped, the configuration cannot be applied "
+			   "again; restarting the session instead (as SIGUSR1)");
+		/* fall through */
 	case SIGUSR1:
 		client_request_restart(c, w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1", false);
 		return;

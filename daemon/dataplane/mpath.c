@@ -197,12 +197,8 @@ void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc)
 {
-	ev_timer_stop(m->loop, &m->engine_t);
-	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
-	m->mp = NULL;
 	m->dc = dc;
-	m->have_spare = false;
-	return mpath_engine_create(m) ? -EIO : (mpath_pump(m), 0);
+	return mpath_engine_renew(m);
 }
 
 /* ---- status and run-time changes ---- */

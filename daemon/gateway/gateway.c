@@ -3,7 +3,9 @@
  * gateway.c - the gateway (server) mode's set-up and teardown (see
  * gateway.h): TLS context, addresses and pool, TUN, socket, the loop's
  * watchers; the signals (SIGUSR2 counters, explicit-exit-notify RESTART on
- * SIGTERM/SIGINT). The per-packet work is in the gw_*.c files (gw_types.h
+ * SIGTERM/SIGINT/SIGHUP/SIGUSR1; SIGHUP: full restart, main.c reads the
+ * configuration again; SIGUSR1: soft restart, every client dropped, TUN,
+ * socket and pool kept). The per-packet work is in the gw_*.c files (gw_types.h
  * lists them).
  */
 #include "gateway/gateway.h"
@@ -19,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
@@ -71,9 +74,20 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		return;
 	}
 	if (w->signum == SIGHUP || w->signum == SIGUSR1) {
-		/* not the default action (exit without cleanup): the restart comes with issue 10 */
-		braid_info("%s: restart is not implemented in gateway mode; ignored",
-			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1");
+		if (g->exit_req || g->restart_sig)
+			return;
+		g->restart_sig = w->signum;
+		g->restart_ms = braid_gw_now_ms();
+		braid_info("%s[%s,] received, process restarting",
+			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1",
+			   w->signum == SIGHUP ? "hard" : "soft");
+		if (g->o->explicit_exit_notify > 0 && notify_restart(g)) {
+			/* as 2.6: the clients are told to reconnect, the restart follows */
+			ev_timer_set(&g->exit_t, 1.0, 0);
+			ev_timer_start(loop, &g->exit_t);
+			return;
+		}
+		ev_break(loop, EVBREAK_ALL);
 		return;
 	}
 	if (!g->exit_req && g->o->explicit_exit_notify > 0 && notify_restart(g)) {
@@ -442,9 +456,39 @@ fail:
 	return r;
 }
 
+/* SIGUSR1 (or SIGHUP after the privilege drop): every client from before the signal goes. */
+static void soft_restart(struct braid_gateway *g)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (c && c->created_ms <= g->restart_ms) {
+			braid_gw_client_kill(c, "gateway restarting");
+			n++;
+		}
+	}
+	braid_gw_reap(g);
+	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
+}
+
 int braid_gateway_run(struct braid_gateway *g)
 {
-	ev_run(g->loop, 0);
+	for (;;) {
+		ev_run(g->loop, 0);
+		if (!g->restart_sig || g->exit_req)
+			break;
+		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
+			braid_gw_log_stats(g);
+			return BRAID_RUN_RELOAD;	/* main.c: free, read the config again, start */
+		}
+		if (g->restart_sig == SIGHUP)
+			braid_info("SIGHUP: privileges were dropped, the configuration cannot be "
+				   "applied again; restarting as SIGUSR1");
+		soft_restart(g);
+		g->restart_sig = 0;
+	}
 	braid_gw_log_stats(g);
 	return 0;
 }

@@ -179,6 +179,8 @@ struct braid_gateway {
 	struct braid_gateway_stats st;
 	struct braid_reject rej;	/* refused packets: counters, rate-limited lines */
 	bool exit_req;
+	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
+	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;
 };
 

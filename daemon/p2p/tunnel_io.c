@@ -231,6 +231,7 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 		   const union braid_sockaddr *from)
 {
 	union braid_sockaddr old;
+	struct braid_dc_rx_info info;
 	size_t plen;
 	bool had;
 	char a[128], b[128];
@@ -245,7 +246,7 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 			  braid_sockaddr_str(from, a, sizeof(a)));
 		return;
 	}
-	r = braid_dc_decrypt(t->dc, pkt, len, mono_sec(), t->plain, BUF_SIZE, &plen, NULL);
+	r = braid_dc_decrypt(t->dc, pkt, len, mono_sec(), t->plain, BUF_SIZE, &plen, &info);
 	if (r == -EBADMSG) {
 		t->st.rx_auth_failures++;
 		t->auth_since_log++;
@@ -278,9 +279,11 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 				   braid_sockaddr_str(from, b, sizeof(b)));
 		tunnel_update_mssfix(t);
 	}
-	if (!t->connected) {
+	if (!t->connected || info.peer_restarted) {
 		t->connected = true;
-		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+		braid_info("Peer Connection Initiated with %s%s", braid_sockaddr_str(from, a, sizeof(a)),
+			   info.peer_restarted ? " (the peer restarted: new packet-id sequence)" : "");
+		braid_info("state: CONNECTED");
 	}
 	t->last_rx = ev_now(t->loop);
 	rx_payload(t, t->plain, plen);
@@ -339,6 +342,7 @@ void tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from)
 	if (!t->connected) {
 		t->connected = true;
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+		braid_info("state: CONNECTED");
 	}
 	t->last_rx = ev_now(t->loop);
 }
