@@ -82,8 +82,12 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1",
 			   w->signum == SIGHUP ? "hard" : "soft");
 		if (g->o->explicit_exit_notify > 0 && notify_restart(g)) {
-			/* as 2.6: the clients are told to reconnect, the restart follows */
-			ev_timer_set(&g->exit_t, 1.0, 0);
+			/*
+			 * as 2.6: the clients are told to reconnect, the restart follows (sooner than
+			 * 2.6's 2 s: a client's reconnect after its 1 s connect-retry pause then finds the
+			 * restarted gateway; until then no new session is begun, gw_udp.c)
+			 */
+			ev_timer_set(&g->exit_t, 0.5, 0);
 			ev_timer_start(loop, &g->exit_t);
 			return;
 		}
@@ -322,6 +326,16 @@ static int setup_socket(struct braid_gateway *g)
 			braid_err("cannot bind UDP %s: %s",
 				  braid_sockaddr_str(&bind_addr, s, sizeof(s)), strerror(-r));
 			return r;
+		}
+		if (o->multihome) {
+			r = braid_pktinfo_enable(g->fd, g->family);
+			if (r) {
+				braid_err("option 'multihome': cannot read the local address of "
+					  "datagrams: %s", strerror(-r));
+				return r;
+			}
+			braid_info("multihome: each client is answered from the address it talks "
+				   "to%s", o->multihome_same_if ? ", out of the interface it came in on" : "");
 		}
 	} else {
 		g->fd = socket(g->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
