@@ -34,6 +34,7 @@
 #include "client/client_io.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_netwatch.h"
 #include "client/client_state.h"
 #include "config/config.h"
 #include "client/client_status.h"
@@ -235,6 +236,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		return -ENOMEM;
 	c->o = o;
 	c->ufd = -1;
+	c->nl_fd = -1;
 	c->tun.fd = -1;
 	braid_tcplink_init(&c->tl);
 	c->tun_mtu = o->tun_mtu ? o->tun_mtu : 1500;
@@ -286,6 +288,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		c->status_t.data = c;
 		ev_timer_start(c->loop, &c->status_t);
 	}
+	client_netwatch_start(c);
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&c->sig[i], signal_cb, signums[i]);
 		c->sig[i].data = c;
@@ -324,6 +327,7 @@ void braid_client_free(struct braid_client *c)
 		return;
 	if (c->loop) {
 		client_teardown_session(c);
+		client_netwatch_stop(c);
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);
 		ev_timer_stop(c->loop, &c->retry_t);

@@ -37,6 +37,13 @@
 #include "session/push.h"
 #include "session/tlsconf.h"
 
+/*
+ * The UDP socket kept across a SIGHUP restart (the next gateway takes it if its address is the same):
+ * what clients send while the gateway restarts waits in it, nothing is lost.
+ */
+static int kept_fd = -1;
+static union braid_sockaddr kept_addr;
+
 /* RESTART to every active client (explicit-exit-notify 2: "RESTART,[N]" = try the next server). */
 static unsigned notify_restart(struct braid_gateway *g)
 {
@@ -78,6 +85,8 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 			return;
 		g->restart_sig = w->signum;
 		g->restart_ms = braid_gw_now_ms();
+		/* the socket is not read until the restart: a session begun now would die with it */
+		ev_io_stop(loop, &g->sock_r);
 		braid_info("%s[%s,] received, process restarting",
 			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1",
 			   w->signum == SIGHUP ? "hard" : "soft");
@@ -85,7 +94,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 			/*
 			 * as 2.6: the clients are told to reconnect, the restart follows (sooner than
 			 * 2.6's 2 s: a client's reconnect after its 1 s connect-retry pause then finds the
-			 * restarted gateway; until then no new session is begun, gw_udp.c)
+			 * restarted gateway; what comes before waits in the socket)
 			 */
 			ev_timer_set(&g->exit_t, 0.5, 0);
 			ev_timer_start(loop, &g->exit_t);
@@ -320,22 +329,21 @@ static int setup_socket(struct braid_gateway *g)
 		return r;
 	}
 	g->family = bind_addr.sa.sa_family;
-	if (!g->tcp) {
+	g->bind_addr = bind_addr;
+	if (kept_fd >= 0 && (g->tcp || !braid_sockaddr_equal(&kept_addr, &bind_addr))) {
+		close(kept_fd);
+		kept_fd = -1;
+	}
+	if (kept_fd >= 0) {
+		g->fd = kept_fd;	/* SIGHUP: the same address; what came meanwhile is still queued */
+		g->kept_socket = true;
+		kept_fd = -1;
+	} else if (!g->tcp) {
 		r = braid_sock_open_udp(g->family, &bind_addr, false, &g->fd);
 		if (r) {
 			braid_err("cannot bind UDP %s: %s",
 				  braid_sockaddr_str(&bind_addr, s, sizeof(s)), strerror(-r));
 			return r;
-		}
-		if (o->multihome) {
-			r = braid_pktinfo_enable(g->fd, g->family);
-			if (r) {
-				braid_err("option 'multihome': cannot read the local address of "
-					  "datagrams: %s", strerror(-r));
-				return r;
-			}
-			braid_info("multihome: each client is answered from the address it talks "
-				   "to%s", o->multihome_same_if ? ", out of the interface it came in on" : "");
 		}
 	} else {
 		g->fd = socket(g->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -355,8 +363,19 @@ static int setup_socket(struct braid_gateway *g)
 			return r;
 		}
 	}
-	braid_info("gateway listening on %s %s", g->tcp ? "TCP" : "UDP",
-		   braid_sockaddr_str(&bind_addr, s, sizeof(s)));
+	if (!g->tcp && o->multihome) {
+		r = braid_pktinfo_enable(g->fd, g->family);
+		if (r) {
+			braid_err("option 'multihome': cannot read the local address of datagrams: %s",
+				  strerror(-r));
+			return r;
+		}
+		braid_info("multihome: each client is answered from the address it talks to%s",
+			   o->multihome_same_if ? ", out of the interface it came in on" : "");
+	}
+	braid_info("gateway listening on %s %s%s", g->tcp ? "TCP" : "UDP",
+		   braid_sockaddr_str(&bind_addr, s, sizeof(s)),
+		   g->kept_socket ? " (the socket kept from before the restart)" : "");
 	return 0;
 }
 
@@ -484,6 +503,7 @@ static void soft_restart(struct braid_gateway *g)
 		}
 	}
 	braid_gw_reap(g);
+	ev_io_start(g->loop, &g->sock_r);
 	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
 }
 
@@ -495,6 +515,11 @@ int braid_gateway_run(struct braid_gateway *g)
 			break;
 		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
 			braid_gw_log_stats(g);
+			if (!g->tcp) {	/* braid_gateway_free leaves it open for the next gateway */
+				kept_fd = g->fd;
+				kept_addr = g->bind_addr;
+				g->fd = -1;
+			}
 			return BRAID_RUN_RELOAD;	/* main.c: free, read the config again, start */
 		}
 		if (g->restart_sig == SIGHUP)

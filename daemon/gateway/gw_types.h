@@ -182,6 +182,8 @@ struct braid_gateway {
 	struct braid_reject rej;	/* refused packets: counters, rate-limited lines */
 	bool exit_req;
 	struct braid_pktinfo rx_local;	/* multihome: the local address of the datagram being read */
+	union braid_sockaddr bind_addr;	/* the socket's address */
+	bool kept_socket;		/* taken over from before a SIGHUP */
 	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;

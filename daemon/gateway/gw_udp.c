@@ -62,13 +62,6 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	struct gw_client *c;
 	int r;
 
-	if (g->restart_sig) {
-		/* restarting (SIGHUP/SIGUSR1): a session begun now would die with it; the client's
-		 * retransmission reaches the restarted gateway */
-		braid_dbg("restarting: no new session for a packet from %s",
-			  braid_sockaddr_str(from, (char *)out, sizeof(out)));
-		return;
-	}
 	if (braid_ctls_cookie_is_reset(pkt, len)) {
 		r = braid_ctls_cookie_reply(g->cookie, pkt, len, &ca, calen, time(NULL), out,
 					    sizeof(out), &olen, &why);

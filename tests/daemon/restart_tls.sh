@@ -33,6 +33,7 @@ t0=$(rs_now)
 kill -HUP "${BD_PID[gw]}"
 rs_wait_count gw "SIGHUP: configuration read again" 1 5 || fail "gateway: no reload logged"
 grep -qF "shutting down: sent RESTART to 1 client(s)" "$TB_DIR/gw.log" || fail "gateway: no RESTART sent"
+grep -qF "(the socket kept from before the restart)" "$TB_DIR/gw.log" || fail "gateway: the UDP socket was not kept"
 rs_wait_count cli "state: CONNECTED" $((n + 1)) 10 || fail "client did not reconnect"
 el=$(rs_back "$TB_CLI" "$TM_GW_TUN" "$t0" 5 "SIGHUP on the gateway")
 tb_exec "$TB_CLI" ip -o route show 10.77.0.0/16 | grep -q . || fail "client: the route pushed by the re-read config is missing"
@@ -69,4 +70,3 @@ echo "ok: stock client through the gateway's SIGHUP: back in ${el} s, sha256"
 kill -TERM "${BD_PID[stock]}"
 wait "${BD_PID[stock]}" 2>/dev/null
 bd_stop gw || fail "gateway exit code $?"
-[ -n "${RS_KEEP:-}" ] && cp "$TB_DIR"/*.log /tmp/rs-keep/
