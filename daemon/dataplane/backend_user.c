@@ -55,9 +55,14 @@ static int user_engine_open(struct braid_mpsession *s, const struct braid_mpath_
 	u->role = *ctx->role;
 	u->dp.ops = &braid_dp_user_ops;
 	s->role.user = u;	/* from now on the hooks reach the role through u */
-	if (c->shared_fd >= 0)
-		return braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h,
-					      c->shared_fd, c->name);
+	if (c->shared_fd >= 0) {
+		int r = braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h,
+					       c->shared_fd, c->name);
+
+		if (!r)
+			braid_mpath_set_shared_local(s->m, c->shared_local);
+		return r;
+	}
 	return braid_mpath_new(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h);
 }
 

@@ -188,6 +188,11 @@ int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
 	return mpath_create(out, loop, o, dc, mss, st, hooks, fd, name);
 }
 
+void braid_mpath_set_shared_local(struct braid_mpath *m, const struct braid_pktinfo *local)
+{
+	m->shared_local = local;
+}
+
 void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from)
 {

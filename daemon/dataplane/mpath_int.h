@@ -82,6 +82,7 @@ struct ep {
 	uint64_t failed_since_us;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */
+	struct braid_pktinfo local;	/* shared socket: the address its packets come to (or 0) */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -97,6 +98,7 @@ struct braid_mpath {
 	const struct braid_mssfix *mss;
 	struct braid_tunnel_stats *tst;
 	struct braid_mpath_hooks h;
+	const struct braid_pktinfo *shared_local;	/* the shared socket's current rx local address */
 
 	struct braid_mp_config cfg;
 	struct braid_mp *mp;

@@ -363,15 +363,18 @@ static int setup_socket(struct braid_gateway *g)
 			return r;
 		}
 	}
-	if (!g->tcp && o->multihome) {
+	/* multihome, and the paths of multipath clients by default: answer from the address used */
+	g->pktinfo = !g->tcp && (o->multihome || o->multipath);
+	if (g->pktinfo) {
 		r = braid_pktinfo_enable(g->fd, g->family);
 		if (r) {
-			braid_err("option 'multihome': cannot read the local address of datagrams: %s",
-				  strerror(-r));
+			braid_err("%s: cannot read the local address of datagrams: %s",
+				  o->multihome ? "option 'multihome'" : "multipath", strerror(-r));
 			return r;
 		}
-		braid_info("multihome: each client is answered from the address it talks to%s",
-			   o->multihome_same_if ? ", out of the interface it came in on" : "");
+		if (o->multihome)
+			braid_info("multihome: each client is answered from the address it talks "
+				   "to%s", o->multihome_same_if ? ", out of the interface it came in on" : "");
 	}
 	braid_info("gateway listening on %s %s%s", g->tcp ? "TCP" : "UDP",
 		   braid_sockaddr_str(&bind_addr, s, sizeof(s)),

@@ -184,6 +184,7 @@ struct braid_gateway {
 	struct braid_pktinfo rx_local;	/* multihome: the local address of the datagram being read */
 	union braid_sockaddr bind_addr;	/* the socket's address */
 	bool kept_socket;		/* taken over from before a SIGHUP */
+	bool pktinfo;			/* the UDP socket reads each datagram's local address (rx_local) */
 	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;

@@ -70,7 +70,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			cookie_reject(g, pkt, len, from, why);
 			return;
 		}
-		if (braid_pktinfo_send(g->fd, out, olen, from, &g->rx_local, g->o->multihome_same_if) >= 0) {
+		if (braid_pktinfo_send(g->fd, out, olen, from, g->o->multihome ? &g->rx_local : NULL,
+				       g->o->multihome_same_if) >= 0) {
 			g->st.cookie_replies++;
 			g->st.link_tx_pkts++;
 		}
@@ -246,7 +247,7 @@ void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	for (int i = 0; i < RX_BATCH; i++) {
 		fl = sizeof(from);
-		if (g->o->multihome)
+		if (g->pktinfo)
 			n = braid_pktinfo_recv(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, &from,
 					       &g->rx_local);
 		else

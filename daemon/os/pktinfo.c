@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * pktinfo.c - the local address of UDP datagrams, read with recvmsg and used
- * as the source with sendmsg (pktinfo.h). Every control message the kernel
+ * as the source with sendmsg (pktinfo.h; the control message is written by
+ * braid_sock_src_cmsg, os/sock.c, which the send batches use too). Every control message the kernel
  * hands back is bounded by CMSG_NXTHDR and checked for its length before its
  * data is read.
  */
@@ -77,42 +78,17 @@ ssize_t braid_pktinfo_send(int fd, const void *buf, size_t len, const union brai
 {
 	union {
 		struct cmsghdr align;
-		uint8_t b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+		uint8_t b[BRAID_SOCK_SRC_CMSG];
 	} ctl;
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 	struct msghdr h = {
 		.msg_name = (void *)to, .msg_namelen = braid_sockaddr_len(to), .msg_iov = &iov,
-		.msg_iovlen = 1,
+		.msg_iovlen = 1, .msg_control = ctl.b,
 	};
-	struct cmsghdr *c;
 
-	if (!local || !local->family)
+	h.msg_controllen = braid_sock_src_cmsg(ctl.b, sizeof(ctl.b), local, same_if);
+	if (!h.msg_controllen)
 		return sendto(fd, buf, len, 0, &to->sa, braid_sockaddr_len(to));
-	memset(&ctl, 0, sizeof(ctl));
-	h.msg_control = ctl.b;
-	c = (struct cmsghdr *)ctl.b;
-	if (local->family == AF_INET) {
-		/* also on a dual-stack socket to a v4-mapped peer: the kernel takes IP_PKTINFO there */
-		struct in_pktinfo pi = { .ipi_spec_dst = local->addr.v4 };
-
-		pi.ipi_ifindex = same_if ? local->ifindex : 0;
-		h.msg_controllen = CMSG_SPACE(sizeof(pi));
-		c->cmsg_level = IPPROTO_IP;
-		c->cmsg_type = IP_PKTINFO;
-		c->cmsg_len = CMSG_LEN(sizeof(pi));
-		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
-	} else {
-		struct in6_pktinfo pi = { .ipi6_addr = local->addr.v6 };
-
-		/* a link-local source needs its interface */
-		pi.ipi6_ifindex = same_if || IN6_IS_ADDR_LINKLOCAL(&local->addr.v6) ?
-					  (unsigned)local->ifindex : 0;
-		h.msg_controllen = CMSG_SPACE(sizeof(pi));
-		c->cmsg_level = IPPROTO_IPV6;
-		c->cmsg_type = IPV6_PKTINFO;
-		c->cmsg_len = CMSG_LEN(sizeof(pi));
-		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
-	}
 	return sendmsg(fd, &h, 0);
 }
 

@@ -16,15 +16,7 @@
 
 #include "os/sock.h"
 
-/* The local side of a datagram: v4 (also on a dual-stack socket) or v6. */
-struct braid_pktinfo {
-	int family;		/* AF_INET, AF_INET6, or 0 = unknown (send as the kernel picks) */
-	int ifindex;		/* the interface it came in on */
-	union {
-		struct in_addr v4;
-		struct in6_addr v6;
-	} addr;
-};
+/* struct braid_pktinfo (the local side of a datagram) is in os/sock.h. */
 
 /* Ask for the local address of every datagram on fd (a socket of family). 0 or -errno. */
 int braid_pktinfo_enable(int fd, int family);
