@@ -180,6 +180,7 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	case SIGHUP:
 		if (braid_run_can_reload(c->o)) {
 			braid_info("SIGHUP[hard,] received, process restarting");
+			braid_info("state: RECONNECTING (SIGHUP)");
 			client_request_exit(c, BRAID_RUN_RELOAD);	/* main.c reads the config again */
 			return;
 		}

@@ -67,6 +67,7 @@ void tunnel_signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 	case SIGHUP:
 		if (braid_run_can_reload(t->o)) {
 			braid_info("SIGHUP[hard,] received, process restarting");
+			braid_info("state: RECONNECTING (SIGHUP)");
 			t->reload_req = t->exit_req = true;
 			break;
 		}
