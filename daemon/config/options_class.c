@@ -60,10 +60,11 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "status", A, "status_path status_interval" },
 	{ "control-socket", A, "control_socket" },
 	{ "persist-key", N,
-	  "braidd always keeps the keys across restarts (read once at start, before the privilege "
-	  "drop)" },
+	  "braidd keeps the keys across session restarts (SIGUSR1, ping-restart; SIGHUP too once "
+	  "privileges are dropped); SIGHUP's full restart otherwise reads them again with the config" },
 	{ "persist-tun", N,
-	  "braidd always keeps the TUN device open across restarts (SIGUSR1, SIGHUP, ping-restart)" },
+	  "braidd keeps the TUN device open across session restarts (SIGUSR1, ping-restart; SIGHUP "
+	  "too once privileges are dropped); SIGHUP's full restart otherwise opens it again" },
 	{ "user", A, "user run_uid" },
 	{ "group", A, "group run_gid" },
 	{ "chroot", A, "chroot_dir" },
