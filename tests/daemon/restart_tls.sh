@@ -6,11 +6,13 @@
 #  2. SIGHUP on the gateway with a route push added to its config: the gateway sends RESTART, reads the config
 #     again, the client reconnects within 5 s and gets the new route, download;
 #  3. SIGUSR1 on the gateway: soft restart (clients dropped after RESTART, TUN kept), back within 5 s, download;
-#  4. a stock openvpn client through the gateway's SIGHUP: back within 5 s, download.
+#  4. a stock openvpn client through the gateway's SIGHUP: back within 5 s, download;
+#  5. a braidd multipath client (two paths) and a multipath gateway: SIGHUP on the client, then SIGHUP on the
+#     gateway: each time back within 5 s with both paths active, download.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 source "$(dirname "$0")/restart_lib.sh"
-TM_BLOB_BYTES=4194304 tm_setup 1
+TM_BLOB_BYTES=4194304 tm_setup 2
 
 tm_gateway gw "explicit-exit-notify 1" "multipath off"
 tm_client cli "connect-retry 1"
@@ -69,4 +71,23 @@ el=$(rs_back "$TB_CLI" "$TM_GW_TUN" "$t0" 5 "SIGHUP on the gateway (stock client
 echo "ok: stock client through the gateway's SIGHUP: back in ${el} s, sha256"
 kill -TERM "${BD_PID[stock]}"
 wait "${BD_PID[stock]}" 2>/dev/null
+bd_stop gw || fail "gateway exit code $?"
+
+# 5. multipath client and gateway
+tm_gateway gw "explicit-exit-notify 1" "multipath on"
+mapfile -t paths < <(tm_client_paths cli 2)
+tm_client cli "connect-retry 1" "${paths[@]}"
+bd_wait_log cli "Initialization Sequence Completed" 20 || fail "multipath client did not connect"
+tm_wait_active cli 2 15 || fail "multipath: paths not active at start"
+for who in cli gw; do
+	n=$(rs_count cli "state: CONNECTED")
+	t0=$(rs_now)
+	kill -HUP "${BD_PID[$who]}"
+	rs_wait_count cli "state: CONNECTED" $((n + 1)) 10 || fail "multipath: no reconnect after SIGHUP on $who"
+	el=$(rs_back "$TB_CLI" "$TM_GW_TUN" "$t0" 5 "multipath: SIGHUP on $who")
+	tm_wait_active cli 2 10 || fail "multipath: paths not active after SIGHUP on $who: $(tm_status cli | tr '\n' ' ')"
+	[ "$(tm_get blob)" = "$TM_WANT" ] || fail "multipath: after SIGHUP on $who: sha256"
+	echo "ok: multipath: SIGHUP on $who: back in ${el} s, both paths active, sha256"
+done
+bd_stop cli || fail "multipath client exit code $?"
 bd_stop gw || fail "gateway exit code $?"
