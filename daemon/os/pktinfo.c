@@ -28,6 +28,45 @@ int braid_pktinfo_enable(int fd, int family)
 	return 0;
 }
 
+/* Does c carry len data bytes, all inside the control buffer? (CMSG_NXTHDR bounds the next
+ * header, not the first one's length.) */
+static bool fits(const struct msghdr *h, const struct cmsghdr *c, size_t len)
+{
+	size_t off = (size_t)((const uint8_t *)c - (const uint8_t *)h->msg_control);
+
+	return c->cmsg_len >= CMSG_LEN(len) && off <= h->msg_controllen &&
+	       h->msg_controllen - off >= CMSG_LEN(len);
+}
+
+void braid_pktinfo_from_msg(const struct msghdr *h, struct braid_pktinfo *local)
+{
+	memset(local, 0, sizeof(*local));
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(h); c; c = CMSG_NXTHDR((struct msghdr *)h, c)) {
+		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO &&
+		    fits(h, c, sizeof(struct in_pktinfo))) {
+			struct in_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+			local->family = AF_INET;
+			local->ifindex = pi.ipi_ifindex;
+			local->addr.v4 = pi.ipi_addr;	/* the datagram's destination */
+		} else if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO &&
+			   fits(h, c, sizeof(struct in6_pktinfo))) {
+			struct in6_pktinfo pi;
+
+			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
+			if (IN6_IS_ADDR_V4MAPPED(&pi.ipi6_addr)) {
+				local->family = AF_INET;
+				memcpy(&local->addr.v4, &pi.ipi6_addr.s6_addr[12], 4);
+			} else {
+				local->family = AF_INET6;
+				local->addr.v6 = pi.ipi6_addr;
+			}
+			local->ifindex = (int)pi.ipi6_ifindex;
+		}
+	}
+}
+
 ssize_t braid_pktinfo_recv(int fd, void *buf, size_t len, union braid_sockaddr *from,
 			   struct braid_pktinfo *local)
 {
@@ -46,30 +85,7 @@ ssize_t braid_pktinfo_recv(int fd, void *buf, size_t len, union braid_sockaddr *
 	n = recvmsg(fd, &h, 0);
 	if (n < 0)
 		return n;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c)) {
-		if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO &&
-		    c->cmsg_len >= CMSG_LEN(sizeof(struct in_pktinfo))) {
-			struct in_pktinfo pi;
-
-			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
-			local->family = AF_INET;
-			local->ifindex = pi.ipi_ifindex;
-			local->addr.v4 = pi.ipi_addr;	/* the datagram's destination */
-		} else if (c->cmsg_level == IPPROTO_IPV6 && c->cmsg_type == IPV6_PKTINFO &&
-			   c->cmsg_len >= CMSG_LEN(sizeof(struct in6_pktinfo))) {
-			struct in6_pktinfo pi;
-
-			memcpy(&pi, CMSG_DATA(c), sizeof(pi));
-			if (IN6_IS_ADDR_V4MAPPED(&pi.ipi6_addr)) {
-				local->family = AF_INET;
-				memcpy(&local->addr.v4, &pi.ipi6_addr.s6_addr[12], 4);
-			} else {
-				local->family = AF_INET6;
-				local->addr.v6 = pi.ipi6_addr;
-			}
-			local->ifindex = (int)pi.ipi6_ifindex;
-		}
-	}
+	braid_pktinfo_from_msg(&h, local);
 	return n;
 }
 

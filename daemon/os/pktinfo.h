@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "os/sock.h"
@@ -27,6 +28,14 @@ int braid_pktinfo_enable(int fd, int family);
  */
 ssize_t braid_pktinfo_recv(int fd, void *buf, size_t len, union braid_sockaddr *from,
 			   struct braid_pktinfo *local);
+
+/*
+ * The local address from a received message's control data (the last
+ * IP_PKTINFO / IPV6_PKTINFO in it; a v4-mapped one as AF_INET); family 0 if
+ * none. Every control message is bounded by CMSG_NXTHDR and its length
+ * checked before its data is read.
+ */
+void braid_pktinfo_from_msg(const struct msghdr *h, struct braid_pktinfo *local);
 
 /*
  * sendto() from the local address in *local (family 0: as sendto). With
