@@ -329,6 +329,7 @@ void braid_client_free(struct braid_client *c)
 	if (c->loop) {
 		client_teardown_session(c);
 		client_netwatch_stop(c);
+		braid_dns_close(&c->dns);
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);
 		ev_timer_stop(c->loop, &c->retry_t);

@@ -21,13 +21,14 @@
 #include "client/client_link.h"
 #include "client/client_mp.h"
 #include "client/client_push.h"
+#include "client/client_sp.h"
 #include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
-#include "util/log.h"
-#include "session/push.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
+#include "session/push.h"
+#include "util/log.h"
 
 /* ---- connection management ---- */
 
@@ -130,6 +131,7 @@ void client_teardown_session(struct braid_client *c)
 	braid_ctls_free(c->s);
 	c->s = NULL;
 	client_mp_stop(c);	/* before the data channel it uses */
+	client_sp_close(c);
 	braid_dc_free(c->dc);
 	c->dc = NULL;
 	client_teardown_net(c);

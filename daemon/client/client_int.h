@@ -42,6 +42,7 @@
 #include "config/options.h"
 #include "session/push.h"
 #include "session/reject.h"
+#include "os/dns.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
 #include "os/tun.h"
@@ -68,6 +69,7 @@ struct client_stats {
 };
 
 struct client_mp;
+struct braid_dp;
 
 struct braid_client {
 	struct ev_loop *loop;
@@ -95,11 +97,13 @@ struct braid_client {
 
 	struct braid_ctls *s;
 	struct braid_dc *dc;
+	struct braid_dp *sp;		/* single-path data path over dc (backend_sp.c), or NULL */
 	struct client_mp *mp;		/* multipath data plane (client_mp.c), or NULL */
 	struct braid_push_list pl;
 	struct braid_pushed pushed;
 	bool have_push;
 	struct braid_push_net pnet;
+	struct braid_dns dns;		/* pushed DNS in the host resolver (os/dns.c) */
 	bool up_ran;
 	bool ever_up;
 	enum braid_comp_framing framing;

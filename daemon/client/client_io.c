@@ -17,14 +17,16 @@
 #include "client/client_link.h"
 #include "client/client_mp.h"
 #include "client/client_payload.h"
+#include "client/client_sp.h"
 #include "client/client_state.h"
 #include "ctl/session.h"
+#include "dataplane/backend.h"
+#include "dataplane/mssfix.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
-#include "util/log.h"
-#include "dataplane/mssfix.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
+#include "util/log.h"
 
 #define RX_BATCH 64
 #define TUN_BATCH 64
@@ -33,7 +35,6 @@
 
 void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
 {
-	size_t out_len;
 	int r;
 
 	if (!c->dc || c->st != CS_UP)
@@ -42,13 +43,11 @@ void client_send_payload(struct braid_client *c, const uint8_t *pl, size_t len)
 		client_mp_send_payload(c, pl, len);
 		return;
 	}
-	r = braid_dc_encrypt(c->dc, pl, len, c->pkt, BUF_SIZE, &out_len, NULL);
-	if (r) {
-		if (r == -EOVERFLOW)
-			client_request_restart(c, "packet-id-exhausted", false);
+	if (!c->sp)
 		return;
-	}
-	client_link_send(c, c->pkt, out_len);
+	r = braid_dp_send(c->sp, pl, len);
+	if (r == -EOVERFLOW)
+		client_request_restart(c, "packet-id-exhausted", false);
 }
 
 void client_send_ping(struct braid_client *c)
@@ -98,41 +97,11 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
 {
-	size_t plen;
-	int r;
-
-	if (!c->dc) {
+	if (!c->dc || !c->sp) {
 		c->stt.rx_malformed++;
 		return;
 	}
-	r = braid_dc_decrypt(c->dc, pkt, len, client_mono_sec(), c->plain, BUF_SIZE, &plen, NULL);
-	if (r == -EBADMSG) {
-		char a[80];
-
-		c->stt.rx_auth_failures++;
-		braid_reject(&c->rej, BRAID_REJ_DATA_AUTH, client_now_ms(), 0,
-			     "%s: data packet authentication failed (%llu so far)",
-			     braid_sockaddr_str(&c->remote, a, sizeof(a)),
-			     (unsigned long long)c->stt.rx_auth_failures);
-		if (c->tcp)	/* OpenVPN: fatal on a stream */
-			client_request_restart(c, "decryption-error", false);
-		return;
-	}
-	if (r == -EALREADY || r == -ESTALE) {
-		char a[80];
-
-		c->stt.rx_replays++;
-		braid_reject_replay(&c->rej, "", braid_sockaddr_str(&c->remote, a, sizeof(a)), pkt, len,
-				    c->o->mute_replay_warnings, client_now_ms());
-		return;
-	}
-	if (r) {
-		c->stt.rx_malformed++;
-		return;
-	}
-	c->last_rx = ev_now(c->loop);
-	c->stt.auth_read_bytes += len;
-	client_rx_payload(c, c->plain, plen);
+	braid_dp_input(c->sp, pkt, len, NULL);
 }
 
 static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)

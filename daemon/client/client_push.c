@@ -16,21 +16,44 @@
 #include "client/client_mp.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_sp.h"
 #include "client/client_state.h"
 #include "ctl/session.h"
-#include "dc/dc.h"
-#include "util/log.h"
 #include "dataplane/mssfix.h"
+#include "dc/dc.h"
 #include "os/netlink.h"
-#include "session/push.h"
-#include "session/script.h"
 #include "os/sock.h"
+#include "session/push.h"
+#include "session/push_dns.h"
+#include "session/script.h"
+#include "util/log.h"
 
 /* ---- push ---- */
+
+/* Pushed DNS into the host's resolver (dns-updown, docs/braidd.md "DNS"). Failure is logged only. */
+static void apply_dns(struct braid_client *c)
+{
+	struct braid_dns_conf dc;
+
+	braid_push_dns_conf(&c->pushed, c->o, &dc);
+	if (!dc.n_servers && !dc.n_search)
+		return;
+	if (c->o->dns_updown == BRAID_DNS_UPDOWN_DISABLE) {
+		braid_info("DNS: pushed settings not applied (dns-updown disable)");
+		return;
+	}
+	if (c->o->up && c->o->dns_updown != BRAID_DNS_UPDOWN_FORCE) {
+		braid_info("DNS: pushed settings left to the up script (dns-updown force applies them "
+			   "too)");
+		return;
+	}
+	braid_dns_apply(&c->dns, c->tun.name, &dc);
+}
 
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c)
 {
+	braid_dns_restore(&c->dns);
 	if (c->tun_open)
 		braid_push_unapply(&c->pnet, c->tun.nl);
 	if (c->up_ran && c->o->down) {
@@ -133,6 +156,7 @@ int client_process_push(struct braid_client *c)
 	}
 	client_mp_stop(c);	/* a second PUSH_REPLY: the data plane restarts on the new channel */
 	mp = client_mp_accept(c, &dcc);
+	client_sp_close(c);	/* before the data channel it uses */
 	braid_dc_free(c->dc);
 	c->dc = NULL;
 	r = braid_dc_new(&c->dc, &dcc);
@@ -140,6 +164,8 @@ int client_process_push(struct braid_client *c)
 		r = braid_dc_key_install(c->dc, (unsigned)key_id, c->cipher, &k2,
 					 BRAID_KEY_DIR_NORMAL);
 	braid_key2_wipe(&k2);
+	if (!r)
+		r = client_sp_open(c);
 	if (r) {
 		braid_err("cannot install data-channel keys (cipher %s): %s", c->cipher,
 			  strerror(-r));
@@ -209,6 +235,7 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "route-error", false);
 		return r;
 	}
+	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {
 		r = client_mp_start(c);

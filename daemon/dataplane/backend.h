@@ -5,8 +5,10 @@
  * an opaque handle. The role never names the implementation behind it.
  *
  * Backends:
- *  - userspace (backend_user.c, today's only one): dataplane/mpath* (the
- *    multipath engine of mp/ on the libev loop) through dataplane/mpsession.c;
+ *  - userspace multipath (backend_user.c): dataplane/mpath* (the multipath
+ *    engine of mp/ on the libev loop) through dataplane/mpsession.c;
+ *  - userspace single path (backend_sp.c): stock OpenVPN's data channel
+ *    (dc/) over the role's own UDP socket or TCP stream (role->xmit);
  *  - kernel module (kmod/braid_dco over generic netlink, to come): each op
  *    below says which netlink command it maps to (BRAID_DCO_CMD_*);
  *  - MPTCP transport (to come): the kernel's MPTCP path manager carries the
@@ -54,6 +56,21 @@ struct braid_dp_role {
 	void (*deliver)(void *user, uint8_t *payload, size_t len);
 	/* rx: a packet authenticated; !rx: at least one datagram was sent */
 	void (*activity)(void *user, bool rx);
+	/*
+	 * Single-path backends only (NULL otherwise):
+	 * xmit - send one sealed packet on the role's link; 0 or -errno.
+	 * rx_auth - a packet from `from` (NULL: the role's stream) authenticated,
+	 *   len bytes on the wire: the role may learn or float its peer; nonzero
+	 *   drops the packet (e.g. a float the role refuses). Multipath backends
+	 *   call it too when set (len 0, the return ignored), before activity.
+	 * rx_drop - a packet did not open: err is -EBADMSG (authentication),
+	 *   -EALREADY/-ESTALE (replay) or another -errno (malformed, unknown key);
+	 *   the role counts and logs it in its own words.
+	 */
+	int (*xmit)(void *user, const uint8_t *pkt, size_t len);
+	int (*rx_auth)(void *user, const union braid_sockaddr *from, size_t len);
+	void (*rx_drop)(void *user, int err, const uint8_t *pkt, size_t len,
+			const union braid_sockaddr *from);
 	void *user;
 };
 
@@ -68,6 +85,10 @@ struct braid_dp_config {
 	 * (IP_PKTINFO); a learned path answers from it. NULL: the source routing picks. */
 	const struct braid_pktinfo *shared_local;
 	const char *name;		/* log prefix of this session (shared_fd form; copied), or NULL */
+	struct braid_tunnel_stats *st;	/* where to count (the role's), or NULL: the backend's own */
+	bool tun_attach;		/* the data path writes what it receives to tun_fd itself */
+	int tun_fd;			/* with tun_attach */
+	bool tun_vnet;			/* tun_fd has IFF_VNET_HDR (coalesced writes, super-packet reads) */
 };
 
 /* A backend: its ops (kernel-doc per op: what it does, what kmod and MPTCP map it to). */
@@ -87,6 +108,16 @@ struct braid_dp_ops {
 	 * it no callback of the role runs. kmod: BRAID_DCO_CMD_DEL_PEER.
 	 */
 	void (*close)(struct braid_dp *dp);
+	/**
+	 * restart() - the session restarts on a fresh data channel dc (static-key
+	 * SIGUSR1/ping-restart): learned paths and engine state go, configured
+	 * paths are revalidated. 0 or -errno. kmod: DEL_PEER + NEW_PEER.
+	 */
+	int (*restart)(struct braid_dp *dp, struct braid_dc *dc);
+	/** has_peer() - at least one path has a peer address (configured or learned). */
+	bool (*has_peer)(const struct braid_dp *dp);
+	/** outer_hdr() - the largest outer IP header of the paths (20 or 40), for mssfix. */
+	int (*outer_hdr)(const struct braid_dp *dp);
 	/**
 	 * path_add() - add a path local -> remote; it carries data only once
 	 * validated (PATH_CHALLENGE). Returns the path index or -errno.
@@ -131,6 +162,15 @@ struct braid_dp_ops {
 	 * kmod: BRAID_DCO_CMD_SEND (control-path payloads); mptcp: write().
 	 */
 	int (*send)(struct braid_dp *dp, const uint8_t *p, size_t len);
+	/**
+	 * seal() - seal one payload into the caller's buffer (out, cap; pt may
+	 * sit at out + overhead: sealed in place) without sending it, for a role
+	 * that batches its own sends (the static-key mode's sendmmsg). 0 and
+	 * *out_len, or -errno (-EOVERFLOW: packet-ids used up, restart).
+	 * user: NULL; kmod: NULL (the kernel sends); mptcp: NULL.
+	 */
+	int (*seal)(struct braid_dp *dp, const uint8_t *pt, size_t len, uint8_t *out, size_t cap,
+		    size_t *out_len);
 	/**
 	 * send_ip() - one IP packet the role read or routed (the gateway's TUN
 	 * read, client-to-client): MSS-clamped, classified, queued. 0 or -errno.
@@ -184,6 +224,21 @@ static inline void braid_dp_close(struct braid_dp *dp)
 		dp->ops->close(dp);
 }
 
+static inline int braid_dp_restart(struct braid_dp *dp, struct braid_dc *dc)
+{
+	return dp->ops->restart ? dp->ops->restart(dp, dc) : -EOPNOTSUPP;
+}
+
+static inline bool braid_dp_has_peer(const struct braid_dp *dp)
+{
+	return dp->ops->has_peer ? dp->ops->has_peer(dp) : true;
+}
+
+static inline int braid_dp_outer_hdr(const struct braid_dp *dp)
+{
+	return dp->ops->outer_hdr ? dp->ops->outer_hdr(dp) : 40;
+}
+
 static inline int braid_dp_path_add(struct braid_dp *dp, const union braid_sockaddr *local,
 				    const union braid_sockaddr *remote)
 {
@@ -219,6 +274,12 @@ static inline int braid_dp_key_remove(struct braid_dp *dp, int key_id)
 static inline int braid_dp_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 {
 	return dp->ops->send(dp, p, len);
+}
+
+static inline int braid_dp_seal(struct braid_dp *dp, const uint8_t *pt, size_t len,
+				uint8_t *out, size_t cap, size_t *out_len)
+{
+	return dp->ops->seal ? dp->ops->seal(dp, pt, len, out, cap, out_len) : -EOPNOTSUPP;
 }
 
 static inline int braid_dp_send_ip(struct braid_dp *dp, const uint8_t *ip, size_t len)

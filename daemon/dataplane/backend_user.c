@@ -18,6 +18,7 @@ struct user_dp {
 	struct braid_mpsession s;	/* first: mpsession's holder (engine, stats, role) */
 	struct braid_dp dp;		/* the handle the role holds */
 	struct braid_dp_role role;	/* the role's callbacks */
+	struct braid_tunnel_stats *st;	/* the role's counters, or &s.st */
 };
 
 /* What user_open hands to user_engine_open through the holder's role.user. */
@@ -38,6 +39,14 @@ static void role_deliver(void *user, uint8_t *payload, size_t len)
 	u->role.deliver(u->role.user, payload, len);
 }
 
+static void role_rx_auth(void *user, const union braid_sockaddr *from)
+{
+	const struct user_dp *u = user;
+
+	if (u->role.rx_auth)
+		u->role.rx_auth(u->role.user, from, 0);
+}
+
 static void role_activity(void *user, bool rx)
 {
 	const struct user_dp *u = user;
@@ -51,19 +60,28 @@ static int user_engine_open(struct braid_mpsession *s, const struct braid_mpath_
 	struct user_dp *u = (struct user_dp *)s;	/* s is its first member */
 	const struct user_open_ctx *ctx = s->role.user;
 	const struct braid_dp_config *c = ctx->cfg;
+	int r;
 
 	u->role = *ctx->role;
 	u->dp.ops = &braid_dp_user_ops;
+	u->st = c->st ? c->st : &s->st;
 	s->role.user = u;	/* from now on the hooks reach the role through u */
 	if (c->shared_fd >= 0) {
-		int r = braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h,
-					       c->shared_fd, c->name);
-
+		r = braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, u->st, h,
+					   c->shared_fd, c->name);
 		if (!r)
 			braid_mpath_set_shared_local(s->m, c->shared_local);
 		return r;
 	}
-	return braid_mpath_new(&s->m, c->loop, c->o, c->dc, c->mss, &s->st, h);
+	r = braid_mpath_new(&s->m, c->loop, c->o, c->dc, c->mss, u->st, h);
+	if (!r && c->tun_attach) {
+		r = braid_mpath_attach_tun(s->m, c->tun_fd, c->tun_vnet);
+		if (r) {
+			braid_mpath_free(s->m);
+			s->m = NULL;
+		}
+	}
+	return r;
 }
 
 static int user_open(struct braid_dp **out, const struct braid_dp_config *cfg,
@@ -71,7 +89,8 @@ static int user_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 {
 	struct user_open_ctx ctx = { .cfg = cfg, .role = role };
 	const struct braid_mpsession_role mr = {
-		.deliver = role_deliver, .activity = role_activity, .user = &ctx,
+		.deliver = role_deliver, .activity = role_activity, .rx_auth = role_rx_auth,
+		.user = &ctx,
 	};
 	void *h;
 	int r;
@@ -86,6 +105,21 @@ static int user_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 static void user_close(struct braid_dp *dp)
 {
 	braid_mpsession_free(&U(dp)->s);
+}
+
+static int user_restart(struct braid_dp *dp, struct braid_dc *dc)
+{
+	return braid_mpath_restart(U(dp)->s.m, dc);
+}
+
+static bool user_has_peer(const struct braid_dp *dp)
+{
+	return braid_mpath_has_peer(U(dp)->s.m);
+}
+
+static int user_outer_hdr(const struct braid_dp *dp)
+{
+	return braid_mpath_outer_hdr(U(dp)->s.m);
 }
 
 static int user_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps)
@@ -121,7 +155,7 @@ static void user_tun_readable(struct braid_dp *dp, int tun_fd)
 
 static void user_stats(const struct braid_dp *dp, struct braid_tunnel_stats *st)
 {
-	*st = U(dp)->s.st;
+	*st = *U(dp)->st;
 }
 
 static int user_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out, int max)
@@ -143,6 +177,9 @@ const struct braid_dp_ops braid_dp_user_ops = {
 	.name = "user",
 	.open = user_open,
 	.close = user_close,
+	.restart = user_restart,
+	.has_peer = user_has_peer,
+	.outer_hdr = user_outer_hdr,
 	.path_set = user_path_set,
 	.set_sched = user_set_sched,
 	.send = user_send,

@@ -18,7 +18,8 @@ static void hook_rx_auth(void *user, const union braid_sockaddr *from)
 {
 	const struct braid_mpsession *s = user;
 
-	(void)from;
+	if (s->role.rx_auth)
+		s->role.rx_auth(s->role.user, from);
 	s->role.activity(s->role.user, true);
 }
 

@@ -21,6 +21,8 @@ struct braid_mpsession_role {
 	void (*deliver)(void *user, uint8_t *payload, size_t len);
 	/* rx: a packet authenticated; !rx: at least one datagram was sent */
 	void (*activity)(void *user, bool rx);
+	/* optional: a packet from `from` authenticated (before activity(rx)) */
+	void (*rx_auth)(void *user, const union braid_sockaddr *from);
 	void *user;
 };
 

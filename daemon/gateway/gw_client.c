@@ -212,6 +212,8 @@ static void client_connect_finish(struct gw_client *c)
 		r = install_key(c, (unsigned)braid_ctls_current_key_id(c->ctl));
 	if (!r && mp)
 		r = braid_gw_mp_start(c, braid_gw_deliver);
+	else if (!r)
+		r = braid_gw_sp_start(c);
 	if (r) {
 		auth_fail(c, "data channel set-up failed");
 		return;

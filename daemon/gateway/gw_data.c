@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dataplane/backend_sp.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
@@ -24,8 +25,7 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 {
 	struct braid_gateway *g = c->g;
 	uint8_t *fr = g->buf2 + HEADROOM;
-	uint8_t out[BUF_SIZE];
-	size_t flen, olen;
+	size_t flen;
 	int r;
 
 	if (c->st != C_ACTIVE || !c->dc)
@@ -34,15 +34,16 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 		braid_gw_mp_send(c, p, len);
 		return;
 	}
+	if (!c->sp)
+		return;
 	r = braid_payload_frame(c->framing, p, len, fr, BUF_SIZE - HEADROOM, &flen);
 	if (r)
 		return;
-	r = braid_dc_encrypt(c->dc, fr, flen, out, sizeof(out), &olen, NULL);
+	r = braid_dp_send(c->sp, fr, flen);
 	if (r) {
 		braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));
 		return;
 	}
-	braid_gw_send_raw(c, out, olen);
 	c->last_tx_ms = braid_gw_now_ms();
 }
 
@@ -95,15 +96,93 @@ void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len)
 	on_payload(c, p, len);
 }
 
+/* ---- the single-path data path's callbacks (backend_sp.c) ---- */
+
+static int sp_xmit(void *user, const uint8_t *pkt, size_t len)
+{
+	braid_gw_send_raw(user, pkt, len);
+	return 0;
+}
+
+/* Authenticated: float to a new source address (UDP) unless another certificate holds it. */
+static int sp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
+{
+	struct gw_client *c = user;
+	struct braid_gateway *g = c->g;
+
+	if (from && !c->tcp && !braid_sockaddr_equal(from, &c->addr)) {
+		struct gw_client *other = braid_gw_by_addr(g, from);
+		char old[80];
+
+		if (other && strcmp(other->cert_cn, c->cert_cn)) {
+			/* 2.6: no float onto an address a client with another certificate uses */
+			g->st.float_refused++;
+			braid_dbg("%s/%s: float to %s refused: in use by %s", braid_gw_cname(c), c->real,
+				  other->real, braid_gw_cname(other));
+			return -EADDRINUSE;
+		}
+		if (other)
+			braid_gw_client_kill(other, "another session of this certificate floated to its address");
+		snprintf(old, sizeof(old), "%s", c->real);
+		braid_gw_addr_remove(g, c);
+		c->addr = *from;
+		braid_gw_addr_insert(g, c);
+		braid_gw_addr_strings(c);
+		g->st.floats++;
+		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), c->pid, old, c->real);
+	}
+	c->last_rx_ms = braid_gw_now_ms();
+	c->rx_bytes += len;
+	return 0;
+}
+
+static void sp_rx_drop(void *user, int err, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from)
+{
+	struct gw_client *c = user;
+	struct braid_gateway *g = c->g;
+	char a[80];
+
+	braid_sockaddr_str(from ? from : &c->addr, a, sizeof(a));
+	if (err == -EBADMSG) {
+		g->st.data_auth_failed++;
+		braid_reject(&g->rej, BRAID_REJ_DATA_AUTH, braid_gw_now_ms(), 0,
+			     "%s/%s: data packet authentication failed", braid_gw_cname(c), a);
+	} else if (err == -EALREADY || err == -ESTALE) {
+		braid_reject_replay(&g->rej, braid_gw_cname(c), a, pkt, len,
+				    g->o->mute_replay_warnings, braid_gw_now_ms());
+	}
+	if (c->tcp && err != -EALREADY && err != -ESTALE) {
+		/* OpenVPN: a decrypt failure is fatal on TCP */
+		braid_gw_client_kill(c, "data channel decryption failed on TCP");
+	}
+}
+
+static void sp_deliver(void *user, uint8_t *payload, size_t len)
+{
+	on_payload(user, payload, len);
+}
+
+int braid_gw_sp_start(struct gw_client *c)
+{
+	const struct braid_dp_role role = {
+		.deliver = sp_deliver, .xmit = sp_xmit, .rx_auth = sp_rx_auth,
+		.rx_drop = sp_rx_drop, .user = c,
+	};
+	const struct braid_dp_config cfg = { .loop = c->g->loop, .o = c->g->o, .dc = c->dc,
+					     .mss = &c->g->mss, .shared_fd = -1 };
+
+	braid_dp_close(c->sp);
+	c->sp = NULL;
+	return braid_dp_open(&braid_dp_sp_ops, &c->sp, &cfg, &role);
+}
+
 /* A data packet for client c (already matched by peer-id or address). */
 void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union braid_sockaddr *from)
 {
 	struct braid_gateway *g = c->g;
-	uint8_t *out = g->buf2 + HEADROOM;
-	size_t olen;
-	int r;
 
-	if (c->st != C_ACTIVE || !c->dc) {
+	if (c->st != C_ACTIVE || !c->dc || !c->sp) {
 		g->st.data_unknown_peer++;
 		return;
 	}
@@ -128,50 +207,7 @@ void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union
 		}
 		return;
 	}
-	r = braid_dc_decrypt(c->dc, pkt, len, braid_gw_now_ms() / 1000, out, BUF_SIZE - HEADROOM,
-			     &olen, NULL);
-	if (r) {
-		char a[80];
-
-		braid_sockaddr_str(from ? from : &c->addr, a, sizeof(a));
-		if (r == -EBADMSG) {
-			g->st.data_auth_failed++;
-			braid_reject(&g->rej, BRAID_REJ_DATA_AUTH, braid_gw_now_ms(), 0,
-				     "%s/%s: data packet authentication failed", braid_gw_cname(c), a);
-		} else if (r == -EALREADY || r == -ESTALE) {
-			braid_reject_replay(&g->rej, braid_gw_cname(c), a, pkt, len,
-					    g->o->mute_replay_warnings, braid_gw_now_ms());
-		}
-		if (c->tcp && r != -EALREADY && r != -ESTALE) {
-			/* OpenVPN: a decrypt failure is fatal on TCP */
-			braid_gw_client_kill(c, "data channel decryption failed on TCP");
-		}
-		return;
-	}
-	if (from && !c->tcp && !braid_sockaddr_equal(from, &c->addr)) {
-		struct gw_client *other = braid_gw_by_addr(g, from);
-		char old[80];
-
-		if (other && strcmp(other->cert_cn, c->cert_cn)) {
-			/* 2.6: no float onto an address a client with another certificate uses */
-			g->st.float_refused++;
-			braid_dbg("%s/%s: float to %s refused: in use by %s", braid_gw_cname(c), c->real,
-				  other->real, braid_gw_cname(other));
-			return;
-		}
-		if (other)
-			braid_gw_client_kill(other, "another session of this certificate floated to its address");
-		snprintf(old, sizeof(old), "%s", c->real);
-		braid_gw_addr_remove(g, c);
-		c->addr = *from;
-		braid_gw_addr_insert(g, c);
-		braid_gw_addr_strings(c);
-		g->st.floats++;
-		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), c->pid, old, c->real);
-	}
-	c->last_rx_ms = braid_gw_now_ms();
-	c->rx_bytes += len;
-	on_payload(c, out, olen);
+	braid_dp_input(c->sp, pkt, len, from);
 }
 
 void braid_gw_release_held(struct gw_client *c, bool deliver)

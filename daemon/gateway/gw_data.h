@@ -19,6 +19,9 @@
 /* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
 void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len);
 /* A data packet for client c (matched by peer-id or address; from NULL: its address or TCP). */
+/* Open client c's single-path data path over c->dc (backend_sp.c). 0 or -errno. */
+int braid_gw_sp_start(struct gw_client *c);
+
 void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union braid_sockaddr *from);
 /* An authenticated payload of client c (IP to the TUN or another client, OCC). */
 void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len);

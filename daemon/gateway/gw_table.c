@@ -16,6 +16,7 @@
 
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_script.h"
+#include "dataplane/backend.h"
 #include "util/log.h"
 
 /* "a.b.c.d:port" / "[v6]:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
@@ -202,6 +203,7 @@ static void client_free(struct gw_client *c)
 	c->n_held = 0;
 	braid_ctls_free(c->ctl);
 	braid_gw_mp_stop(c);
+	braid_dp_close(c->sp);	/* before the data channel it uses */
 	braid_dc_free(c->dc);
 	braid_gw_push_out_free(&c->push);
 	braid_ccd_free(&c->ccd);

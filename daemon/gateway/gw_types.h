@@ -90,6 +90,7 @@ struct gw_client {
 	char ip[INET6_ADDRSTRLEN], port[8];
 	struct braid_ctls *ctl;
 	struct braid_dc *dc;
+	struct braid_dp *sp;		/* single-path data path over dc (backend_sp.c), or NULL */
 	ev_timer ctl_t;
 	/* TCP */
 	bool tcp;

@@ -25,7 +25,7 @@
 #include "dc/static_key.h"
 #include "util/log.h"
 #include "control/statline.h"
-#include "dataplane/mpath.h"
+#include "dataplane/backend_user.h"
 #include "dataplane/pathset.h"
 #include "os/sock.h"
 #include "control/status.h"
@@ -58,8 +58,17 @@ static int make_dc(struct braid_tunnel *t)
 		braid_dc_free(dc);
 		return r;
 	}
+	braid_dp_close(t->sp);	/* before the data channel it uses */
+	t->sp = NULL;
 	braid_dc_free(t->dc);
 	t->dc = dc;
+	if (!o->multipath) {
+		r = tunnel_sp_open(t);
+		if (r) {
+			braid_err("cannot open the data path: %s", strerror(-r));
+			return r;
+		}
+	}
 	return 0;
 }
 
@@ -183,7 +192,7 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
+	r = braid_status_write(t->o->status_path, &t->st, braid_dp_mpath(t->mpd));
 	if (r)
 		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
@@ -222,7 +231,7 @@ static void restart(struct braid_tunnel *t)
 		ev_io_start(t->loop, &t->tun_r);
 	}
 	if (t->mpd) {
-		if (braid_mpath_restart(t->mpd, t->dc)) {
+		if (braid_dp_restart(t->mpd, t->dc)) {
 			t->exit_req = true;
 			t->exit_code = 1;
 			return;
@@ -254,7 +263,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 		if (t->stats_req) {
 			t->stats_req = false;
 			log_stats(t, "stats");
-			braid_status_log(t->mpd);
+			braid_status_log(braid_dp_mpath(t->mpd));
 			if (t->o->status_path)
 				status_cb(t->loop, &t->status_t, 0);
 		}
@@ -266,7 +275,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 			break;
 	}
 	log_stats(t, "final stats");
-	braid_status_log(t->mpd);
+	braid_status_log(braid_dp_mpath(t->mpd));
 	if (t->o->status_path)
 		status_cb(t->loop, &t->status_t, 0);
 	return t->reload_req ? BRAID_RUN_RELOAD : t->exit_code;
@@ -293,8 +302,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	t->tun.fd = -1;
 	t->txbuf = malloc((size_t)BATCH * BUF_SIZE);
 	t->rxbuf = malloc((size_t)BATCH * BUF_SIZE);
-	t->plain = malloc(BUF_SIZE);
-	if (!t->txbuf || !t->rxbuf || !t->plain) {
+	if (!t->txbuf || !t->rxbuf) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -319,7 +327,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 				t->has_remote = true;
 	}
 	/* multipath: IFF_VNET_HDR so the data plane reads TCP super-packets and
-	 * writes coalesced ones (braid_mpath_attach_tun) */
+	 * writes coalesced ones (cfg.tun_attach) */
 	r = o->multipath ? braid_tun_open_vnet(&t->tun, o) : braid_tun_open(&t->tun, o);
 	if (r)
 		goto err_sock;
@@ -336,20 +344,19 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		goto err_tun;
 	}
 	if (o->multipath) {
-		const struct braid_mpath_hooks hooks = {
+		const struct braid_dp_role role = {
 			.deliver = tunnel_mp_deliver, .rx_auth = tunnel_mp_rx_auth,
-			.tx = tunnel_mp_tx, .user = t,
+			.activity = tunnel_mp_activity, .user = t,
+		};
+		const struct braid_dp_config cfg = {
+			.loop = t->loop, .o = o, .dc = t->dc, .mss = &t->mss, .shared_fd = -1,
+			.st = &t->st, .tun_attach = true, .tun_fd = t->tun.fd,
+			.tun_vnet = t->tun.vnet,
 		};
 
-		r = braid_mpath_new(&t->mpd, t->loop, o, t->dc, &t->mss, &t->st, &hooks);
+		r = braid_dp_open(&braid_dp_user_ops, &t->mpd, &cfg, &role);
 		if (r)
 			goto err_loop;
-		r = braid_mpath_attach_tun(t->mpd, t->tun.fd, t->tun.vnet);
-		if (r) {
-			braid_mpath_free(t->mpd);
-			t->mpd = NULL;
-			goto err_loop;
-		}
 		tunnel_update_mssfix(t);
 	}
 	ev_io_init(&t->tun_r, tunnel_tun_read_cb, t->tun.fd, EV_READ);
@@ -371,7 +378,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		struct braid_control_ops ops;
 
 		t->ctlops.st = &t->st;
-		t->ctlops.m = t->mpd;
+		t->ctlops.m = braid_dp_mpath(t->mpd);
 		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
 		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
 		if (r)
@@ -393,7 +400,7 @@ err_ctl:
 	ev_timer_stop(t->loop, &t->tick);
 	ev_io_stop(t->loop, &t->tun_r);
 	ev_io_stop(t->loop, &t->sock_r);
-	braid_mpath_free(t->mpd);
+	braid_dp_close(t->mpd);
 	t->mpd = NULL;
 err_loop:
 	ev_loop_destroy(t->loop);
@@ -404,11 +411,11 @@ err_sock:
 	if (t->fd >= 0)
 		close(t->fd);
 err_dc:
+	braid_dp_close(t->sp);
 	braid_dc_free(t->dc);
 err_key:
 	braid_key2_wipe(&t->key);
 err_free:
-	free(t->plain);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);
@@ -427,7 +434,7 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		ev_timer_stop(t->loop, &t->status_t);
 		braid_control_free(t->ctl);
 		t->ctl = NULL;
-		braid_mpath_free(t->mpd);
+		braid_dp_close(t->mpd);
 		t->mpd = NULL;
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(t->loop, &t->sig[i]);
@@ -437,13 +444,12 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		braid_tun_close(&t->tun, t->o);
 	if (t->fd >= 0)
 		close(t->fd);
+	braid_dp_close(t->sp);
 	braid_dc_free(t->dc);
 	braid_key2_wipe(&t->key);
 	/* packet buffers held plaintext */
 	sodium_memzero(t->txbuf, (size_t)BATCH * BUF_SIZE);
 	sodium_memzero(t->rxbuf, (size_t)BATCH * BUF_SIZE);
-	sodium_memzero(t->plain, BUF_SIZE);
-	free(t->plain);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);

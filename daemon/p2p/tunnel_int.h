@@ -21,7 +21,7 @@
 #include "os/sock.h"
 #include "os/tun.h"
 #include "session/reject.h"
-#include "dataplane/mpath.h"
+#include "dataplane/backend.h"
 #include "dataplane/mssfix.h"
 #include "dataplane/pathset.h"
 #include "dataplane/tunstats.h"
@@ -44,7 +44,10 @@ struct braid_tunnel {
 	struct braid_dc *dc;
 	struct braid_key2 key;		/* kept for restarts (persist-key); wiped on free */
 	struct braid_mssfix mss;
-	struct braid_mpath *mpd;	/* multipath data plane, or NULL (single path) */
+	struct braid_dp *sp;		/* single-path data path (backend_sp.c), or NULL (multipath) */
+	int xmit_path;			/* the path sp_xmit sends on */
+	int rx_path;			/* the path of the packet being opened */
+	struct braid_dp *mpd;		/* multipath data path (backend.h), or NULL (single path) */
 	ev_timer status_t;
 	struct braid_control *ctl;	/* control socket, or NULL */
 	struct braid_ctlops ctlops;
@@ -79,7 +82,6 @@ struct braid_tunnel {
 	struct mmsghdr rxmsg[BATCH];
 	struct iovec rxiov[BATCH];
 	union braid_sockaddr rxaddr[BATCH];
-	uint8_t *plain;
 
 	ev_tstamp last_auth_log, last_txerr_log;
 	uint64_t auth_since_log;

@@ -3,7 +3,7 @@
  * tunnel_io.c - the I/O of a point-to-point tunnel: single path, TUN reads
  * encrypted and sent by sendmmsg (with back-pressure), recvmmsg, peer check,
  * decryption, peer learning/float and delivery to the TUN (IP, ping, OCC
- * exit); with multipath, the hooks the data plane (dataplane/mpath) calls.
+ * exit); with multipath, the role callbacks of its data path (dataplane/backend.h).
  */
 #include "p2p/tunnel_io.h"
 
@@ -11,19 +11,11 @@
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "dataplane/backend_sp.h"
 #include "dc/payload.h"
 #include "util/log.h"
-
-static int64_t mono_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec;
-}
 
 static bool ratelimit(ev_tstamp *last, ev_tstamp now)
 {
@@ -39,7 +31,7 @@ void tunnel_update_mssfix(struct braid_tunnel *t)
 	int outer = 40;
 
 	if (t->mpd)
-		outer = braid_mpath_outer_hdr(t->mpd);
+		outer = braid_dp_outer_hdr(t->mpd);
 	else if (p->has_peer && (p->peer.sa.sa_family == AF_INET ||
 			    IN6_IS_ADDR_V4MAPPED(&p->peer.in6.sin6_addr)))
 		outer = 20;
@@ -100,7 +92,7 @@ void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop, (void)revents;
 	if (t->mpd) {
-		braid_mpath_tun_readable(t->mpd, t->tun.fd);
+		braid_dp_tun_readable(t->mpd, t->tun.fd);
 		return;
 	}
 	if (t->tx_n)
@@ -133,7 +125,7 @@ void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		if (braid_mssfix_apply(&t->mss, buf + ov, (size_t)len))
 			t->st.mss_clamped++;
-		r = braid_dc_encrypt(t->dc, buf + ov, (size_t)len, buf, BUF_SIZE, &out_len, NULL);
+		r = braid_dp_seal(t->sp, buf + ov, (size_t)len, buf, BUF_SIZE, &out_len);
 		if (r) {
 			braid_err("encrypt failed: %s", strerror(-r));
 			if (r == -EOVERFLOW && !t->restart_reason) {
@@ -162,24 +154,12 @@ void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 /* A payload the daemon generates itself (ping), sent at once on the peer path. */
 void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size_t len)
 {
-	uint8_t pkt[128];
-	size_t out_len;
 	int path = braid_pathset_select(&t->ps, pl, len);
-	struct braid_path *p;
 
 	if (path < 0 || t->tx_n)
 		return;
-	if (braid_dc_encrypt(t->dc, pl, len, pkt, sizeof(pkt), &out_len, NULL))
-		return;
-	p = &t->ps.path[path];
-	if (sendto(p->fd, pkt, out_len, 0, &p->peer.sa, braid_sockaddr_len(&p->peer)) < 0) {
-		t->st.link_tx_errors++;
-		return;
-	}
-	braid_pathset_tx_done(&t->ps, path, out_len);
-	t->st.link_tx_pkts++;
-	t->st.link_tx_bytes += out_len;
-	t->last_tx = ev_now(t->loop);
+	t->xmit_path = path;
+	braid_dp_send(t->sp, pl, len);	/* sealed, then sp_xmit */
 }
 
 /* ---- RX ---- */
@@ -227,27 +207,54 @@ static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)
 	}
 }
 
-static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
-		   const union braid_sockaddr *from)
-{
-	union braid_sockaddr old;
-	struct braid_dc_rx_info info;
-	size_t plen;
-	bool had;
-	char a[128], b[128];
-	int path, r;
+/* ---- the single-path data path's callbacks (backend_sp.c) ---- */
 
-	t->st.link_rx_pkts++;
-	t->st.link_rx_bytes += len;
-	path = braid_pathset_rx_lookup(&t->ps, t->fd, from);
-	if (path < 0) {
-		t->st.rx_wrong_peer++;
-		braid_dbg("packet from %s dropped: not our peer (no 'float')",
-			  braid_sockaddr_str(from, a, sizeof(a)));
-		return;
+static int sp_xmit(void *user, const uint8_t *pkt, size_t len)
+{
+	struct braid_tunnel *t = user;
+	struct braid_path *p = &t->ps.path[t->xmit_path];
+
+	if (sendto(p->fd, pkt, len, 0, &p->peer.sa, braid_sockaddr_len(&p->peer)) < 0) {
+		t->st.link_tx_errors++;
+		return -errno;
 	}
-	r = braid_dc_decrypt(t->dc, pkt, len, mono_sec(), t->plain, BUF_SIZE, &plen, &info);
-	if (r == -EBADMSG) {
+	braid_pathset_tx_done(&t->ps, t->xmit_path, len);
+	t->st.link_tx_pkts++;
+	t->st.link_tx_bytes += len;
+	t->last_tx = ev_now(t->loop);
+	return 0;
+}
+
+/* Authenticated: only now may the peer address be learned or moved. */
+static int sp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
+{
+	struct braid_tunnel *t = user;
+	union braid_sockaddr old;
+	char a[128], b[128];
+	bool had;
+
+	if (braid_pathset_rx_confirm(&t->ps, t->rx_path, from, len, &old, &had)) {
+		if (had)
+			braid_info("peer float: %s -> %s", braid_sockaddr_str(&old, a, sizeof(a)),
+				   braid_sockaddr_str(from, b, sizeof(b)));
+		tunnel_update_mssfix(t);
+	}
+	if (!t->connected) {
+		t->connected = true;
+		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+		braid_info("state: CONNECTED");
+	}
+	t->last_rx = ev_now(t->loop);
+	return 0;
+}
+
+static void sp_rx_drop(void *user, int err, const uint8_t *pkt, size_t len,
+		       const union braid_sockaddr *from)
+{
+	struct braid_tunnel *t = user;
+	char a[128];
+
+	if (err == -EBADMSG) {
 		t->st.rx_auth_failures++;
 		t->auth_since_log++;
 		if (ratelimit(&t->last_auth_log, ev_now(t->loop))) {
@@ -260,33 +267,53 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 		}
 		return;
 	}
-	if (r == -EALREADY || r == -ESTALE) {
+	if (err == -EALREADY || err == -ESTALE) {
 		t->st.rx_replays++;
 		braid_reject_replay(&t->rej, "", braid_sockaddr_str(from, a, sizeof(a)), pkt, len,
 				    t->o->mute_replay_warnings, (int64_t)(ev_now(t->loop) * 1000));
 		return;
 	}
-	if (r) {
-		t->st.rx_malformed++;
-		braid_dbg("packet from %s dropped: %s", braid_sockaddr_str(from, a, sizeof(a)),
-			  strerror(-r));
+	t->st.rx_malformed++;
+	braid_dbg("packet from %s dropped: %s", braid_sockaddr_str(from, a, sizeof(a)),
+		  strerror(-err));
+}
+
+static void sp_deliver(void *user, uint8_t *payload, size_t len)
+{
+	rx_payload(user, payload, len);
+}
+
+int tunnel_sp_open(struct braid_tunnel *t)
+{
+	const struct braid_dp_role role = {
+		.deliver = sp_deliver, .xmit = sp_xmit, .rx_auth = sp_rx_auth,
+		.rx_drop = sp_rx_drop, .user = t,
+	};
+	const struct braid_dp_config cfg = { .o = t->o, .dc = t->dc, .mss = &t->mss,
+					     .shared_fd = -1 };
+
+	braid_dp_close(t->sp);
+	t->sp = NULL;
+	return braid_dp_open(&braid_dp_sp_ops, &t->sp, &cfg, &role);
+}
+
+static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
+		   const union braid_sockaddr *from)
+{
+	char a[128];
+	int path;
+
+	t->st.link_rx_pkts++;
+	t->st.link_rx_bytes += len;
+	path = braid_pathset_rx_lookup(&t->ps, t->fd, from);
+	if (path < 0) {
+		t->st.rx_wrong_peer++;
+		braid_dbg("packet from %s dropped: not our peer (no 'float')",
+			  braid_sockaddr_str(from, a, sizeof(a)));
 		return;
 	}
-	/* authenticated from here on: only now may the peer address be learned or moved */
-	if (braid_pathset_rx_confirm(&t->ps, path, from, len, &old, &had)) {
-		if (had)
-			braid_info("peer float: %s -> %s", braid_sockaddr_str(&old, a, sizeof(a)),
-				   braid_sockaddr_str(from, b, sizeof(b)));
-		tunnel_update_mssfix(t);
-	}
-	if (!t->connected || info.peer_restarted) {
-		t->connected = true;
-		braid_info("Peer Connection Initiated with %s%s", braid_sockaddr_str(from, a, sizeof(a)),
-			   info.peer_restarted ? " (the peer restarted: new packet-id sequence)" : "");
-		braid_info("state: CONNECTED");
-	}
-	t->last_rx = ev_now(t->loop);
-	rx_payload(t, t->plain, plen);
+	t->rx_path = path;
+	braid_dp_input(t->sp, pkt, len, from);
 }
 
 void tunnel_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -334,22 +361,26 @@ void tunnel_mp_deliver(void *user, uint8_t *payload, size_t len)
 	rx_payload(user, payload, len);
 }
 
-void tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from)
+int tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 {
 	struct braid_tunnel *t = user;
 	char a[128];
 
-	if (!t->connected) {
+	(void)len;
+	if (!t->connected && from) {
 		t->connected = true;
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
 		braid_info("state: CONNECTED");
 	}
-	t->last_rx = ev_now(t->loop);
+	return 0;
 }
 
-void tunnel_mp_tx(void *user)
+void tunnel_mp_activity(void *user, bool rx)
 {
 	struct braid_tunnel *t = user;
 
-	t->last_tx = ev_now(t->loop);
+	if (rx)
+		t->last_rx = ev_now(t->loop);
+	else
+		t->last_tx = ev_now(t->loop);
 }

@@ -22,9 +22,12 @@ void tunnel_sock_write_cb(struct ev_loop *loop, ev_io *w, int revents);
 /* A payload the daemon generates itself (ping), sent at once on the peer path. */
 void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size_t len);
 
-/* struct braid_mpath_hooks of the multipath data plane. */
+/* Open the single-path data path over t->dc (closing an old one). 0 or -errno. */
+int tunnel_sp_open(struct braid_tunnel *t);
+
+/* The role's callbacks (struct braid_dp_role) for the multipath data path. */
 void tunnel_mp_deliver(void *user, uint8_t *payload, size_t len);
-void tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from);
-void tunnel_mp_tx(void *user);
+int tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from, size_t len);
+void tunnel_mp_activity(void *user, bool rx);
 
 #endif /* BRAID_TUNNEL_IO_H */

@@ -22,7 +22,7 @@ void tunnel_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	ev_tstamp now = ev_now(loop);
 
 	(void)revents;
-	bool has_peer = t->mpd ? braid_mpath_has_peer(t->mpd) : t->ps.path[0].has_peer;
+	bool has_peer = t->mpd ? braid_dp_has_peer(t->mpd) : t->ps.path[0].has_peer;
 
 	if (o->ping && has_peer && now - t->last_tx >= o->ping) {
 		uint8_t ping[BRAID_PING_LEN + 2];
@@ -30,7 +30,7 @@ void tunnel_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 		if (!braid_payload_build_ping(BRAID_COMP_NONE, ping, sizeof(ping), &len)) {
 			if (t->mpd)
-				braid_mpath_send_payload(t->mpd, ping, len);
+				braid_dp_send(t->mpd, ping, len);
 			else
 				tunnel_send_control_payload(t, ping, len);
 			t->st.pings_tx++;
