@@ -215,7 +215,9 @@ uint32_t braid_dc_epoch_next(uint32_t now_s)
 {
 	static uint32_t last;
 
-	last = now_s > last ? now_s : last + 1;
+	/* now + 1: a process started in the same second as another one's last session (a crash
+	 * and an immediate restart) still gets a newer epoch than it, so never its nonces */
+	last = now_s + 1 > last ? now_s + 1 : last + 1;
 	return last;
 }
 

@@ -137,9 +137,10 @@ bool braid_dc_needs_renegotiation(const struct braid_dc *dc);
 int braid_dc_key_set_next_tx_packet_id(struct braid_dc *dc, unsigned key_id, uint32_t next);
 
 /*
- * The next long-form epoch of this process: the wall clock in seconds, but
- * at least one more than the last one handed out (two restarts within a
- * second still get two epochs).
+ * The next long-form epoch of this process: the wall clock in seconds plus
+ * one (a new process started within the second of another one's last
+ * session still gets a newer epoch), and at least one more than the last one
+ * handed out (two restarts within a second still get two epochs).
  */
 uint32_t braid_dc_epoch_next(uint32_t now_s);
 
