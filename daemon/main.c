@@ -4,8 +4,11 @@
  * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
  * user/group/chroot comes between the gateway's or the p2p mode's set-up
  * (TUN open, sockets bound) and its event loop (the TLS client drops after
- * its first connection, client_setup.c). Exit codes: 0 normal end, 1
- * configuration or startup error (a failed drop included).
+ * its first connection, client_setup.c). SIGHUP: the role returns
+ * BRAID_RUN_RELOAD, and main frees it, reads the configuration again and
+ * starts it anew (OpenVPN's full restart). Exit codes: 0 normal end, 1
+ * configuration or startup error (a failed drop included; a configuration
+ * that no longer parses at SIGHUP too).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -71,12 +74,83 @@ static void dc_sink(int level, const char *msg, void *ctx)
 }
 
 
+/* Parse and check the options (at start and again at SIGHUP). 0 or -errno (logged). */
+static int load_options(struct braid_options *o, int argc, char **argv)
+{
+	char err[1024];
+	int r;
+
+	braid_options_init(o);
+	r = braid_config_parse_argv(o, argc, argv, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		return r;
+	}
+	braid_log_set_verb(o->verb);
+	o->tls_mode_supported = true;
+	r = braid_options_finalize(o, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		return r;
+	}
+	return 0;
+}
+
+/* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
+static int run_role(struct braid_options *o)
+{
+	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
+	struct braid_tunnel *t = NULL;
+	int code;
+
+	if (o->tls == BRAID_TLS_CLIENT) {
+		struct braid_client *c = NULL;
+
+		if (braid_client_new(&c, o))
+			return 1;
+		if (client_ctlsock_open(c, &ctl)) {
+			braid_client_free(c);
+			return 1;
+		}
+		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		client_ctlsock_close(ctl);
+		braid_client_free(c);
+		return code;
+	}
+	if (o->mode == BRAID_MODE_SERVER) {
+		struct braid_gateway *g = NULL;
+
+		if (braid_gateway_new(&g, o))
+			return 1;
+		if (gw_ctlsock_open(g, &ctl) || braid_privdrop_apply(o)) {
+			gw_ctlsock_close(ctl);
+			braid_gateway_free(g);
+			return 1;
+		}
+		code = braid_gateway_run(g);
+		gw_ctlsock_close(ctl);
+		braid_gateway_free(g);
+		return code;
+	}
+	if (o->tls == BRAID_TLS_SERVER) {
+		braid_err("point-to-point 'tls-server' (without 'mode server') is not available in "
+			  "this build");
+		return 1;
+	}
+	if (braid_tunnel_new(&t, o))
+		return 1;
+	if (braid_privdrop_apply(o)) {
+		braid_tunnel_free(t);
+		return 1;
+	}
+	code = braid_tunnel_run(t);
+	braid_tunnel_free(t);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct braid_options o;
-	struct braid_tunnel *t = NULL;
-	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
-	char err[1024];
 	int r, code = 1;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -96,19 +170,8 @@ int main(int argc, char **argv)
 		braid_err("libsodium initialisation failed");
 		return 1;
 	}
-	braid_options_init(&o);
-	r = braid_config_parse_argv(&o, argc, argv, err, sizeof(err));
-	if (r) {
-		braid_err("%s", err);
+	if (load_options(&o, argc, argv))
 		goto out_opts;
-	}
-	braid_log_set_verb(o.verb);
-	o.tls_mode_supported = true;
-	r = braid_options_finalize(&o, err, sizeof(err));
-	if (r) {
-		braid_err("%s", err);
-		goto out_opts;
-	}
 	if (o.log_path) {
 		r = braid_log_open_file(o.log_path, o.log_append);
 		if (r) {
@@ -126,55 +189,27 @@ int main(int argc, char **argv)
 			goto out_log;
 		}
 	}
-	if (o.tls == BRAID_TLS_CLIENT) {
-		struct braid_client *c = NULL;
-
-		r = braid_client_new(&c, &o);
-		if (r)
-			goto out_pid;
-		if (client_ctlsock_open(c, &ctl)) {
-			braid_client_free(c);
-			goto out_pid;
+	for (;;) {
+		code = run_role(&o);
+		if (code != BRAID_RUN_RELOAD)
+			break;
+		/* SIGHUP: everything was closed; the configuration is read again (the log stays open) */
+		if (o.writepid)
+			unlink(o.writepid);
+		braid_options_free(&o);
+		if (load_options(&o, argc, argv)) {
+			braid_err("SIGHUP: the configuration no longer parses; exiting");
+			code = 1;
+			goto out_log;
 		}
-		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
-		client_ctlsock_close(ctl);
-		braid_client_free(c);
-		braid_info("exiting with status %d", code);
-		goto out_pid;
-	}
-	if (o.mode == BRAID_MODE_SERVER) {
-		struct braid_gateway *g = NULL;
-
-		r = braid_gateway_new(&g, &o);
-		if (r)
-			goto out_pid;
-		if (gw_ctlsock_open(g, &ctl) || braid_privdrop_apply(&o)) {
-			gw_ctlsock_close(ctl);
-			braid_gateway_free(g);
-			goto out_pid;
+		braid_info("SIGHUP: configuration read again; restarting");
+		if (o.writepid && (r = write_pidfile(o.writepid))) {
+			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
+			code = 1;
+			goto out_log;
 		}
-		code = braid_gateway_run(g);
-		gw_ctlsock_close(ctl);
-		braid_gateway_free(g);
-		braid_info("exiting with status %d", code);
-		goto out_pid;
 	}
-	if (o.tls == BRAID_TLS_SERVER) {
-		braid_err("point-to-point 'tls-server' (without 'mode server') is not available in "
-			  "this build");
-		goto out_pid;
-	}
-	r = braid_tunnel_new(&t, &o);
-	if (r)
-		goto out_pid;
-	if (braid_privdrop_apply(&o)) {
-		braid_tunnel_free(t);
-		goto out_pid;
-	}
-	code = braid_tunnel_run(t);
-	braid_tunnel_free(t);
 	braid_info("exiting with status %d", code);
-out_pid:
 	if (o.writepid)
 		unlink(o.writepid);
 out_log:

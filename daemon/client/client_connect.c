@@ -154,6 +154,7 @@ void client_do_restart(struct braid_client *c)
 	c->restart_reason = NULL;
 	c->stt.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
+	braid_info("state: RECONNECTING (%s)", why);
 	client_teardown_session(c);
 	if (c->advance || !was_up) {
 		c->failures++;

@@ -251,6 +251,7 @@ int client_process_push(struct braid_client *c)
 	c->last_rx = c->last_tx = ev_now(c->loop);
 	braid_info("Initialization Sequence Completed (server %s)",
 		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+	braid_info("state: CONNECTED");
 	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */
 	return first ? client_drop_privileges(c) : 0;
 }

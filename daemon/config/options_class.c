@@ -29,6 +29,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "port", A, "lport rport" },
 	{ "nobind", A, "nobind" },
 	{ "float", A, "float_ok" },
+	{ "multihome", A, "multihome multihome_same_if" },
 	{ "ifconfig", A, "has_ifconfig ifc_local ifc_remote" },
 	{ "ifconfig-ipv6", A, "has_ifconfig6 ifc6_local" },
 	{ "route", A, "routes n_routes" },
@@ -59,10 +60,11 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "status", A, "status_path status_interval" },
 	{ "control-socket", A, "control_socket" },
 	{ "persist-key", N,
-	  "braidd always keeps the keys across restarts (read once at start, before the privilege "
-	  "drop)" },
+	  "braidd keeps the keys across session restarts (SIGUSR1, ping-restart; SIGHUP too once "
+	  "privileges are dropped); SIGHUP's full restart otherwise reads them again with the config" },
 	{ "persist-tun", N,
-	  "braidd always keeps the TUN device open across restarts (SIGUSR1, SIGHUP, ping-restart)" },
+	  "braidd keeps the TUN device open across session restarts (SIGUSR1, ping-restart; SIGHUP "
+	  "too once privileges are dropped); SIGHUP's full restart otherwise opens it again" },
 	{ "user", A, "user run_uid" },
 	{ "group", A, "group run_gid" },
 	{ "chroot", A, "chroot_dir" },

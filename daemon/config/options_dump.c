@@ -130,6 +130,8 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "local %s\n", str_or(o->local));
 	out(&b, "lport %u\nrport %u\n", o->lport, o->rport);
 	out(&b, "nobind %s\nfloat %s\n", yn(o->nobind), yn(o->float_ok));
+	if (o->multihome)	/* only when set: the golden dumps stay as they were */
+		out(&b, "multihome yes%s\n", o->multihome_same_if ? " same-interface" : "");
 	/* data channel */
 	out(&b, "cipher %s\n", o->cipher[0] ? o->cipher : "-");
 	out(&b, "data-ciphers %s\n", o->data_ciphers[0] ? o->data_ciphers : "-");

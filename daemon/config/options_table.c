@@ -54,6 +54,7 @@ static const struct opt_def opt_table[] = {
 	{ "port", 1, 1, opt_port, false, NOBLOB, 0 },
 	{ "nobind", 0, 0, opt_nobind, false, NOBLOB, 0 },
 	{ "float", 0, 0, opt_float, false, NOBLOB, 0 },
+	{ "multihome", 0, 1, opt_multihome, false, NOBLOB, 0 },
 	{ "ifconfig", 2, 2, opt_ifconfig, false, NOBLOB, 0 },
 	{ "ifconfig-ipv6", 2, 2, opt_ifconfig6, false, NOBLOB, 0 },
 	{ "route", 1, 4, opt_route, false, NOBLOB, 0 },

@@ -219,6 +219,8 @@ struct braid_options {
 	uint16_t lport, rport;
 	bool nobind;
 	bool float_ok;
+	bool multihome;			/* gateway UDP: answer from the address the client talks to */
+	bool multihome_same_if;		/* multihome same-interface: and out of the interface it came in on */
 
 	/* data channel */
 	char cipher[32];		/* "" until finalize */

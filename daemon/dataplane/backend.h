@@ -81,6 +81,9 @@ struct braid_dp_config {
 	struct braid_dc *dc;		/* the session's data channel (keys, packet-ids) */
 	const struct braid_mssfix *mss;	/* the tunnel's clamp, read at each packet */
 	int shared_fd;			/* >= 0: the role's socket, read by the role (input op) */
+	/* shared_fd: where the role keeps the local address of the datagram it hands to input()
+	 * (IP_PKTINFO); a learned path answers from it. NULL: the source routing picks. */
+	const struct braid_pktinfo *shared_local;
 	const char *name;		/* log prefix of this session (shared_fd form; copied), or NULL */
 	struct braid_tunnel_stats *st;	/* where to count (the role's), or NULL: the backend's own */
 	bool tun_attach;		/* the data path writes what it receives to tun_fd itself */

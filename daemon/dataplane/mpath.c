@@ -188,6 +188,11 @@ int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
 	return mpath_create(out, loop, o, dc, mss, st, hooks, fd, name);
 }
 
+void braid_mpath_set_shared_local(struct braid_mpath *m, const struct braid_pktinfo *local)
+{
+	m->shared_local = local;
+}
+
 void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from)
 {
@@ -197,12 +202,8 @@ void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc)
 {
-	ev_timer_stop(m->loop, &m->engine_t);
-	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
-	m->mp = NULL;
 	m->dc = dc;
-	m->have_spare = false;
-	return mpath_engine_create(m) ? -EIO : (mpath_pump(m), 0);
+	return mpath_engine_renew(m);
 }
 
 /* ---- status and run-time changes ---- */

@@ -84,6 +84,18 @@ int mpath_engine_create(struct braid_mpath *m)
 	return 0;
 }
 
+int mpath_engine_renew(struct braid_mpath *m)
+{
+	ev_timer_stop(m->loop, &m->engine_t);
+	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
+	m->mp = NULL;
+	m->have_spare = false;
+	if (mpath_engine_create(m))
+		return -EIO;
+	mpath_pump(m);
+	return 0;
+}
+
 /* ---- transmit ---- */
 
 static void tx_data(struct braid_mpath *m, const struct braid_mp_tx *tx)

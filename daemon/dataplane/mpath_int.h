@@ -97,6 +97,7 @@ struct ep {
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */
 	char route[72];		/* the kernel's route for this path (mpath_bind.c), "" unchecked */
 	bool route_bad;		/* its packets would not leave through the path's interface */
+	struct braid_pktinfo local;	/* shared socket: the address its packets come to (or 0) */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -112,6 +113,7 @@ struct braid_mpath {
 	const struct braid_mssfix *mss;
 	struct braid_tunnel_stats *tst;
 	struct braid_mpath_hooks h;
+	const struct braid_pktinfo *shared_local;	/* the shared socket's current rx local address */
 
 	struct braid_mp_config cfg;
 	struct braid_mp *mp;

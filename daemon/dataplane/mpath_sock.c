@@ -188,6 +188,7 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 		mpath_tx_flush(m);
 	m->txb_path[m->txb.n] = path;
 	braid_txb_add(&m->txb, s->fd, &s->gso, &e->peer, pkt, len);
+	braid_txb_set_src(&m->txb, &e->local);	/* family 0 (not shared): as routing picks */
 }
 
 /* ---- sockets ---- */

@@ -109,7 +109,7 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 	char name[160];
 	const struct braid_dp_config cfg = {
 		.loop = g->loop, .o = g->o, .dc = c->dc, .mss = &g->mss, .shared_fd = g->fd,
-		.name = name,
+		.shared_local = g->pktinfo ? &g->rx_local : NULL, .name = name,
 	};
 	struct gw_mp *mp;
 	int r;

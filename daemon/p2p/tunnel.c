@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "config/config.h"
 #include "control/control.h"
 #include "control/ctlops.h"
 #include "dc/dc.h"
@@ -41,6 +42,7 @@ static int make_dc(struct braid_tunnel *t)
 		.replay_window = o->replay_window,
 		.replay_time = o->has_replay_time ? o->replay_time : 0,
 		.backend = BRAID_AEAD_BACKEND_AUTO,
+		.long_form = true,	/* the time lets a restarted peer's new packet-ids through */
 	};
 	struct braid_dc *dc;
 	int r;
@@ -216,6 +218,7 @@ static void restart(struct braid_tunnel *t)
 	t->restart_reason = NULL;
 	t->st.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
+	braid_info("state: RECONNECTING (%s)", why);
 	/* fresh data-channel state: the peer restarts its packet-ids from 1 too */
 	if (make_dc(t)) {
 		t->exit_req = true;
@@ -275,7 +278,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 	braid_status_log(braid_dp_mpath(t->mpd));
 	if (t->o->status_path)
 		status_cb(t->loop, &t->status_t, 0);
-	return t->exit_code;
+	return t->reload_req ? BRAID_RUN_RELOAD : t->exit_code;
 }
 
 void braid_tunnel_stats(const struct braid_tunnel *t, struct braid_tunnel_stats *st)
