@@ -262,11 +262,20 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 		return;
 	n = braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS);
 	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(c->mp->dp));
-	for (int i = 0; i < n; i++)
-		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu\n", p[i].index, p[i].local,
-			p[i].remote, braid_mp_state_name(p[i].mp.state),
+	for (int i = 0; i < n; i++) {
+		char rtt[24] = "-", last[24] = "-";
+
+		if (p[i].rtt_fresh)
+			snprintf(rtt, sizeof(rtt), "%.1f", p[i].mp.srtt_us / 1e3);
+		if (p[i].last_rx_ms >= 0)
+			snprintf(last, sizeof(last), "%.1f", p[i].last_rx_ms / 1e3);
+		/* totals, then the last interval (docs/braidd.md "Status fields") */
+		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu,%.3f,%.3f,%.1f,%s,%s\n",
+			p[i].index, p[i].local, p[i].remote, braid_mp_state_name(p[i].mp.state),
 			(unsigned long long)p[i].wire_tx_pkts, (unsigned long long)p[i].wire_tx_bytes,
-			(unsigned long long)p[i].wire_rx_pkts, (unsigned long long)p[i].wire_rx_bytes);
+			(unsigned long long)p[i].wire_rx_pkts, (unsigned long long)p[i].wire_rx_bytes,
+			p[i].iv_tx_bps / 1e6, p[i].iv_rx_bps / 1e6, p[i].iv_share_pm / 10.0, rtt, last);
+	}
 }
 
 struct braid_dp *client_mp_dp(const struct braid_client *c)
