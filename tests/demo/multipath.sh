@@ -1,65 +1,151 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Live demo: two braidd peers on the netns bed with two emulated paths (path 1: 50 Mbit/s RTT 20 ms, path 2:
-# 20 Mbit/s RTT 40 ms). A download runs through the tunnel; a per-path table (state, RTT, rate, share, bytes)
-# from the server's status file is refreshed every second; after ~10 s path 1 is blackholed and the table shows the
-# traffic moving to path 2; at the end the downloaded file's sha256 is checked. Exit 0 when the transfer survived
-# and matched, 1 otherwise. Needs root and a built tree (BRAID_BIN_DIR, default build/bin). ~1 minute.
+# The live demo, as a user runs braidd: a braidd TLS client with two paths (`mp-path` lines, $DEMO_PATHS) against a
+# braidd gateway with `multipath on`, on the netns bed with two emulated links (path 0: 50 Mbit/s RTT 20 ms,
+# path 1: 20 Mbit/s RTT 40 ms). A download runs through the tunnel while the client's `braidctl status` table is
+# redrawn in place every second; path 0 is cut (blackholed, the link stays up) and restored; then path 1's
+# address changes mid-transfer (DHCP-style renew), if this braidd follows address changes (else the step is
+# skipped with a message). The verdict line states the goodput against the best single path, the longest
+# outage the download saw, and the sha256 check. Exit 0 when the transfer survived and matched, 1 otherwise.
+# Needs root and a built tree (BRAID_BIN_DIR, default build/bin). About a minute.
+#   DEMO_PATHS   the client's mp-path arguments, one per path (default: its two bed addresses; interface
+#                names, e.g. "c1 c2", once braidd takes them)
+#   DEMO_ADDR_CHANGE  auto (default: try, skip if the path does not come back) or off
+#   SIZE_MB      the download (default 160)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 export BRAID_BIN_DIR=${BRAID_BIN_DIR:-$HERE/../../build/bin}
-source "$HERE/../daemon/mplib.sh"
-bd_require
-SIZE_MB=${SIZE_MB:-100}
-CUT_AT=${CUT_AT:-10}
-tb_setup -n 2 >/dev/null 2>&1 || fail "tb_setup"
-bd_keygen "$TB_DIR/key"
-head -c $((SIZE_MB * 1048576)) /dev/urandom >"$TB_DIR/blob"
-want=$(sha256sum <"$TB_DIR/blob" | cut -d' ' -f1)
+source "$HERE/../daemon/tls_mp_lib.sh"
+BRAIDCTL=$BRAID_BIN_DIR/braidctl
+SIZE_MB=${SIZE_MB:-160}
+CUT_AT=${CUT_AT:-5} RESTORE_AT=${RESTORE_AT:-11} RENEW_AT=${RENEW_AT:-17}
+BEST_SINGLE=50	# Mbit/s: the faster link's shaped rate, the best a single path can do
+command -v jq >/dev/null || fail "the demo needs jq"
+TM_BLOB_BYTES=$((SIZE_MB * 1048576)) tm_setup 2
+DEMO_PATHS=${DEMO_PATHS:-"$(tb_cli_addr 1) $(tb_cli_addr 2)"}
+NEW2=10.2.1.3	# path 1's address after the renew (same subnet, as a DHCP server would hand out)
 tb_emu_start 1 -r 50 -d 10 >/dev/null
 tb_emu_start 2 -r 20 -d 20 >/dev/null
-mp_http_start
-mp_pair 2
-tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "tunnel did not come up"
-mp_wait_paths srv 2 active 10 || fail "paths not validated"
+tm_gateway gw "multipath on" "mp-path-timeout 5"
+lines=()
+for p in $DEMO_PATHS; do lines+=("mp-path $p"); done
+tm_client cli "${lines[@]}" "control-socket $TB_DIR/cli.sock"
+bd_wait_log cli "Initialization Sequence Completed" 20 || fail "the client did not come up"
+tm_wait_active cli 2 15 || fail "the client's paths did not validate: $(tm_status cli)"
+tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
 
-table() { # the server sends the download: its per-path view
-	jq -r '.paths[] | [.index, .remote, .state, (.srtt_ms | floor), (.rate_mbit * 10 | floor / 10),
-		(.share_pct), (.tx_bytes / 1048576 | floor)] | @tsv' "$TB_DIR/srv.json" 2>/dev/null |
-		awk -F'\t' '{printf "  #%s  client %-26s %-9s rtt %4s ms  rate %6s Mbit/s  share %5s %%  sent %5s MiB\n", $1, $2, $3, $4, $5, $6, $7}'
-}
-echo "== downloading $SIZE_MB MiB through the tunnel (path 1: 50 Mbit/s 20 ms, path 2: 20 Mbit/s 40 ms)"
-(tb_exec "$TB_CLI" curl -sf --max-time 300 -o "$TB_DIR/got" "http://10.200.0.1:8080/blob") &
-cpid=$!
-t0=$SECONDS cut=0 prev=0 b_before=0 b_after=0
-while kill -0 "$cpid" 2>/dev/null; do
-	sleep 1
-	el=$((SECONDS - t0))
-	tot=$(jq '.tunnel.link_tx_bytes' "$TB_DIR/srv.json" 2>/dev/null || echo "$prev")
-	echo "-- t=${el}s  tunnel $(((tot - prev) * 8 / 1000000)) Mbit/s"
-	prev=$tot
-	table
-	if [ $cut = 0 ] && [ $el -ge "$CUT_AT" ]; then
-		echo "== t=${el}s: path 1 (client 10.1.1.2) blackholed (silently, link stays up)"
-		tb_blackhole 1
-		cut=$SECONDS
-		b_before=$(mp_path_field srv 2 tx_bytes)
+ctl() { tb_exec "$TB_CLI" "$BRAIDCTL" -s "$TB_DIR/cli.sock" "$@"; }
+tty=0
+[ -t 1 ] && tty=1
+events=()
+note() { events+=("t=$(((${EPOCHREALTIME/./} - t0us) / 1000000))s  $*"); [ $tty = 1 ] || echo "== ${events[-1]}"; }
+draw() { # the client's own view, as `braidctl status` prints it
+	local el=$1 got
+	got=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+	if [ $tty = 1 ]; then
+		printf '\033[H\033[J'
+		echo "braid demo: braidd TLS client, 2 paths -> braidd gateway (multipath on)"
+		echo "path 0: 50 Mbit/s RTT 20 ms    path 1: 20 Mbit/s RTT 40 ms    download $SIZE_MB MiB"
 	fi
+	echo "-- t=${el}s  received $((got / 1048576)) of $SIZE_MB MiB"
+	ctl status | sed -n '/^PATH/,$p'
+	if [ $tty = 1 ]; then
+		echo
+		printf '%s\n' "${events[@]}"
+	fi
+}
+path1_local() { ctl status --json | jq -r '.paths[] | select(.index == 1) | .local'; }
+
+renew() { # path 1's address 10.2.1.2 -> $NEW2, as a DHCP renew with a new lease does
+	local old
+	old=$(tb_cli_addr 2)
+	tb_exec "$TB_CLI" ip addr add "$NEW2/24" dev c2
+	tb_exec "$TB_CLI" ip rule add from "$NEW2" table 102
+	tb_exec "$TB_CLI" ip addr del "$old/24" dev c2
+	note "path 1's address changed: $old -> $NEW2 (old address removed)"
+	renew_t=${EPOCHREALTIME/./}
+}
+renew_check() { # did braidd follow? else say so and put the old address back
+	local new
+	new=$(path1_local)
+	if [[ $new == *"$NEW2"* ]] && [ "$(ctl status --json | jq -r '.paths[] | select(.index == 1) | .state')" = active ]; then
+		note "path 1 is back on $NEW2 after $(((${EPOCHREALTIME/./} - renew_t) / 1000)) ms"
+		renew_ok=1
+		return 0
+	fi
+	(((${EPOCHREALTIME/./} - renew_t) / 1000000 < 5)) && return 1
+	note "SKIPPED: this braidd does not follow address changes yet (issue 10 part 1); path 1 gets $(tb_cli_addr 2) back"
+	tb_exec "$TB_CLI" ip addr add "$(tb_cli_addr 2)/24" dev c2
+	tb_exec "$TB_CLI" ip rule del from "$NEW2" table 102
+	tb_exec "$TB_CLI" ip addr del "$NEW2/24" dev c2
+	renew_ok=skipped
+}
+
+# the download, and a sampler of its progress (the outage: the longest time nothing arrived)
+(tb_exec "$TB_CLI" curl -sf --max-time 300 -o "$TB_DIR/got" "http://$TM_GW_TUN:8080/blob") &
+cpid=$!
+t0us=${EPOCHREALTIME/./}
+(
+	last=-1 since=${EPOCHREALTIME/./} worst=0
+	while kill -0 "$cpid" 2>/dev/null; do
+		now=${EPOCHREALTIME/./}
+		s=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+		if [ "$s" != "$last" ]; then
+			((last >= 0 && now - since > worst)) && worst=$((now - since))
+			last=$s since=$now
+		fi
+		echo "$worst" >"$TB_DIR/outage_us"
+		sleep 0.05
+	done
+) &
+spid=$!
+[ $tty = 1 ] && printf '\033[2J'
+cut=0 restored=0 renewed=0 renew_ok=
+while kill -0 "$cpid" 2>/dev/null; do
+	el=$(((${EPOCHREALTIME/./} - t0us) / 1000000))
+	if [ $cut = 0 ] && [ "$el" -ge "$CUT_AT" ]; then
+		tb_blackhole 1
+		note "path 0 cut (blackholed, its link stays up)"
+		cut=1
+	elif [ $cut = 1 ] && [ $restored = 0 ] && [ "$el" -ge "$RESTORE_AT" ]; then
+		tb_restore 1
+		note "path 0 restored"
+		restored=1
+	elif [ $restored = 1 ] && [ $renewed = 0 ] && [ "$el" -ge "$RENEW_AT" ]; then
+		renewed=1
+		if [ "${DEMO_ADDR_CHANGE:-auto}" = off ]; then
+			note "SKIPPED: the address change (DEMO_ADDR_CHANGE=off)"
+			renew_ok=skipped
+		else
+			renew
+		fi
+	elif [ $renewed = 1 ] && [ -z "$renew_ok" ]; then
+		renew_check
+	fi
+	draw "$el"
+	sleep 1
 done
 wait "$cpid"
 rc=$?
-dur=$((SECONDS - t0))
-mp_refresh srv
-b_after=$(mp_path_field srv 2 tx_bytes)
+dur_us=$((${EPOCHREALTIME/./} - t0us))
+wait "$spid" 2>/dev/null
+[ $renewed = 1 ] && [ -z "$renew_ok" ] && note "the download ended before path 1 came back on $NEW2"
+[ $renewed = 0 ] && note "the download ended before the address change (SIZE_MB=$SIZE_MB is too small)"
+draw "$((dur_us / 1000000))"
 got=$(sha256sum <"$TB_DIR/got" 2>/dev/null | cut -d' ' -f1)
-echo "== summary"
-table
-echo "  download: curl exit $rc, $SIZE_MB MiB in ${dur}s ($((SIZE_MB * 8 * 1048576 / (dur > 0 ? dur : 1) / 1000000)) Mbit/s average)"
-[ $cut != 0 ] && echo "  path 2 carried $(((b_after - b_before) / 1048576)) MiB after path 1 was cut"
-echo "  srv path 1 failures: $(mp_path_field srv 1 failures), lost $(mp_path_field srv 1 lost_pkts), re-sent $(mp_path_field srv 1 resent_pkts)"
-if [ $rc = 0 ] && [ "$got" = "$want" ]; then
-	echo "RESULT: ok, sha256 matches ($got)"
+outage=$(cat "$TB_DIR/outage_us" 2>/dev/null || echo 0)
+goodput=$(awk -v b=$((SIZE_MB * 1048576)) -v us="$dur_us" 'BEGIN { printf "%.1f", b * 8 / us }')
+ratio=$(awk -v g="$goodput" -v s=$BEST_SINGLE 'BEGIN { printf "%.2f", g / s }')
+outs=$(awk -v us="$outage" 'BEGIN { printf "%.2f", us / 1e6 }')
+bd_stop cli
+bd_stop gw
+addr="address change: $([ "$renew_ok" = 1 ] && echo followed || echo "${renew_ok:-not reached}")"
+if [ $rc = 0 ] && [ "$got" = "$TM_WANT" ]; then
+	echo "VERDICT: ok: $SIZE_MB MiB in $(awk -v us="$dur_us" 'BEGIN { printf "%.1f", us / 1e6 }') s," \
+		"goodput $goodput Mbit/s = ${ratio}x the best single path ($BEST_SINGLE Mbit/s);" \
+		"longest outage ${outs} s (path 0 cut, restored; $addr); sha256 matches"
 	exit 0
 fi
-echo "RESULT: FAILED (curl $rc, sha256 $got, want $want)"
+echo "VERDICT: FAILED: curl exit $rc, sha256 ${got:-none} (want $TM_WANT); goodput $goodput Mbit/s," \
+	"longest outage ${outs} s; $addr"
 exit 1
