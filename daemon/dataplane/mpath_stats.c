@@ -30,6 +30,9 @@
 
 #include "dataplane/mpath_types.h"
 
+/* The shortest interval closed: half the tick (rates over a few ms would be noise). */
+#define IV_MIN_US ((uint64_t)(BRAID_MPATH_IV_S * 500000.0))
+
 /* The totals of path i now: the engine's and the socket side's, plus what it carries. */
 static void live(const struct braid_mpath *m, int i, struct mpath_ctr *c,
 		 struct braid_mp_path_stats *ps)
@@ -188,6 +191,9 @@ void mpath_stats_tick(struct braid_mpath *m, uint64_t now)
 				}
 			}
 		}
+		/* a late timer fires again at once (libev): keep counting into this interval */
+		if (now - e->iv_t0 < IV_MIN_US)
+			continue;
 		ctr_delta(&e->iv, &c, &e->iv_prev);
 		e->iv_prev = c;
 		e->iv_dt = now > e->iv_t0 ? now - e->iv_t0 : 0;
