@@ -73,7 +73,7 @@ void braidctl_paths_table(const struct json *paths, const char *indent)
 	}
 	printf("\n%s%-4s %-22s %-22s %-9s %8s %6s %9s %9s %6s %10s %8s %11s %11s\n", indent,
 	       "PATH", "LOCAL", "REMOTE", "STATE", "RTT", "LOSS", "TX/s", "RX/s", "SHARE",
-	       "EST-CAP", "LAST-RX", "SENT", "RECEIVED");
+	       "TX-CAP~", "LAST-RX", "SENT", "RECEIVED");
 	for (size_t i = 0; i < paths->n; i++) {
 		const struct json *p = &paths->items[i];
 		char l[64], r[64], rtt[16], loss[16], txr[24], rxr[24], share[16], cap[24];
@@ -103,7 +103,7 @@ void braidctl_paths_table(const struct json *paths, const char *indent)
 	}
 	if (iv > 0)
 		printf("%s(TX/s, RX/s in Mbit/s, SHARE of the data sent, LOSS and RTT: the last %.1f s; "
-		       "EST-CAP: estimated capacity; LAST-RX: since the last packet received; "
+		       "TX-CAP~: estimated capacity towards the peer; LAST-RX: since the last packet received; "
 		       "SENT/RECEIVED: totals)\n", indent, iv);
 	for (size_t i = 0; i < paths->n; i++)
 		if (json_num(&paths->items[i], "cap_mbit", 0) > 0)
