@@ -220,8 +220,8 @@ void mpath_stats_fill(const struct braid_mpath *m, int i, struct braid_mpath_pat
 	p->wire_rx_pkts = c.wire_rx_pkts;
 	p->wire_rx_bytes = c.wire_rx_bytes;
 	p->tx_errors = c.tx_errors;
-	p->last_rx_ms = e->last_rx_us && now >= e->last_rx_us ?
-		(int64_t)((now - e->last_rx_us) / 1000u) : -1;
+	p->last_rx_ms = !e->last_rx_us ? -1 :
+		now > e->last_rx_us ? (int64_t)((now - e->last_rx_us) / 1000u) : 0;
 	p->iv_loss_pm = -1;
 	if (!e->iv_dt)
 		return;	/* no interval closed yet */
@@ -235,6 +235,7 @@ void mpath_stats_fill(const struct braid_mpath *m, int i, struct braid_mpath_pat
 	if (e->iv.tx_pkts)
 		p->iv_loss_pm = (int32_t)(e->iv.lost_pkts >= e->iv.tx_pkts ? 1000 :
 					  e->iv.lost_pkts * 1000u / e->iv.tx_pkts);
+	/* (an arrival stamp may be a little ahead of now: the kernel's clock) */
 	p->rtt_fresh = !failing && p->mp.srtt_us && e->last_rx_us &&
-		       now - e->last_rx_us <= e->iv_dt + 1000000u;
+		       (now <= e->last_rx_us || now - e->last_rx_us <= e->iv_dt + 1000000u);
 }
