@@ -102,7 +102,7 @@ void braidctl_paths_table(const struct json *paths, const char *indent)
 		       state, color ? "\033[0m" : "", rtt, loss, txr, rxr, share, cap, last, tx, rx);
 	}
 	if (iv > 0)
-		printf("%s(TX/s, RX/s in Mbit/s, SHARE of the data sent, LOSS and RTT: the last %.1f s; "
+		printf("%s(TX/s, RX/s in Mbit/s, SHARE of the data both ways, LOSS and RTT: the last %.1f s; "
 		       "TX-CAP~: estimated capacity towards the peer; LAST-RX: since the last packet received; "
 		       "SENT/RECEIVED: totals)\n", indent, iv);
 	for (size_t i = 0; i < paths->n; i++)

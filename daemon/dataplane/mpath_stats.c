@@ -18,7 +18,8 @@
  *
  * Interval: the housekeeping tick (BRAID_MPATH_IV_S) closes an interval per
  * path; the last closed one gives the throughput (wire bytes both ways), the
- * share of the data bytes sent, the loss of the data sent, and whether the
+ * share of the tunnel's data (bytes sent and received), the loss of the data
+ * sent, and whether the
  * RTT is fresh (something was received in it and the path is not failed or
  * probing).
  */
@@ -227,11 +228,11 @@ void mpath_stats_fill(const struct braid_mpath *m, int i, struct braid_mpath_pat
 		return;	/* no interval closed yet */
 	for (int j = 0; j < MAX_EPS; j++)
 		if (m->ep[j].used && m->ep[j].iv_dt)
-			total += m->ep[j].iv.tx_bytes;
+			total += m->ep[j].iv.tx_bytes + m->ep[j].iv.rx_bytes;
 	p->iv_s = (double)e->iv_dt / 1e6;
 	p->iv_tx_bps = e->iv.wire_tx_bytes * 8u * 1000000u / e->iv_dt;
 	p->iv_rx_bps = e->iv.wire_rx_bytes * 8u * 1000000u / e->iv_dt;
-	p->iv_share_pm = total ? (uint32_t)(e->iv.tx_bytes * 1000u / total) : 0;
+	p->iv_share_pm = total ? (uint32_t)((e->iv.tx_bytes + e->iv.rx_bytes) * 1000u / total) : 0;
 	if (e->iv.tx_pkts)
 		p->iv_loss_pm = (int32_t)(e->iv.lost_pkts >= e->iv.tx_pkts ? 1000 :
 					  e->iv.lost_pkts * 1000u / e->iv.tx_pkts);

@@ -48,7 +48,7 @@ struct braid_mpath_path_info {
 	 */
 	double iv_s;			/* its length, seconds (0: none yet) */
 	uint64_t iv_tx_bps, iv_rx_bps;	/* wire bits per second sent / received */
-	uint32_t iv_share_pm;		/* this path's part of the data bytes sent, per mille */
+	uint32_t iv_share_pm;		/* this path's part of the data bytes sent and received, per mille */
 	int32_t iv_loss_pm;		/* data packets lost / sent, per mille; -1: none sent */
 	bool rtt_fresh;			/* mp.srtt_us is current: the path answered within the
 					 * interval and is not failed or probing */

@@ -7,7 +7,7 @@
 #     table, no RATE column (the pacing rate is not shown as a rate);
 #  2. loaded (a download): the client's rx throughput of the last interval, summed over the paths, is within
 #     a plausible band of the 2 x 20 Mbit/s shaped (12..48 Mbit/s);
-#  3. path 1 blackholed mid-transfer: in the next intervals its share of the data sent is 0 and it shows
+#  3. path 1 blackholed mid-transfer: in the next interval its share of the tunnel's data is 0 and it shows
 #     no RTT ("-" in the table, rtt_ms null), its last-received age grows; the transfer survives (sha256);
 #  4. restored: the gateway re-learns path 1 and its totals go on from where they were (not from 0);
 #  5. the client's status file counts the TUN bytes (TUN/TAP read/write bytes > 0, write >= the download).
@@ -53,10 +53,15 @@ echo "ok: idle: tx/rx ~0 on both paths, no pacing rate shown as a rate"
 (tb_exec "$TB_CLI" curl -sf --max-time 60 -o "$TB_DIR/got" "http://$TM_GW_TUN:8080/blob") &
 cpid=$!
 sleep 2.5
-sum=$(ctl status --json | jq '[.paths[].rx_mbit] | add')
+js=$(ctl status --json)
+sum=$(jq '[.paths[].rx_mbit] | add' <<<"$js")
+shares=$(jq -r '[.paths[].share_iv_pct] | map(tostring) | join(" ")' <<<"$js")
 ctl status | sed -n '/^PATH/,/^(/p'
 lt 12 "$sum" && lt "$sum" 48 || fail "loaded: client rx $sum Mbit/s over both paths, want 12..48 (2 x 20 shaped)"
-echo "ok: loaded: client receives $sum Mbit/s over 2 x 20 Mbit/s"
+read -r s1 s2 <<<"$shares"
+lt 10 "$s1" && lt 10 "$s2" && lt 99 "$(awk -v a="$s1" -v b="$s2" 'BEGIN { print a + b }')" ||
+	fail "loaded: shares of the last interval $s1 % / $s2 %, want both > 10 and a sum of ~100 on equal links"
+echo "ok: loaded: client receives $sum Mbit/s over 2 x 20 Mbit/s, shares $s1 % / $s2 %"
 g1=$(gf 1 wire_rx_bytes)
 tb_blackhole 1
 ok=

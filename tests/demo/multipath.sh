@@ -3,7 +3,9 @@
 # The live demo, as a user runs braidd: a braidd TLS client with two paths (`mp-path` lines, $DEMO_PATHS) against a
 # braidd gateway with `multipath on`, on the netns bed with two emulated links (path 0: 50 Mbit/s RTT 20 ms,
 # path 1: 20 Mbit/s RTT 40 ms). A download runs through the tunnel while the client's `braidctl status` table is
-# redrawn in place every second; path 0 is cut (blackholed, the link stays up) and restored; then path 1's
+# redrawn in place every second. For the first SOLO_S seconds path 1 is on standby (`braidctl set path 1 backup`):
+# the download runs on the best single path alone, and its goodput is measured; then both paths carry it,
+# path 0 is cut (blackholed, the link stays up) and restored; then path 1's
 # address changes mid-transfer (DHCP-style renew), if this braidd follows address changes (else the step is
 # skipped with a message). The verdict line states the goodput against the best single path, the longest
 # outage the download saw, and the sha256 check. Exit 0 when the transfer survived and matched, 1 otherwise.
@@ -11,15 +13,14 @@
 #   DEMO_PATHS   the client's mp-path arguments, one per path (default: its two bed addresses; interface
 #                names, e.g. "c1 c2", once braidd takes them)
 #   DEMO_ADDR_CHANGE  auto (default: try, skip if the path does not come back) or off
-#   SIZE_MB      the download (default 200)
+#   SIZE_MB      the download (default 240)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 export BRAID_BIN_DIR=${BRAID_BIN_DIR:-$HERE/../../build/bin}
 source "$HERE/../daemon/tls_mp_lib.sh"
 BRAIDCTL=$BRAID_BIN_DIR/braidctl
-SIZE_MB=${SIZE_MB:-200}
-CUT_AT=${CUT_AT:-5} RESTORE_AT=${RESTORE_AT:-11} RENEW_AT=${RENEW_AT:-17}
-BEST_SINGLE=50	# Mbit/s: the faster link's shaped rate, more than a single path can carry through the tunnel
+SIZE_MB=${SIZE_MB:-240}
+SOLO_S=${SOLO_S:-5} CUT_AT=${CUT_AT:-10} RESTORE_AT=${RESTORE_AT:-16} RENEW_AT=${RENEW_AT:-22}
 command -v jq >/dev/null || fail "the demo needs jq"
 TM_BLOB_BYTES=$((SIZE_MB * 1048576)) tm_setup 2
 DEMO_PATHS=${DEMO_PATHS:-"$(tb_cli_addr 1) $(tb_cli_addr 2)"}
@@ -80,6 +81,9 @@ renew_check() { # did braidd follow? else say so and put the old address back
 	renew_ok=skipped
 }
 
+# the best single path alone first: path 1 on standby (the gateway follows through PATH_STATUS)
+ctl set path 1 backup >/dev/null || fail "braidctl set path 1 backup"
+sleep 0.5
 # the download, and a sampler of its progress (the outage: the longest time nothing arrived)
 (tb_exec "$TB_CLI" curl -sf --max-time 300 -o "$TB_DIR/got" "http://$TM_GW_TUN:8080/blob") &
 cpid=$!
@@ -99,10 +103,21 @@ t0us=${EPOCHREALTIME/./}
 ) &
 spid=$!
 [ $tty = 1 ] && printf '\033[2J'
-cut=0 restored=0 renewed=0 renew_ok=
+note "path 1 on standby: the download runs on path 0 alone (the best single path)"
+cut=0 restored=0 renewed=0 renew_ok= solo=1 solo_b0=0 solo_t0=0 solo_mbit=
 while kill -0 "$cpid" 2>/dev/null; do
 	el=$(((${EPOCHREALTIME/./} - t0us) / 1000000))
-	if [ $cut = 0 ] && [ "$el" -ge "$CUT_AT" ]; then
+	if [ $solo = 1 ] && [ "$el" -ge 1 ] && [ "$solo_t0" = 0 ]; then
+		solo_t0=${EPOCHREALTIME/./} solo_b0=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+	elif [ $solo = 1 ] && [ "$el" -ge "$SOLO_S" ]; then
+		b=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+		solo_mbit=$(awk -v b=$((b - solo_b0)) -v us=$((${EPOCHREALTIME/./} - solo_t0)) \
+			'BEGIN { printf "%.1f", b * 8 / us }')
+		solo_end_b=$b solo_end_t=${EPOCHREALTIME/./}
+		ctl set path 1 active >/dev/null || fail "braidctl set path 1 active"
+		note "best single path alone: $solo_mbit Mbit/s; path 1 active again: both paths carry the download"
+		solo=0
+	elif [ $cut = 0 ] && [ $solo = 0 ] && [ "$el" -ge "$CUT_AT" ]; then
 		tb_blackhole 1
 		note "path 0 cut (blackholed, its link stays up)"
 		cut=1
@@ -134,14 +149,18 @@ draw "$((dur_us / 1000000))"
 got=$(sha256sum <"$TB_DIR/got" 2>/dev/null | cut -d' ' -f1)
 outage=$(cat "$TB_DIR/outage_us" 2>/dev/null || echo 0)
 goodput=$(awk -v b=$((SIZE_MB * 1048576)) -v us="$dur_us" 'BEGIN { printf "%.1f", b * 8 / us }')
-ratio=$(awk -v g="$goodput" -v s=$BEST_SINGLE 'BEGIN { printf "%.2f", g / s }')
+# after the single-path phase: both paths (one of them cut for a while), what a user gets from multipath
+both=$(awk -v b=$((SIZE_MB * 1048576 - ${solo_end_b:-0})) -v us=$((t0us + dur_us - ${solo_end_t:-t0us})) \
+	'BEGIN { printf "%.1f", (us > 0 ? b * 8 / us : 0) }')
+ratio=$(awk -v g="$both" -v s="${solo_mbit:-0}" 'BEGIN { if (s > 0) printf "%.2f", g / s; else printf "?" }')
 outs=$(awk -v us="$outage" 'BEGIN { printf "%.2f", us / 1e6 }')
 bd_stop cli
 bd_stop gw
 addr="address change: $([ "$renew_ok" = 1 ] && echo followed || echo "${renew_ok:-not reached}")"
 if [ $rc = 0 ] && [ "$got" = "$TM_WANT" ]; then
 	echo "VERDICT: ok: $SIZE_MB MiB in $(awk -v us="$dur_us" 'BEGIN { printf "%.1f", us / 1e6 }') s," \
-		"goodput $goodput Mbit/s = ${ratio}x the best single path (its link: $BEST_SINGLE Mbit/s);" \
+		"goodput $goodput Mbit/s; with both paths $both Mbit/s = ${ratio}x the best single path alone" \
+		"(${solo_mbit:-not measured} Mbit/s, first ${SOLO_S} s);" \
 		"longest outage ${outs} s (path 0 cut, restored; $addr); sha256 matches"
 	exit 0
 fi
