@@ -7,8 +7,8 @@
 # the download runs on the best single path alone, and its goodput is measured; then both paths carry it,
 # path 0 is cut (blackholed, the link stays up) and restored; then path 1's
 # address changes mid-transfer (DHCP-style renew), if this braidd follows address changes (else the step is
-# skipped with a message). The verdict line states the goodput against the best single path, the longest
-# outage the download saw, and the sha256 check. Exit 0 when the transfer survived and matched, 1 otherwise.
+# skipped with a message). The verdict line states the goodput (overall; with both paths up against the best
+# single path alone; through the events), the longest outage the download saw, and the sha256 check. Exit 0 when the transfer survived and matched, 1 otherwise.
 # Needs root and a built tree (BRAID_BIN_DIR, default build/bin). About a minute.
 #   DEMO_PATHS   the client's mp-path arguments, one per path (default: its two bed addresses; interface
 #                names, e.g. "c1 c2", once braidd takes them)
@@ -104,7 +104,7 @@ t0us=${EPOCHREALTIME/./}
 spid=$!
 [ $tty = 1 ] && printf '\033[2J'
 note "path 1 on standby: the download runs on path 0 alone (the best single path)"
-cut=0 restored=0 renewed=0 renew_ok= solo=1 solo_b0=0 solo_t0=0 solo_mbit=
+cut=0 restored=0 renewed=0 renew_ok= solo=1 solo_b0=0 solo_t0=0 solo_mbit= duo_t0= duo_b0=0 duo_mbit=
 while kill -0 "$cpid" 2>/dev/null; do
 	el=$(((${EPOCHREALTIME/./} - t0us) / 1000000))
 	if [ $solo = 1 ] && [ "$el" -ge 1 ] && [ "$solo_t0" = 0 ]; then
@@ -117,7 +117,13 @@ while kill -0 "$cpid" 2>/dev/null; do
 		ctl set path 1 active >/dev/null || fail "braidctl set path 1 active"
 		note "best single path alone: $solo_mbit Mbit/s; path 1 active again: both paths carry the download"
 		solo=0
+	elif [ $solo = 0 ] && [ -z "$duo_t0" ] && [ "$el" -ge $((SOLO_S + 1)) ]; then
+		duo_t0=${EPOCHREALTIME/./} duo_b0=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
 	elif [ $cut = 0 ] && [ $solo = 0 ] && [ "$el" -ge "$CUT_AT" ]; then
+		b=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+		duo_mbit=$(awk -v b=$((b - duo_b0)) -v us=$((${EPOCHREALTIME/./} - duo_t0)) \
+			'BEGIN { printf "%.1f", b * 8 / us }')
+		note "both paths up: $duo_mbit Mbit/s"
 		tb_blackhole 1
 		note "path 0 cut (blackholed, its link stays up)"
 		cut=1
@@ -149,18 +155,18 @@ draw "$((dur_us / 1000000))"
 got=$(sha256sum <"$TB_DIR/got" 2>/dev/null | cut -d' ' -f1)
 outage=$(cat "$TB_DIR/outage_us" 2>/dev/null || echo 0)
 goodput=$(awk -v b=$((SIZE_MB * 1048576)) -v us="$dur_us" 'BEGIN { printf "%.1f", b * 8 / us }')
-# after the single-path phase: both paths (one of them cut for a while), what a user gets from multipath
+# after the single-path phase: both paths, then the cut, the restore and the address change
 both=$(awk -v b=$((SIZE_MB * 1048576 - ${solo_end_b:-0})) -v us=$((t0us + dur_us - ${solo_end_t:-t0us})) \
 	'BEGIN { printf "%.1f", (us > 0 ? b * 8 / us : 0) }')
-ratio=$(awk -v g="$both" -v s="${solo_mbit:-0}" 'BEGIN { if (s > 0) printf "%.2f", g / s; else printf "?" }')
+ratio=$(awk -v g="${duo_mbit:-0}" -v s="${solo_mbit:-0}" 'BEGIN { if (s > 0 && g > 0) printf "%.2f", g / s; else printf "?" }')
 outs=$(awk -v us="$outage" 'BEGIN { printf "%.2f", us / 1e6 }')
 bd_stop cli
 bd_stop gw
 addr="address change: $([ "$renew_ok" = 1 ] && echo followed || echo "${renew_ok:-not reached}")"
 if [ $rc = 0 ] && [ "$got" = "$TM_WANT" ]; then
 	echo "VERDICT: ok: $SIZE_MB MiB in $(awk -v us="$dur_us" 'BEGIN { printf "%.1f", us / 1e6 }') s," \
-		"goodput $goodput Mbit/s; with both paths $both Mbit/s = ${ratio}x the best single path alone" \
-		"(${solo_mbit:-not measured} Mbit/s, first ${SOLO_S} s);" \
+		"goodput $goodput Mbit/s; both paths up ${duo_mbit:-?} Mbit/s = ${ratio}x the best single path alone" \
+		"(${solo_mbit:-?} Mbit/s); through the cut, restore and address change $both Mbit/s;" \
 		"longest outage ${outs} s (path 0 cut, restored; $addr); sha256 matches"
 	exit 0
 fi
