@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The live demo, as a user runs braidd: a braidd TLS client with two paths (`mp-path` lines, $DEMO_PATHS) against a
-# braidd gateway with `multipath on`, on the netns bed with two emulated links (path 0: 50 Mbit/s RTT 20 ms,
-# path 1: 20 Mbit/s RTT 40 ms). A download runs through the tunnel while the client's `braidctl status` table is
-# redrawn in place every second. For the first SOLO_S seconds path 1 is on standby (`braidctl set path 1 backup`):
-# the download runs on the best single path alone, and its goodput is measured; then both paths carry it,
-# path 0 is cut (blackholed, the link stays up) and restored; then path 1's
-# address changes mid-transfer (DHCP-style renew), if this braidd follows address changes (else the step is
-# skipped with a message). The verdict line states the goodput (overall; with both paths up against the best
-# single path alone; through the events), the longest outage the download saw, and the sha256 check. Exit 0 when the transfer survived and matched, 1 otherwise.
-# Needs root and a built tree (BRAID_BIN_DIR, default build/bin). About a minute.
+# The live demo, as a user runs braidd: a braidd TLS client with two paths (`mp-path` lines, $DEMO_PATHS)
+# against a braidd gateway with `multipath on`, on the netns bed with two emulated links (path 0: 50 Mbit/s
+# RTT 20 ms, path 1: 20 Mbit/s RTT 40 ms). A download runs through the tunnel while the client's `braidctl
+# status` table is redrawn in place every second. For the first SOLO_S seconds path 1 is on standby (`braidctl
+# set path 1 backup`): the download runs on the best single path alone and its goodput is measured; then both
+# paths carry it (measured too); path 0 is cut (blackholed, the link stays up) and restored; then path 1's
+# address changes mid-transfer (DHCP-style renew) if this braidd follows address changes (else the step is
+# skipped with a message). The verdict line states the goodput (overall; both paths up against the best single
+# path alone; through the events), the longest outage the download saw, and the sha256 check. Exit 0 when the
+# transfer survived and matched, 1 otherwise. Needs root and a built tree (BRAID_BIN_DIR, default build/bin).
+# About a minute.
 #   DEMO_PATHS   the client's mp-path arguments, one per path (default: its two bed addresses; interface
 #                names, e.g. "c1 c2", once braidd takes them)
 #   DEMO_ADDR_CHANGE  auto (default: try, skip if the path does not come back) or off
