@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The numbers of `braidctl status` mean what they say (issue 10 part 7; docs/braidd.md "Status fields"):
-# a braidd TLS client with 2 mp-paths, each shaped to 20 Mbit/s, against a braidd gateway (multipath on,
-# mp-path-timeout 3: a dead path is removed there and re-learned when it comes back).
+# a braidd TLS client with 2 paths by interface (mp-path c1, c2; no ip rules), each shaped to 20 Mbit/s, against
+# a braidd gateway (multipath on, mp-path-timeout 3: a dead path is removed there and re-learned when it comes back).
 #  1. idle: every path's throughput of the last interval ~0, no figure of 100 Mbit/s anywhere in the
 #     table, no RATE column (the pacing rate is not shown as a rate);
 #  2. loaded (a download): the client's rx throughput of the last interval, summed over the paths, is within
@@ -10,18 +10,20 @@
 #  3. path 1 blackholed mid-transfer: in the next interval its share of the tunnel's data is 0 and it shows
 #     no RTT ("-" in the table, rtt_ms null), its last-received age grows; the transfer survives (sha256);
 #  4. restored: the gateway re-learns path 1 and its totals go on from where they were (not from 0);
-#  5. the client's status file counts the TUN bytes (TUN/TAP read/write bytes > 0, write >= the download).
+#  5. the client's status file counts the TUN bytes (TUN/TAP read/write bytes > 0, write >= the download);
+#  6. path 2's address changes (DHCP renew): the gateway learns the path from the new address and removes the
+#     old one after mp-path-timeout; the old one's totals pass to the new one (the client's same mp-path slot),
+#     so the gateway's totals over all paths do not go back.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 BRAIDCTL=${BRAIDCTL:-$BRAID_BIN_DIR/braidctl}
 [ -x "$BRAIDCTL" ] || { echo "SKIP: no braidctl at $BRAIDCTL"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-TM_BLOB_BYTES=16777216 tm_setup 2
+TM_TB_OPTS=--no-rules TM_BLOB_BYTES=16777216 tm_setup 2
 tb_emu_start 1 -r 20 -d 5 >/dev/null
 tb_emu_start 2 -r 20 -d 10 >/dev/null
 tm_gateway gw "multipath on" "mp-path-timeout 3" "control-socket $TB_DIR/gw.sock"
-mapfile -t paths < <(tm_client_paths "" 2)
-tm_client cli "${paths[@]}" "control-socket $TB_DIR/cli.sock"
+tm_client cli "mp-path c1" "mp-path c2" "control-socket $TB_DIR/cli.sock"
 bd_wait_log cli "Initialization Sequence Completed" 15 || fail "client did not come up"
 tm_wait_active cli 2 10 || fail "client paths not active: $(tm_status cli)"
 tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping"
@@ -105,5 +107,18 @@ wr=$(sed -n 's/^TUN\/TAP write bytes,//p' "$TB_DIR/cli.status")
 tin=$(ctl status --json | jq .tunnel.tun_write_bytes)
 [ "$tin" -ge 16777216 ] || fail "braidctl: tun_write_bytes $tin"
 echo "ok: client TUN counters: read $rd, write $wr bytes"
+
+# 6. address change on path 2: the gateway's path from the new address carries the old one's totals
+gsum() { gctl paths client1 --json | jq '[.paths[].wire_rx_bytes] | add'; }
+nremoved() { grep -c "removed: no answer for mp-path-timeout" "$TB_DIR/gw.log"; }
+s1=$(gsum) o2=$(gf 2 wire_rx_bytes) r1=$(nremoved)
+tb_addr_change 2 3 || fail "tb_addr_change"
+for _ in $(seq 1 100); do [ "$(nremoved)" -gt "$r1" ] && break; sleep 0.1; done
+[ "$(nremoved)" -gt "$r1" ] || fail "the gateway did not remove path 2's old address"
+n2=$(gctl paths client1 --json | jq -r '.paths[] | select(.remote | contains("10.2.1.3:")) | .wire_rx_bytes')
+s2=$(gsum)
+[ -n "$n2" ] && [ "$n2" -ge "$o2" ] || fail "gateway path from 10.2.1.3: rx total ${n2:-none} < $o2 of the old address"
+[ "$s2" -ge "$s1" ] || fail "gateway rx total over all paths went back: $s1 -> $s2"
+echo "ok: address change on path 2: the gateway's new path goes on from $o2 to $n2 bytes, total $s1 -> $s2"
 bd_stop cli || fail "client exit code $?"
 bd_stop gw || fail "gateway exit code $?"
