@@ -19,11 +19,11 @@
 /* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
 void client_write_status(const struct braid_client *c)
 {
-	const struct client_stats *s = &c->stt;
+	struct client_stats all;
+	const struct client_stats *s = &all;
 	struct braid_statfile sf;
 	char when[32];
 	time_t now = time(NULL);
-	uint64_t mrx, mtx;
 	struct tm tm;
 	FILE *f;
 	int r;
@@ -36,13 +36,13 @@ void client_write_status(const struct braid_client *c)
 		return;
 	}
 	f = sf.f;
-	client_mp_link_bytes(c, &mrx, &mtx);	/* the multipath sockets' share */
+	client_mp_counters(c, &all);	/* with the multipath data path's */
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
 		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\nEND\n",
 		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
-		(unsigned long long)(s->link_rx_bytes + mrx), (unsigned long long)(s->link_tx_bytes + mtx),
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
 		(unsigned long long)s->auth_read_bytes);
 	client_mp_status(c, f);
 	r = braid_statfile_commit(&sf, 0);
@@ -58,7 +58,8 @@ void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 void client_log_stats(const struct braid_client *c, const char *what)
 {
-	const struct client_stats *s = &c->stt;
+	struct client_stats all;
+	const struct client_stats *s = (client_mp_counters(c, &all), &all);
 	const uint64_t *rj = c->rej.count;
 	const uint64_t v[] = { BRAID_STATLINE_TRAFFIC(s), s->rx_ctl_dropped, s->pings_tx,
 			       s->pings_rx, s->restarts, s->renegotiations, s->keys_removed,

@@ -168,9 +168,10 @@ static const char *user_sched_name(const struct braid_dp *dp)
 	return braid_mpath_sched_name(U(dp)->s.m);
 }
 
-static struct braid_mpath *user_mpath(const struct braid_dp *dp)
+static int user_engine_stats(const struct braid_dp *dp, struct braid_mpath_stats *st)
 {
-	return U(dp)->s.m;
+	braid_mpath_stats(U(dp)->s.m, st);
+	return 0;
 }
 
 const struct braid_dp_ops braid_dp_user_ops = {
@@ -189,5 +190,5 @@ const struct braid_dp_ops braid_dp_user_ops = {
 	.stats = user_stats,
 	.paths = user_paths,
 	.sched_name = user_sched_name,
-	.mpath = user_mpath,
+	.engine_stats = user_engine_stats,
 };

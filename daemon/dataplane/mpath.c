@@ -26,6 +26,7 @@
 #include "dataplane/mpath_link.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 /* ---- engine callbacks ---- */
 
@@ -246,11 +247,7 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
 		braid_mp_path_stats(m->mp, i, &p->mp);
-		p->wire_tx_pkts = e->tx_pkts;
-		p->wire_tx_bytes = e->tx_bytes;
-		p->wire_rx_pkts = e->rx_pkts;
-		p->wire_rx_bytes = e->rx_bytes;
-		p->tx_errors = e->tx_errors;
+		mpath_stats_fill(m, i, p, now_us());	/* totals, the last interval */
 		n++;
 	}
 	return n;

@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 static int64_t now_sec(void)
 {
@@ -136,6 +137,7 @@ void mpath_rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t le
 	m->ep[path].rx_bytes += len;
 	if (m->shared_local)	/* answer from the address the peer sends this path's packets to */
 		m->ep[path].local = *m->shared_local;
+	mpath_stats_rx(m, path, now);
 	m->h.rx_auth(m->h.user, from);
 	if (braid_mp_msg_is_control(b->d, plen)) {
 		braid_mp_rx_control(m->mp, now, path, mpath_engine_pid(m, info.key_id, info.packet_id), b->d,

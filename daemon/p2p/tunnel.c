@@ -192,7 +192,7 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, braid_dp_mpath(t->mpd));
+	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
 	if (r)
 		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
@@ -263,7 +263,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 		if (t->stats_req) {
 			t->stats_req = false;
 			log_stats(t, "stats");
-			braid_status_log(braid_dp_mpath(t->mpd));
+			braid_status_log(t->mpd);
 			if (t->o->status_path)
 				status_cb(t->loop, &t->status_t, 0);
 		}
@@ -275,7 +275,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 			break;
 	}
 	log_stats(t, "final stats");
-	braid_status_log(braid_dp_mpath(t->mpd));
+	braid_status_log(t->mpd);
 	if (t->o->status_path)
 		status_cb(t->loop, &t->status_t, 0);
 	return t->reload_req ? BRAID_RUN_RELOAD : t->exit_code;
@@ -378,7 +378,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		struct braid_control_ops ops;
 
 		t->ctlops.st = &t->st;
-		t->ctlops.m = braid_dp_mpath(t->mpd);
+		t->ctlops.dp = t->mpd;
 		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
 		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
 		if (r)
