@@ -4,11 +4,14 @@
  * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
  * user/group/chroot comes between the gateway's or the p2p mode's set-up
  * (TUN open, sockets bound) and its event loop (the TLS client drops after
- * its first connection, client_setup.c). Exit codes: 0 normal end, 1
- * configuration or startup error (a failed drop included).
+ * its first connection, client_setup.c). `--genkey` writes a key and exits
+ * (main_genkey.c); `daemon` forks once the options are read; systemd's
+ * notification socket is opened before any drop (os/sdnotify.c). Exit codes:
+ * 0 normal end, 1 configuration or startup error (a failed drop included).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +22,8 @@
 #include "config/config.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
+#include "main_genkey.h"
+#include "os/sdnotify.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
@@ -30,6 +35,7 @@ static void usage(void)
 {
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
+	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
 	       "Options are OpenVPN's, in a config file or on the command line with '--'.\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
 }
@@ -103,6 +109,16 @@ int main(int argc, char **argv)
 		goto out_opts;
 	}
 	braid_log_set_verb(o.verb);
+	if (o.genkey_type) {	/* `--genkey TYPE [FILE]`: nothing else runs */
+		r = braid_genkey_write(o.genkey_type, o.genkey_file);
+		if (r)
+			braid_err("option 'genkey': cannot write '%s': %s",
+				  o.genkey_file ? o.genkey_file : "stdout", strerror(-r));
+		code = r ? 1 : 0;
+		goto out_opts;
+	}
+	braid_log_detect_journal();
+	braid_log_set_format(!o.suppress_timestamps, o.machine_readable);
 	o.tls_mode_supported = true;
 	r = braid_options_finalize(&o, err, sizeof(err));
 	if (r) {
@@ -116,7 +132,16 @@ int main(int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	braid_info("braidd %s starting", BRAID_VERSION_STR);
+	if ((o.daemon || o.use_syslog) && !o.log_path)
+		braid_log_open_syslog(o.syslog_ident ? o.syslog_ident : "braidd");
+	/* as OpenVPN with --cd: the working directory stays (relative ccd, scripts, CRL) */
+	if (o.daemon && daemon(1, 0)) {
+		braid_err("option 'daemon': cannot fork into the background: %s", strerror(errno));
+		goto out_log;
+	}
+	braid_sd_init();
+	braid_info("braidd %s starting%s%s", BRAID_VERSION_STR, o.cd_dir ? " in " : "",
+		   o.cd_dir ? o.cd_dir : "");
 	if (o.n_ignored)
 		braid_info("%u unknown option(s) ignored (ignore-unknown-option)", o.n_ignored);
 	if (o.writepid) {
@@ -175,6 +200,8 @@ int main(int argc, char **argv)
 	braid_tunnel_free(t);
 	braid_info("exiting with status %d", code);
 out_pid:
+	braid_sd_stopping("exiting with status %d", code);
+	braid_sd_close();
 	if (o.writepid)
 		unlink(o.writepid);
 out_log:

@@ -30,6 +30,7 @@
 #include "gateway/gw_udp.h"
 #include "util/log.h"
 #include "os/netlink.h"
+#include "os/sdnotify.h"
 #include "control/ovpn_status.h"
 #include "session/push.h"
 #include "session/tlsconf.h"
@@ -444,6 +445,8 @@ fail:
 
 int braid_gateway_run(struct braid_gateway *g)
 {
+	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(g->loop, "Initialization Sequence Completed (gateway on %s)", g->tun.name);
 	ev_run(g->loop, 0);
 	braid_gw_log_stats(g);
 	return 0;
