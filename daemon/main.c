@@ -20,6 +20,7 @@
 #include "client/client.h"
 #include "client/client_ctlsock.h"
 #include "config/config.h"
+#include "config/options_class.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
 #include "main_genkey.h"
@@ -36,7 +37,8 @@ static void usage(void)
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
 	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
-	       "Options are OpenVPN's, in a config file or on the command line with '--'.\n"
+	       "Options are OpenVPN's, in a config file or on the command line with '--'\n"
+	       "(--help-options lists every directive braidd reads).\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
 }
 
@@ -87,6 +89,12 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--help-options")) {	/* completion, the man page test */
+		printf("config\n");
+		for (size_t i = 0; braid_options_table_name(i); i++)
+			printf("%s\n", braid_options_table_name(i));
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
