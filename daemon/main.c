@@ -92,9 +92,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--help-options")) {	/* completion, the man page test */
-		printf("config\n");
-		for (size_t i = 0; braid_options_table_name(i); i++)
-			printf("%s\n", braid_options_table_name(i));
+		printf("config parser\n");
+		for (size_t i = 0; braid_options_table_name(i); i++) {
+			const char *n = braid_options_table_name(i);
+			const struct braid_opt_class_entry *e = braid_options_class(n);
+
+			printf("%s %s\n", n, braid_options_class_name(e ? e->cls : BRAID_OPTC_NONE));
+		}
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
