@@ -35,3 +35,4 @@ lintian --fail-on error --info --display-info "$changes" | tee "$work/lintian.tx
 cp "$work"/braid_"$ver"_*.deb "$out/"
 cp "$work/lintian.txt" "$out/lintian.txt"
 ls "$out"/braid_"$ver"_*.deb
+[ -z "${BRAID_DEB_KEEP:-}" ] || echo "build-deb: build tree kept in $src"
