@@ -114,8 +114,12 @@ void braid_sd_ready(struct ev_loop *loop, const char *fmt, ...)
 {
 	va_list ap;
 
+	char head[64];
+
+	/* MAINPID as OpenVPN sends it: after `daemon` the notifying process is the fork */
+	snprintf(head, sizeof(head), "READY=1\nMAINPID=%ld\n", (long)getpid());
 	va_start(ap, fmt);
-	send_status("READY=1\n", fmt, ap);
+	send_status(head, fmt, ap);
 	va_end(ap);
 	if (sd_fd < 0 || !wd_usec || !loop || wd_loop == loop)
 		return;

@@ -23,7 +23,7 @@ bool braid_sd_enabled(void);
 /* Watchdog interval in microseconds (0 = none). */
 unsigned long long braid_sd_watchdog_usec(void);
 
-/* READY=1 + STATUS=..., and the watchdog timer on loop (once). */
+/* READY=1 + MAINPID + STATUS=..., and the watchdog timer on loop (once). */
 void braid_sd_ready(struct ev_loop *loop, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* STATUS=... */
 void braid_sd_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

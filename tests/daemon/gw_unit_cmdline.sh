@@ -12,7 +12,8 @@
 #      on stderr; the client pings through the tunnel; the status file (v2) lists it.
 #   3. openvpn@.service's ExecStart: `--daemon ovpn-%i --status FILE 10 --cd DIR --config FILE --writepid FILE`
 #      (+ `--log-append` so the test reads the log): braidd forks, the pid file names the daemon, tls-auth with
-#      stock's key, the client connects, SIGTERM removes the pid file.
+#      stock's key, the client connects, SIGTERM removes the pid file. Then a braidd TLS client against it, with
+#      its own NOTIFY_SOCKET: READY=1 (MAINPID, server), SIGHUP -> RELOADING=1 then READY=1 again, STOPPING=1.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 1
@@ -68,7 +69,7 @@ for ((i = 0; i < 40; i++)); do [ -S "$D/notify.sock" ] && break; sleep 0.05; don
 GW_PID[server]=$!
 GW_PIDS+=("$!")
 gw_wait "$D/notify.txt" "READY=1" 10 || gw_fail "no READY=1 on NOTIFY_SOCKET: $(cat "$D/notify.txt" 2>/dev/null)"
-grep -q '^READY=1|STATUS=Initialization Sequence Completed (gateway on ' "$D/notify.txt" ||
+grep -q "^READY=1|MAINPID=[0-9]*|STATUS=Initialization Sequence Completed (gateway on " "$D/notify.txt" ||
 	gw_fail "READY=1 without its STATUS: $(cat "$D/notify.txt")"
 gw_wait "$D/server.log" "Initialization Sequence Completed" 5 || gw_fail "no Initialization line"
 grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2} ' "$D/server.log" && gw_fail "--suppress-timestamps: a line has a timestamp"
@@ -106,6 +107,37 @@ gw_start_client 1
 gw_wait "$D/c1.log" "Initialization Sequence Completed" 20 || gw_fail "stock client did not connect (--daemon)"
 ip netns exec "$C1" ping -c 3 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "no ping through the daemon"
 gw_stop_client 1
+# a braidd TLS client under the same notification protocol: READY at the connection, RELOADING=1 at SIGHUP,
+# READY again once reconnected
+python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as f:
+    while True:
+        f.write(s.recv(4096).decode().replace("\n", "|") + "\n")' "$D/notify2.sock" "$D/notify2.txt" &
+GW_PIDS+=("$!")
+for ((i = 0; i < 40; i++)); do [ -S "$D/notify2.sock" ] && break; sleep 0.05; done
+: >"$D/bc.log"
+NOTIFY_SOCKET=$D/notify2.sock ip netns exec "$C1" "$BRAIDD" --config "$D/c1.conf" --log "$D/bc.log" &
+GW_PID[bc]=$!
+GW_PIDS+=("$!")
+gw_wait "$D/notify2.txt" "READY=1" 20 || gw_fail "braidd client: no READY=1: $(cat "$D/notify2.txt" 2>/dev/null)"
+grep -q "^READY=1|MAINPID=${GW_PID[bc]}|STATUS=Initialization Sequence Completed (server \[AF_INET\]10.99.0.1:1194)" \
+	"$D/notify2.txt" || gw_fail "braidd client READY: $(cat "$D/notify2.txt")"
+kill -HUP "${GW_PID[bc]}"
+gw_wait "$D/notify2.txt" "RELOADING=1" 5 || gw_fail "braidd client: no RELOADING=1 at SIGHUP"
+grep -q "^RELOADING=1|MONOTONIC_USEC=[0-9]*|STATUS=restarting (SIGHUP)$" "$D/notify2.txt" ||
+	gw_fail "RELOADING line: $(grep RELOADING "$D/notify2.txt")"
+for ((i = 0; i < 400; i++)); do
+	[ "$(grep -c '^READY=1' "$D/notify2.txt")" -ge 2 ] && break
+	sleep 0.05
+done
+[ "$(sed -n '/^RELOADING=1/,$p' "$D/notify2.txt" | grep -c '^READY=1')" = 1 ] ||
+	gw_fail "braidd client: no READY=1 after the SIGHUP restart: $(cat "$D/notify2.txt")"
+gw_stop bc
+grep -q "^STOPPING=1|STATUS=exiting with status 0$" "$D/notify2.txt" || gw_fail "braidd client: no STOPPING=1"
+echo "ok: braidd client: READY, RELOADING=1 at SIGHUP, READY again, STOPPING"
 kill "$dpid"
 for ((i = 0; i < 50; i++)); do kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$dpid" 2>/dev/null && gw_fail "the daemon did not exit on SIGTERM"
