@@ -13,7 +13,8 @@
 #   3. openvpn@.service's ExecStart: `--daemon ovpn-%i --status FILE 10 --cd DIR --config FILE --writepid FILE`
 #      (+ `--log-append` so the test reads the log): braidd forks, the pid file names the daemon, tls-auth with
 #      stock's key, the client connects, SIGTERM removes the pid file. Then a braidd TLS client against it, with
-#      its own NOTIFY_SOCKET: READY=1 (MAINPID, server), SIGHUP -> RELOADING=1 then READY=1 again, STOPPING=1.
+#      its own NOTIFY_SOCKET, started with openvpn-client@.service's line (`--suppress-timestamps --nobind
+#      --config %i.conf`): READY=1 (MAINPID, server), SIGHUP -> RELOADING=1 then READY=1 again, STOPPING=1.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 1
@@ -119,7 +120,14 @@ with open(sys.argv[2], "a", buffering=1) as f:
 GW_PIDS+=("$!")
 for ((i = 0; i < 40; i++)); do [ -S "$D/notify2.sock" ] && break; sleep 0.05; done
 : >"$D/bc.log"
-NOTIFY_SOCKET=$D/notify2.sock ip netns exec "$C1" "$BRAIDD" --config "$D/c1.conf" --log "$D/bc.log" &
+# openvpn-client@.service's line (from its WorkingDirectory), with openvpn replaced by braidd
+cline="/usr/sbin/openvpn --suppress-timestamps --nobind --config %i.conf"
+[ -f /lib/systemd/system/openvpn-client@.service ] && cline=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/openvpn-client@.service)
+cline=${cline//%i/c1}
+read -r -a cargs <<<"$cline"
+[ "${cargs[0]}" = /usr/sbin/openvpn ] || gw_fail "unexpected ExecStart: $cline"
+cargs[0]=$BRAIDD
+(cd "$D" && NOTIFY_SOCKET=$D/notify2.sock exec ip netns exec "$C1" "${cargs[@]}" 2>"$D/bc.log") &
 GW_PID[bc]=$!
 GW_PIDS+=("$!")
 gw_wait "$D/notify2.txt" "READY=1" 20 || gw_fail "braidd client: no READY=1: $(cat "$D/notify2.txt" 2>/dev/null)"
