@@ -48,4 +48,16 @@ check "option 'secret': $D/bad.key: no '-----BEGIN OpenVPN Static key V1-----' l
 # ignore-unknown-option lets a known-unknown option through (the run then stops: no secret and no TLS role)
 conf "ignore-unknown-option block-outside-dns" "block-outside-dns" "dev tun"
 check "neither 'secret' nor a TLS role given (braidd never runs unencrypted): add 'client' (or 'tls-client' + 'pull'), 'server NET MASK', or 'secret FILE' for the static-key point-to-point mode" --config "$D/c.conf"
+# the log forms of the same error: OpenVPN's machine-readable line, no timestamp, the journal's priority prefix
+out=$("$BRAIDD" --machine-readable-output --dev tun --secret "$D/none.key" 0 2>&1)
+grep -qE "^[0-9]{10}\.[0-9]{6} 20 option 'secret': $D/none.key: No such file or directory\$" <<<"$out" ||
+	{ echo "FAIL: --machine-readable-output: $out" >&2; exit 1; }
+out=$("$BRAIDD" --suppress-timestamps --dev tun --secret "$D/none.key" 0 2>&1)
+grep -qx "\[error\] option 'secret': $D/none.key: No such file or directory" <<<"$out" ||
+	{ echo "FAIL: --suppress-timestamps: $out" >&2; exit 1; }
+: >"$D/journal"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$D/journal") "$BRAIDD" --dev tun --secret "$D/none.key" 0 2>>"$D/journal"
+grep -qx "<3>option 'secret': $D/none.key: No such file or directory" "$D/journal" ||
+	{ echo "FAIL: JOURNAL_STREAM: $(cat "$D/journal")" >&2; exit 1; }
+n=$((n + 3))
 echo "ok: $n bad configurations rejected with exit 1 and the exact message"
