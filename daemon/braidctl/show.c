@@ -84,6 +84,13 @@ void braidctl_paths_table(const struct json *paths, const char *indent)
 			printf("%s%s path %.0f capped at %.2f Mbit/s\n", indent, i ? "" : "\n*",
 			       json_num(&paths->items[i], "index", (double)i),
 			       json_num(&paths->items[i], "cap_mbit", 0));
+	/* the route check (docs/braidd.md "Paths by interface"; absent from older daemons: ok) */
+	for (size_t i = 0; i < paths->n; i++)
+		if (json_num(&paths->items[i], "route_ok", 1) == 0)
+			printf("%s! path %.0f (%s): %s: its packets do not leave through %s\n", indent,
+			       json_num(&paths->items[i], "index", (double)i),
+			       json_str(&paths->items[i], "dev", "?"), json_str(&paths->items[i], "route", "?"),
+			       json_str(&paths->items[i], "dev", "?"));
 }
 
 static int table(const struct json *st)

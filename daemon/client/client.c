@@ -315,6 +315,7 @@ void braid_client_free(struct braid_client *c)
 		return;
 	if (c->loop) {
 		client_teardown_session(c);
+		braid_dns_close(&c->dns);
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);
 		ev_timer_stop(c->loop, &c->retry_t);

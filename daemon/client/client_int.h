@@ -41,6 +41,7 @@
 #include "config/options.h"
 #include "session/push.h"
 #include "session/reject.h"
+#include "os/dns.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
 #include "os/tun.h"
@@ -101,6 +102,7 @@ struct braid_client {
 	struct braid_pushed pushed;
 	bool have_push;
 	struct braid_push_net pnet;
+	struct braid_dns dns;		/* pushed DNS in the host resolver (os/dns.c) */
 	bool up_ran;
 	bool ever_up;
 	enum braid_comp_framing framing;

@@ -5,8 +5,11 @@
  * The control channel stays on the client's session socket (c->ufd); the
  * data channel moves to mpath.c's sockets, one per `mp-path LOCAL` (or one
  * wildcard socket without them), each with one configured path to the
- * server address the session connected to. The gateway learns each path
- * from an authenticated DATA_V2 packet (peer-id) and validates it.
+ * server address the session connected to, or, for a path whose local
+ * address is of the other family (an IPv6 path next to an IPv4 session), to
+ * the first `remote` of the path's family (the gateway's other address). The
+ * gateway learns each path from an authenticated DATA_V2 packet (peer-id)
+ * and validates it.
  */
 #include "client/client_mp.h"
 
@@ -24,29 +27,34 @@ struct client_mp {
 	struct braid_dp *dp;		/* the session's data path (backend.h) */
 	struct braid_options o;		/* the client's options, remotes = the server address */
 	char host[INET6_ADDRSTRLEN];
+	char other[INET6_ADDRSTRLEN];	/* the server's address of the other family, or "" */
 };
 
 bool client_mp_accept(struct braid_client *c, struct braid_dc_config *dcc)
 {
 	const struct braid_pushed *p = &c->pushed;
+	unsigned max = braid_mp_version_max();
 
 	if (!p->braid_mp)
-		return false;
+		return false;	/* none, or unreadable (push.c logged it): single path */
 	if (c->tcp || c->o->mp_refuse) {
 		/* a gateway pushes it only when we announced IV_BRAID_MP over UDP */
 		braid_warn("pushed 'braid-mp' ignored (%s): single path",
 			   c->tcp ? "TCP transport" : "multipath off");
 		return false;
 	}
-	if (p->braid_mp != 1) {
-		braid_warn("pushed 'braid-mp %u': unknown version (this braidd speaks 1): single path",
-			   p->braid_mp);
+	if (p->braid_mp < BRAID_MP_VERSION_MIN || p->braid_mp > max) {
+		/* a conforming gateway offers the highest version both speak (§2.1) */
+		braid_warn("pushed 'braid-mp %u': a multipath protocol version this braidd does not "
+			   "speak (%u..%u): single path", p->braid_mp, BRAID_MP_VERSION_MIN, max);
 		return false;
 	}
 	if (c->framing != BRAID_COMP_NONE) {
 		braid_warn("pushed 'braid-mp' ignored: compression framing is on: single path");
 		return false;
 	}
+	braid_info("multipath protocol version %u offered and accepted (this braidd speaks %u..%u)",
+		   p->braid_mp, BRAID_MP_VERSION_MIN, max);
 	dcc->replay_window = p->braid_mp_window;
 	return true;
 }
@@ -64,6 +72,67 @@ static void mp_activity(void *user, bool rx)
 		c->last_rx = ev_now(c->loop);
 	else
 		c->last_tx = ev_now(c->loop);
+}
+
+/* The family of a numeric address; AF_UNSPEC for anything else (an interface name). */
+static int addr_family(const char *s)
+{
+	unsigned char b[16];
+
+	return inet_pton(AF_INET, s, b) == 1 ? AF_INET : inet_pton(AF_INET6, s, b) == 1 ? AF_INET6 :
+									     AF_UNSPEC;
+}
+
+/* The first `remote` of family fam (the same gateway's other address), as text; false if none. */
+static bool other_remote(struct client_mp *mp, const struct braid_client *c, int fam, uint16_t *port)
+{
+	char err[256];
+
+	for (unsigned int k = 0; k < c->o->n_remotes; k++) {
+		const struct braid_opt_remote *r = &c->o->remotes[k];
+		union braid_sockaddr a;
+
+		*port = r->port ? r->port : c->o->rport;
+		if (braid_sock_resolve(r->host, *port, fam, false, &a, err, sizeof(err)) ||
+		    a.sa.sa_family != fam)
+			continue;
+		inet_ntop(fam, fam == AF_INET ? (const void *)&a.in.sin_addr :
+						(const void *)&a.in6.sin6_addr, mp->other, sizeof(mp->other));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Mixed families: an `mp-path` whose local address is not of the session's
+ * family goes to the server's address of its family (from the `remote`
+ * lines), or is left out with an error line (it could never reach the server).
+ */
+static void mp_paths_family(struct client_mp *mp, const struct braid_client *c)
+{
+	int sfam = c->remote.sa.sa_family;
+	unsigned int n = 0;
+	uint16_t port = 0;
+
+	for (unsigned int i = 0; i < mp->o.n_mp_paths; i++) {
+		struct braid_opt_mp_path *p = &mp->o.mp_paths[i];
+		int fam = addr_family(p->local);
+
+		if (fam != AF_UNSPEC && fam != sfam && !p->remote) {
+			if (!mp->other[0] && !other_remote(mp, c, fam, &port)) {
+				braid_err("mp-path %s: the session runs over %s and no 'remote' has an %s "
+					  "address of the server: path not used", p->local,
+					  sfam == AF_INET ? "IPv4" : "IPv6", fam == AF_INET ? "IPv4" : "IPv6");
+				continue;
+			}
+			p->remote = mp->other;	/* not freed through the copy (see mp_options) */
+			p->port = port;
+			braid_info("mp-path %s: %s path to the server's address %s port %u", p->local,
+				   fam == AF_INET ? "IPv4" : "IPv6", mp->other, port);
+		}
+		mp->o.mp_paths[n++] = *p;
+	}
+	mp->o.n_mp_paths = n;
 }
 
 /* The data path's options: the client's, with the server address as the one remote. */
@@ -90,6 +159,25 @@ static void mp_options(struct client_mp *mp, const struct braid_client *c)
 	mp->o.nobind = true;	/* path sockets on ephemeral ports; c->ufd keeps the control channel */
 	mp->o.family = ra->sa.sa_family;
 	mp->o.tun_mtu = c->tun_mtu;
+	mp_paths_family(mp, c);
+}
+
+/*
+ * redirect-gateway: pin each path's way to the server with a host route via
+ * the path's next hop (push_apply.c), undone with the session's routes.
+ */
+static void mp_path_routes(struct client_mp *mp, struct braid_client *c)
+{
+	for (unsigned int i = 0; i < mp->o.n_mp_paths; i++) {
+		const struct braid_opt_mp_path *p = &mp->o.mp_paths[i];
+		union braid_sockaddr srv = c->remote;
+		char err[256];
+
+		if (p->remote && braid_sock_resolve(p->remote, p->port, AF_UNSPEC, false, &srv, err,
+						    sizeof(err)))
+			continue;
+		braid_push_apply_path_route(&c->pnet, c->tun.nl, &c->pushed, &srv, p->local, 1 + i);
+	}
 }
 
 int client_mp_start(struct braid_client *c)
@@ -116,6 +204,7 @@ int client_mp_start(struct braid_client *c)
 		return r;
 	}
 	c->mp = mp;
+	mp_path_routes(mp, c);
 	braid_info("multipath negotiated with the server (braid-mp %u, replay window %u): %u path "
 		   "socket(s) to %s", c->pushed.braid_mp, c->pushed.braid_mp_window,
 		   c->o->n_mp_paths ? c->o->n_mp_paths : 1, c->mp->host);

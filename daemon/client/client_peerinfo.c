@@ -51,7 +51,7 @@ int client_build_peer_info(struct braid_client *c)
 {
 	uint32_t proto = BRAID_IV_PROTO_DATA_V2 | BRAID_IV_PROTO_REQUEST_PUSH |
 			 BRAID_IV_PROTO_AUTH_PENDING_KW | BRAID_IV_PROTO_CC_EXIT_NOTIFY |
-			 BRAID_IV_PROTO_AUTH_FAIL_TEMP;
+			 BRAID_IV_PROTO_AUTH_FAIL_TEMP | BRAID_IV_PROTO_DNS_OPTION;
 	const char *kd = getenv("BRAIDD_KEY_DERIVATION");
 	char num[16], mtu[16];
 	char *pi = c->peer_info;

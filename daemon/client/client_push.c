@@ -25,14 +25,36 @@
 #include "os/sdnotify.h"
 #include "os/sock.h"
 #include "session/push.h"
+#include "session/push_dns.h"
 #include "session/script.h"
 #include "util/log.h"
 
 /* ---- push ---- */
 
+/* Pushed DNS into the host's resolver (dns-updown, docs/braidd.md "DNS"). Failure is logged only. */
+static void apply_dns(struct braid_client *c)
+{
+	struct braid_dns_conf dc;
+
+	braid_push_dns_conf(&c->pushed, c->o, &dc);
+	if (!dc.n_servers && !dc.n_search)
+		return;
+	if (c->o->dns_updown == BRAID_DNS_UPDOWN_DISABLE) {
+		braid_info("DNS: pushed settings not applied (dns-updown disable)");
+		return;
+	}
+	if (c->o->up && c->o->dns_updown != BRAID_DNS_UPDOWN_FORCE) {
+		braid_info("DNS: pushed settings left to the up script (dns-updown force applies them "
+			   "too)");
+		return;
+	}
+	braid_dns_apply(&c->dns, c->tun.name, &dc);
+}
+
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c)
 {
+	braid_dns_restore(&c->dns);
 	if (c->tun_open)
 		braid_push_unapply(&c->pnet, c->tun.nl);
 	if (c->up_ran && c->o->down) {
@@ -214,6 +236,7 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "route-error", false);
 		return r;
 	}
+	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {
 		r = client_mp_start(c);

@@ -80,6 +80,10 @@ void braid_options_free(struct braid_options *o)
 		free(o->mp_paths[i].local);
 		free(o->mp_paths[i].remote);
 	}
+	for (i = 0; i < o->n_mp_auto_incl; i++)
+		free(o->mp_auto_incl[i]);
+	for (i = 0; i < o->n_mp_auto_excl; i++)
+		free(o->mp_auto_excl[i]);
 	for (i = 0; i < o->n_mp_attrs; i++) {
 		free(o->mp_attrs[i].local);
 		free(o->mp_attrs[i].file);

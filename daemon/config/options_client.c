@@ -121,6 +121,20 @@ int opt_pull_filter(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+int opt_dns_updown(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "disable"))
+		c->o->dns_updown = BRAID_DNS_UPDOWN_DISABLE;
+	else if (!strcmp(argv[1], "force"))
+		c->o->dns_updown = BRAID_DNS_UPDOWN_FORCE;
+	else
+		return opt_fail(c, "braidd applies pushed DNS itself (resolvconf, systemd-resolved or "
+				"/etc/resolv.conf): 'disable' or 'force' expected, got '%s' (run your "
+				"own program from an 'up'/'down' script instead)", argv[1]);
+	return 0;
+}
+
 int opt_redirect_gateway(struct ctx *c, int argc, char **argv)
 {
 	unsigned int f = c->o->redirect_gw;

@@ -25,6 +25,7 @@ int opt_connect_retry_max(struct ctx *c, int argc, char **argv);
 int opt_server_poll_timeout(struct ctx *c, int argc, char **argv);
 int opt_auth_retry(struct ctx *c, int argc, char **argv);
 int opt_pull_filter(struct ctx *c, int argc, char **argv);
+int opt_dns_updown(struct ctx *c, int argc, char **argv);
 int opt_redirect_gateway(struct ctx *c, int argc, char **argv);
 int opt_dhcp_option(struct ctx *c, int argc, char **argv);
 int opt_route_gateway(struct ctx *c, int argc, char **argv);

@@ -165,6 +165,9 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "auth-user-pass %s\n", yn(o->has_auth_user_pass));
 	out(&b, "auth-retry %s\n", ar[o->auth_retry]);
 	out(&b, "route-nopull %s\n", yn(o->route_nopull));
+	if (o->dns_updown != BRAID_DNS_UPDOWN_AUTO)	/* only when set: the goldens predate it */
+		out(&b, "dns-updown %s\n",
+		    o->dns_updown == BRAID_DNS_UPDOWN_DISABLE ? "disable" : "force");
 	for (i = 0; i < o->n_pull_filters; i++)
 		out(&b, "pull-filter[%u] %s \"%s\"\n", i, pf[o->pull_filters[i].action],
 		    o->pull_filters[i].text);
@@ -249,6 +252,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 		out(&b, "mp-path[%u] %s %s port %u backup %s cap %llu\n", i, p->local,
 		    str_or(p->remote), p->port, yn(p->backup), (unsigned long long)p->cap_bps);
 	}
+	for (i = 0; i < o->n_mp_auto_incl; i++)
+		out(&b, "mp-auto-include[%u] %s\n", i, o->mp_auto_incl[i]);
+	for (i = 0; i < o->n_mp_auto_excl; i++)
+		out(&b, "mp-auto-exclude[%u] %s\n", i, o->mp_auto_excl[i]);
 	out(&b, "mp-scheduler %s\nmp-reorder-ms %u\nmp-path-timeout %u\n", o->mp_sched,
 	    o->mp_reorder_ms, o->mp_path_timeout);
 	for (i = 0; i < o->mp_classes.n; i++) {

@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,15 +32,34 @@ int opt_multipath(struct ctx *c, int argc, char **argv)
 	return opt_fail(c, "expected 'on' or 'off', got '%s'", argv[1]);
 }
 
-/* mp-path/mp-backup/mp-cap name local addresses literally: numeric only, so they can be matched. */
-static int check_numeric(struct ctx *c, const char *what, const char *s)
+/*
+ * What an mp-path / mp-backup / mp-cap LOCAL names: a numeric address, `auto`
+ * (mp-path only) or an interface name (what the kernel accepts: 1..15
+ * bytes, no '/', ':' or white space; the interface need not exist yet).
+ * Host names are not accepted: a path is a local address or an interface.
+ */
+static int local_kind(struct ctx *c, const char *what, const char *s, bool auto_ok, int *kind)
 {
 	struct in6_addr a6;
 	struct in_addr a4;
+	size_t n = strlen(s);
 
-	if (inet_pton(AF_INET, s, &a4) == 1 || inet_pton(AF_INET6, s, &a6) == 1)
+	if (inet_pton(AF_INET, s, &a4) == 1 || inet_pton(AF_INET6, s, &a6) == 1) {
+		*kind = BRAID_MP_LOCAL_ADDR;
 		return 0;
-	return opt_fail(c, "%s '%s' is not a numeric IPv4 or IPv6 address", what, s);
+	}
+	if (!strcmp(s, "auto")) {
+		if (!auto_ok)
+			return opt_fail(c, "%s 'auto': name an interface or an address (auto paths "
+					"take their settings by interface name)", what);
+		*kind = BRAID_MP_LOCAL_AUTO;
+		return 0;
+	}
+	if (n == 0 || n >= IF_NAMESIZE || strpbrk(s, "/: \t") || !strcmp(s, ".") || !strcmp(s, ".."))
+		return opt_fail(c, "%s '%s' is neither a numeric IPv4 or IPv6 address nor an interface "
+				"name (1..%d characters, no '/' or ':')", what, s, IF_NAMESIZE - 1);
+	*kind = BRAID_MP_LOCAL_IF;
+	return 0;
 }
 
 int opt_mp_path(struct ctx *c, int argc, char **argv)
@@ -47,11 +67,11 @@ int opt_mp_path(struct ctx *c, int argc, char **argv)
 	struct braid_options *o = c->o;
 	struct braid_opt_mp_path *p;
 	uint16_t port = 0;
-	int e;
+	int e, kind;
 
 	if (o->n_mp_paths >= BRAID_OPT_MAX_MP_PATHS)
 		return opt_fail(c, "too many paths (max %d)", BRAID_OPT_MAX_MP_PATHS);
-	e = check_numeric(c, "local address", argv[1]);
+	e = local_kind(c, "local address", argv[1], true, &kind);
 	if (e)
 		return e;
 	for (unsigned int i = 0; i < o->n_mp_paths; i++)
@@ -75,6 +95,7 @@ int opt_mp_path(struct ctx *c, int argc, char **argv)
 		return opt_fail(c, "out of memory");
 	}
 	p->port = port;
+	p->kind = kind;
 	o->n_mp_paths++;
 	return 0;
 }
@@ -83,8 +104,9 @@ static int mp_attr(struct ctx *c, const char *local, bool backup, uint64_t cap)
 {
 	struct braid_options *o = c->o;
 	struct braid_opt_mp_attr *a;
-	int e = check_numeric(c, "local address", local);
+	int kind, e = local_kind(c, "local address", local, false, &kind);
 
+	(void)kind;
 	if (e)
 		return e;
 	if (o->n_mp_attrs >= sizeof(o->mp_attrs) / sizeof(o->mp_attrs[0]))
@@ -123,6 +145,26 @@ int opt_mp_cap(struct ctx *c, int argc, char **argv)
 	if (!argv[2][0] || *end || errno || !(v > 0.0) || v > 100000.0)
 		return opt_fail(c, "cap '%s' is not a rate in Mbit/s (0 < MBIT <= 100000)", argv[2]);
 	return mp_attr(c, argv[1], false, (uint64_t)(v * 1e6));
+}
+
+/* mp-auto-include / mp-auto-exclude GLOB...: interface name patterns (fnmatch) for `mp-path auto`. */
+int opt_mp_auto_pat(struct ctx *c, int argc, char **argv)
+{
+	bool incl = !strcmp(argv[0], "mp-auto-include");
+	char **v = incl ? c->o->mp_auto_incl : c->o->mp_auto_excl;
+	unsigned int *n = incl ? &c->o->n_mp_auto_incl : &c->o->n_mp_auto_excl;
+
+	for (int i = 1; i < argc; i++) {
+		if (*n >= BRAID_OPT_MAX_MP_AUTO_PAT)
+			return opt_fail(c, "too many patterns (max %d)", BRAID_OPT_MAX_MP_AUTO_PAT);
+		if (!argv[i][0] || strlen(argv[i]) >= 64)
+			return opt_fail(c, "pattern '%s' is not an interface name pattern", argv[i]);
+		v[*n] = strdup(argv[i]);
+		if (!v[*n])
+			return opt_fail(c, "out of memory");
+		(*n)++;
+	}
+	return 0;
 }
 
 int opt_mp_scheduler(struct ctx *c, int argc, char **argv)
@@ -196,8 +238,26 @@ bool opt_mp_has_remote(const struct braid_options *o)
 	return false;
 }
 
+bool opt_mp_has_auto(const struct braid_options *o)
+{
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		if (o->mp_paths[i].kind == BRAID_MP_LOCAL_AUTO)
+			return true;
+	return false;
+}
+
 int opt_finalize_mp(struct braid_options *o, char *err, size_t err_len)
 {
+	unsigned int n_auto = 0;
+
+	for (unsigned int i = 0; i < o->n_mp_paths; i++)
+		n_auto += o->mp_paths[i].kind == BRAID_MP_LOCAL_AUTO;
+	if (n_auto > 1)
+		return opt_ffail(err, err_len, "option 'mp-path auto' given %u times: one is enough "
+				 "(it finds every interface)", n_auto);
+	if ((o->n_mp_auto_incl || o->n_mp_auto_excl) && !n_auto)
+		return opt_ffail(err, err_len, "option 'mp-auto-%s' needs 'mp-path auto'",
+				 o->n_mp_auto_incl ? "include" : "exclude");
 	if (o->multipath < 0)
 		o->multipath = o->n_mp_paths > 0;
 	for (unsigned int i = 0; i < o->n_mp_attrs; i++) {
@@ -213,6 +273,8 @@ int opt_finalize_mp(struct braid_options *o, char *err, size_t err_len)
 			if (a->cap_bps)
 				o->mp_paths[k].cap_bps = a->cap_bps;
 		}
+		if (!found && opt_mp_has_auto(o))
+			continue;	/* an interface `mp-path auto` may find: applied by name then */
 		if (!found) {
 			char where[300] = "";
 

@@ -19,11 +19,14 @@ int opt_multipath(struct ctx *c, int argc, char **argv);
 int opt_mp_path(struct ctx *c, int argc, char **argv);
 int opt_mp_backup(struct ctx *c, int argc, char **argv);
 int opt_mp_cap(struct ctx *c, int argc, char **argv);
+int opt_mp_auto_pat(struct ctx *c, int argc, char **argv);
 int opt_mp_scheduler(struct ctx *c, int argc, char **argv);
 int opt_mp_reorder_ms(struct ctx *c, int argc, char **argv);
 int opt_mp_path_timeout(struct ctx *c, int argc, char **argv);
 int opt_mp_class(struct ctx *c, int argc, char **argv);
 
+/* Whether an `mp-path auto` line is given. */
+bool opt_mp_has_auto(const struct braid_options *o);
 /* Whether some mp-path line names its own remote. */
 bool opt_mp_has_remote(const struct braid_options *o);
 

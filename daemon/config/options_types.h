@@ -73,6 +73,13 @@ enum braid_opt_comp { BRAID_OPT_COMP_NONE = 0, BRAID_OPT_COMP_STUB, BRAID_OPT_CO
 #define BRAID_RG_AUTO_LOCAL	(1u << 8)
 #define BRAID_RG_REROUTE_GW	(1u << 9)	/* redirect-gateway (not redirect-private), IPv4 */
 
+/* `dns-updown` (OpenVPN 2.7's name): who puts pushed DNS settings into the host's resolver. */
+enum braid_opt_dns_updown {
+	BRAID_DNS_UPDOWN_AUTO = 0,	/* braidd (os/dns.c), unless an `up` script is configured */
+	BRAID_DNS_UPDOWN_DISABLE,	/* nobody: `dns-updown disable` */
+	BRAID_DNS_UPDOWN_FORCE,		/* braidd, even with an `up` script */
+};
+
 /* `pull-filter accept|ignore|reject "text"`, in order. */
 enum braid_opt_pf_action { BRAID_PF_ACCEPT = 0, BRAID_PF_IGNORE, BRAID_PF_REJECT };
 struct braid_opt_pull_filter {
@@ -129,9 +136,16 @@ struct braid_opt_remote {
 	bool proto_tcp_generic;	/* parser state: `tcp` on the line, resolved by finalize */
 };
 
+/* What an mp-path LOCAL names. */
+#define BRAID_MP_LOCAL_ADDR 0	/* a numeric address */
+#define BRAID_MP_LOCAL_IF 1	/* an interface name: its address, followed through rtnetlink */
+#define BRAID_MP_LOCAL_AUTO 2	/* `auto`: every interface with a route to the peer */
+#define BRAID_OPT_MAX_MP_AUTO_PAT 8	/* mp-auto-include / mp-auto-exclude patterns each */
+
 /* `mp-path LOCAL [REMOTE [PORT]]`, with `mp-backup` / `mp-cap` folded in by finalize. */
 struct braid_opt_mp_path {
-	char *local;		/* numeric address the socket binds to */
+	char *local;		/* numeric address, interface name or "auto" (kind) */
+	int kind;		/* BRAID_MP_LOCAL_ADDR / _IF / _AUTO */
 	char *remote;		/* NULL: every `remote` (client) or learn peers (server) */
 	uint16_t port;		/* 0: rport */
 	bool backup;		/* mp-backup LOCAL */
@@ -224,6 +238,10 @@ struct braid_options {
 	unsigned int n_mp_paths;
 	struct braid_opt_mp_attr mp_attrs[2 * BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_mp_attrs;
+	char *mp_auto_incl[BRAID_OPT_MAX_MP_AUTO_PAT];	/* mp-auto-include: interface globs */
+	unsigned int n_mp_auto_incl;
+	char *mp_auto_excl[BRAID_OPT_MAX_MP_AUTO_PAT];	/* mp-auto-exclude */
+	unsigned int n_mp_auto_excl;
 	char mp_sched[BRAID_OPT_MP_SCHED_LEN];	/* "edf", "ratio 3:1", ... */
 	uint32_t mp_reorder_ms;		/* 0: engine default */
 	struct braid_mpclass_rules mp_classes;	/* `mp-class` rules, in order */
@@ -255,6 +273,7 @@ struct braid_options {
 	bool has_auth_user_pass;	/* file or inline in blobs[BRAID_BLOB_AUTH_USER_PASS] */
 	int auth_retry;			/* enum braid_opt_auth_retry */
 	bool route_nopull;
+	enum braid_opt_dns_updown dns_updown;	/* `dns-updown`: pushed DNS into the resolver */
 	struct braid_opt_pull_filter pull_filters[BRAID_OPT_MAX_PULL_FILTERS];
 	unsigned int n_pull_filters;
 	unsigned int redirect_gw;	/* BRAID_RG_* */

@@ -237,24 +237,50 @@ int braid_peer_info_iv_proto(const char *pi, uint32_t *proto)
 	return 0;
 }
 
+const char *braid_mp_version_knob(void)
+{
+	const char *k = getenv(BRAID_MP_VERSION_ENV);
+
+	return k && *k ? k : NULL;
+}
+
+unsigned braid_mp_version_parse(const char *s)
+{
+	char *end;
+	unsigned long x;
+
+	if (!s || s[0] < '1' || s[0] > '9')
+		return 0;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || *end || x > 0xffff)
+		return 0;
+	return (unsigned)x;
+}
+
+unsigned braid_mp_version_max(void)
+{
+	unsigned v = braid_mp_version_parse(braid_mp_version_knob());
+
+	return v ? v : BRAID_MP_VERSION;
+}
+
 int braid_peer_info_add_braid_mp(char *buf, size_t cap)
 {
+	const char *k = braid_mp_version_knob();
 	char v[12];
 
-	snprintf(v, sizeof(v), "%u", BRAID_MP_VERSION);
-	return braid_peer_info_add(buf, cap, BRAID_PEER_INFO_MP, v);
+	snprintf(v, sizeof(v), "%u", braid_mp_version_max());
+	/* the test knob's text goes out verbatim (a garbage announcement), within reason */
+	return braid_peer_info_add(buf, cap, BRAID_PEER_INFO_MP,
+				   k && !braid_mp_version_parse(k) && strlen(k) < 64 ? k : v);
 }
 
 unsigned braid_peer_info_braid_mp(const char *pi)
 {
-	char v[12], *end;
-	unsigned long x;
+	char v[12];
 
-	if (braid_peer_info_get(pi, BRAID_PEER_INFO_MP, v, sizeof(v)) || v[0] < '1' || v[0] > '9')
+	if (braid_peer_info_get(pi, BRAID_PEER_INFO_MP, v, sizeof(v)))
 		return 0;
-	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno || *end || x > 0xffff)
-		return 0;
-	return (unsigned)x;
+	return braid_mp_version_parse(v);
 }

@@ -57,9 +57,29 @@ int braid_peer_info_add(char *buf, size_t cap, const char *name, const char *val
 /* IV_PROTO as a number; -ENOENT, -EINVAL (not a decimal u32). */
 int braid_peer_info_iv_proto(const char *pi, uint32_t *proto);
 
-/* Braid multipath announcement: IV_BRAID_MP=<version> (version 1 now). */
+/*
+ * Braid multipath announcement: IV_BRAID_MP=<version>, the highest version
+ * of docs/multipath-negotiation.md this braidd speaks; it speaks every
+ * version from BRAID_MP_VERSION_MIN up to it, and the gateway offers the
+ * highest both speak (§2.1).
+ */
 #define BRAID_PEER_INFO_MP "IV_BRAID_MP"
 #define BRAID_MP_VERSION 1
+#define BRAID_MP_VERSION_MIN 1
+/*
+ * Test-only (docs/multipath-negotiation.md §2.1), never for production: the
+ * environment variable BRAID_TEST_MP_VERSION makes braidd claim another
+ * version. A number N: this braidd speaks 1..N (announced as N, offered as
+ * min(client's, N), accepted up to N); the wire stays version 1's. Any other
+ * text: the client announces it verbatim; on the gateway "=TEXT" puts TEXT
+ * in the offer verbatim. NULL when unset or empty.
+ */
+#define BRAID_MP_VERSION_ENV "BRAID_TEST_MP_VERSION"
+const char *braid_mp_version_knob(void);
+/* The highest version this braidd speaks (BRAID_MP_VERSION, or the knob's number). */
+unsigned braid_mp_version_max(void);
+/* A version string as the spec writes it: 1..65535, no sign, no leading zero; else 0. */
+unsigned braid_mp_version_parse(const char *s);
 int braid_peer_info_add_braid_mp(char *buf, size_t cap);
 /* Version the peer announced, 0 if none or malformed (a stock peer). */
 unsigned braid_peer_info_braid_mp(const char *pi);

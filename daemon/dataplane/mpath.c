@@ -20,6 +20,7 @@
 
 #include "os/linkmon.h"
 #include "util/log.h"
+#include "dataplane/mpath_bind.h"
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_int.h"
 #include "dataplane/mpath_link.h"
@@ -147,15 +148,14 @@ static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const st
 		goto err;
 	ev_timer_init(&m->engine_t, mpath_engine_cb, 0.0, 0.0);
 	m->engine_t.data = m;
+	ev_timer_init(&m->scan_t, NULL, 0.0, 0.0);	/* started by mpath_nl_cb */
 	ev_timer_init(&m->housekeep_t, mpath_housekeep_cb, HOUSEKEEP_S, HOUSEKEEP_S);
 	m->housekeep_t.data = m;
 	ev_timer_start(loop, &m->housekeep_t);
+	m->io_on = true;
 	for (int i = 0; i < m->n_sock; i++)
-		if (!m->sock[i].shared) {
-			ev_io_init(&m->sock[i].r, mpath_sock_read_cb, m->sock[i].fd, EV_READ);
-			m->sock[i].r.data = &m->sock[i];
-			ev_io_start(loop, &m->sock[i].r);
-		}
+		if (m->sock[i].in_use)
+			mpath_bind_io(m, &m->sock[i], true);
 	if (m->nl_fd >= 0) {
 		ev_io_init(&m->nl_r, mpath_nl_cb, m->nl_fd, EV_READ);
 		m->nl_r.data = m;
@@ -235,7 +235,13 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 			continue;
 		memset(p, 0, sizeof(*p));
 		p->index = i;
-		braid_sockaddr_str(&m->sock[e->sock].local, p->local, sizeof(p->local));
+		if (m->sock[e->sock].fd >= 0 || !m->sock[e->sock].ifname[0])
+			braid_sockaddr_str(&m->sock[e->sock].local, p->local, sizeof(p->local));
+		snprintf(p->dev, sizeof(p->dev), "%s", m->sock[e->sock].ifname);
+		snprintf(p->route, sizeof(p->route), "%s", e->route);
+		p->route_ok = !e->route_bad;
+		p->rebinds = m->sock[e->sock].rebinds;
+		p->bind_failures = m->sock[e->sock].bind_failures;
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
 		braid_mp_path_stats(m->mp, i, &p->mp);
@@ -294,15 +300,16 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->loop) {
 		ev_timer_stop(m->loop, &m->engine_t);
 		ev_timer_stop(m->loop, &m->housekeep_t);
+		ev_timer_stop(m->loop, &m->scan_t);
 		if (m->nl_fd >= 0)
 			ev_io_stop(m->loop, &m->nl_r);
 		for (int i = 0; i < m->n_sock; i++)
-			if (!m->sock[i].shared)
-				ev_io_stop(m->loop, &m->sock[i].r);
+			if (m->sock[i].in_use)
+				mpath_bind_io(m, &m->sock[i], false);
 	}
 	braid_mp_free(m->mp);
 	for (int i = 0; i < m->n_sock; i++)
-		if (!m->sock[i].shared)
+		if (m->sock[i].in_use && !m->sock[i].shared && m->sock[i].fd >= 0)
 			close(m->sock[i].fd);
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);

@@ -11,6 +11,7 @@
 #define BRAID_MPATH_INT_H
 
 #include <ev.h>
+#include <net/if.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@
 #define SHARED_QUEUE 2048	/* engine tx pool of a shared-socket session (gateway client) */
 #define SHARED_REORDER 2048	/* and its reorder bound */
 #define HOUSEKEEP_S 1.0
+#define SCAN_DEBOUNCE_S 0.05	/* rtnetlink burst -> one scan of the paths' addresses */
 #define RX_EXTRA 256		/* rx buffers beyond the reorder bound */
 #define TX_EXTRA 256		/* tx buffers beyond the engine's pool */
 #define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: up to 64 KiB of coalesced datagrams */
@@ -60,10 +62,21 @@ struct rbuf {
 
 struct msock {
 	struct braid_mpath *m;
-	int fd;
+	int fd;			/* -1 while its address or interface is missing (mpath_bind.c) */
 	union braid_sockaddr local;	/* as bound (the kernel's port with nobind) */
-	const char *cfg_local;		/* the mp-path text, NULL = wildcard */
+	const char *cfg_local;		/* the mp-path text, NULL = wildcard or auto */
 	bool wildcard;
+	bool in_use;		/* slot taken (auto slots are given back when their interface goes) */
+	int kind;		/* BRAID_MP_LOCAL_ADDR / _IF / _AUTO (wildcard: _ADDR) */
+	char ifname[IF_NAMESIZE];	/* the interface: named, found by auto, or holding the address */
+	int ifindex;		/* its index when bound; 0 unknown */
+	int family;		/* the family the socket needs */
+	uint16_t port;		/* the port to bind (0: the kernel's) */
+	bool sends_first;	/* has configured peers: bound to its device (SO_BINDTODEVICE) */
+	bool devbound;		/* SO_BINDTODEVICE in effect on fd */
+	unsigned int rebinds;	/* sockets re-opened on address/interface changes */
+	int bind_err;		/* the last re-bind's error (logged once per change), 0 none */
+	unsigned int bind_failures;	/* re-binds that failed (retried) */
 	bool backup;
 	uint64_t cap_bps;
 	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
@@ -82,6 +95,8 @@ struct ep {
 	uint64_t failed_since_us;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */
+	char route[72];		/* the kernel's route for this path (mpath_bind.c), "" unchecked */
+	bool route_bad;		/* its packets would not leave through the path's interface */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -117,6 +132,13 @@ struct braid_mpath {
 
 	int nl_fd;
 	ev_io nl_r;
+	ev_timer scan_t;		/* debounce of rtnetlink messages (mpath_link.c) */
+	bool io_on;			/* socket watchers started (later sockets start their own) */
+	int auto_line;			/* index of the `mp-path auto` line, -1 none */
+	int auto_family;
+	union braid_sockaddr auto_peer[BRAID_OPT_MAX_MP_PATHS];	/* its remotes, resolved at start */
+	int n_auto_peer;
+	bool bind_retry;		/* a socket could not be bound: scan again at housekeeping */
 	ev_timer engine_t, housekeep_t;
 
 	/* pools */

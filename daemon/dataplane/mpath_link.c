@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mpath_link.c - link events and timers of the multipath data plane: local
- * addresses going down or up (rtnetlink, os/linkmon) become engine link
- * events; the housekeeping timer logs path and tunnel MTUs and removes
+ * mpath_link.c - link events and timers of the multipath data plane: an
+ * rtnetlink change (os/linkmon) makes mpath_bind.c follow every path's
+ * address and interface (engine link events, re-binds, auto interfaces); the housekeeping timer logs path and tunnel MTUs and removes
  * learned paths failed for mp-path-timeout.
  */
 #include "dataplane/mpath_link.h"
@@ -10,44 +10,39 @@
 #include <stdint.h>
 
 #include "os/linkmon.h"
+#include "dataplane/mpath_bind.h"
 #include "util/log.h"
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_sock.h"
 
 void mpath_link_scan(struct braid_mpath *m, bool log_all)
 {
-	uint64_t now = mnow(m);
+	mpath_bind_scan(m, log_all);
+}
 
-	for (int s = 0; s < m->n_sock; s++) {
-		struct msock *k = &m->sock[s];
-		char a[80];
-		int up;
+/* The debounce timer: one scan for a burst of rtnetlink messages. */
+static void scan_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	struct braid_mpath *m = w->data;
 
-		if (k->wildcard)
-			continue;
-		up = braid_linkmon_addr_up(&k->local);
-		if (up < 0 || up == k->up)
-			continue;
-		if (k->up >= 0 || (log_all && !up))
-			braid_info("multipath: local address %s is %s", braid_sockaddr_str(&k->local, a, sizeof(a)),
-				   up ? "up again" : "down (link down or address gone)");
-		if (k->up >= 0)
-			m->st.link_events++;
-		k->up = up;
-		for (int i = 0; i < MAX_EPS; i++)
-			if (m->ep[i].used && m->ep[i].sock == s)
-				braid_mp_path_link_event(m->mp, now, i, up);
-	}
+	(void)loop, (void)revents;
+	mpath_link_scan(m, false);
+	mpath_pump(m);
 }
 
 void mpath_nl_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_mpath *m = w->data;
 
-	(void)loop, (void)revents;
-	if (braid_linkmon_drain(m->nl_fd) != 0)
-		mpath_link_scan(m, false);
-	mpath_pump(m);
+	(void)revents;
+	/* an address change is a burst (address gone, its routes gone, new address, new
+	 * routes) and a busy routing table sends many: scan once, SCAN_DEBOUNCE_S after
+	 * the first message of a burst */
+	if (braid_linkmon_drain(m->nl_fd) != 0 && !ev_is_active(&m->scan_t)) {
+		ev_timer_init(&m->scan_t, scan_cb, SCAN_DEBOUNCE_S, 0.0);
+		m->scan_t.data = m;
+		ev_timer_start(loop, &m->scan_t);
+	}
 }
 
 void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -56,6 +51,10 @@ void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	uint64_t now = mnow(m);
 
 	(void)loop, (void)revents;
+	if (m->bind_retry)
+		mpath_bind_scan(m, false);
+	else if (!m->shared)
+		mpath_bind_check_routes(m);
 	for (int i = 0; i < MAX_EPS; i++) {
 		struct braid_mp_path_stats ps;
 

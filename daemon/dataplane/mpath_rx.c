@@ -213,6 +213,9 @@ void mpath_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			struct msock *s = &m->sock[(first + k) % m->n_sock];
 			int vlen = s->gro ? RX_BATCH_GRO : RX_BATCH;
 
+			if (!s->in_use || s->fd < 0)
+				continue;
+
 			full |= rx_batch(m, s, vlen) == vlen;
 		}
 		mpath_pump(m);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mpath_sock.c - the sockets and paths of the multipath data plane: the
- * path sockets (bound to each mp-path local address, PMTU discovery,
- * timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
+ * path sockets (slots filled and bound by mpath_bind.c; PMTU
+ * discovery, timestamps, UDP GSO/GRO) or the caller's shared socket, the configured
  * paths, the engine path table (add, find, remove, evict) and the send
  * batch (sendmmsg / UDP GSO) with its per-path counters.
  */
@@ -44,8 +44,10 @@ const char *mpath_ep_str(const struct braid_mpath *m, int i, char *buf, size_t l
 {
 	char a[80], b[80];
 
-	snprintf(buf, len, "%s%d (%s -> %s)", m->name, i,
-		 braid_sockaddr_str(&m->sock[m->ep[i].sock].local, a, sizeof(a)),
+	const struct msock *s = &m->sock[m->ep[i].sock];
+
+	snprintf(buf, len, "%s%d (%s%s%s -> %s)", m->name, i, s->ifname, s->ifname[0] ? " " : "",
+		 s->fd >= 0 || !s->ifname[0] ? braid_sockaddr_str(&s->local, a, sizeof(a)) : "no address",
 		 braid_sockaddr_str(&m->ep[i].peer, b, sizeof(b)));
 	return buf;
 }
@@ -71,7 +73,8 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	if (s->up == 0)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
-		   learned ? "learned from an authenticated packet, validating" : "added, validating",
+		   learned ? "learned from an authenticated packet, validating" :
+		   s->fd < 0 ? "added, down until its address is there" : "added, validating",
 		   s->backup ? " (backup)" : "");
 	return i;
 }
@@ -107,6 +110,31 @@ int mpath_ep_victim(const struct braid_mpath *m)
 			v = i;
 		}
 	return v;
+}
+
+/* Options of a freshly bound path socket: timestamps, PMTU probing, UDP GSO/GRO. */
+void mpath_sock_setup(struct braid_mpath *m, struct msock *s)
+{
+	char a[80];
+	int one = 1, r;
+
+	(void)m;
+	braid_info("multipath: UDP%s socket bound to %s%s%s%s", s->local.sa.sa_family == AF_INET ? "v4" : "v6",
+		   braid_sockaddr_str(&s->local, a, sizeof(a)), s->devbound ? " on " : "",
+		   s->devbound ? s->ifname : "", s->backup ? " (backup)" : "");
+	/* kernel arrival times: the engine's delivery-rate and one-way
+	 * delay samples must not see how late this process ran */
+	if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
+		braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)", strerror(errno));
+	r = mpath_set_pmtudisc(s->fd, s->local.sa.sa_family, true);
+	if (r)
+		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
+			   "fragmented or refused by the kernel's PMTU cache)",
+			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
+	s->gso = braid_sock_gso_ok(s->fd);
+	s->gro = braid_sock_set_gro(s->fd) == 0;
+	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
+		  braid_sockaddr_str(&s->local, a, sizeof(a)));
 }
 
 /* ---- the send batch ---- */
@@ -152,6 +180,10 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 		return;
 	e = &m->ep[path];
 	s = &m->sock[e->sock];
+	if (s->fd < 0) {	/* its address is gone: the engine sees the loss */
+		e->tx_errors++;
+		return;
+	}
 	if (m->txb.n >= BRAID_TXB_MAX)
 		mpath_tx_flush(m);
 	m->txb_path[m->txb.n] = path;
@@ -160,135 +192,13 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 
 /* ---- sockets ---- */
 
-static int open_sock(struct braid_mpath *m, const char *local, int family, uint16_t port,
-		     bool backup, uint64_t cap)
+/* A free socket slot (auto slots are given back), or -ENOSPC. */
+int mpath_sock_slot(struct braid_mpath *m)
 {
-	struct msock *s;
-	union braid_sockaddr ba;
-	char err[300], a[80];
-	int r;
-
 	for (int i = 0; i < m->n_sock; i++)
-		if (local && m->sock[i].cfg_local && !strcmp(local, m->sock[i].cfg_local))
+		if (!m->sock[i].in_use)
 			return i;
-	if (m->n_sock >= MAX_SOCKS)
-		return -ENOSPC;
-	r = braid_sock_resolve(local, port, family, true, &ba, err, sizeof(err));
-	if (r) {
-		braid_err("mp-path: %s", err);
-		return r;
-	}
-	s = &m->sock[m->n_sock];
-	memset(s, 0, sizeof(*s));
-	s->m = m;
-	s->local = ba;
-	s->wildcard = local == NULL;
-	s->backup = backup;
-	s->cap_bps = cap;
-	s->up = -1;
-	r = braid_sock_open_udp(ba.sa.sa_family, &ba, m->o->family == AF_INET6, &s->fd);
-	if (r) {
-		braid_err("cannot open UDP socket on %s: %s", braid_sockaddr_str(&ba, a, sizeof(a)),
-			  strerror(-r));
-		return r;
-	}
-	{
-		union braid_sockaddr got;
-		socklen_t gl = sizeof(got);
-
-		if (!getsockname(s->fd, &got.sa, &gl))
-			s->local = got;
-	}
-	s->cfg_local = local;
-	braid_info("multipath: UDP%s socket bound to %s%s", ba.sa.sa_family == AF_INET ? "v4" : "v6",
-		   braid_sockaddr_str(&s->local, a, sizeof(a)), backup ? " (backup)" : "");
-	{
-		/* kernel arrival times: the engine's delivery-rate and one-way
-		 * delay samples must not see how late this process ran */
-		int one = 1;
-
-		if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0)
-			braid_dbg("multipath: SO_TIMESTAMPNS: %s (arrival times from the clock)",
-				  strerror(errno));
-	}
-	r = mpath_set_pmtudisc(s->fd, s->local.sa.sa_family, true);
-	if (r)
-		braid_warn("multipath: IP(V6)_MTU_DISCOVER probe on %s: %s (MTU probes may be "
-			   "fragmented or refused by the kernel's PMTU cache)",
-			   braid_sockaddr_str(&s->local, a, sizeof(a)), strerror(-r));
-	s->gso = braid_sock_gso_ok(s->fd);
-	s->gro = braid_sock_set_gro(s->fd) == 0;
-	braid_dbg("multipath: UDP GSO %s, GRO %s on %s", s->gso ? "on" : "off", s->gro ? "on" : "off",
-		  braid_sockaddr_str(&s->local, a, sizeof(a)));
-	return m->n_sock++;
-}
-
-static int add_cfgpath(struct braid_mpath *m, int sock, const char *host, uint16_t port)
-{
-	union braid_sockaddr peer;
-	int fam = m->sock[sock].local.sa.sa_family;
-	char err[300];
-	int r;
-
-	if (m->n_cfgp >= MAX_EPS) {
-		braid_err("multipath: more than %d paths configured", MAX_EPS);
-		return -ENOSPC;
-	}
-	r = braid_sock_resolve(host, port, m->sock[sock].wildcard && fam == AF_INET6 ? AF_UNSPEC : fam,
-			       false, &peer, err, sizeof(err));
-	if (!r)
-		r = braid_sockaddr_to_family(&peer, fam);
-	if (r) {
-		braid_err("mp-path: remote %s: %s", host, r == -EAFNOSUPPORT ?
-			  "not of the local address's family" : err);
-		return r ? r : -EINVAL;
-	}
-	m->cfgp[m->n_cfgp].sock = sock;
-	m->cfgp[m->n_cfgp].peer = peer;
-	m->n_cfgp++;
-	return 0;
-}
-
-int mpath_setup_paths(struct braid_mpath *m)
-{
-	const struct braid_options *o = m->o;
-	int r, s;
-
-	if (!o->n_mp_paths) {
-		int fam = o->family == AF_UNSPEC ? (o->local && strchr(o->local, '.') ? AF_INET : AF_INET6)
-						 : o->family;
-
-		s = open_sock(m, o->local, fam, o->nobind ? 0 : o->lport, false, 0);
-		if (s < 0)
-			return s;
-		for (unsigned int k = 0; k < o->n_remotes; k++) {
-			r = add_cfgpath(m, s, o->remotes[k].host,
-					o->remotes[k].port ? o->remotes[k].port : o->rport);
-			if (r)
-				return r;
-		}
-		return 0;
-	}
-	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
-		const struct braid_opt_mp_path *p = &o->mp_paths[i];
-
-		s = open_sock(m, p->local, AF_UNSPEC, o->nobind ? 0 : o->lport, p->backup, p->cap_bps);
-		if (s < 0)
-			return s;
-		if (p->remote) {
-			r = add_cfgpath(m, s, p->remote, p->port ? p->port : o->rport);
-			if (r)
-				return r;
-			continue;
-		}
-		for (unsigned int k = 0; k < o->n_remotes; k++) {
-			r = add_cfgpath(m, s, o->remotes[k].host,
-					o->remotes[k].port ? o->remotes[k].port : o->rport);
-			if (r)
-				return r;
-		}
-	}
-	return 0;
+	return m->n_sock < MAX_SOCKS ? m->n_sock++ : -ENOSPC;
 }
 
 /* A socket of the caller's as the only path socket (braid_mpath_new_shared). */
@@ -300,6 +210,7 @@ int mpath_shared_sock(struct braid_mpath *m, int fd)
 	memset(s, 0, sizeof(*s));
 	s->m = m;
 	s->fd = fd;
+	s->in_use = true;
 	s->shared = true;
 	s->wildcard = true;	/* no link monitoring: the caller's address */
 	s->up = -1;

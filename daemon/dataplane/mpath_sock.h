@@ -32,8 +32,10 @@ void mpath_tx_flush(struct braid_mpath *m);
 /* Queue one datagram for the batch: pkt must stay valid until mpath_tx_flush(). */
 void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t len);
 
-/* Open the configured sockets and resolve the configured paths. 0 or -errno (logged). */
-int mpath_setup_paths(struct braid_mpath *m);
+/* A free socket slot (counted in n_sock), or -ENOSPC. */
+int mpath_sock_slot(struct braid_mpath *m);
+/* Log and set the options of a freshly bound path socket (s->fd, s->local). */
+void mpath_sock_setup(struct braid_mpath *m, struct msock *s);
 /* A socket of the caller's as the only path socket (braid_mpath_new_shared). 0 or -errno. */
 int mpath_shared_sock(struct braid_mpath *m, int fd);
 

@@ -17,17 +17,27 @@ struct gw_mp {
 	struct braid_dp *dp;		/* the client's data path (backend.h) */
 	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
 	braid_gw_mp_deliver_fn deliver;	/* the data path's payload input */
+	int64_t start_ms;		/* engine created */
+	bool confirmed;			/* a path validated: the client runs multipath */
 };
 
 bool braid_gw_mp_offer(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	const char *pi = braid_ctls_peer_info(c->ctl);
-	unsigned v = pi ? braid_peer_info_braid_mp(pi) : 0;
-	char *opt;
+	unsigned v = pi ? braid_peer_info_braid_mp(pi) : 0, max = braid_mp_version_max(), common;
+	const char *knob = braid_mp_version_knob();
+	char raw[72], *opt;
 
-	if (!g->o->multipath || c->tcp || !v)
+	if (!g->o->multipath || c->tcp)
 		return false;
+	if (!v) {
+		if (pi && !braid_peer_info_get(pi, BRAID_PEER_INFO_MP, raw, sizeof(raw)))
+			braid_warn("%s/%s: IV_BRAID_MP='%s' is not a multipath protocol version (this "
+				   "gateway speaks %u..%u): single path", braid_gw_cname(c), c->real,
+				   raw, BRAID_MP_VERSION_MIN, max);
+		return false;
+	}
 	if (!c->push.use_peer_id || c->push.framing != BRAID_COMP_NONE) {
 		braid_info("%s/%s: IV_BRAID_MP=%u announced, but multipath needs peer-id and no "
 			   "compression framing: single path", braid_gw_cname(c), c->real, v);
@@ -35,11 +45,21 @@ bool braid_gw_mp_offer(struct gw_client *c)
 	}
 	if (c->push.n_opts >= BRAID_GW_PUSH_MAX_OPTS)
 		return false;
-	opt = malloc(32);
+	opt = malloc(96);
 	if (!opt)
 		return false;
-	/* version 1 whatever the client announced (>= 1): the versions' common one */
-	snprintf(opt, 32, "braid-mp %u %u", BRAID_GW_MP_VERSION, BRAID_GW_MP_WINDOW);
+	/* the highest version both speak: every version from the minimum up is spoken */
+	common = v < max ? v : max;
+	if (knob && knob[0] == '=' && strlen(knob) < 64) {	/* test-only: a non-conforming offer */
+		snprintf(opt, 96, "braid-mp %s %u", knob + 1, BRAID_GW_MP_WINDOW);
+		braid_warn("%s/%s: %s: offering '%s' (test only)", braid_gw_cname(c), c->real,
+			   BRAID_MP_VERSION_ENV, opt);
+	} else {
+		snprintf(opt, 96, "braid-mp %u %u", common, BRAID_GW_MP_WINDOW);
+		braid_info("%s/%s: IV_BRAID_MP=%u announced, this gateway speaks %u..%u: offering "
+			   "multipath protocol version %u", braid_gw_cname(c), c->real, v,
+			   BRAID_MP_VERSION_MIN, max, common);
+	}
 	c->push.opts[c->push.n_opts++] = opt;
 	return true;
 }
@@ -71,6 +91,15 @@ static void mp_deliver(void *user, uint8_t *payload, size_t len)
 		c->mp->deliver(c, payload, len);
 }
 
+/* The version field of the `braid-mp` line braid_gw_mp_offer put in c's push list. */
+static const char *offered_version(const struct gw_client *c)
+{
+	for (unsigned i = c->push.n_opts; i-- > 0;)
+		if (!strncmp(c->push.opts[i], "braid-mp ", 9))
+			return c->push.opts[i] + 9;
+	return "?";
+}
+
 int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 {
 	struct braid_gateway *g = c->g;
@@ -91,6 +120,7 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 	if (!mp)
 		return -ENOMEM;
 	mp->deliver = deliver;
+	mp->start_ms = braid_gw_now_ms();
 	snprintf(name, sizeof(name), "%s/%s", braid_gw_cname(c), c->real);
 	r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
 	if (r) {
@@ -98,9 +128,9 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 		return r;
 	}
 	c->mp = mp;
-	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %u pushed): peer-id %u, "
+	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %.*s pushed): peer-id %u, "
 		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,
-		   BRAID_GW_MP_VERSION, c->pid);
+		   (int)strcspn(offered_version(c), " "), offered_version(c), c->pid);
 	return 0;
 }
 
@@ -149,6 +179,31 @@ int braid_gw_mp_paths(const struct gw_client *c)
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
 
 	return c->mp ? braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS) : 1;
+}
+
+bool braid_gw_mp_check(struct gw_client *c, int64_t now_ms)
+{
+	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	struct braid_tunnel_stats st;
+	int n;
+
+	if (!c->mp || c->mp->confirmed || now_ms - c->mp->start_ms < BRAID_GW_MP_CONFIRM_MS)
+		return false;
+	n = braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS);
+	for (int i = 0; i < n; i++) {
+		if (p[i].mp.validations) {
+			c->mp->confirmed = true;
+			return false;
+		}
+	}
+	braid_dp_stats(c->mp->dp, &st);
+	if (st.link_rx_pkts < BRAID_GW_MP_CONFIRM_PKTS)
+		return false;	/* nothing to judge by yet: the client is quiet */
+	braid_warn("%s/%s: the client did not take up multipath (no path validated %d s after the "
+		   "offer, %llu packets received): single path", braid_gw_cname(c), c->real,
+		   BRAID_GW_MP_CONFIRM_MS / 1000, (unsigned long long)st.link_rx_pkts);
+	braid_gw_mp_stop(c);
+	return true;
 }
 
 void braid_gw_mp_log(const struct braid_gateway *g)

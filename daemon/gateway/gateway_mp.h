@@ -22,16 +22,24 @@
 
 struct braid_mpath;
 
-#define BRAID_GW_MP_VERSION 1
 #define BRAID_GW_MP_WINDOW 65536	/* replay window of a multipath session */
+/*
+ * A client that was offered multipath but has not validated a path this long
+ * after the engine started, while its packets arrive, did not take it up (it
+ * speaks no version we offered, or declined): it goes on single-path.
+ */
+#define BRAID_GW_MP_CONFIRM_MS 5000
+#define BRAID_GW_MP_CONFIRM_PKTS 3
 
 /* An authenticated payload of client c (gw_data.c's braid_gw_deliver). */
 typedef void (*braid_gw_mp_deliver_fn)(struct gw_client *c, uint8_t *p, size_t len);
 
 /*
  * After the push list is built: with `multipath on`, UDP, peer-id (DATA_V2),
- * no compression framing and IV_BRAID_MP >= 1 in the client's peer-info,
- * append `braid-mp 1 65536` to it. true if offered (the caller then uses
+ * no compression framing and a valid IV_BRAID_MP in the client's peer-info,
+ * append `braid-mp V 65536` to it, V the highest version both speak
+ * (docs/multipath-negotiation.md §2.1). An IV_BRAID_MP that is not a version
+ * is logged: single path. true if offered (the caller then uses
  * BRAID_GW_MP_WINDOW for the data channel and calls braid_gw_mp_start).
  */
 bool braid_gw_mp_offer(struct gw_client *c);
@@ -48,6 +56,12 @@ void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len);
 struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c);
 /* How many paths c's data path has (1 for a stock client). */
 int braid_gw_mp_paths(const struct gw_client *c);
+/*
+ * Once a second per active client: a multipath client that did not take up
+ * the offer (BRAID_GW_MP_CONFIRM_MS) loses its engine (logged). true if it
+ * fell back: the caller then gives it a single-path data path.
+ */
+bool braid_gw_mp_check(struct gw_client *c, int64_t now_ms);
 /* SIGUSR2 / exit: one log line per path of every multipath client. */
 void braid_gw_mp_log(const struct braid_gateway *g);
 

@@ -189,6 +189,11 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			}
 			if (c->st != C_ACTIVE || c->dead)
 				break;
+			/* an offer not taken up: on as a single-path client */
+			if (braid_gw_mp_check(c, now) && braid_gw_sp_start(c)) {
+				braid_gw_client_kill(c, "single-path data channel set-up failed");
+				break;
+			}
 			if (o->ping_restart > 0 && now - c->last_rx_ms > (int64_t)o->ping_restart * 1000) {
 				braid_gw_client_kill(c, "inactivity timeout (ping-restart)");
 				break;

@@ -14,12 +14,15 @@
 
 #include <sodium.h>
 
+#include "ctl/km2.h"
+#include "session/push_dns.h"
 #include "util/log.h"
 
 void braid_pushed_free(struct braid_pushed *p)
 {
 	for (unsigned int i = 0; i < p->n_dhcp; i++)
 		free(p->dhcp[i]);
+	braid_push_dns_free(p);
 	if (p->auth_token) {
 		sodium_memzero(p->auth_token, strlen(p->auth_token));
 		free(p->auth_token);
@@ -27,7 +30,7 @@ void braid_pushed_free(struct braid_pushed *p)
 	memset(p, 0, sizeof(*p));
 }
 
-#define MAX_ARGS 8
+#define MAX_ARGS 16	/* `dns server N address` takes 8 addresses */
 
 static int split_args(char *s, char **argv)
 {
@@ -238,13 +241,35 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		p->has_peer_id = true;
 		p->peer_id = (uint32_t)v;
 	} else if (!strcmp(argv[0], "braid-mp")) {
-		/* Braid's multipath offer (docs/multipath-negotiation.md): version, replay window */
+		/*
+		 * Braid's multipath offer (docs/multipath-negotiation.md §3): version, replay
+		 * window. One we cannot read is logged and leaves the session single-path: a
+		 * version mismatch never fails a session (§2.1).
+		 */
 		int w;
 
-		if (argc != 3 || parse_int(argv[1], 1, 255, &v) || parse_int(argv[2], 64, 65536, &w))
-			BAD("pushed 'braid-mp' needs a version 1..255 and a replay window 64..65536");
-		p->braid_mp = (unsigned int)v;
+		p->braid_mp_offered = true;
+		p->braid_mp = 0;
+		if (argc != 3 || !braid_mp_version_parse(argv[1]) ||
+		    parse_int(argv[2], 64, 65536, &w)) {
+			braid_warn("pushed '%.64s': not a version 1..65535 and a replay window 64..65536: "
+				   "multipath not used, single path", orig);
+			p->n_ignored++;
+			return 0;
+		}
+		p->braid_mp = braid_mp_version_parse(argv[1]);
 		p->braid_mp_window = (uint32_t)w;
+	} else if (!strcmp(argv[0], "dns")) {
+		/* OpenVPN 2.6's DNS option (push_dns.c); a bad one is skipped as OpenVPN does */
+		int r = braid_push_dns_parse(p, argc, argv, err, err_len);
+
+		if (r == -ENOMEM)
+			BAD("out of memory");
+		if (r) {
+			braid_warn("%s: ignored", err);
+			err[0] = '\0';
+			p->n_ignored++;
+		}
 	} else if (!strcmp(argv[0], "cipher")) {
 		if (argc != 2 || strlen(argv[1]) >= sizeof(p->cipher))
 			BAD("pushed 'cipher' needs one cipher name");
@@ -308,7 +333,7 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		if (!p->auth_token)
 			BAD("out of memory");
 	} else if (!strcmp(argv[0], "echo") || !strcmp(argv[0], "block-outside-dns") ||
-		   !strcmp(argv[0], "dns") || !strcmp(argv[0], "auth-token-user") ||
+		   !strcmp(argv[0], "auth-token-user") ||
 		   !strcmp(argv[0], "inactive") || !strcmp(argv[0], "route-metric") ||
 		   !strcmp(argv[0], "setenv") || !strcmp(argv[0], "setenv-safe") ||
 		   !strcmp(argv[0], "ping-exit") || !strcmp(argv[0], "register-dns") ||

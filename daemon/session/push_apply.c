@@ -9,6 +9,8 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 #include <stdio.h>
@@ -21,8 +23,12 @@
 
 /* ---- apply ---- */
 
-/* The route the kernel uses now towards dst (before our /1 routes): gateway and device. */
-static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int *ifindex)
+/*
+ * The route the kernel uses now towards dst (before our /1 routes): gateway and device; with oif
+ * (and src, both optional) the route out of that device from that source.
+ */
+static int route_lookup_from(int family, const void *dst, int oif, const void *src, void *gw,
+			     bool *has_gw, int *ifindex)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct mnl_socket *s;
@@ -50,6 +56,10 @@ static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int
 	rtm->rtm_family = (unsigned char)family;
 	rtm->rtm_dst_len = alen * 8;
 	mnl_attr_put(nlh, RTA_DST, alen, dst);
+	if (src)
+		mnl_attr_put(nlh, RTA_SRC, alen, src);
+	if (oif)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
 	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
 		r = -errno;
 		goto out;
@@ -91,6 +101,11 @@ static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int
 out:
 	mnl_socket_close(s);
 	return r;
+}
+
+static int route_lookup(int family, const void *dst, void *gw, bool *has_gw, int *ifindex)
+{
+	return route_lookup_from(family, dst, 0, NULL, gw, has_gw, ifindex);
 }
 
 static int add_route(struct braid_push_net *n, struct braid_nl *nl, const char *ifname,
@@ -262,4 +277,65 @@ void braid_push_unapply(struct braid_push_net *n, struct braid_nl *nl)
 			braid_warn("cannot remove the pushed address: %s", strerror(-r));
 		n->addr4 = false;
 	}
+}
+
+/* ---- multipath: one host route to the server per path ---- */
+
+/* The interface holding address a (family fam); 0 if none. */
+static int addr_ifindex(int fam, const void *a)
+{
+	struct ifaddrs *ifa, *i;
+	int idx = 0;
+
+	if (getifaddrs(&ifa))
+		return 0;
+	for (i = ifa; i && !idx; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != fam)
+			continue;
+		if ((fam == AF_INET &&
+		     !memcmp(&((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, a, 4)) ||
+		    (fam == AF_INET6 &&
+		     !memcmp(&((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr, a, 16)))
+			idx = (int)if_nametoindex(i->ifa_name);
+	}
+	freeifaddrs(ifa);
+	return idx;
+}
+
+int braid_push_apply_path_route(struct braid_push_net *n, struct braid_nl *nl,
+				const struct braid_pushed *p, const union braid_sockaddr *server,
+				const char *local, uint32_t metric)
+{
+	int fam = server->sa.sa_family, oif = 0, ifindex;
+	bool redir = p->redirect && (fam == AF_INET ? !(p->redirect_flags & BRAID_RG_NOT_IPV4) :
+						      (p->redirect_flags & BRAID_RG_IPV6));
+	const void *dst = fam == AF_INET ? (const void *)&server->in.sin_addr :
+					   (const void *)&server->in6.sin6_addr;
+	struct braid_opt_route host = { .family = fam, .prefix = fam == AF_INET ? 32 : 128,
+					.metric = metric };
+	unsigned char src[16];
+	bool has_src, has_gw = false;
+	char what[96];
+
+	if (!redir || (p->redirect_flags & BRAID_RG_LOCAL))
+		return 0;
+	has_src = inet_pton(fam, local, src) == 1;
+	ifindex = has_src ? addr_ifindex(fam, src) : (int)if_nametoindex(local);
+	if (!ifindex)
+		return 0;	/* another family's path, or the address is not up: nothing to pin */
+	if (route_lookup_from(fam, dst, ifindex, has_src ? src : NULL, host.gw, &has_gw, &oif) ||
+	    !has_gw || oif != ifindex) {
+		braid_info("redirect-gateway: path %s has no route with a gateway towards the server "
+			   "out of its interface: no host route for it", local);
+		return 0;
+	}
+	for (unsigned int i = 0; i < n->n_routes; i++)
+		if (n->routes[i].family == fam && n->routes[i].prefix == host.prefix &&
+		    !memcmp(n->routes[i].dst, dst, fam == AF_INET ? 4 : 16) &&
+		    n->route_ifindex[i] == oif)
+			return 0;	/* the session's own host route already leaves there */
+	memcpy(host.dst, dst, fam == AF_INET ? 4 : 16);
+	host.has_gw = true;
+	snprintf(what, sizeof(what), "redirect-gateway (server host route of path %s)", local);
+	return add_route(n, nl, what, oif, &host);
 }

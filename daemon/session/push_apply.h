@@ -23,8 +23,9 @@ struct braid_push_net {
 	bool a4_is_ptp;
 	struct in6_addr a6;
 	uint8_t prefix6;
-	struct braid_opt_route routes[BRAID_PUSH_MAX_ROUTES + 4];
-	int route_ifindex[BRAID_PUSH_MAX_ROUTES + 4];
+	/* + the server host route, four /1 routes and one host route per multipath path */
+	struct braid_opt_route routes[BRAID_PUSH_MAX_ROUTES + 5 + BRAID_OPT_MAX_MP_PATHS];
+	int route_ifindex[BRAID_PUSH_MAX_ROUTES + 5 + BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_routes;
 	bool has_net_gateway;
 	struct in_addr net_gateway;		/* default gateway before redirect-gateway */
@@ -48,5 +49,21 @@ int braid_push_apply(struct braid_push_net *n, struct braid_nl *nl, int ifindex,
 		     const char *ifname, const struct braid_pushed *p,
 		     const union braid_sockaddr *server, unsigned int what);
 void braid_push_unapply(struct braid_push_net *n, struct braid_nl *nl);
+
+/*
+ * Multipath with redirect-gateway: a host route to `server` for one path,
+ * via that path's next hop (RTM_GETROUTE towards the server out of the
+ * path's interface: `local` is its numeric address or an interface name),
+ * with `metric` (above the session's own host route, so unbound sockets keep
+ * using that one). A socket tied to the path's interface then reaches the
+ * server over its own link instead of falling into the /1 routes of the TUN.
+ * Nothing is added when the server's family is not redirected, `local` is
+ * given, the next hop is the session's own host route, or the interface has
+ * no route with a gateway towards the server (logged at info). Recorded in
+ * *n for braid_push_unapply. 0 or -errno (logged).
+ */
+int braid_push_apply_path_route(struct braid_push_net *n, struct braid_nl *nl,
+				const struct braid_pushed *p, const union braid_sockaddr *server,
+				const char *local, uint32_t metric);
 
 #endif /* BRAID_PUSH_APPLY_H */

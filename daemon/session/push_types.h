@@ -16,9 +16,22 @@
 
 #define BRAID_PUSH_MAX_ROUTES 64
 #define BRAID_PUSH_MAX_DHCP 32
+#define BRAID_PUSH_DNS_MAX_SERVERS 8	/* `dns server N ...` blocks */
+#define BRAID_PUSH_DNS_MAX_ADDRS 8	/* addresses of one server (OpenVPN's limit) */
+#define BRAID_PUSH_DNS_MAX_DOMAINS 8	/* search-domains, resolve-domains */
 
 enum braid_push_comp { BRAID_PUSH_COMP_NONE, BRAID_PUSH_COMP_LZO_NO, BRAID_PUSH_COMP_STUB,
 		       BRAID_PUSH_COMP_STUB_V2 };
+
+/* One `dns server PRIORITY ...` block of OpenVPN 2.6's `dns` option (push_dns.c). */
+struct braid_push_dns_server {
+	int priority;				/* -128..127, lower is preferred */
+	unsigned int n_addr;
+	char addr[BRAID_PUSH_DNS_MAX_ADDRS][INET6_ADDRSTRLEN];	/* numeric, validated */
+	uint16_t port[BRAID_PUSH_DNS_MAX_ADDRS];		/* 0 = not given (53) */
+	unsigned int n_domains;
+	char *domains[BRAID_PUSH_DNS_MAX_DOMAINS];		/* resolve-domains (owned) */
+};
 
 /* What a PUSH_REPLY configures. */
 struct braid_pushed {
@@ -37,6 +50,10 @@ struct braid_pushed {
 	unsigned int redirect_flags;		/* BRAID_RG_* (options.h) */
 	char *dhcp[BRAID_PUSH_MAX_DHCP];	/* "DNS 10.8.0.1" (owned) */
 	unsigned int n_dhcp;
+	struct braid_push_dns_server dns[BRAID_PUSH_DNS_MAX_SERVERS];	/* `dns server` */
+	unsigned int n_dns;
+	char *dns_search[BRAID_PUSH_DNS_MAX_DOMAINS];	/* `dns search-domains` (owned) */
+	unsigned int n_dns_search;
 	bool has_peer_id;
 	uint32_t peer_id;
 	char cipher[32];			/* "" = none pushed */
@@ -48,6 +65,7 @@ struct braid_pushed {
 	bool has_comp;
 	char *auth_token;			/* owned, wiped on free */
 	unsigned int braid_mp;			/* `braid-mp V WINDOW` (a Braid gateway): V, 0 = none */
+	bool braid_mp_offered;			/* a `braid-mp` line came, readable or not */
 	uint32_t braid_mp_window;		/* its replay window (docs/multipath-negotiation.md) */
 	unsigned int n_ignored;			/* options understood but not acted on */
 };

@@ -2,7 +2,9 @@
 /*
  * tls_client_push_test.c - push.c: PUSH_REPLY split/accumulate round trips, continuation markers,
  * the 1024-byte limit, pull-filter and route-nopull, parsing of a stock 2.6 reply and its errors,
- * random replies, and the classification of the other control messages (AUTH_FAILED,TEMP flags, ...).
+ * random replies, and the classification of the other control messages (AUTH_FAILED,TEMP flags, ...);
+ * push_dns.c: the 2.6 `dns` option and dhcp-option DNS/DOMAIN into resolver settings, their resolv.conf
+ * text (os/dns.c); a `braid-mp` offer that cannot be read leaves the reply valid (single path).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,7 +13,9 @@
 #include <string.h>
 
 #include "../unit/check.h"
+#include "os/dns.h"
 #include "session/push.h"
+#include "session/push_dns.h"
 
 struct msgs {
 	char m[64][BRAID_PUSH_MSG_MAX + 1];
@@ -228,6 +232,102 @@ static void test_parse(void)
 	braid_push_list_clear(&l);
 }
 
+static void parse_str(const char *reply, struct braid_pushed *p)
+{
+	struct braid_push_list l = { .n = 0 };
+	char err[256];
+
+	CHECK_EQ(braid_push_accumulate(&l, reply, err, sizeof(err)), 1);
+	err[0] = '\0';
+	CHECK_EQ(braid_push_parse(&l, p, err, sizeof(err)), 0);
+	CHECK_STR(err, "");
+	braid_push_list_clear(&l);
+}
+
+static void test_dns(void)
+{
+	struct braid_pushed p;
+	struct braid_dns_conf dc;
+	char text[512];
+
+	/* the lowest `dns server` priority wins over dhcp-option DNS; search-domains over DOMAIN */
+	parse_str("PUSH_REPLY,dhcp-option DNS 10.8.0.53,dhcp-option DOMAIN corp.example,"
+		  "dns server 1 address 10.8.0.99,dns server -2 address 10.8.0.54 [fd00:8::54]:53 10.8.0.55:5353,"
+		  "dns server -2 resolve-domains corp.example lab.example,dns search-domains a.example b.example,"
+		  "dns server -2 transport DoT,dns server -2 dnssec yes,dns server -2 sni dns.example,"
+		  "dns server 3 bogus x,dns server 300 address 1.1.1.1,dns server 4 address 1.1.1.1:99999,"
+		  "dns search-domains bad;name,dns frob", &p);
+	CHECK_EQ(p.n_dns, 2);	/* 1 and -2; 3 created before its bad keyword: no address */
+	CHECK_EQ(p.n_ignored, 5);
+	CHECK_EQ(p.n_dns_search, 2);
+	braid_push_dns_conf(&p, NULL, &dc);
+	CHECK_EQ(dc.n_servers, 2);
+	CHECK_STR(dc.servers[0], "10.8.0.54");
+	CHECK_STR(dc.servers[1], "fd00:8::54");	/* 10.8.0.55:5353 left out: port */
+	CHECK_EQ(dc.n_search, 2);
+	CHECK_STR(dc.search[0], "a.example");
+	CHECK_STR(dc.search[1], "b.example");
+	CHECK_EQ(dc.n_route, 2);
+	CHECK_STR(dc.route[1], "lab.example");
+	CHECK_EQ(braid_dns_format(&dc, "tun0", text, sizeof(text)), (int)strlen(text));
+	CHECK_STR(text, "# braidd tun0: written by braidd for the tunnel, restored when it ends\n"
+			"search a.example b.example\nnameserver 10.8.0.54\nnameserver fd00:8::54\n");
+	CHECK_EQ(braid_dns_format(&dc, "tun0", text, 40), -ENOSPC);
+	braid_pushed_free(&p);
+
+	/* without `dns server`: dhcp-option DNS/DNS6 in order, DOMAIN then DOMAIN-SEARCH, duplicates once */
+	parse_str("PUSH_REPLY,dhcp-option DOMAIN-SEARCH lab.example,dhcp-option DNS 10.8.0.53,"
+		  "dhcp-option dns6 fd00:8::53,dhcp-option DNS 10.8.0.53,dhcp-option DOMAIN corp.example,"
+		  "dhcp-option DNS not-an-address,dhcp-option DOMAIN bad/name,dhcp-option NTP 10.8.0.1", &p);
+	braid_push_dns_conf(&p, NULL, &dc);
+	CHECK_EQ(dc.n_servers, 2);
+	CHECK_STR(dc.servers[0], "10.8.0.53");
+	CHECK_STR(dc.servers[1], "fd00:8::53");
+	CHECK_EQ(dc.n_search, 2);
+	CHECK_STR(dc.search[0], "corp.example");
+	CHECK_STR(dc.search[1], "lab.example");
+	braid_pushed_free(&p);
+
+	/* the configuration's dhcp-option lines come first (OpenVPN's foreign_option order) */
+	{
+		static struct braid_options o;
+
+		o.dhcp_options[0] = (struct braid_opt_dhcp){ .type = "dns", .value = "192.0.2.53" };
+		o.dhcp_options[1] = (struct braid_opt_dhcp){ .type = "DOMAIN", .value = "own.example" };
+		o.dhcp_options[2] = (struct braid_opt_dhcp){ .type = "DISABLE-NBT", .value = NULL };
+		o.n_dhcp_options = 3;
+		parse_str("PUSH_REPLY,dhcp-option DNS 10.8.0.53,dhcp-option DOMAIN corp.example", &p);
+		braid_push_dns_conf(&p, &o, &dc);
+		CHECK_EQ(dc.n_servers, 2);
+		CHECK_STR(dc.servers[0], "192.0.2.53");
+		CHECK_STR(dc.servers[1], "10.8.0.53");
+		CHECK_EQ(dc.n_search, 2);
+		CHECK_STR(dc.search[0], "own.example");
+		CHECK_STR(dc.search[1], "corp.example");
+		braid_pushed_free(&p);
+	}
+
+	/* a `braid-mp` offer that cannot be read: the reply stays valid, no multipath */
+	parse_str("PUSH_REPLY,braid-mp x9 65536,ping 5", &p);
+	CHECK(p.braid_mp_offered);
+	CHECK_EQ(p.braid_mp, 0);
+	CHECK_EQ(p.ping, 5);
+	braid_pushed_free(&p);
+	parse_str("PUSH_REPLY,braid-mp 7 65536", &p);
+	CHECK(p.braid_mp_offered);
+	CHECK_EQ(p.braid_mp, 7);	/* readable: the client decides (client_mp_accept) */
+	braid_pushed_free(&p);
+	parse_str("PUSH_REPLY,braid-mp 01 65536", &p);
+	CHECK_EQ(p.braid_mp, 0);
+	braid_pushed_free(&p);
+
+	CHECK(braid_dns_name_ok("a-b_c.example"));
+	CHECK(!braid_dns_name_ok(""));
+	CHECK(!braid_dns_name_ok("-x"));
+	CHECK(!braid_dns_name_ok("a b"));
+	CHECK(!braid_dns_name_ok("a\nnameserver 1.2.3.4"));
+}
+
 /*
  * Random replies from a vocabulary of option names, numbers, addresses and junk: accumulate, filter
  * and parse must answer 0/1 or a negative errno with a message, never crash (run under ASan/UBSan).
@@ -357,6 +457,7 @@ int main(void)
 	test_filter();
 	test_parse();
 	test_random_replies();
+	test_dns();
 	test_ctl_msg();
 	CHECK_DONE();
 }

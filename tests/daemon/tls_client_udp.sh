@@ -3,7 +3,7 @@
 # braidd `client` against a stock openvpn 2.6 server over UDP (tls-auth, AES-256-GCM, TLS-EKM):
 # push applied (subnet ifconfig, ifconfig-ipv6, route, redirect-gateway def1 with the host route to the
 # server via the old gateway, dhcp-option DNS handed to the up script only, peer-id / DATA_V2), ping v4+v6,
-# peer-info as the stock server logs it (IV_PROTO=414, IV_CIPHERS, IV_BRAID_MP, push-peer-info UV_*),
+# peer-info as the stock server logs it (IV_PROTO=478, IV_CIPHERS, IV_BRAID_MP, push-peer-info UV_*),
 # a sha256-verified download, up/down scripts with OpenVPN's environment, explicit-exit-notify on SIGTERM,
 # everything removed at exit.
 set -uo pipefail
@@ -27,7 +27,7 @@ bd_wait_log cli "Initialization Sequence Completed" 15 || fail "client did not c
 grep -qF "Data Channel: cipher 'AES-256-GCM', peer-id pushed, key-derivation TLS-EKM" "$TB_DIR/cli.log" ||
 	fail "data channel line missing (want AES-256-GCM + TLS-EKM)"
 tb_wait_ping "$TB_CLI" "$TC_SRV_TUN" 10 || fail "no ping through the tunnel"
-for v in "IV_PROTO=414" "IV_CIPHERS=AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305" "IV_BRAID_MP=1" "IV_TCPNL=1" \
+for v in "IV_PROTO=478" "IV_CIPHERS=AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305" "IV_BRAID_MP=1" "IV_TCPNL=1" \
 	"IV_PLAT=linux" "UV_TEAM=blue" "IV_SSL=OpenSSL"; do
 	grep -qF "peer info: $v" "$OV_LOG" || fail "stock server did not log peer info $v"
 done

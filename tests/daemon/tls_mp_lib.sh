@@ -26,7 +26,8 @@ tm_proto() { if [ "${TM_FAM:-4}" = 6 ]; then echo udp6; else echo udp; fi; }
 tm_setup() {
 	bd_require
 	command -v openvpn >/dev/null || { echo "SKIP: openvpn not installed (genkey, stock peers)"; exit 77; }
-	tb_setup -n "$1" >/dev/null 2>&1 || fail "tb_setup"
+	# shellcheck disable=SC2086 # TM_TB_OPTS: more tb_setup options (--no-rules)
+	tb_setup -n "$1" ${TM_TB_OPTS:-} >/dev/null 2>&1 || fail "tb_setup"
 	bash "$(dirname "${BASH_SOURCE[0]}")/../lib/pki.sh" "$TB_DIR/pki" client1 client2 >/dev/null || fail "pki.sh"
 	openvpn --genkey secret "$TB_DIR/pki/ta.key" >/dev/null 2>&1 || fail "genkey ta.key"
 	head -c "${TM_BLOB_BYTES:-8388608}" /dev/urandom >"$TB_DIR/blob"

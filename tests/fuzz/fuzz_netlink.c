@@ -5,8 +5,11 @@
  * received buffer, reached through braid_nl_link_set, braid_nl_addr,
  * braid_nl_route) and the RTM_GETROUTE answer that push.c's route_lookup()
  * reads attribute by attribute, reached through braid_push_apply with
- * redirect-gateway def1 (and braid_push_unapply). daemon/os/linkmon.c reads
- * notifications only to learn that something changed and parses none.
+ * redirect-gateway def1 (and braid_push_unapply), and the multipath route
+ * check's fib-match answer (daemon/os/nlroute.c braid_nl_route_parse,
+ * reached through braid_nl_route_get, IPv4 with source and interface, then
+ * IPv6). daemon/os/linkmon.c reads notifications only to learn that
+ * something changed and parses none.
  *
  * The harness defines libmnl's socket calls (open2, bind, get_portid,
  * sendto, recvfrom, close): the executable's definitions take precedence
@@ -29,6 +32,7 @@
 #include "fuzz_common.h"
 #include "util/log.h"
 #include "os/netlink.h"
+#include "os/nlroute.h"
 #include "session/push.h"
 
 #define FAKE_PORTID 4242
@@ -148,6 +152,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_ASSERT(pn.n_routes <= sizeof(pn.routes) / sizeof(pn.routes[0]));
 	braid_push_unapply(&pn, nl);
 	braid_nl_close(nl);
+	{
+		static const uint8_t d4[4] = { 198, 51, 100, 1 }, s4[4] = { 192, 0, 2, 1 };
+		static const uint8_t d6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1, [15] = 1 };
+		struct braid_nl_route_info ri;
+
+		if (!braid_nl_route_get(AF_INET, d4, s4, 5, &ri))
+			FZ_ASSERT(ri.oif >= 0);
+		if (!braid_nl_route_get(AF_INET6, d6, NULL, 0, &ri))
+			FZ_ASSERT(ri.oif >= 0);
+	}
 	FZ_ASSERT(recvs <= chunks + 64);	/* each request gives up at the first empty read */
 	return 0;
 }

@@ -16,15 +16,22 @@
  * message's text points into the message; when a
  * reply is complete, splitting its option list into PUSH_REPLY messages and
  * accumulating those again gives the same list (split/accumulate round
- * trip); the parse result's counts stay within their arrays.
+ * trip); the parse result's counts stay within their arrays; the DNS
+ * settings built from it (session/push_dns.c braid_push_dns_conf, the `dns`
+ * option and dhcp-option DNS/DOMAIN) hold only numeric addresses and clean
+ * domain names within their arrays, and their resolv.conf text
+ * (os/dns.c braid_dns_format) fits its buffer or is refused.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_common.h"
 #include "util/log.h"
+#include "os/dns.h"
 #include "session/push.h"
+#include "session/push_dns.h"
 #include "session.h"
 
 struct resplit {
@@ -42,6 +49,32 @@ static int emit(void *user, const char *msg)
 	rs->last = braid_push_accumulate(&rs->l, msg, err, sizeof(err));
 	FZ_ASSERT(rs->last >= 0);
 	return 0;
+}
+
+static void check_dns(const struct braid_pushed *p)
+{
+	struct braid_dns_conf dc;
+	unsigned char bin[16];
+	char text[4096];
+	int n;
+
+	FZ_ASSERT(p->n_dns <= BRAID_PUSH_DNS_MAX_SERVERS &&
+		  p->n_dns_search <= BRAID_PUSH_DNS_MAX_DOMAINS);
+	for (unsigned i = 0; i < p->n_dns; i++)
+		FZ_ASSERT(p->dns[i].n_addr <= BRAID_PUSH_DNS_MAX_ADDRS &&
+			  p->dns[i].n_domains <= BRAID_PUSH_DNS_MAX_DOMAINS);
+	braid_push_dns_conf(p, NULL, &dc);
+	FZ_ASSERT(dc.n_servers <= BRAID_DNS_MAX_SERVERS && dc.n_search <= BRAID_DNS_MAX_DOMAINS &&
+		  dc.n_route <= BRAID_DNS_MAX_DOMAINS);
+	for (unsigned i = 0; i < dc.n_servers; i++)
+		FZ_ASSERT(inet_pton(AF_INET, dc.servers[i], bin) == 1 ||
+			  inet_pton(AF_INET6, dc.servers[i], bin) == 1);
+	for (unsigned i = 0; i < dc.n_search; i++)
+		FZ_ASSERT(braid_dns_name_ok(dc.search[i]));
+	for (unsigned i = 0; i < dc.n_route; i++)
+		FZ_ASSERT(braid_dns_name_ok(dc.route[i]));
+	n = braid_dns_format(&dc, "tun0", text, sizeof(text));
+	FZ_ASSERT(n == -ENOSPC || (n > 0 && (size_t)n == strlen(text)));
 }
 
 static void complete(struct braid_push_list *l, unsigned flags)
@@ -68,6 +101,7 @@ static void complete(struct braid_push_list *l, unsigned flags)
 	    !braid_push_parse(l, p, err, sizeof(err))) {
 		FZ_ASSERT(p->n_routes <= BRAID_PUSH_MAX_ROUTES && p->n_dhcp <= BRAID_PUSH_MAX_DHCP);
 		FZ_ASSERT(strnlen(p->cipher, sizeof(p->cipher)) < sizeof(p->cipher));
+		check_dns(p);
 		braid_pushed_free(p);
 	}
 	free(p);

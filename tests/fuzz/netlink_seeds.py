@@ -72,6 +72,14 @@ def main():
     r['getroute6'] = nl.talk(RTM_GETROUTE, 0, rtm(10, 128, 0) +
                              attr(1, socket.inet_pton(socket.AF_INET6, '2001:db8:1::1')))
     r['getroute_unreach'] = nl.talk(RTM_GETROUTE, 0, rtm(2, 32, 0) + attr(1, socket.inet_aton('127.0.0.1')))
+    # the multipath route check (nlroute.c): fib match with source and interface; none through fz1
+    fib = lambda fam, dlen, slen=0: struct.pack('=BBBBBBBBI', fam, dlen, slen, 0, 0, 0, 0, 0, 0x2000)  # noqa: E731
+    r['fibmatch4'] = nl.talk(RTM_GETROUTE, 0, fib(2, 32, 32) + attr(1, socket.inet_aton('198.51.100.1')) +
+                             attr(2, socket.inet_aton('192.0.2.1')) + attr(4, struct.pack('=I', idx)))
+    r['fibmatch6'] = nl.talk(RTM_GETROUTE, 0, fib(10, 128) +
+                             attr(1, socket.inet_pton(socket.AF_INET6, '2001:db8:1::1')))
+    r['fibmatch_none'] = nl.talk(RTM_GETROUTE, 0, fib(2, 32) + attr(1, socket.inet_aton('198.51.100.1')) +
+                                 attr(4, struct.pack('=I', socket.if_nametoindex('fz1'))))
     c = lambda k: struct.pack('>H', len(r[k]) + 1) + b'\1' + r[k]  # noqa: E731
     ack = c('link')
     seeds = {
@@ -81,6 +89,8 @@ def main():
         'route-reply6': ack * 4 + ack * 5 + c('getroute6') + ack * 12,
         'errors': c('link_nodev') + c('addr6_del_missing') + c('route_exists') + c('route_del') + ack * 8 +
                   c('getroute_unreach') + ack * 8,
+        'pathroute': ack * 24 + c('fibmatch4') + c('fibmatch6'),
+        'pathroute-none': ack * 24 + c('fibmatch_none') + c('fibmatch6'),
         'mixed': c('link') + c('addr') + c('addr6_del_missing') + c('route') + c('addr') + c('route_exists') +
                  c('getroute4') + c('route_del') * 4,
     }

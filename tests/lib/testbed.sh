@@ -17,6 +17,7 @@
 # Use:  source tests/lib/testbed.sh; tb_setup -n 2; tb_exec "$TB_CLI" ping -c1 "$TB_APP_ADDR"
 # API (see docs/testbed.md): tb_setup tb_cleanup tb_exec tb_bg tb_cli_addr tb_srv_addr tb_emu_start tb_emu
 # tb_link_down tb_link_up tb_blackhole tb_restore tb_tbf tb_offload tb_mptcp_setup tb_quiet tb_wait_ping
+# tb_addr_change tb_if_add tb_if_del tb_if_bytes; tb_setup --no-rules (no source policy routing)
 
 TB_REPO=${TB_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BRAID_BIN_DIR=${BRAID_BIN_DIR:-$TB_REPO/build/bin}
@@ -79,12 +80,55 @@ tb__veth() {
 	tb_exec "$5" ip link set "$6" up
 }
 
-# tb_setup [-n PATHS]: build the bed. Sets TB_ID TB_DIR TB_CLI TB_SRV TB_APP TB_R[] TB_NPATHS.
+# tb__path I: router namespace I, its two veths and the routes of path I (TB_NORULES: DHCP-style routes).
+tb__path() {
+	local i=$1
+	TB_R[i]=$TB_ID-r$i
+	ip netns add "${TB_R[i]}" || tb_die "cannot create namespace ${TB_R[i]}"
+	echo "${TB_R[i]}" >>"$TB_DIR/namespaces"
+	tb__sysctls "${TB_R[i]}" 1
+	tb__veth "$TB_CLI" "c$i" "10.$i.1.2" "fd0b:$i:1::2" "${TB_R[i]}" "r${i}c" "10.$i.1.1" "fd0b:$i:1::1" ||
+		tb_die "veth c$i"
+	tb__veth "${TB_R[i]}" "r${i}s" "10.$i.2.1" "fd0b:$i:2::1" "$TB_SRV" "s$i" "10.$i.2.2" "fd0b:$i:2::2" ||
+		tb_die "veth r${i}s"
+	# a client address may change (tb_addr_change): keep the others when the first one goes
+	tb_exec "$TB_CLI" sysctl -qw "net.ipv4.conf.c$i.promote_secondaries=1" >/dev/null
+	# router: everything towards the server side goes out rIs, the client subnet is connected
+	tb_exec "${TB_R[i]}" ip route add default via "10.$i.2.2"
+	tb_exec "${TB_R[i]}" ip -6 route add default via "fd0b:$i:2::2"
+	tb__cli_routes "$i"
+	# server: back to each client subnet through its router
+	tb_exec "$TB_SRV" ip route add "10.$i.1.0/24" via "10.$i.2.1" dev "s$i"
+	tb_exec "$TB_SRV" ip -6 route add "fd0b:$i:1::/64" via "fd0b:$i:2::1" dev "s$i"
+}
+
+# tb__cli_routes I [ADDR4 ADDR6]: the client's routes of path I for its address (default 10.I.1.2).
+# With source policy routing (the default bed): rule from ADDR -> table 100+I, and the server subnet of path I.
+# TB_NORULES=1 (tb_setup --no-rules): as a DHCP client leaves it, a default route per interface with metric
+# 100*I and nothing else: only a socket bound to the interface leaves through it.
+tb__cli_routes() {
+	local i=$1 a4=${2:-10.$1.1.2} a6=${3:-fd0b:$1:1::2}
+	if [ "$TB_NORULES" = 1 ]; then
+		tb_exec "$TB_CLI" ip route replace default via "10.$i.1.1" dev "c$i" metric $((100 * i))
+		tb_exec "$TB_CLI" ip -6 route replace default via "fd0b:$i:1::1" dev "c$i" metric $((100 * i))
+		return 0
+	fi
+	tb_exec "$TB_CLI" ip rule add from "$a4" table $((100 + i))
+	tb_exec "$TB_CLI" ip route replace default via "10.$i.1.1" dev "c$i" table $((100 + i))
+	tb_exec "$TB_CLI" ip -6 rule add from "$a6" table $((100 + i))
+	tb_exec "$TB_CLI" ip -6 route replace default via "fd0b:$i:1::1" dev "c$i" table $((100 + i))
+	tb_exec "$TB_CLI" ip route replace "10.$i.2.0/24" via "10.$i.1.1" dev "c$i"
+	tb_exec "$TB_CLI" ip -6 route replace "fd0b:$i:2::/64" via "fd0b:$i:1::1" dev "c$i"
+}
+
+# tb_setup [-n PATHS] [--no-rules]: build the bed. Sets TB_ID TB_DIR TB_CLI TB_SRV TB_APP TB_R[] TB_NPATHS.
 tb_setup() {
 	local n=2 i
+	TB_NORULES=0
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-n) n=$2; shift 2 ;;
+		--no-rules) TB_NORULES=1; shift ;;
 		*) echo "tb_setup: unknown option '$1'" >&2; return 2 ;;
 		esac
 	done
@@ -119,30 +163,12 @@ tb_setup() {
 	tb__sysctls "$TB_APP" 0
 
 	for ((i = 1; i <= n; i++)); do
-		TB_R[i]=$TB_ID-r$i
-		ip netns add "${TB_R[i]}" || tb_die "cannot create namespace ${TB_R[i]}"
-		echo "${TB_R[i]}" >>"$TB_DIR/namespaces"
-		tb__sysctls "${TB_R[i]}" 1
-		tb__veth "$TB_CLI" "c$i" "10.$i.1.2" "fd0b:$i:1::2" "${TB_R[i]}" "r${i}c" "10.$i.1.1" "fd0b:$i:1::1" ||
-			tb_die "veth c$i"
-		tb__veth "${TB_R[i]}" "r${i}s" "10.$i.2.1" "fd0b:$i:2::1" "$TB_SRV" "s$i" "10.$i.2.2" "fd0b:$i:2::2" ||
-			tb_die "veth r${i}s"
-		# router: everything towards the server side goes out rIs, the client subnet is connected
-		tb_exec "${TB_R[i]}" ip route add default via "10.$i.2.2"
-		tb_exec "${TB_R[i]}" ip -6 route add default via "fd0b:$i:2::2"
-		# client: per-path source routing, path 1 is the default
-		tb_exec "$TB_CLI" ip rule add from "10.$i.1.2" table $((100 + i))
-		tb_exec "$TB_CLI" ip route add default via "10.$i.1.1" dev "c$i" table $((100 + i))
-		tb_exec "$TB_CLI" ip -6 rule add from "fd0b:$i:1::2" table $((100 + i))
-		tb_exec "$TB_CLI" ip -6 route add default via "fd0b:$i:1::1" dev "c$i" table $((100 + i))
-		tb_exec "$TB_CLI" ip route add "10.$i.2.0/24" via "10.$i.1.1" dev "c$i"
-		tb_exec "$TB_CLI" ip -6 route add "fd0b:$i:2::/64" via "fd0b:$i:1::1" dev "c$i"
-		# server: back to each client subnet through its router
-		tb_exec "$TB_SRV" ip route add "10.$i.1.0/24" via "10.$i.2.1" dev "s$i"
-		tb_exec "$TB_SRV" ip -6 route add "fd0b:$i:1::/64" via "fd0b:$i:2::1" dev "s$i"
+		tb__path "$i" || return 1
 	done
-	tb_exec "$TB_CLI" ip route add default via 10.1.1.1 dev c1
-	tb_exec "$TB_CLI" ip -6 route add default via fd0b:1:1::1 dev c1
+	if [ "$TB_NORULES" = 0 ]; then
+		tb_exec "$TB_CLI" ip route add default via 10.1.1.1 dev c1
+		tb_exec "$TB_CLI" ip -6 route add default via fd0b:1:1::1 dev c1
+	fi
 	tb__veth "$TB_SRV" sa 10.9.0.1 fd0b:9::1 "$TB_APP" ap 10.9.0.2 fd0b:9::2 || tb_die "veth sa"
 	tb_exec "$TB_APP" ip route add default via 10.9.0.1
 	tb_exec "$TB_APP" ip -6 route add default via fd0b:9::1
@@ -233,6 +259,10 @@ tb_link_up() {
 	tb_exec "${TB_R[i]}" ip link set "r${i}c" up
 	tb_exec "$TB_CLI" ip link set "c$i" up
 	# a downed link loses its routes: put the client's path routes back
+	if [ "${TB_NORULES:-0}" = 1 ]; then
+		tb__cli_routes "$i"
+		return 0
+	fi
 	tb_exec "$TB_CLI" ip route replace "10.$i.2.0/24" via "10.$i.1.1" dev "c$i"
 	tb_exec "$TB_CLI" ip route replace default via "10.$i.1.1" dev "c$i" table $((100 + i))
 	tb_exec "$TB_CLI" ip -6 route replace "fd0b:$i:2::/64" via "fd0b:$i:1::1" dev "c$i"
@@ -307,4 +337,49 @@ tb_wait_ping() {
 		[ $((SECONDS - start)) -ge "$timeout" ] && return 1
 		sleep 0.1
 	done
+}
+
+# tb_addr_change I HOST: DHCP-style renew of path I with a new address: the client's address 10.I.1.X (and
+# fd0b:I:1::X) goes and 10.I.1.HOST (fd0b:I:1::HOST) comes, then the client's routes are put back as a DHCP client
+# does (its gateway's routes went with the last address). Sets TB_CLI_ADDR[I] / TB_CLI_ADDR6[I].
+declare -A TB_CLI_ADDR TB_CLI_ADDR6
+tb_addr_change() {
+	local i=$1 h=$2 old4 old6
+	old4=${TB_CLI_ADDR[$i]:-10.$i.1.2}
+	old6=${TB_CLI_ADDR6[$i]:-fd0b:$i:1::2}
+	if [ "$TB_NORULES" = 0 ]; then
+		tb_exec "$TB_CLI" ip rule del from "$old4" table $((100 + i)) 2>/dev/null
+		tb_exec "$TB_CLI" ip -6 rule del from "$old6" table $((100 + i)) 2>/dev/null
+	fi
+	tb_exec "$TB_CLI" ip addr del "$old4/24" dev "c$i" || return 1
+	tb_exec "$TB_CLI" ip -6 addr del "$old6/64" dev "c$i" || return 1
+	tb_exec "$TB_CLI" ip addr add "10.$i.1.$h/24" dev "c$i" || return 1
+	tb_exec "$TB_CLI" ip -6 addr add "fd0b:$i:1::$h/64" dev "c$i" nodad || return 1
+	TB_CLI_ADDR[$i]=10.$i.1.$h
+	TB_CLI_ADDR6[$i]=fd0b:$i:1::$h
+	tb__cli_routes "$i" "10.$i.1.$h" "fd0b:$i:1::$h"
+	[ "$i" = 1 ] && [ "$TB_NORULES" = 0 ] && tb_exec "$TB_CLI" ip route replace default via 10.1.1.1 dev c1
+	return 0
+}
+
+# tb_if_add I: a new path I after start (router namespace, veths, routes; same addressing as tb_setup's).
+# The client's interface cI appears in the client namespace: an adapter plugged in. I must be > TB_NPATHS.
+tb_if_add() {
+	local i=$1
+	[ "$i" -gt "$TB_NPATHS" ] && [ "$i" -le 8 ] || { echo "tb_if_add: path $i exists or is > 8" >&2; return 2; }
+	tb__path "$i" || return 1
+	TB_NPATHS=$i
+}
+
+# tb_if_del I: the client's interface cI goes away (adapter unplugged: the veth pair is deleted).
+tb_if_del() {
+	tb_exec "$TB_CLI" ip link del "c$1"
+}
+
+# tb_if_bytes NS IF: bytes sent + received on an interface (its /sys counters).
+tb_if_bytes() {
+	local tx rx
+	tx=$(tb_exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes") || return 1
+	rx=$(tb_exec "$1" cat "/sys/class/net/$2/statistics/rx_bytes") || return 1
+	echo $((tx + rx))
 }
