@@ -67,6 +67,7 @@ in_root getent group braid >/dev/null || fail "no group braid"
 [ -d "$R/etc/braid/server" ] && [ -d "$R/etc/braid/client" ] || fail "/etc/braid/{server,client} missing"
 [ -f "$R/usr/share/bash-completion/completions/braidctl" ] || fail "no bash completion"
 [ -f "$R/usr/share/doc/braid/examples/server.conf" ] || fail "no example configuration"
+[ -d "$R/run/braidd" ] && [ "$(stat -c %a "$R/run/braidd")" = 700 ] || fail "/run/braidd not made by tmpfiles.d at install"
 en=$(find "$R/etc/systemd/system" -name 'braid*' 2>/dev/null)
 [ -z "$en" ] || fail "the package enabled something: $en"
 # the example configurations parse in the root (they fail later: no certificates)
