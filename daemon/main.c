@@ -4,14 +4,17 @@
  * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
  * user/group/chroot comes between the gateway's or the p2p mode's set-up
  * (TUN open, sockets bound) and its event loop (the TLS client drops after
- * its first connection, client_setup.c). SIGHUP: the role returns
- * BRAID_RUN_RELOAD, and main frees it, reads the configuration again and
- * starts it anew (OpenVPN's full restart). Exit codes: 0 normal end, 1
- * configuration or startup error (a failed drop included; a configuration
- * that no longer parses at SIGHUP too).
+ * its first connection, client_setup.c). `--genkey` writes a key and exits
+ * (main_genkey.c); `daemon` forks once the options are read; systemd's
+ * notification socket is opened before any drop (os/sdnotify.c). SIGHUP:
+ * the role returns BRAID_RUN_RELOAD, and main frees it, reads the
+ * configuration again and starts it anew (OpenVPN's full restart). Exit
+ * codes: 0 normal end, 1 configuration or startup error (a failed drop
+ * included; a configuration that no longer parses at SIGHUP too).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,8 +23,11 @@
 #include "client/client.h"
 #include "client/client_ctlsock.h"
 #include "config/config.h"
+#include "config/options_class.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
+#include "main_genkey.h"
+#include "os/sdnotify.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
@@ -33,7 +39,9 @@ static void usage(void)
 {
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
-	       "Options are OpenVPN's, in a config file or on the command line with '--'.\n"
+	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
+	       "Options are OpenVPN's, in a config file or on the command line with '--'\n"
+	       "(--help-options lists every directive braidd reads).\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
 }
 
@@ -74,8 +82,8 @@ static void dc_sink(int level, const char *msg, void *ctx)
 }
 
 
-/* Parse and check the options (at start and again at SIGHUP). 0 or -errno (logged). */
-static int load_options(struct braid_options *o, int argc, char **argv)
+/* Read the command line and the config file it names (at start and again at SIGHUP). 0 or -errno (logged). */
+static int parse_options(struct braid_options *o, int argc, char **argv)
 {
 	char err[1024];
 	int r;
@@ -87,6 +95,16 @@ static int load_options(struct braid_options *o, int argc, char **argv)
 		return r;
 	}
 	braid_log_set_verb(o->verb);
+	return 0;
+}
+
+/* Check the options read and apply the log format they ask for. 0 or -errno (logged). */
+static int finish_options(struct braid_options *o)
+{
+	char err[1024];
+	int r;
+
+	braid_log_set_format(!o->suppress_timestamps, o->machine_readable);
 	o->tls_mode_supported = true;
 	r = braid_options_finalize(o, err, sizeof(err));
 	if (r) {
@@ -157,6 +175,16 @@ int main(int argc, char **argv)
 		usage();
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "--help-options")) {	/* completion, the man page test */
+		printf("config parser\n");
+		for (size_t i = 0; braid_options_table_name(i); i++) {
+			const char *n = braid_options_table_name(i);
+			const struct braid_opt_class_entry *e = braid_options_class(n);
+
+			printf("%s %s\n", n, braid_options_class_name(e ? e->cls : BRAID_OPTC_NONE));
+		}
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		printf("braidd %s (OpenVPN 2.6 compatible data channel)\n", BRAID_VERSION_STR);
 		return 0;
@@ -170,7 +198,18 @@ int main(int argc, char **argv)
 		braid_err("libsodium initialisation failed");
 		return 1;
 	}
-	if (load_options(&o, argc, argv))
+	if (parse_options(&o, argc, argv))
+		goto out_opts;
+	if (o.genkey_type) {	/* `--genkey TYPE [FILE]`: nothing else runs */
+		r = braid_genkey_write(o.genkey_type, o.genkey_file);
+		if (r)
+			braid_err("option 'genkey': cannot write '%s': %s",
+				  o.genkey_file ? o.genkey_file : "stdout", strerror(-r));
+		code = r ? 1 : 0;
+		goto out_opts;
+	}
+	braid_log_detect_journal();
+	if (finish_options(&o))
 		goto out_opts;
 	if (o.log_path) {
 		r = braid_log_open_file(o.log_path, o.log_append);
@@ -179,14 +218,23 @@ int main(int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	braid_info("braidd %s starting", BRAID_VERSION_STR);
+	if ((o.daemon || o.use_syslog) && !o.log_path)
+		braid_log_open_syslog(o.syslog_ident ? o.syslog_ident : "braidd");
+	/* as OpenVPN with --cd: the working directory stays (relative ccd, scripts, CRL) */
+	if (o.daemon && daemon(1, 0)) {
+		braid_err("option 'daemon': cannot fork into the background: %s", strerror(errno));
+		goto out_log;
+	}
+	braid_sd_init();
+	braid_info("braidd %s starting%s%s", BRAID_VERSION_STR, o.cd_dir ? " in " : "",
+		   o.cd_dir ? o.cd_dir : "");
 	if (o.n_ignored)
 		braid_info("%u unknown option(s) ignored (ignore-unknown-option)", o.n_ignored);
 	if (o.writepid) {
 		r = write_pidfile(o.writepid);
 		if (r) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
-			goto out_log;
+			goto out_pid;
 		}
 	}
 	for (;;) {
@@ -194,22 +242,26 @@ int main(int argc, char **argv)
 		if (code != BRAID_RUN_RELOAD)
 			break;
 		/* SIGHUP: everything was closed; the configuration is read again (the log stays open) */
+		braid_sd_reloading("restarting (SIGHUP)");
 		if (o.writepid)
 			unlink(o.writepid);
 		braid_options_free(&o);
-		if (load_options(&o, argc, argv)) {
+		if (parse_options(&o, argc, argv) || finish_options(&o)) {
 			braid_err("SIGHUP: the configuration no longer parses; exiting");
 			code = 1;
-			goto out_log;
+			goto out_pid;
 		}
 		braid_info("SIGHUP: configuration read again; restarting");
 		if (o.writepid && (r = write_pidfile(o.writepid))) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
 			code = 1;
-			goto out_log;
+			goto out_pid;
 		}
 	}
 	braid_info("exiting with status %d", code);
+out_pid:
+	braid_sd_stopping("exiting with status %d", code);
+	braid_sd_close();
 	if (o.writepid)
 		unlink(o.writepid);
 out_log:

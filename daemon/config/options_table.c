@@ -78,6 +78,11 @@ static const struct opt_def opt_table[] = {
 	{ "log", 1, 1, opt_log, false, NOBLOB, 0 },
 	{ "log-append", 1, 1, opt_log, false, NOBLOB, 0 },
 	{ "daemon", 0, 1, opt_daemon, false, NOBLOB, 0 },
+	{ "syslog", 0, 1, opt_syslog, false, NOBLOB, 0 },
+	{ "cd", 1, 1, opt_cd, false, NOBLOB, 0 },
+	{ "suppress-timestamps", 0, 0, opt_flag, false, FIELD(suppress_timestamps) },
+	{ "machine-readable-output", 0, 0, opt_flag, false, FIELD(machine_readable) },
+	{ "genkey", 0, 2, opt_genkey, false, NOBLOB, 0 },
 	{ "ignore-unknown-option", 1, OPT_MANY, opt_ignore_unknown, false, NOBLOB, 0 },
 	{ "setenv", 1, 2, opt_setenv, false, NOBLOB, 0 },
 	/* braidd always keeps the key and the device across a ping-restart */

@@ -33,6 +33,7 @@
 #include "gateway/gw_udp.h"
 #include "util/log.h"
 #include "os/netlink.h"
+#include "os/sdnotify.h"
 #include "control/ovpn_status.h"
 #include "session/push.h"
 #include "session/tlsconf.h"
@@ -508,10 +509,13 @@ static void soft_restart(struct braid_gateway *g)
 	braid_gw_reap(g);
 	ev_io_start(g->loop, &g->sock_r);
 	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
+	braid_sd_status("gateway restarted: %u client(s) dropped", n);
 }
 
 int braid_gateway_run(struct braid_gateway *g)
 {
+	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(g->loop, "Initialization Sequence Completed (gateway on %s)", g->tun.name);
 	for (;;) {
 		ev_run(g->loop, 0);
 		if (!g->restart_sig || g->exit_req)

@@ -27,6 +27,7 @@
 #include "control/statline.h"
 #include "dataplane/backend_user.h"
 #include "dataplane/pathset.h"
+#include "os/sdnotify.h"
 #include "os/sock.h"
 #include "control/status.h"
 #include "os/tun.h"
@@ -219,6 +220,10 @@ static void restart(struct braid_tunnel *t)
 	t->st.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
 	braid_info("state: RECONNECTING (%s)", why);
+	if (!strcmp(why, "SIGHUP"))
+		braid_sd_reloading("restarting (SIGHUP)");
+	else
+		braid_sd_status("restarting (%s)", why);
 	/* fresh data-channel state: the peer restarts its packet-ids from 1 too */
 	if (make_dc(t)) {
 		t->exit_req = true;
@@ -254,6 +259,7 @@ static void restart(struct braid_tunnel *t)
 	ev_now_update(t->loop);
 	t->last_rx = t->last_tx = ev_now(t->loop);
 	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(t->loop, "Initialization Sequence Completed");
 }
 
 int braid_tunnel_run(struct braid_tunnel *t)
@@ -392,6 +398,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	ev_now_update(t->loop);
 	t->last_rx = t->last_tx = ev_now(t->loop);
 	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(t->loop, "Initialization Sequence Completed");
 	*out = t;
 	return 0;
 
