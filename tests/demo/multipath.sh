@@ -5,10 +5,12 @@
 # links and no source policy routing (path 0: 50 Mbit/s RTT 20 ms, path 1: 20 Mbit/s RTT 40 ms). A download runs through the tunnel while the client's `braidctl
 # status` table is redrawn in place every second. For the first SOLO_S seconds path 1 is on standby (`braidctl
 # set path 1 backup`): the download runs on the best single path alone and its goodput is measured; then both
-# paths carry it (measured too); path 0 is cut (blackholed, the link stays up) and restored; then path 1's
-# address changes mid-transfer (DHCP-style renew) and braidd re-binds it (if the path does not come back within
-# 5 s, e.g. with numeric mp-path lines, the step says so and puts the old address back). The verdict line states the goodput (overall; both paths up against the best single
-# path alone; through the events), the longest outage the download saw, and the sha256 check. Exit 0 when the
+# paths carry it; path 0 is cut (blackholed, the link stays up) and restored; then path 1's address changes
+# mid-transfer (DHCP-style renew) and braidd re-binds it (if the path does not come back within 5 s, e.g. with
+# numeric mp-path lines, the step says so and puts the old address back); from 3 s after that to the end both
+# paths are measured again, settled. The verdict line states the goodput (overall; both paths up, settled,
+# against the best single path alone; through the events), the longest outage the download saw, and the sha256
+# check. Exit 0 when the
 # transfer survived and matched, 1 otherwise. Needs root and a built tree (BRAID_BIN_DIR, default build/bin).
 # About a minute.
 #   DEMO_PATHS   the client's mp-path arguments, one per path (default "c1 c2": its two interfaces, on a bed
@@ -116,13 +118,7 @@ while kill -0 "$cpid" 2>/dev/null; do
 		ctl set path 1 active >/dev/null || fail "braidctl set path 1 active"
 		note "best single path alone: $solo_mbit Mbit/s; path 1 active again: both paths carry the download"
 		solo=0
-	elif [ $solo = 0 ] && [ -z "$duo_t0" ] && [ "$el" -ge $((SOLO_S + 1)) ]; then
-		duo_t0=${EPOCHREALTIME/./} duo_b0=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
 	elif [ $cut = 0 ] && [ $solo = 0 ] && [ "$el" -ge "$CUT_AT" ]; then
-		b=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
-		duo_mbit=$(awk -v b=$((b - duo_b0)) -v us=$((${EPOCHREALTIME/./} - duo_t0)) \
-			'BEGIN { printf "%.1f", b * 8 / us }')
-		note "both paths up: $duo_mbit Mbit/s"
 		tb_blackhole 1
 		note "path 0 cut (blackholed, its link stays up)"
 		cut=1
@@ -140,6 +136,10 @@ while kill -0 "$cpid" 2>/dev/null; do
 		fi
 	elif [ $renewed = 1 ] && [ -z "$renew_ok" ]; then
 		renew_check
+	elif [ -n "$renew_ok" ] && [ -z "$duo_t0" ] && [ "$el" -ge $((RENEW_AT + 3)) ]; then
+		# both paths settled after the events: measured from here to the end of the download
+		duo_t0=${EPOCHREALTIME/./} duo_b0=$(stat -c %s "$TB_DIR/got" 2>/dev/null || echo 0)
+		note "both paths carry the download again: measuring both paths up until the end"
 	fi
 	draw "$(((${EPOCHREALTIME/./} - t0us) / 1000000))"
 	sleep 1
@@ -154,6 +154,9 @@ draw "$((dur_us / 1000000))"
 got=$(sha256sum <"$TB_DIR/got" 2>/dev/null | cut -d' ' -f1)
 outage=$(cat "$TB_DIR/outage_us" 2>/dev/null || echo 0)
 goodput=$(awk -v b=$((SIZE_MB * 1048576)) -v us="$dur_us" 'BEGIN { printf "%.1f", b * 8 / us }')
+# both paths up: the settled phase after the events (the first seconds after standby or a cut are a transition)
+[ -n "$duo_t0" ] && duo_mbit=$(awk -v b=$((SIZE_MB * 1048576 - duo_b0)) -v us=$((t0us + dur_us - duo_t0)) \
+	'BEGIN { if (us > 1000000) printf "%.1f", b * 8 / us }')
 # after the single-path phase: both paths, then the cut, the restore and the address change
 both=$(awk -v b=$((SIZE_MB * 1048576 - ${solo_end_b:-0})) -v us=$((t0us + dur_us - ${solo_end_t:-t0us})) \
 	'BEGIN { printf "%.1f", (us > 0 ? b * 8 / us : 0) }')
