@@ -4,11 +4,17 @@
  * client or gateway) until a SIGTERM/SIGINT; the privilege drop of
  * user/group/chroot comes between the gateway's or the p2p mode's set-up
  * (TUN open, sockets bound) and its event loop (the TLS client drops after
- * its first connection, client_setup.c). Exit codes: 0 normal end, 1
- * configuration or startup error (a failed drop included).
+ * its first connection, client_setup.c). `--genkey` writes a key and exits
+ * (main_genkey.c); `daemon` forks once the options are read; systemd's
+ * notification socket is opened before any drop (os/sdnotify.c). SIGHUP:
+ * the role returns BRAID_RUN_RELOAD, and main frees it, reads the
+ * configuration again and starts it anew (OpenVPN's full restart). Exit
+ * codes: 0 normal end, 1 configuration or startup error (a failed drop
+ * included; a configuration that no longer parses at SIGHUP too).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,9 +23,12 @@
 #include "client/client.h"
 #include "client/client_ctlsock.h"
 #include "config/config.h"
+#include "config/options_class.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
 #include "gateway/gw_mgmt.h"
+#include "main_genkey.h"
+#include "os/sdnotify.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
@@ -32,7 +41,9 @@ static void usage(void)
 {
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
-	       "Options are OpenVPN's, in a config file or on the command line with '--'.\n"
+	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
+	       "Options are OpenVPN's, in a config file or on the command line with '--'\n"
+	       "(--help-options lists every directive braidd reads).\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
 }
 
@@ -73,17 +84,114 @@ static void dc_sink(int level, const char *msg, void *ctx)
 }
 
 
+/* Read the command line and the config file it names (at start and again at SIGHUP). 0 or -errno (logged). */
+static int parse_options(struct braid_options *o, int argc, char **argv)
+{
+	char err[1024];
+	int r;
+
+	braid_options_init(o);
+	r = braid_config_parse_argv(o, argc, argv, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		return r;
+	}
+	braid_log_set_verb(o->verb);
+	return 0;
+}
+
+/* Check the options read and apply the log format they ask for. 0 or -errno (logged). */
+static int finish_options(struct braid_options *o)
+{
+	char err[1024];
+	int r;
+
+	braid_log_set_format(!o->suppress_timestamps, o->machine_readable);
+	if (o->mgmt_addr)
+		braid_log_keep_early(64);	/* the management log history starts here */
+	o->tls_mode_supported = true;
+	r = braid_options_finalize(o, err, sizeof(err));
+	if (r) {
+		braid_err("%s", err);
+		return r;
+	}
+	return 0;
+}
+
+/* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
+static int run_role(struct braid_options *o)
+{
+	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
+	struct braid_tunnel *t = NULL;
+	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
+	int code;
+
+	if (o->tls == BRAID_TLS_CLIENT) {
+		struct braid_client *c = NULL;
+
+		if (braid_client_new(&c, o))
+			return 1;
+		if (client_ctlsock_open(c, &ctl)) {
+			braid_client_free(c);
+			return 1;
+		}
+		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		client_ctlsock_close(ctl);
+		braid_client_free(c);
+		return code;
+	}
+	if (o->mode == BRAID_MODE_SERVER) {
+		struct braid_gateway *g = NULL;
+
+		if (braid_gateway_new(&g, o))
+			return 1;
+		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+			gw_mgmt_close(g);
+			gw_ctlsock_close(ctl);
+			braid_gateway_free(g);
+			return 1;
+		}
+		code = braid_gateway_run(g);
+		gw_mgmt_close(g);
+		gw_ctlsock_close(ctl);
+		braid_gateway_free(g);
+		return code;
+	}
+	if (o->tls == BRAID_TLS_SERVER) {
+		braid_err("point-to-point 'tls-server' (without 'mode server') is not available in "
+			  "this build");
+		return 1;
+	}
+	if (braid_tunnel_new(&t, o))
+		return 1;
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(o)) {
+		braid_tunnel_mgmt_close(mg);
+		braid_tunnel_free(t);
+		return 1;
+	}
+	code = braid_tunnel_run(t);
+	braid_tunnel_mgmt_close(mg);
+	braid_tunnel_free(t);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct braid_options o;
-	struct braid_tunnel *t = NULL;
-	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
-	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
-	char err[1024];
 	int r, code = 1;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage();
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--help-options")) {	/* completion, the man page test */
+		printf("config parser\n");
+		for (size_t i = 0; braid_options_table_name(i); i++) {
+			const char *n = braid_options_table_name(i);
+			const struct braid_opt_class_entry *e = braid_options_class(n);
+
+			printf("%s %s\n", n, braid_options_class_name(e ? e->cls : BRAID_OPTC_NONE));
+		}
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
@@ -99,21 +207,19 @@ int main(int argc, char **argv)
 		braid_err("libsodium initialisation failed");
 		return 1;
 	}
-	braid_options_init(&o);
-	r = braid_config_parse_argv(&o, argc, argv, err, sizeof(err));
-	if (r) {
-		braid_err("%s", err);
+	if (parse_options(&o, argc, argv))
+		goto out_opts;
+	if (o.genkey_type) {	/* `--genkey TYPE [FILE]`: nothing else runs */
+		r = braid_genkey_write(o.genkey_type, o.genkey_file);
+		if (r)
+			braid_err("option 'genkey': cannot write '%s': %s",
+				  o.genkey_file ? o.genkey_file : "stdout", strerror(-r));
+		code = r ? 1 : 0;
 		goto out_opts;
 	}
-	braid_log_set_verb(o.verb);
-	if (o.mgmt_addr)
-		braid_log_keep_early(64);	/* the management log history starts here */
-	o.tls_mode_supported = true;
-	r = braid_options_finalize(&o, err, sizeof(err));
-	if (r) {
-		braid_err("%s", err);
+	braid_log_detect_journal();
+	if (finish_options(&o))
 		goto out_opts;
-	}
 	if (o.log_path) {
 		r = braid_log_open_file(o.log_path, o.log_append);
 		if (r) {
@@ -121,69 +227,50 @@ int main(int argc, char **argv)
 			goto out_opts;
 		}
 	}
-	braid_info("braidd %s starting", BRAID_VERSION_STR);
+	if ((o.daemon || o.use_syslog) && !o.log_path)
+		braid_log_open_syslog(o.syslog_ident ? o.syslog_ident : "braidd");
+	/* as OpenVPN with --cd: the working directory stays (relative ccd, scripts, CRL) */
+	if (o.daemon && daemon(1, 0)) {
+		braid_err("option 'daemon': cannot fork into the background: %s", strerror(errno));
+		goto out_log;
+	}
+	braid_sd_init();
+	braid_info("braidd %s starting%s%s", BRAID_VERSION_STR, o.cd_dir ? " in " : "",
+		   o.cd_dir ? o.cd_dir : "");
 	if (o.n_ignored)
 		braid_info("%u unknown option(s) ignored (ignore-unknown-option)", o.n_ignored);
 	if (o.writepid) {
 		r = write_pidfile(o.writepid);
 		if (r) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
-			goto out_log;
-		}
-	}
-	if (o.tls == BRAID_TLS_CLIENT) {
-		struct braid_client *c = NULL;
-
-		r = braid_client_new(&c, &o);
-		if (r)
-			goto out_pid;
-		if (client_ctlsock_open(c, &ctl)) {
-			braid_client_free(c);
 			goto out_pid;
 		}
-		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
-		client_ctlsock_close(ctl);
-		braid_client_free(c);
-		braid_info("exiting with status %d", code);
-		goto out_pid;
 	}
-	if (o.mode == BRAID_MODE_SERVER) {
-		struct braid_gateway *g = NULL;
-
-		r = braid_gateway_new(&g, &o);
-		if (r)
-			goto out_pid;
-		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(&o)) {
-			gw_mgmt_close(g);
-			gw_ctlsock_close(ctl);
-			braid_gateway_free(g);
+	for (;;) {
+		code = run_role(&o);
+		if (code != BRAID_RUN_RELOAD)
+			break;
+		/* SIGHUP: everything was closed; the configuration is read again (the log stays open) */
+		braid_sd_reloading("restarting (SIGHUP)");
+		if (o.writepid)
+			unlink(o.writepid);
+		braid_options_free(&o);
+		if (parse_options(&o, argc, argv) || finish_options(&o)) {
+			braid_err("SIGHUP: the configuration no longer parses; exiting");
+			code = 1;
 			goto out_pid;
 		}
-		code = braid_gateway_run(g);
-		gw_mgmt_close(g);
-		gw_ctlsock_close(ctl);
-		braid_gateway_free(g);
-		braid_info("exiting with status %d", code);
-		goto out_pid;
+		braid_info("SIGHUP: configuration read again; restarting");
+		if (o.writepid && (r = write_pidfile(o.writepid))) {
+			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
+			code = 1;
+			goto out_pid;
+		}
 	}
-	if (o.tls == BRAID_TLS_SERVER) {
-		braid_err("point-to-point 'tls-server' (without 'mode server') is not available in "
-			  "this build");
-		goto out_pid;
-	}
-	r = braid_tunnel_new(&t, &o);
-	if (r)
-		goto out_pid;
-	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(&o)) {
-		braid_tunnel_mgmt_close(mg);
-		braid_tunnel_free(t);
-		goto out_pid;
-	}
-	code = braid_tunnel_run(t);
-	braid_tunnel_mgmt_close(mg);
-	braid_tunnel_free(t);
 	braid_info("exiting with status %d", code);
 out_pid:
+	braid_sd_stopping("exiting with status %d", code);
+	braid_sd_close();
 	if (o.writepid)
 		unlink(o.writepid);
 out_log:

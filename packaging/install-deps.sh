@@ -11,6 +11,8 @@ PKGS=(
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
   # libFuzzer (tests/fuzz, clang -fsanitize=fuzzer)
   libclang-rt-14-dev
+  # Debian package and its install test (packaging/build-deb.sh, tests/packaging/install.sh)
+  dpkg-dev debhelper fakeroot lintian mmdebstrap man-db
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib

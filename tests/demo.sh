@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# README's main job: install, build, then the live multipath demo (tests/demo/multipath.sh): two braidd peers on
-# the emulated two-path bed, a download through the tunnel with a per-path table refreshed every second, one path
-# cut mid-transfer, the file's checksum verified at the end.
+# README's main job: install, build, then the live multipath demo (tests/demo/multipath.sh): a braidd TLS client
+# with two paths by interface against a braidd gateway (multipath on) on the emulated two-link bed, a download
+# through the tunnel with the client's `braidctl status` table redrawn in place, one path cut and restored, an
+# address change on the other, and a verdict line (goodput vs the best single path, longest outage, sha256).
 #   bash tests/demo.sh            the live multipath demo (about a minute)
 #   bash tests/demo.sh bench      the quick baseline benchmark instead (stock systems + braid, a few minutes)
 set -euo pipefail

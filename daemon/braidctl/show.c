@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * show.c - `braidctl status [--json]`: the tunnel (a TLS client: its
- * session) and an aligned table of its paths (state, RTT, loss, rate,
- * share, bytes), like `wg show`; a gateway: its counters and its clients.
+ * session) and an aligned table of its paths (state; over the last interval
+ * throughput, share, loss and RTT; estimated capacity; totals), like `wg
+ * show`; a gateway: its counters and its clients.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,41 +45,66 @@ void braidctl_addr(char *b, size_t n, const char *s)
 	}
 }
 
+/* v (>= 0) formatted by fmt into b, else "-" (not known now). */
+static const char *num_or_dash(char *b, size_t n, const char *fmt, double v)
+{
+	if (v < 0)
+		snprintf(b, n, "-");
+	else
+		snprintf(b, n, fmt, v);
+	return b;
+}
+
+/*
+ * The path table: what each path does now (the last interval: throughput
+ * both ways, its share of the data sent, loss, RTT; the estimated capacity,
+ * the last datagram received) and its totals. A number not known now (a
+ * failed path's RTT, the loss of an interval that sent nothing) is "-".
+ */
 void braidctl_paths_table(const struct json *paths, const char *indent)
 {
 	int color = isatty(STDOUT_FILENO);
+	double iv = 0;
 	char tx[32], rx[32];
 
 	if (!paths->n) {
 		printf("%s  paths: none\n", indent);
 		return;
 	}
-	printf("\n%s%-4s %-22s %-22s %-9s %9s %9s %6s %12s %6s %11s %11s %5s %5s\n", indent,
-	       "PATH", "LOCAL", "REMOTE", "STATE", "RTT", "MIN-RTT", "LOSS", "RATE", "SHARE", "TX",
-	       "RX", "QUEUE", "MTU");
+	printf("\n%s%-4s %-22s %-22s %-9s %8s %6s %9s %9s %6s %10s %8s %11s %11s\n", indent,
+	       "PATH", "LOCAL", "REMOTE", "STATE", "RTT", "LOSS", "TX/s", "RX/s", "SHARE",
+	       "TX-CAP~", "LAST-RX", "SENT", "RECEIVED");
 	for (size_t i = 0; i < paths->n; i++) {
 		const struct json *p = &paths->items[i];
-		char l[64], r[64], rtt[16], mrtt[16], loss[16], rate[24], share[16], state[24];
+		char l[64], r[64], rtt[16], loss[16], txr[24], rxr[24], share[16], cap[24];
+		char last[24], state[24];
 		const char *s = json_str(p, "state", "?");
 
+		if (json_num(p, "interval_s", 0) > iv)
+			iv = json_num(p, "interval_s", 0);
 		braidctl_addr(l, sizeof(l), json_str(p, "local", "?"));
 		braidctl_addr(r, sizeof(r), json_str(p, "remote", "?"));
-		snprintf(rtt, sizeof(rtt), "%.1fms", json_num(p, "srtt_ms", 0));
-		snprintf(mrtt, sizeof(mrtt), "%.1fms", json_num(p, "min_rtt_ms", 0));
-		snprintf(loss, sizeof(loss), "%.1f%%", json_num(p, "loss_pct", 0));
-		snprintf(rate, sizeof(rate), "%.2fMbit/s", json_num(p, "rate_mbit", 0));
-		snprintf(share, sizeof(share), "%.1f%%", json_num(p, "share_pct", 0));
-		braidctl_bytes(tx, sizeof(tx), json_num(p, "tx_bytes", 0));
-		braidctl_bytes(rx, sizeof(rx), json_num(p, "rx_bytes", 0));
+		num_or_dash(rtt, sizeof(rtt), "%.1fms", json_num(p, "rtt_ms", -1));
+		num_or_dash(loss, sizeof(loss), "%.1f%%", json_num(p, "loss_iv_pct", -1));
+		num_or_dash(txr, sizeof(txr), "%.2fM", json_num(p, "tx_mbit", -1));
+		num_or_dash(rxr, sizeof(rxr), "%.2fM", json_num(p, "rx_mbit", -1));
+		num_or_dash(share, sizeof(share), "%.0f%%", json_num(p, "share_iv_pct", -1));
+		num_or_dash(cap, sizeof(cap), "~%.1fM", json_num(p, "capacity_est_mbit", -1));
+		num_or_dash(last, sizeof(last), "%.1fs", json_num(p, "last_rx_s", -1));
+		braidctl_bytes(tx, sizeof(tx), json_num(p, "wire_tx_bytes", json_num(p, "tx_bytes", 0)));
+		braidctl_bytes(rx, sizeof(rx), json_num(p, "wire_rx_bytes", json_num(p, "rx_bytes", 0)));
 		snprintf(state, sizeof(state), "%s%s", s,
 			 json_num(p, "cap_mbit", 0) > 0 ? "*" : "");
-		printf("%s%-4.0f %-22s %-22s %s%-9s%s %9s %9s %6s %12s %6s %11s %11s %5.0f %5.0f\n",
+		printf("%s%-4.0f %-22s %-22s %s%-9s%s %8s %6s %9s %9s %6s %10s %8s %11s %11s\n",
 		       indent, json_num(p, "index", (double)i), l[0] ? l : "-", r[0] ? r : "-",
 		       color ? (!strcmp(s, "active") ? "\033[32m" : !strcmp(s, "standby")
 			       ? "\033[33m" : "\033[31m") : "",
-		       state, color ? "\033[0m" : "", rtt, mrtt, loss, rate, share, tx, rx,
-		       json_num(p, "queue_pkts", 0), json_num(p, "mtu", 0));
+		       state, color ? "\033[0m" : "", rtt, loss, txr, rxr, share, cap, last, tx, rx);
 	}
+	if (iv > 0)
+		printf("%s(TX/s, RX/s in Mbit/s, SHARE of the data both ways, LOSS and RTT: the last %.1f s; "
+		       "TX-CAP~: estimated capacity towards the peer; LAST-RX: since the last packet received; "
+		       "SENT/RECEIVED: totals)\n", indent, iv);
 	for (size_t i = 0; i < paths->n; i++)
 		if (json_num(&paths->items[i], "cap_mbit", 0) > 0)
 			printf("%s%s path %.0f capped at %.2f Mbit/s\n", indent, i ? "" : "\n*",

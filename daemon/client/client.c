@@ -35,7 +35,9 @@
 #include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_netwatch.h"
 #include "client/client_state.h"
+#include "config/config.h"
 #include "client/client_status.h"
 #include "ctl/session.h"
 #include "ctl/tls.h"
@@ -178,6 +180,15 @@ static void signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 			client_request_exit(c, 0);
 		return;	/* else the tick ends the process after the notification went out */
 	case SIGHUP:
+		if (braid_run_can_reload(c->o)) {
+			braid_info("SIGHUP[hard,] received, process restarting");
+			braid_info("state: RECONNECTING (SIGHUP)");
+			client_request_exit(c, BRAID_RUN_RELOAD);	/* main.c reads the config again */
+			return;
+		}
+		braid_info("SIGHUP: privileges were dropped, the configuration cannot be applied "
+			   "again; restarting the session instead (as SIGUSR1)");
+		/* fall through */
 	case SIGUSR1:
 		client_request_restart(c, w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1", false);
 		return;
@@ -230,6 +241,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		return -ENOMEM;
 	c->o = o;
 	c->ufd = -1;
+	c->nl_fd = -1;
 	c->tun.fd = -1;
 	braid_tcplink_init(&c->tl);
 	c->tun_mtu = o->tun_mtu ? o->tun_mtu : 1500;
@@ -281,6 +293,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		c->status_t.data = c;
 		ev_timer_start(c->loop, &c->status_t);
 	}
+	client_netwatch_start(c);
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&c->sig[i], signal_cb, signums[i]);
 		c->sig[i].data = c;
@@ -325,6 +338,7 @@ void braid_client_free(struct braid_client *c)
 		return;
 	if (c->loop) {
 		client_teardown_session(c);
+		client_netwatch_stop(c);
 		braid_dns_close(&c->dns);
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);

@@ -36,7 +36,10 @@ struct braid_client;
 
 /* TLS context, keys, TUN and event loop. 0 or -errno (logged). */
 int braid_client_new(struct braid_client **out, struct braid_options *o);
-/* Run until the end; returns the process exit code (0 normal, 1 fatal error/auth failure). */
+/*
+ * Run until the end; returns the process exit code (0 normal, 1 fatal error/auth failure), or
+ * BRAID_RUN_RELOAD at SIGHUP (main.c reads the configuration again).
+ */
 int braid_client_run(struct braid_client *c);
 /* Remove pushed routes/addresses, run `down`, close everything, wipe secrets. NULL is fine. */
 void braid_client_free(struct braid_client *c);

@@ -26,6 +26,7 @@
 #include "client/client_state.h"
 #include "ctl/session.h"
 #include "dc/dc.h"
+#include "os/sdnotify.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
 #include "session/push.h"
@@ -161,6 +162,11 @@ void client_do_restart(struct braid_client *c)
 	c->stt.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
 	client_mgmt_state(c, "RECONNECTING", why);
+	braid_info("state: RECONNECTING (%s)", why);
+	if (!strcmp(why, "SIGHUP"))
+		braid_sd_reloading("restarting (SIGHUP)");
+	else
+		braid_sd_status("restarting (%s)", why);
 	client_teardown_session(c);
 	if (c->advance || !was_up) {
 		c->failures++;

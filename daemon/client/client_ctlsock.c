@@ -23,10 +23,10 @@
 
 #define U(x) ((unsigned long long)(x))
 
-/* The engine of the current session's data path, or NULL. */
-static struct braid_mpath *engine(const struct braid_client *c)
+/* The current session's multipath data path, or NULL. */
+static struct braid_dp *engine(const struct braid_client *c)
 {
-	return client_mp_engine(c);
+	return client_mp_dp(c);
 }
 
 static const char *state_name(enum cstate s)
@@ -67,7 +67,7 @@ static void single_path(FILE *f, const struct braid_client *c)
 
 static void paths_array(FILE *f, const struct braid_client *c)
 {
-	const struct braid_mpath *m = engine(c);
+	const struct braid_dp *m = engine(c);
 
 	if (m)
 		braid_status_paths_json(f, m);
@@ -78,12 +78,12 @@ static void paths_array(FILE *f, const struct braid_client *c)
 static void op_status(void *user, FILE *f)
 {
 	const struct braid_client *c = user;
-	const struct braid_mpath *m = engine(c);
-	const struct client_stats *s = &c->stt;
-	uint64_t mrx = 0, mtx = 0;
+	const struct braid_dp *m = engine(c);
+	struct client_stats all;
+	const struct client_stats *s = &all;
 	char r[80] = "";
 
-	client_mp_link_bytes(c, &mrx, &mtx);	/* the multipath sockets' share */
+	client_mp_counters(c, &all);	/* with the multipath data path's */
 	if (c->st != CS_IDLE)
 		braid_sockaddr_str(&c->remote, r, sizeof(r));
 	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"client\",\"state\":\"%s\",\"remote\":",
@@ -104,8 +104,8 @@ static void op_status(void *user, FILE *f)
 		"\"replays\":%llu,\"malformed\":%llu,\"pings_tx\":%llu,\"pings_rx\":%llu,"
 		"\"restarts\":%llu,\"renegotiations\":%llu}",
 		U(s->tun_read_pkts), U(s->tun_read_bytes), U(s->tun_write_pkts),
-		U(s->tun_write_bytes), U(s->link_tx_pkts), U(s->link_tx_bytes + mtx),
-		U(s->link_rx_pkts), U(s->link_rx_bytes + mrx), U(s->rx_auth_failures),
+		U(s->tun_write_bytes), U(s->link_tx_pkts), U(s->link_tx_bytes),
+		U(s->link_rx_pkts), U(s->link_rx_bytes), U(s->rx_auth_failures),
 		U(s->rx_replays), U(s->rx_malformed), U(s->pings_tx), U(s->pings_rx),
 		U(s->restarts), U(s->renegotiations));
 	fputs(",\"paths\":", f);

@@ -8,6 +8,7 @@
  * (and calls) files on lower lines, never its own line or above.
  *
  *   client.c                     event loop, tick, signals, new/run/free (client.h)
+ *   client_netwatch.c            host address changes: reconnect at once
  *   client_connect.c             remote list, connect, teardown, restart pause
  *   client_io.c                  reading the link and the TUN, data channel out
  *   client_ctl.c                 control session pump, server messages, events
@@ -123,6 +124,11 @@ struct braid_client {
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer ctl_t, tick, retry_t;
 	ev_signal sig[SIG_N];
+
+	int nl_fd;			/* rtnetlink (client_netwatch.c), or -1 */
+	ev_io nl_r;
+	uint64_t net_fp;		/* fingerprint of the host's addresses */
+	ev_tstamp net_kick;		/* its last reconnect */
 
 	double next_pause;		/* >= 0: the server's AUTH_FAILED,TEMP backoff for the next pause */
 	ev_tstamp pending_until;	/* AUTH_PENDING,timeout N: the push may take that long */

@@ -29,11 +29,11 @@ static int op_status(void *user, int version, FILE *f)
 
 static void link_bytes(const struct braid_client *c, uint64_t *in, uint64_t *out)
 {
-	uint64_t mrx = 0, mtx = 0;
+	struct client_stats all;
 
-	client_mp_link_bytes(c, &mrx, &mtx);
-	*in = c->stt.link_rx_bytes + mrx;
-	*out = c->stt.link_tx_bytes + mtx;
+	client_mp_counters(c, &all);	/* with the multipath data path's */
+	*in = all.link_rx_bytes;
+	*out = all.link_tx_bytes;
 }
 
 static void op_bytecount(void *user, braid_mgmt_bytes_fn emit, void *ctx)

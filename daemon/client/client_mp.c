@@ -214,6 +214,7 @@ int client_mp_start(struct braid_client *c)
 void client_mp_stop(struct braid_client *c)
 {
 	if (c->mp) {
+		client_mp_counters(c, &c->stt);	/* the session's counters outlive its data path */
 		braid_dp_close(c->mp->dp);
 		free(c->mp);
 	}
@@ -230,14 +231,26 @@ void client_mp_tun_readable(struct braid_client *c)
 	braid_dp_tun_readable(c->mp->dp, c->tun.fd);
 }
 
-void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx)
+void client_mp_counters(const struct braid_client *c, struct client_stats *out)
 {
 	struct braid_tunnel_stats st = { 0 };
 
-	if (c->mp)
-		braid_dp_stats(c->mp->dp, &st);
-	*rx = st.link_rx_bytes;
-	*tx = st.link_tx_bytes;
+	*out = c->stt;
+	if (!c->mp)
+		return;
+	/* the data path reads and writes the TUN and its own sockets itself */
+	braid_dp_stats(c->mp->dp, &st);
+	out->tun_read_pkts += st.tun_read_pkts;
+	out->tun_read_bytes += st.tun_read_bytes;
+	out->tun_write_pkts += st.tun_write_pkts;
+	out->tun_write_bytes += st.tun_write_bytes;
+	out->link_tx_pkts += st.link_tx_pkts;
+	out->link_tx_bytes += st.link_tx_bytes;
+	out->link_rx_pkts += st.link_rx_pkts;
+	out->link_rx_bytes += st.link_rx_bytes;
+	out->rx_auth_failures += st.rx_auth_failures;
+	out->rx_replays += st.rx_replays;
+	out->rx_malformed += st.rx_malformed;
 }
 
 void client_mp_status(const struct braid_client *c, FILE *f)
@@ -249,16 +262,25 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 		return;
 	n = braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS);
 	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(c->mp->dp));
-	for (int i = 0; i < n; i++)
-		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu\n", p[i].index, p[i].local,
-			p[i].remote, braid_mp_state_name(p[i].mp.state),
+	for (int i = 0; i < n; i++) {
+		char rtt[24] = "-", last[24] = "-";
+
+		if (p[i].rtt_fresh)
+			snprintf(rtt, sizeof(rtt), "%.1f", p[i].mp.srtt_us / 1e3);
+		if (p[i].last_rx_ms >= 0)
+			snprintf(last, sizeof(last), "%.1f", p[i].last_rx_ms / 1e3);
+		/* totals, then the last interval (docs/braidd.md "Status fields") */
+		fprintf(f, "Braid path,%d,%s,%s,%s,%llu,%llu,%llu,%llu,%.3f,%.3f,%.1f,%s,%s\n",
+			p[i].index, p[i].local, p[i].remote, braid_mp_state_name(p[i].mp.state),
 			(unsigned long long)p[i].wire_tx_pkts, (unsigned long long)p[i].wire_tx_bytes,
-			(unsigned long long)p[i].wire_rx_pkts, (unsigned long long)p[i].wire_rx_bytes);
+			(unsigned long long)p[i].wire_rx_pkts, (unsigned long long)p[i].wire_rx_bytes,
+			p[i].iv_tx_bps / 1e6, p[i].iv_rx_bps / 1e6, p[i].iv_share_pm / 10.0, rtt, last);
+	}
 }
 
-struct braid_mpath *client_mp_engine(const struct braid_client *c)
+struct braid_dp *client_mp_dp(const struct braid_client *c)
 {
-	return c->mp ? braid_dp_mpath(c->mp->dp) : NULL;
+	return c->mp ? c->mp->dp : NULL;
 }
 
 const char *client_mp_sched_name(const struct braid_client *c)
@@ -269,5 +291,5 @@ const char *client_mp_sched_name(const struct braid_client *c)
 void client_mp_log(const struct braid_client *c)
 {
 	if (c->mp)
-		braid_status_log(braid_dp_mpath(c->mp->dp));
+		braid_status_log(c->mp->dp);
 }

@@ -14,7 +14,7 @@
 #include "client/client_int.h"
 #include "dc/dc.h"
 
-struct braid_mpath;
+struct braid_dp;
 
 /*
  * After the PUSH_REPLY is parsed: true if multipath is to be used (UDP, not
@@ -30,7 +30,7 @@ void client_mp_stop(struct braid_client *c);
 int client_mp_send_payload(struct braid_client *c, const uint8_t *pl, size_t len);
 void client_mp_tun_readable(struct braid_client *c);
 /* Datagram bytes the path sockets received / sent (0 without multipath). */
-void client_mp_link_bytes(const struct braid_client *c, uint64_t *rx, uint64_t *tx);
+void client_mp_counters(const struct braid_client *c, struct client_stats *out);
 /* Status file lines, one per path ("Braid multipath,...") and the SIGUSR2 log lines. */
 void client_mp_status(const struct braid_client *c, FILE *f);
 void client_mp_log(const struct braid_client *c);
@@ -38,7 +38,7 @@ void client_mp_log(const struct braid_client *c);
  * The userspace engine behind the session's data path, for the control/
  * helpers that take one, or NULL (no multipath, or a backend without one).
  */
-struct braid_mpath *client_mp_engine(const struct braid_client *c);
+struct braid_dp *client_mp_dp(const struct braid_client *c);
 /* The scheduler's name ("" without multipath). */
 const char *client_mp_sched_name(const struct braid_client *c);
 

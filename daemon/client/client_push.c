@@ -23,6 +23,7 @@
 #include "dataplane/mssfix.h"
 #include "dc/dc.h"
 #include "os/netlink.h"
+#include "os/sdnotify.h"
 #include "os/sock.h"
 #include "session/push.h"
 #include "session/push_dns.h"
@@ -256,6 +257,8 @@ int client_process_push(struct braid_client *c)
 	braid_info("Initialization Sequence Completed (server %s)",
 		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
 	client_mgmt_state(c, "CONNECTED", "SUCCESS");
+	braid_info("state: CONNECTED");
+	braid_sd_ready(c->loop, "Initialization Sequence Completed (server %s)", a);
 	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */
 	return first ? client_drop_privileges(c) : 0;
 }

@@ -18,19 +18,19 @@
 
 void client_status_print(const struct braid_client *c, FILE *f)
 {
-	const struct client_stats *s = &c->stt;
+	struct client_stats all;
+	const struct client_stats *s = &all;
 	char when[32];
 	time_t now = time(NULL);
-	uint64_t mrx, mtx;
 	struct tm tm;
 
-	client_mp_link_bytes(c, &mrx, &mtx);	/* the multipath sockets' share */
+	client_mp_counters(c, &all);	/* with the multipath data path's */
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
 		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\n",
 		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
-		(unsigned long long)(s->link_rx_bytes + mrx), (unsigned long long)(s->link_tx_bytes + mtx),
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
 		(unsigned long long)s->auth_read_bytes);
 }
 
@@ -65,7 +65,8 @@ void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 void client_log_stats(const struct braid_client *c, const char *what)
 {
-	const struct client_stats *s = &c->stt;
+	struct client_stats all;
+	const struct client_stats *s = (client_mp_counters(c, &all), &all);
 	const uint64_t *rj = c->rej.count;
 	const uint64_t v[] = { BRAID_STATLINE_TRAFFIC(s), s->rx_ctl_dropped, s->pings_tx,
 			       s->pings_rx, s->restarts, s->renegotiations, s->keys_removed,

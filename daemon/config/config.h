@@ -20,9 +20,29 @@
 #ifndef BRAID_CONFIG_H
 #define BRAID_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/options.h"
+
+/*
+ * What a role's run function (braid_tunnel_run, braid_client_run,
+ * braid_gateway_run) returns instead of an exit code when SIGHUP asked for a
+ * full restart: main.c frees the role, reads the configuration again and
+ * starts the role anew, as OpenVPN does on SIGHUP.
+ */
+#define BRAID_RUN_RELOAD 256
+
+/*
+ * Can SIGHUP do the full restart? Not once the privileges are dropped
+ * (user/group/chroot): the TUN device and the sockets could not be opened
+ * again, so the roles restart the session instead (as SIGUSR1), the TUN
+ * device and keys kept as with persist-tun and persist-key.
+ */
+static inline bool braid_run_can_reload(const struct braid_options *o)
+{
+	return !o->user && !o->group && !o->chroot_dir;
+}
 
 #define BRAID_CONFIG_MAX_PARMS 16
 #define BRAID_CONFIG_PARM_SIZE 256

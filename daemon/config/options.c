@@ -97,6 +97,10 @@ void braid_options_free(struct braid_options *o)
 	free(o->local);
 	free(o->log_path);
 	free(o->writepid);
+	free(o->cd_dir);
+	free(o->syslog_ident);
+	free(o->genkey_type);
+	free(o->genkey_file);
 	free(o->tls_cipher);
 	free(o->tls_ciphersuites);
 	free(o->tls_groups);

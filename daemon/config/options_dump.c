@@ -130,6 +130,8 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "local %s\n", str_or(o->local));
 	out(&b, "lport %u\nrport %u\n", o->lport, o->rport);
 	out(&b, "nobind %s\nfloat %s\n", yn(o->nobind), yn(o->float_ok));
+	if (o->multihome)	/* only when set: the golden dumps stay as they were */
+		out(&b, "multihome yes%s\n", o->multihome_same_if ? " same-interface" : "");
 	/* data channel */
 	out(&b, "cipher %s\n", o->cipher[0] ? o->cipher : "-");
 	out(&b, "data-ciphers %s\n", o->data_ciphers[0] ? o->data_ciphers : "-");
@@ -234,6 +236,17 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "verb %d\nmute-replay-warnings %s\n", o->verb, yn(o->mute_replay_warnings));
 	out(&b, "log %s%s\n", str_or(o->log_path), o->log_append ? " (append)" : "");
 	out(&b, "writepid %s\n", str_or(o->writepid));
+	/* the command-line process options: only when given (the golden dumps predate them) */
+	if (o->cd_dir)
+		out(&b, "cd %s\n", o->cd_dir);
+	if (o->suppress_timestamps || o->machine_readable)
+		out(&b, "log format%s%s\n", o->suppress_timestamps ? " suppress-timestamps" : "",
+		    o->machine_readable ? " machine-readable" : "");
+	if (o->daemon || o->use_syslog)
+		out(&b, "daemon %s syslog %s ident %s\n", yn(o->daemon), yn(o->use_syslog),
+		    str_or(o->syslog_ident));
+	if (o->genkey_type)
+		out(&b, "genkey %s %s\n", o->genkey_type, str_or(o->genkey_file));
 	out(&b, "multipath %d\n", o->multipath);
 	for (i = 0; i < o->n_mp_paths; i++) {
 		const struct braid_opt_mp_path *p = &o->mp_paths[i];

@@ -199,6 +199,9 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	}
 	if (r)
 		return r;
+	if (o->multihome && (o->mode != BRAID_MODE_SERVER || o->proto != BRAID_PROTO_UDP))
+		braid_warn("option 'multihome': only a UDP gateway (mode server) answers from the "
+			   "address a packet came to; ignored here");
 	if (o->had_connection) {	/* OpenVPN uses only the blocks then */
 		unsigned int k = 0;
 

@@ -201,6 +201,16 @@ int opt_float(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+int opt_multihome(struct ctx *c, int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "same-interface"))
+		return opt_fail(c, "unknown flag '%s' (only 'same-interface')",
+			       argv[1]);
+	c->o->multihome = true;
+	c->o->multihome_same_if = argc == 2;
+	return 0;
+}
+
 int opt_ifconfig(struct ctx *c, int argc, char **argv)
 {
 	struct braid_options *o = c->o;

@@ -25,6 +25,7 @@ int opt_rport(struct ctx *c, int argc, char **argv);
 int opt_port(struct ctx *c, int argc, char **argv);
 int opt_nobind(struct ctx *c, int argc, char **argv);
 int opt_float(struct ctx *c, int argc, char **argv);
+int opt_multihome(struct ctx *c, int argc, char **argv);
 int opt_ifconfig(struct ctx *c, int argc, char **argv);
 int opt_ifconfig6(struct ctx *c, int argc, char **argv);
 int opt_route(struct ctx *c, int argc, char **argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * options_process.c - directives of the process and compatibility: verb, writepid, log,
- * daemon, ignore-unknown-option, control-socket, status, management, scripts
+ * daemon, syslog, cd, genkey, ignore-unknown-option, control-socket, status, management, scripts
  * and script-security, Windows-only and accepted no-op directives, the
  * checks of user/group/chroot, and the ones braidd refuses (fragment,
  * proxies, plugins, management, ...; options_class.c classifies them all).
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/log.h"
 #include "config/options_check.h"
@@ -41,10 +42,72 @@ int opt_log(struct ctx *c, int argc, char **argv)
 	return opt_set_str(c, &c->o->log_path, argv[1]);
 }
 
+/* `daemon [NAME]`: main.c forks once the options are read; logs go to syslog as NAME unless `log`. */
 int opt_daemon(struct ctx *c, int argc, char **argv)
 {
-	(void)argc, (void)argv;
-	return opt_fail(c, "not supported: run braidd under systemd, or in the background with '&'");
+	c->o->daemon = true;
+	if (argc < 2)
+		return 0;
+	if (!argv[1][0])
+		return opt_fail(c, "empty program name");
+	return opt_set_str(c, &c->o->syslog_ident, argv[1]);
+}
+
+/* `syslog [NAME]`: log to syslog as NAME (default braidd), stay in the foreground. */
+int opt_syslog(struct ctx *c, int argc, char **argv)
+{
+	c->o->use_syslog = true;
+	if (argc < 2)
+		return 0;
+	if (!argv[1][0])
+		return opt_fail(c, "empty program name");
+	return opt_set_str(c, &c->o->syslog_ident, argv[1]);
+}
+
+/*
+ * `cd DIR`: as OpenVPN, the directory changes when the directive is read, so
+ * the files named after it (`config`, keys, scripts, ccd) are relative to DIR.
+ */
+int opt_cd(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!argv[1][0])
+		return opt_fail(c, "empty directory");
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+	/* the config fuzzers must not move their own working directory (corpus, artifacts) */
+	if (access(argv[1], X_OK))
+#else
+	if (chdir(argv[1]))
+#endif
+		return opt_fail(c, "cannot change directory to '%s': %s", argv[1], strerror(errno));
+	return opt_set_str(c, &c->o->cd_dir, argv[1]);
+}
+
+/*
+ * `genkey [TYPE] [FILE]`: TYPE secret, tls-auth or tls-crypt (the same static
+ * key file, main_genkey.c); none = secret, the file then from a later `secret
+ * FILE` (OpenVPN's deprecated `--genkey --secret FILE`). No FILE = stdout.
+ */
+int opt_genkey(struct ctx *c, int argc, char **argv)
+{
+	static const char *const types[] = { "secret", "tls-auth", "tls-crypt" };
+	const char *t = argc >= 2 ? argv[1] : "secret";
+	bool known = false;
+	int e;
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		known |= !strcmp(t, types[i]);
+	if (!known && (!strncmp(t, "tls-crypt-v2", 12) || !strcmp(t, "auth-token")))
+		return opt_fail(c, "key type '%s' is not supported by braidd (no tls-crypt-v2, no "
+				"auth-token); use 'openvpn --genkey %s'", t, t);
+	if (!known)
+		return opt_fail(c, "unknown key type '%s' (expected secret, tls-auth or tls-crypt)", t);
+	e = opt_set_str(c, &c->o->genkey_type, t);
+	if (e || argc < 3)
+		return e;
+	if (!argv[2][0])
+		return opt_fail(c, "empty file name");
+	return opt_set_str(c, &c->o->genkey_file, argv[2]);
 }
 
 int opt_ignore_unknown(struct ctx *c, int argc, char **argv)

@@ -219,6 +219,8 @@ struct braid_options {
 	uint16_t lport, rport;
 	bool nobind;
 	bool float_ok;
+	bool multihome;			/* gateway UDP: answer from the address the client talks to */
+	bool multihome_same_if;		/* multihome same-interface: and out of the interface it came in on */
 
 	/* data channel */
 	char cipher[32];		/* "" until finalize */
@@ -345,6 +347,13 @@ struct braid_options {
 	char *log_path;
 	bool log_append;
 	char *writepid;
+	char *cd_dir;			/* `cd DIR`: chdir'd when read, as OpenVPN */
+	bool suppress_timestamps;	/* `suppress-timestamps` */
+	bool machine_readable;		/* `machine-readable-output` */
+	bool daemon;			/* `daemon [NAME]`: fork into the background */
+	bool use_syslog;		/* `syslog [NAME]` */
+	char *syslog_ident;		/* NAME of daemon/syslog; NULL = "braidd" */
+	char *genkey_type, *genkey_file;	/* `genkey TYPE [FILE]`: write a key, exit */
 
 	/* parsed and kept for the TLS mode */
 	struct braid_opt_source blobs[BRAID_BLOB_COUNT];

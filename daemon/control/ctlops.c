@@ -13,7 +13,7 @@ static void op_status(void *user, FILE *f)
 {
 	struct braid_ctlops *c = user;
 
-	braid_status_json(f, c->st, c->m);
+	braid_status_json(f, c->st, c->dp);
 }
 
 static int op_paths(void *user, const char *client, FILE *f, char *err, size_t errlen)
@@ -25,7 +25,7 @@ static int op_paths(void *user, const char *client, FILE *f, char *err, size_t e
 		return -EOPNOTSUPP;
 	}
 	fputs("{\"paths\":", f);
-	braid_status_paths_json(f, c->m);
+	braid_status_paths_json(f, c->dp);
 	fputs("}\n", f);
 	return 0;
 }
@@ -34,7 +34,7 @@ static int op_set_sched(void *user, const char *spec, char *err, size_t errlen)
 {
 	struct braid_ctlops *c = user;
 
-	return braid_surface_set_sched(c->m, "control", spec, err, errlen);
+	return braid_surface_set_sched(c->dp, "control", spec, err, errlen);
 }
 
 static int op_set_path(void *user, const char *path, enum braid_ctl_path_op op, uint64_t cap,
@@ -42,7 +42,7 @@ static int op_set_path(void *user, const char *path, enum braid_ctl_path_op op, 
 {
 	struct braid_ctlops *c = user;
 
-	return braid_surface_set_path(c->m, "control", path, op, cap, err, errlen);
+	return braid_surface_set_path(c->dp, "control", path, op, cap, err, errlen);
 }
 
 void braid_ctlops_init(struct braid_control_ops *ops, struct braid_ctlops *ctx,

@@ -8,12 +8,12 @@
 #define BRAID_CTLOPS_H
 
 #include "control/control.h"
-#include "dataplane/mpath.h"
+#include "dataplane/backend.h"
 #include "dataplane/tunstats.h"
 
 struct braid_ctlops {
 	const struct braid_tunnel_stats *st;
-	struct braid_mpath *m;		/* NULL in single-path mode */
+	struct braid_dp *dp;		/* the data path, NULL in single-path mode */
 };
 
 /* Fill ops for ctx (which must outlive the control server). */

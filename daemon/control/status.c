@@ -5,6 +5,7 @@
 #include "control/status.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,6 +27,29 @@ void braid_status_json_str(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A number, or null when it is not known (v < 0). */
+static void json_num_or_null(FILE *f, const char *key, double v, int prec)
+{
+	if (v < 0)
+		fprintf(f, ",\"%s\":null", key);
+	else
+		fprintf(f, ",\"%s\":%.*f", key, prec, v);
+}
+
+/* The numbers of now (mpath_types.h: the last interval), docs/braidd.md "Status fields". */
+static void json_path_now(FILE *f, const struct braid_mpath_path_info *p)
+{
+	const struct braid_mp_path_stats *s = &p->mp;
+	bool failed = s->state == BRAID_MP_PATH_FAILED || s->state == BRAID_MP_PATH_PROBING;
+
+	fprintf(f, ",\"interval_s\":%.3f,\"tx_mbit\":%.3f,\"rx_mbit\":%.3f,\"share_iv_pct\":%.1f",
+		p->iv_s, p->iv_tx_bps / 1e6, p->iv_rx_bps / 1e6, p->iv_share_pm / 10.0);
+	json_num_or_null(f, "loss_iv_pct", p->iv_loss_pm < 0 ? -1 : p->iv_loss_pm / 10.0, 1);
+	json_num_or_null(f, "rtt_ms", p->rtt_fresh ? s->srtt_us / 1e3 : -1, 3);
+	json_num_or_null(f, "capacity_est_mbit", failed ? -1 : s->bw_bps / 1e6, 3);
+	json_num_or_null(f, "last_rx_s", p->last_rx_ms < 0 ? -1 : p->last_rx_ms / 1e3, 3);
 }
 
 static void json_path(FILE *f, const struct braid_mpath_path_info *p)
@@ -56,7 +80,7 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u,"
 		"\"mtu\":%u,\"mtu_probes\":%llu,\"mtu_probes_lost\":%llu,\"mtu_blackholes\":%u,"
 		"\"mtu_oversize\":%llu,\"slot\":%d,\"peer_slot\":%d,\"peer_backup\":%s,"
-		"\"redundant_skipped\":%llu}",
+		"\"redundant_skipped\":%llu",
 		p->learned ? "true" : "false", braid_mp_state_name(s->state),
 		(s->flags & BRAID_MP_PATH_F_BACKUP) ? "true" : "false", s->srtt_us / 1e3,
 		s->rttvar_us / 1e3, s->min_rtt_us / 1e3, s->owd_rel_us / 1e3, s->qdelay_us / 1e3,
@@ -69,17 +93,19 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		s->bad_token, s->rx_unvalidated, s->mtu, U(s->mtu_probes), U(s->mtu_probes_lost),
 		s->mtu_blackholes, U(s->mtu_oversize), s->slot, s->peer_slot,
 		s->peer_backup ? "true" : "false", U(s->redundant_skipped));
+	json_path_now(f, p);
+	fputc('}', f);
 }
 
-void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_mpath *m)
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_dp *dp)
 {
 	struct braid_mpath_stats ms;
 
 	fprintf(f, "{\"version\":1,\"time\":%lld,\"multipath\":%s,", (long long)time(NULL),
-		m ? "true" : "false");
-	if (m) {
+		dp ? "true" : "false");
+	if (dp) {
 		fputs("\"scheduler\":", f);
-		braid_status_json_str(f, braid_mpath_sched_name(m));
+		braid_status_json_str(f, braid_dp_sched_name(dp));
 		fputc(',', f);
 	}
 	fprintf(f,
@@ -92,8 +118,7 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 		U(t->link_tx_pkts), U(t->link_tx_bytes), U(t->link_rx_pkts), U(t->link_rx_bytes),
 		U(t->rx_auth_failures), U(t->rx_replays), U(t->rx_malformed), U(t->tx_no_peer),
 		U(t->pings_tx), U(t->pings_rx), U(t->restarts));
-	if (m) {
-		braid_mpath_stats(m, &ms);
+	if (dp && !braid_dp_engine_stats(dp, &ms)) {
 		fprintf(f,
 			",\"engine\":{\"paths_learned\":%llu,\"paths_removed\":%llu,"
 			"\"learn_refused\":%llu,\"link_events\":%llu,\"tx_nopath\":%llu,"
@@ -112,14 +137,14 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu);
 	}
 	fputs(",\"paths\":", f);
-	braid_status_paths_json(f, m);
+	braid_status_paths_json(f, dp);
 	fputs("}\n", f);
 }
 
-void braid_status_paths_json(FILE *f, const struct braid_mpath *m)
+void braid_status_paths_json(FILE *f, const struct braid_dp *dp)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
-	int n = m ? braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS) : 0;
+	int n = dp ? braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS) : 0;
 
 	fputc('[', f);
 	for (int i = 0; i < n; i++) {
@@ -131,44 +156,71 @@ void braid_status_paths_json(FILE *f, const struct braid_mpath *m)
 }
 
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
-		       const struct braid_mpath *m)
+		       const struct braid_dp *dp)
 {
 	struct braid_statfile sf;
 	int r = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
 
 	if (r)
 		return r;
-	braid_status_json(sf.f, ts, m);
+	braid_status_json(sf.f, ts, dp);
 	return braid_statfile_commit(&sf, 0);
 }
 
-void braid_status_log(const struct braid_mpath *m)
+/* "12.3ms" / "-" (not known now) into b. */
+static const char *ms_or_dash(char *b, size_t n, bool known, double ms)
+{
+	if (known)
+		snprintf(b, n, "%.1fms", ms);
+	else
+		snprintf(b, n, "-");
+	return b;
+}
+
+void braid_status_log(const struct braid_dp *dp)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
 	struct braid_mpath_stats ms;
 	int n;
 
-	if (!m)
+	if (!dp)
 		return;
-	braid_mpath_stats(m, &ms);
-	braid_info("multipath: scheduler=%s paths_learned=%llu paths_removed=%llu learn_refused=%llu "
-		   "link_events=%llu tx_nopath=%llu tx_nobufs=%llu rx_held=%u rx_max_held=%u "
-		   "rx_gaps_deadline=%llu aqm_drops=%llu aqm_marks=%llu",
-		   braid_mpath_sched_name(m), U(ms.paths_learned), U(ms.paths_removed),
-		   U(ms.learn_refused), U(ms.link_events), U(ms.tx_nopath), U(ms.tx_nobufs),
-		   ms.mp.rx_held, ms.mp.rx_max_held, U(ms.mp.rx_gaps_deadline), U(ms.mp.aqm_drops),
-		   U(ms.mp.aqm_marks));
-	n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
+	if (!braid_dp_engine_stats(dp, &ms))
+		braid_info("multipath: scheduler=%s paths_learned=%llu paths_removed=%llu "
+			   "learn_refused=%llu link_events=%llu tx_nopath=%llu tx_nobufs=%llu "
+			   "rx_held=%u rx_max_held=%u rx_gaps_deadline=%llu aqm_drops=%llu "
+			   "aqm_marks=%llu", braid_dp_sched_name(dp), U(ms.paths_learned),
+			   U(ms.paths_removed), U(ms.learn_refused), U(ms.link_events),
+			   U(ms.tx_nopath), U(ms.tx_nobufs), ms.mp.rx_held, ms.mp.rx_max_held,
+			   U(ms.mp.rx_gaps_deadline), U(ms.mp.aqm_drops), U(ms.mp.aqm_marks));
+	n = braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS);
 	for (int i = 0; i < n; i++) {
 		const struct braid_mp_path_stats *s = &p[i].mp;
+		bool failed = s->state == BRAID_MP_PATH_FAILED || s->state == BRAID_MP_PATH_PROBING;
+		char rtt[24], loss[24], cap[32], last[32];
 
-		braid_info("multipath: path %d %s -> %s%s state=%s srtt=%.1fms min_rtt=%.1fms "
-			   "loss=%.1f%% rate=%.2fMbit/s share=%.1f%% tx=%llu/%lluB rx=%llu/%lluB "
-			   "queue=%llu validations=%u failures=%u",
+		if (p[i].iv_loss_pm < 0)
+			snprintf(loss, sizeof(loss), "-");
+		else
+			snprintf(loss, sizeof(loss), "%.1f%%", p[i].iv_loss_pm / 10.0);
+		if (failed)
+			snprintf(cap, sizeof(cap), "-");
+		else
+			snprintf(cap, sizeof(cap), "%.2fMbit/s", s->bw_bps / 1e6);
+		if (p[i].last_rx_ms < 0)
+			snprintf(last, sizeof(last), "never");
+		else
+			snprintf(last, sizeof(last), "%.1fs ago", p[i].last_rx_ms / 1e3);
+		braid_info("multipath: path %d %s -> %s%s state=%s rtt=%s loss=%s tx=%.2fMbit/s "
+			   "rx=%.2fMbit/s share=%.1f%% (last %.1fs) est_capacity=%s last_rx=%s "
+			   "total tx=%llu/%lluB rx=%llu/%lluB share=%.1f%% queue=%llu "
+			   "validations=%u failures=%u",
 			   p[i].index, p[i].local, p[i].remote, p[i].learned ? " (learned)" : "",
-			   braid_mp_state_name(s->state), s->srtt_us / 1e3, s->min_rtt_us / 1e3,
-			   s->loss_pm / 10.0, s->rate_bps / 1e6, s->share_pm / 10.0, U(s->tx_pkts),
-			   U(s->tx_bytes), U(s->rx_pkts), U(s->rx_bytes), U(s->queue_pkts),
-			   s->validations, s->failures);
+			   braid_mp_state_name(s->state),
+			   ms_or_dash(rtt, sizeof(rtt), p[i].rtt_fresh, s->srtt_us / 1e3), loss,
+			   p[i].iv_tx_bps / 1e6, p[i].iv_rx_bps / 1e6, p[i].iv_share_pm / 10.0,
+			   p[i].iv_s, cap, last, U(p[i].wire_tx_pkts), U(p[i].wire_tx_bytes),
+			   U(p[i].wire_rx_pkts), U(p[i].wire_rx_bytes), s->share_pm / 10.0,
+			   U(s->queue_pkts), s->validations, s->failures);
 	}
 }

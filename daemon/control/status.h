@@ -7,9 +7,12 @@
  *   {"version":1,"time":UNIX_S,"multipath":true,"scheduler":"edf",
  *    "tunnel":{...braid_tunnel_stats...},
  *    "engine":{...}, "paths":[{"index":0,"local":"...","remote":"...",
- *      "learned":false,"state":"active","srtt_ms":..,"min_rtt_ms":..,
- *      "loss_pct":..,"rate_mbit":..,"bw_mbit":..,"share_pct":..,
+ *      "learned":false,"state":"active","tx_mbit":..,"rx_mbit":..,
+ *      "share_iv_pct":..,"loss_iv_pct":..|null,"rtt_ms":..|null,
+ *      "capacity_est_mbit":..|null,"last_rx_s":..|null,"srtt_ms":..,
+ *      "rate_mbit":..(pacing),"share_pct":..(since start),
  *      "tx_bytes":..,"rx_bytes":..,"queue_pkts":..,...}, ...]}
+ * The data path is reached through the ops of dataplane/backend.h.
  * docs/braidd.md lists every field.
  */
 #ifndef BRAID_STATUS_H
@@ -17,19 +20,19 @@
 
 #include <stdio.h>
 
-#include "dataplane/mpath.h"
+#include "dataplane/backend.h"
 #include "dataplane/tunstats.h"
 
-/* Write the JSON object to f. m may be NULL (single-path mode). */
-void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_mpath *m);
+/* Write the JSON object to f. dp: the session's data path, NULL in single-path mode. */
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_dp *dp);
 /* The "paths" array alone ([] for NULL); the control surface's `paths`. */
-void braid_status_paths_json(FILE *f, const struct braid_mpath *m);
+void braid_status_paths_json(FILE *f, const struct braid_dp *dp);
 /* s as a JSON string (quotes and backslashes escaped, control characters left out). */
 void braid_status_json_str(FILE *f, const char *s);
 /* Write it to path atomically. 0 or -errno. */
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
-		       const struct braid_mpath *m);
-/* One log line per path plus one for the engine (SIGUSR2). */
-void braid_status_log(const struct braid_mpath *m);
+		       const struct braid_dp *dp);
+/* One log line per path plus one for the engine (SIGUSR2); nothing for NULL. */
+void braid_status_log(const struct braid_dp *dp);
 
 #endif /* BRAID_STATUS_H */

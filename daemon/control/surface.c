@@ -15,16 +15,16 @@
 
 #include "util/log.h"
 
-int braid_surface_set_sched(struct braid_mpath *m, const char *prefix, const char *spec,
+int braid_surface_set_sched(struct braid_dp *dp, const char *prefix, const char *spec,
 			    char *err, size_t errlen)
 {
 	int r;
 
-	if (!m) {
+	if (!dp) {
 		snprintf(err, errlen, "set scheduler: not in multipath mode");
 		return -EOPNOTSUPP;
 	}
-	r = braid_mpath_set_sched(m, spec);
+	r = braid_dp_set_sched(dp, spec);
 	if (r) {
 		snprintf(err, errlen, "set scheduler: '%s' refused by the engine: %s", spec,
 			 strerror(-r));
@@ -85,7 +85,7 @@ static bool on_iface(const struct ifaddrs *ifa, const char *ifname, int fam,
 	return false;
 }
 
-int braid_surface_set_path(struct braid_mpath *m, const char *prefix, const char *path,
+int braid_surface_set_path(struct braid_dp *dp, const char *prefix, const char *path,
 			   enum braid_ctl_path_op op, uint64_t cap, char *err, size_t errlen)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
@@ -95,7 +95,7 @@ int braid_surface_set_path(struct braid_mpath *m, const char *prefix, const char
 	bool by_index = path[0] != '\0' && strspn(path, "0123456789") == strlen(path);
 	bool by_addr = false, by_if = false;
 
-	if (!m) {
+	if (!dp) {
 		snprintf(err, errlen, "set path: not in multipath mode");
 		return -EOPNOTSUPP;
 	}
@@ -120,7 +120,7 @@ int braid_surface_set_path(struct braid_mpath *m, const char *prefix, const char
 			return -EINVAL;
 		}
 	}
-	n = braid_mpath_paths(m, p, BRAID_MP_MAX_PATHS);
+	n = braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS);
 	for (int i = 0; i < n && !r; i++) {
 		unsigned int flags = p[i].mp.flags;
 		uint64_t cap_bps = p[i].mp.cap_bps;
@@ -142,7 +142,7 @@ int braid_surface_set_path(struct braid_mpath *m, const char *prefix, const char
 		case BRAID_CTL_PATH_CAP: cap_bps = cap; break;
 		case BRAID_CTL_PATH_NOCAP: cap_bps = 0; break;
 		}
-		r = braid_mpath_path_set(m, p[i].index, flags, cap_bps);
+		r = braid_dp_path_set(dp, p[i].index, flags, cap_bps);
 		if (r) {
 			snprintf(err, errlen, "set path: path %d refused the change: %s", p[i].index,
 				 strerror(-r));

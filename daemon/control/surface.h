@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "control/ctlproto.h"
-#include "dataplane/mpath.h"
+#include "dataplane/backend.h"
 
 struct braid_control_ops {
 	/* write the status JSON object (one line) to f */
@@ -51,14 +51,14 @@ struct braid_control_ops {
 };
 
 /*
- * `set scheduler` / `set path` on an engine (m may be NULL: "not in
- * multipath mode"). PATH is an engine index, a local address or an
- * interface name (every matching path). 0 or -errno with the reason in err;
+ * `set scheduler` / `set path` on a session's data path through the ops of
+ * dataplane/backend.h (dp may be NULL: "not in multipath mode"). PATH is a
+ * path index, a local address or an interface name (every matching path). 0 or -errno with the reason in err;
  * the change is logged with prefix (e.g. "control" or "control: client x").
  */
-int braid_surface_set_sched(struct braid_mpath *m, const char *prefix, const char *spec,
+int braid_surface_set_sched(struct braid_dp *dp, const char *prefix, const char *spec,
 			    char *err, size_t errlen);
-int braid_surface_set_path(struct braid_mpath *m, const char *prefix, const char *path,
+int braid_surface_set_path(struct braid_dp *dp, const char *prefix, const char *path,
 			   enum braid_ctl_path_op op, uint64_t cap_bps, char *err, size_t errlen);
 
 #endif /* BRAID_SURFACE_H */

@@ -38,7 +38,6 @@
 #include "dc/dc.h"
 #include "os/sock.h"
 
-struct braid_mpath;
 struct braid_dp_ops;
 
 /*
@@ -81,6 +80,9 @@ struct braid_dp_config {
 	struct braid_dc *dc;		/* the session's data channel (keys, packet-ids) */
 	const struct braid_mssfix *mss;	/* the tunnel's clamp, read at each packet */
 	int shared_fd;			/* >= 0: the role's socket, read by the role (input op) */
+	/* shared_fd: where the role keeps the local address of the datagram it hands to input()
+	 * (IP_PKTINFO); a learned path answers from it. NULL: the source routing picks. */
+	const struct braid_pktinfo *shared_local;
 	const char *name;		/* log prefix of this session (shared_fd form; copied), or NULL */
 	struct braid_tunnel_stats *st;	/* where to count (the role's), or NULL: the backend's own */
 	bool tun_attach;		/* the data path writes what it receives to tun_fd itself */
@@ -200,12 +202,12 @@ struct braid_dp_ops {
 	/** sched_name() - the scheduler's name for status lines. */
 	const char *(*sched_name)(const struct braid_dp *dp);
 	/**
-	 * mpath() - the userspace engine for the control/ helpers that still take
-	 * one (braid_surface_set_*, braid_status_paths_json, braid_status_log);
-	 * NULL for a backend without one (those helpers then answer "not in
-	 * multipath mode"). To go when control/ takes a struct braid_dp.
+	 * engine_stats() - the multipath engine's session-wide counters (paths
+	 * learned and removed, reordering, AQM, ...) for the status "engine"
+	 * object and the SIGUSR2 line. 0 or -errno. kmod:
+	 * BRAID_DCO_CMD_GET_PEER (engine attrs); mptcp: NULL.
 	 */
-	struct braid_mpath *(*mpath)(const struct braid_dp *dp);
+	int (*engine_stats)(const struct braid_dp *dp, struct braid_mpath_stats *st);
 };
 
 /* The wrappers a role calls; dp must be non-NULL (close: NULL is fine). */
@@ -313,10 +315,9 @@ static inline const char *braid_dp_sched_name(const struct braid_dp *dp)
 	return dp->ops->sched_name ? dp->ops->sched_name(dp) : "";
 }
 
-/* The userspace engine behind dp, or NULL (dp NULL, or a backend without one). */
-static inline struct braid_mpath *braid_dp_mpath(const struct braid_dp *dp)
+static inline int braid_dp_engine_stats(const struct braid_dp *dp, struct braid_mpath_stats *st)
 {
-	return dp && dp->ops->mpath ? dp->ops->mpath(dp) : NULL;
+	return dp->ops->engine_stats ? dp->ops->engine_stats(dp, st) : -EOPNOTSUPP;
 }
 
 #endif /* BRAID_DP_BACKEND_H */

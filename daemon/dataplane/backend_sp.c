@@ -21,6 +21,7 @@
 #include <sodium.h>
 
 #include "config/options.h"
+#include "util/log.h"
 
 #define SP_BUF (BRAID_OPT_TUN_MTU_MAX + 256)
 
@@ -100,12 +101,14 @@ static void sp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
 		     const union braid_sockaddr *from)
 {
 	struct sp_dp *s = S(dp);
+	struct braid_dc_rx_info info;
 	size_t plen;
+	char a[80];
 	int r;
 
 	s->st.link_rx_pkts++;
 	s->st.link_rx_bytes += len;
-	r = braid_dc_decrypt(s->dc, pkt, len, mono_sec(), s->rx, sizeof(s->rx), &plen, NULL);
+	r = braid_dc_decrypt(s->dc, pkt, len, mono_sec(), s->rx, sizeof(s->rx), &plen, &info);
 	if (r) {
 		if (r == -EBADMSG)
 			s->st.rx_auth_failures++;
@@ -117,6 +120,9 @@ static void sp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
 			s->role.rx_drop(s->role.user, r, pkt, len, from);
 		return;
 	}
+	if (info.peer_restarted)	/* static-key long form: a new packet-id sequence (dc.h) */
+		braid_info("the peer restarted (new packet-id sequence from %s)",
+			   from ? braid_sockaddr_str(from, a, sizeof(a)) : "the stream");
 	/* authenticated from here on: only now may the role learn or move its peer */
 	if (s->role.rx_auth && s->role.rx_auth(s->role.user, from, len))
 		return;

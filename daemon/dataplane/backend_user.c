@@ -66,9 +66,13 @@ static int user_engine_open(struct braid_mpsession *s, const struct braid_mpath_
 	u->dp.ops = &braid_dp_user_ops;
 	u->st = c->st ? c->st : &s->st;
 	s->role.user = u;	/* from now on the hooks reach the role through u */
-	if (c->shared_fd >= 0)
-		return braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, u->st, h,
-					      c->shared_fd, c->name);
+	if (c->shared_fd >= 0) {
+		r = braid_mpath_new_shared(&s->m, c->loop, c->o, c->dc, c->mss, u->st, h,
+					   c->shared_fd, c->name);
+		if (!r)
+			braid_mpath_set_shared_local(s->m, c->shared_local);
+		return r;
+	}
 	r = braid_mpath_new(&s->m, c->loop, c->o, c->dc, c->mss, u->st, h);
 	if (!r && c->tun_attach) {
 		r = braid_mpath_attach_tun(s->m, c->tun_fd, c->tun_vnet);
@@ -164,9 +168,10 @@ static const char *user_sched_name(const struct braid_dp *dp)
 	return braid_mpath_sched_name(U(dp)->s.m);
 }
 
-static struct braid_mpath *user_mpath(const struct braid_dp *dp)
+static int user_engine_stats(const struct braid_dp *dp, struct braid_mpath_stats *st)
 {
-	return U(dp)->s.m;
+	braid_mpath_stats(U(dp)->s.m, st);
+	return 0;
 }
 
 const struct braid_dp_ops braid_dp_user_ops = {
@@ -185,5 +190,5 @@ const struct braid_dp_ops braid_dp_user_ops = {
 	.stats = user_stats,
 	.paths = user_paths,
 	.sched_name = user_sched_name,
-	.mpath = user_mpath,
+	.engine_stats = user_engine_stats,
 };

@@ -26,6 +26,7 @@
 #include "dataplane/mpath_link.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 /* ---- engine callbacks ---- */
 
@@ -188,6 +189,11 @@ int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
 	return mpath_create(out, loop, o, dc, mss, st, hooks, fd, name);
 }
 
+void braid_mpath_set_shared_local(struct braid_mpath *m, const struct braid_pktinfo *local)
+{
+	m->shared_local = local;
+}
+
 void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from)
 {
@@ -197,12 +203,8 @@ void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 
 int braid_mpath_restart(struct braid_mpath *m, struct braid_dc *dc)
 {
-	ev_timer_stop(m->loop, &m->engine_t);
-	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
-	m->mp = NULL;
 	m->dc = dc;
-	m->have_spare = false;
-	return mpath_engine_create(m) ? -EIO : (mpath_pump(m), 0);
+	return mpath_engine_renew(m);
 }
 
 /* ---- status and run-time changes ---- */
@@ -245,11 +247,7 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
 		braid_mp_path_stats(m->mp, i, &p->mp);
-		p->wire_tx_pkts = e->tx_pkts;
-		p->wire_tx_bytes = e->tx_bytes;
-		p->wire_rx_pkts = e->rx_pkts;
-		p->wire_rx_bytes = e->rx_bytes;
-		p->tx_errors = e->tx_errors;
+		mpath_stats_fill(m, i, p, now_us());	/* totals, the last interval */
 		n++;
 	}
 	return n;

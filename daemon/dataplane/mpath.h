@@ -68,6 +68,12 @@ int braid_mpath_new_shared(struct braid_mpath **out, struct ev_loop *loop,
 			   const struct braid_options *o, struct braid_dc *dc,
 			   const struct braid_mssfix *mss, struct braid_tunnel_stats *st,
 			   const struct braid_mpath_hooks *hooks, int fd, const char *name);
+/*
+ * Where the caller keeps the local address (IP_PKTINFO) of the datagram it hands to
+ * braid_mpath_input(): a path learned from it answers from that address (a gateway with
+ * several addresses, bound to the wildcard). NULL: the source routing picks.
+ */
+void braid_mpath_set_shared_local(struct braid_mpath *m, const struct braid_pktinfo *local);
 /* A datagram the caller read from the shared socket for this session (not yet decrypted). */
 void braid_mpath_input(struct braid_mpath *m, const uint8_t *pkt, size_t len,
 		       const union braid_sockaddr *from);

@@ -16,6 +16,7 @@
 #include "dc/payload.h"
 #include "util/log.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 /* ---- key generations ---- */
 
@@ -81,6 +82,19 @@ int mpath_engine_create(struct braid_mpath *m)
 			return r;
 		}
 	}
+	return 0;
+}
+
+int mpath_engine_renew(struct braid_mpath *m)
+{
+	ev_timer_stop(m->loop, &m->engine_t);
+	mpath_stats_retire_all(m);	/* the totals go on with the new engine's paths */
+	braid_mp_free(m->mp);	/* returns every held buffer through the callbacks */
+	m->mp = NULL;
+	m->have_spare = false;
+	if (mpath_engine_create(m))
+		return -EIO;
+	mpath_pump(m);
 	return 0;
 }
 

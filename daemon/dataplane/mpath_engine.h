@@ -17,6 +17,12 @@
 uint64_t mpath_engine_pid(struct braid_mpath *m, unsigned kid, uint32_t pid);
 /* A new engine with the scheduler in use and the configured paths. 0 or -errno (logged). */
 int mpath_engine_create(struct braid_mpath *m);
+/*
+ * A new engine on the same data channel (the session restarted, or the peer
+ * did: a static-key peer's new packet-id sequence): the old one's queues,
+ * reorder buffer and learned paths go; configured paths stay. 0 or -errno.
+ */
+int mpath_engine_renew(struct braid_mpath *m);
 /* The engine timer. */
 void mpath_engine_cb(struct ev_loop *loop, ev_timer *w, int revents);
 /* Run the engine: everything due goes out, everything ready goes to the TUN, timer re-armed. */

@@ -86,6 +86,24 @@ struct msock {
 	ev_io r;
 };
 
+/* A path's counters that outlive it (mpath_stats.c): totals and interval snapshots. */
+struct mpath_ctr {
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;	/* engine data (mp stats) */
+	uint64_t lost_pkts;
+	uint64_t wire_tx_pkts, wire_tx_bytes, wire_rx_pkts, wire_rx_bytes, tx_errors;
+};
+
+/* The totals of a path gone (removed, or its engine restarted), for its successor. */
+struct mpath_retired {
+	bool used;
+	int sock;
+	char ifname[IF_NAMESIZE];	/* an auto socket's interface (its slot may go to another one) */
+	int peer_slot;			/* the peer's slot, -1 unknown */
+	union braid_sockaddr peer;
+	uint64_t seq;			/* age, for eviction */
+	struct mpath_ctr c;
+};
+
 struct ep {
 	bool used;
 	int sock;
@@ -97,6 +115,13 @@ struct ep {
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */
 	char route[72];		/* the kernel's route for this path (mpath_bind.c), "" unchecked */
 	bool route_bad;		/* its packets would not leave through the path's interface */
+	struct braid_pktinfo local;	/* shared socket: the address its packets come to (or 0) */
+	/* mpath_stats.c: carried totals, the interval */
+	struct mpath_ctr base;	/* totals of its predecessors (added to the live counters) */
+	struct mpath_ctr iv_prev, iv;	/* totals at the interval's start; the last interval */
+	uint64_t iv_t0, iv_dt;	/* the current interval's start; the last one's length (us) */
+	uint64_t last_rx_us;	/* last authenticated datagram, 0 none */
+	bool adopted_slot;	/* a predecessor by peer slot was looked for */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -112,6 +137,7 @@ struct braid_mpath {
 	const struct braid_mssfix *mss;
 	struct braid_tunnel_stats *tst;
 	struct braid_mpath_hooks h;
+	const struct braid_pktinfo *shared_local;	/* the shared socket's current rx local address */
 
 	struct braid_mp_config cfg;
 	struct braid_mp *mp;
@@ -179,6 +205,8 @@ struct braid_mpath {
 	uint64_t last_now;	/* latest time given to the engine: it never goes back */
 	struct braid_mpath_stats st;
 	ev_tstamp last_err_log;
+	struct mpath_retired retired[MAX_EPS];	/* mpath_stats.c */
+	uint64_t retired_seq;
 };
 
 /* ---- the engine's clock ---- */

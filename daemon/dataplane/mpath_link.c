@@ -14,6 +14,7 @@
 #include "util/log.h"
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 void mpath_link_scan(struct braid_mpath *m, bool log_all)
 {
@@ -51,6 +52,7 @@ void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	uint64_t now = mnow(m);
 
 	(void)loop, (void)revents;
+	mpath_stats_tick(m, now);
 	if (m->bind_retry)
 		mpath_bind_scan(m, false);
 	else if (!m->shared)

@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_sock.h"
+#include "dataplane/mpath_stats.h"
 
 static int64_t now_sec(void)
 {
@@ -101,6 +102,15 @@ void mpath_rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t le
 		}
 		return;
 	}
+	if (info.peer_restarted) {
+		/* a static-key peer restarted: its packet-ids start again, so must our engine */
+		braid_info("multipath: the peer restarted (new packet-id sequence from %s); new "
+			   "engine, paths re-learned", braid_sockaddr_str(from, a, sizeof(a)));
+		if (mpath_engine_renew(m)) {
+			rput(m, b);
+			return;
+		}
+	}
 	/* authenticated and not a replay: only now may the tuple become a path */
 	path = mpath_ep_find(m, sock, from);
 	if (path < 0) {
@@ -125,6 +135,9 @@ void mpath_rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t le
 	}
 	m->ep[path].rx_pkts++;
 	m->ep[path].rx_bytes += len;
+	if (m->shared_local)	/* answer from the address the peer sends this path's packets to */
+		m->ep[path].local = *m->shared_local;
+	mpath_stats_rx(m, path, now);
 	m->h.rx_auth(m->h.user, from);
 	if (braid_mp_msg_is_control(b->d, plen)) {
 		braid_mp_rx_control(m->mp, now, path, mpath_engine_pid(m, info.key_id, info.packet_id), b->d,

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "util/log.h"
+#include "dataplane/mpath_stats.h"
 
 /*
  * Path MTU discovery on a path socket: probe = DF set, and the kernel's
@@ -70,6 +71,7 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	m->ep[i].peer = *peer;
 	m->ep[i].learned = learned;
 	m->ep[i].configured = !learned;
+	mpath_stats_adopt(m, i, now);
 	if (s->up == 0)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
@@ -84,6 +86,7 @@ void mpath_ep_del(struct braid_mpath *m, int i, uint64_t now, const char *why)
 	char d[200];
 
 	braid_info("multipath: path %s removed: %s", mpath_ep_str(m, i, d, sizeof(d)), why);
+	mpath_stats_retire(m, i);	/* its totals, for a successor */
 	braid_mp_path_del(m->mp, now, i);
 	m->ep[i].used = false;
 	m->st.paths_removed++;
@@ -188,6 +191,7 @@ void mpath_send_on(struct braid_mpath *m, int path, const uint8_t *pkt, size_t l
 		mpath_tx_flush(m);
 	m->txb_path[m->txb.n] = path;
 	braid_txb_add(&m->txb, s->fd, &s->gso, &e->peer, pkt, len);
+	braid_txb_set_src(&m->txb, &e->local);	/* family 0 (not shared): as routing picks */
 }
 
 /* ---- sockets ---- */

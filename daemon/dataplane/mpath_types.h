@@ -40,7 +40,23 @@ struct braid_mpath_path_info {
 	uint64_t wire_tx_pkts, wire_tx_bytes;	/* datagrams incl. control, as sent */
 	uint64_t wire_rx_pkts, wire_rx_bytes;	/* authenticated datagrams */
 	uint64_t tx_errors;
+	/*
+	 * The last completed interval (mpath_stats.c, BRAID_MPATH_IV_S long; all
+	 * 0 / -1 before the first one ends). The totals above (mp.tx_bytes, ...,
+	 * wire_*) keep counting across a restart of the engine and across a path
+	 * re-learned from the same peer address or the peer's same slot.
+	 */
+	double iv_s;			/* its length, seconds (0: none yet) */
+	uint64_t iv_tx_bps, iv_rx_bps;	/* wire bits per second sent / received */
+	uint32_t iv_share_pm;		/* this path's part of the data bytes sent and received, per mille */
+	int32_t iv_loss_pm;		/* data packets lost / sent, per mille; -1: none sent */
+	bool rtt_fresh;			/* mp.srtt_us is current: the path answered within the
+					 * interval and is not failed or probing */
+	int64_t last_rx_ms;		/* since its last authenticated datagram; -1: none yet */
 };
+
+/* The interval of the per-path rates and shares, seconds (the housekeeping tick). */
+#define BRAID_MPATH_IV_S 1.0
 
 struct braid_mpath_stats {
 	uint64_t paths_learned;		/* paths added from authenticated packets */

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -70,6 +71,8 @@ int braid_dc_new(struct braid_dc **out, const struct braid_dc_config *cfg)
 		dc->cfg.replay_window = BRAID_REPLAY_DEFAULT_WINDOW;
 	if (!dc->cfg.replay_time)
 		dc->cfg.replay_time = BRAID_REPLAY_DEFAULT_TIME;
+	if (dc->cfg.long_form && !dc->cfg.epoch)
+		dc->cfg.epoch = braid_dc_epoch_next((uint32_t)time(NULL));
 	*out = dc;
 	return 0;
 }
@@ -208,16 +211,37 @@ int braid_dc_key_set_next_tx_packet_id(struct braid_dc *dc, unsigned key_id, uin
 	return 0;
 }
 
-size_t braid_dc_overhead(const struct braid_dc *dc)
+uint32_t braid_dc_epoch_next(uint32_t now_s)
 {
-	return dc->cfg.peer_id == BRAID_DC_PEER_ID_NONE ? BRAID_DC_V1_OVERHEAD : BRAID_DC_V2_OVERHEAD;
+	static uint32_t last;
+
+	/* now + 1: a process started in the same second as another one's last session (a crash
+	 * and an immediate restart) still gets a newer epoch than it, so never its nonces */
+	last = now_s + 1 > last ? now_s + 1 : last + 1;
+	return last;
 }
 
+/* The header length of opcode op in this session's form. */
+static size_t hdr_len(const struct braid_dc *dc, bool v2)
+{
+	return (v2 ? BRAID_DC_V2_HDR_LEN : BRAID_DC_V1_HDR_LEN) + (dc->cfg.long_form ? 4 : 0);
+}
+
+size_t braid_dc_overhead(const struct braid_dc *dc)
+{
+	return hdr_len(dc, dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE) + BRAID_AEAD_TAG_LEN;
+}
+
+/* pkt-id || implicit IV; the long form's time is XORed into the IV's first 4 bytes. */
 static void make_nonce(uint8_t nonce[BRAID_AEAD_NONCE_LEN], const uint8_t *pid_be,
-		       const uint8_t iv[BRAID_DC_IMPLICIT_IV_LEN])
+		       const uint8_t iv[BRAID_DC_IMPLICIT_IV_LEN], uint32_t time)
 {
 	memcpy(nonce, pid_be, 4);
 	memcpy(nonce + 4, iv, BRAID_DC_IMPLICIT_IV_LEN);
+	nonce[4] ^= (uint8_t)(time >> 24);
+	nonce[5] ^= (uint8_t)(time >> 16);
+	nonce[6] ^= (uint8_t)(time >> 8);
+	nonce[7] ^= (uint8_t)time;
 }
 
 /* Write the header for (k, pid) and seal pt behind it; *out_len on success. */
@@ -225,7 +249,8 @@ static int seal_packet(struct braid_dc *dc, struct dc_key *k, uint32_t pid, cons
 		       size_t pt_len, uint8_t *out, size_t *out_len)
 {
 	bool v2 = dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE;
-	size_t hdr = v2 ? BRAID_DC_V2_HDR_LEN : BRAID_DC_V1_HDR_LEN;
+	size_t hdr = hdr_len(dc, v2);
+	uint32_t time = dc->cfg.long_form ? dc->cfg.epoch : 0;
 	uint8_t nonce[BRAID_AEAD_NONCE_LEN];
 	uint8_t *pid_p;
 	const uint8_t *ad;
@@ -237,15 +262,17 @@ static int seal_packet(struct braid_dc *dc, struct dc_key *k, uint32_t pid, cons
 		wire_put_be24(out + 1, dc->cfg.peer_id);
 		pid_p = out + 4;
 		ad = out;
-		ad_len = 8;
+		ad_len = hdr;
 	} else {
 		out[0] = (uint8_t)(BRAID_OP_DATA_V1 << 3 | k->key_id);
 		pid_p = out + 1;
 		ad = pid_p;
-		ad_len = 4;
+		ad_len = hdr - 1;
 	}
 	wire_put_be32(pid_p, pid);
-	make_nonce(nonce, pid_p, k->enc_iv);
+	if (dc->cfg.long_form)
+		wire_put_be32(pid_p + 4, time);
+	make_nonce(nonce, pid_p, k->enc_iv, time);
 	ret = braid_aead_seal(k->enc, nonce, ad, ad_len, pt, pt_len, out + hdr + BRAID_AEAD_TAG_LEN,
 			      out + hdr);
 	if (ret)
@@ -256,8 +283,7 @@ static int seal_packet(struct braid_dc *dc, struct dc_key *k, uint32_t pid, cons
 
 static bool out_too_small(const struct braid_dc *dc, size_t pt_len, size_t cap)
 {
-	size_t hdr = dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE ? BRAID_DC_V2_HDR_LEN :
-							       BRAID_DC_V1_HDR_LEN;
+	size_t hdr = hdr_len(dc, dc->cfg.peer_id != BRAID_DC_PEER_ID_NONE);
 
 	return cap < hdr + BRAID_AEAD_TAG_LEN || pt_len > cap - hdr - BRAID_AEAD_TAG_LEN;
 }
@@ -365,8 +391,9 @@ int braid_dc_decrypt(struct braid_dc *dc, const uint8_t *pkt, size_t len, int64_
 {
 	uint8_t nonce[BRAID_AEAD_NONCE_LEN];
 	uint8_t op, kid;
-	uint32_t peer_id, pid;
+	uint32_t peer_id, pid, time = 0;
 	const uint8_t *pid_p, *ad;
+	bool restarted;
 	size_t hdr, ad_len, ct_len;
 	enum braid_replay_result rr;
 	struct dc_key *k;
@@ -378,7 +405,7 @@ int braid_dc_decrypt(struct braid_dc *dc, const uint8_t *pkt, size_t len, int64_
 		dc->st.rx_bad_opcode++;
 		return ret;
 	}
-	hdr = op == BRAID_OP_DATA_V2 ? BRAID_DC_V2_HDR_LEN : BRAID_DC_V1_HDR_LEN;
+	hdr = hdr_len(dc, op == BRAID_OP_DATA_V2);
 	if (ret || len < hdr + BRAID_AEAD_TAG_LEN) {
 		dc->st.rx_truncated++;
 		return -EMSGSIZE;
@@ -399,14 +426,16 @@ int braid_dc_decrypt(struct braid_dc *dc, const uint8_t *pkt, size_t len, int64_
 	if (op == BRAID_OP_DATA_V2) {
 		pid_p = pkt + 4;
 		ad = pkt;
-		ad_len = 8;
+		ad_len = hdr;
 	} else {
 		pid_p = pkt + 1;
 		ad = pid_p;
-		ad_len = 4;
+		ad_len = hdr - 1;
 	}
 	pid = wire_get_be32(pid_p);
-	make_nonce(nonce, pid_p, k->dec_iv);
+	if (dc->cfg.long_form)
+		time = wire_get_be32(pid_p + 4);
+	make_nonce(nonce, pid_p, k->dec_iv, time);
 	ret = braid_aead_open(k->dec, nonce, ad, ad_len, pkt + hdr + BRAID_AEAD_TAG_LEN, ct_len,
 			      pkt + hdr, out);
 	if (ret == -EBADMSG) {
@@ -416,8 +445,12 @@ int braid_dc_decrypt(struct braid_dc *dc, const uint8_t *pkt, size_t len, int64_
 	if (ret)
 		return ret;
 
-	/* Only an authenticated packet may advance the replay window. */
-	rr = braid_replay_accept(&k->replay, 0, pid, now);
+	/*
+	 * Only an authenticated packet may advance the replay window. Long form: a newer time than
+	 * the sequence's is the peer's restart (a new epoch), an older one a replay.
+	 */
+	restarted = dc->cfg.long_form && k->replay.pkt_time && time > k->replay.pkt_time;
+	rr = braid_replay_accept(&k->replay, time, pid, now);
 	if (rr != BRAID_REPLAY_OK) {
 		k->st.rx_replays++;
 		return rr == BRAID_REPLAY_DUPLICATE ? -EALREADY : -ESTALE;
@@ -429,6 +462,8 @@ int braid_dc_decrypt(struct braid_dc *dc, const uint8_t *pkt, size_t len, int64_
 		info->packet_id = pid;
 		info->key_id = kid;
 		info->opcode = op;
+		info->peer_restarted = rr == BRAID_REPLAY_OK && restarted;
+		info->time = time;
 	}
 	return 0;
 }

@@ -9,6 +9,20 @@
  *              AAD = pkt-id only (the opcode byte is NOT authenticated)
  *   nonce = pkt-id (4B BE) || implicit IV (8B, prefix of the direction's hmac slot)
  *
+ * Long form (static-key mode, cfg.long_form; braidd only, as OpenVPN's static-key
+ * mode sends a long-form packet-id): a u32 time follows the pkt-id, the
+ * sender's epoch (its start time in seconds, at least one more than its last
+ * epoch in this process), authenticated with the header:
+ *   P_DATA_V2: [0x48|kid] [peer-id 3B] [pkt-id 4B] [time 4B] [tag 16B] [ciphertext]
+ *   P_DATA_V1: [0x30|kid] [pkt-id 4B] [time 4B] [tag 16B] [ciphertext]
+ *   AAD = bytes 0..11 (V2) / pkt-id + time (V1);
+ *   nonce = pkt-id || (implicit IV with its first 4 bytes XOR time)
+ * A static key never changes, so the time keeps (key, nonce) unique when a
+ * restarted sender starts its packet-ids at 1 again; and as in OpenVPN's
+ * packet_id.c, a packet with a newer time starts a new replay sequence (the
+ * peer restarted: braid_dc_rx_info.peer_restarted), an older one is refused
+ * as a replay ("time backtrack").
+ *
  * Key slots: a primary key (encrypts and decrypts) and a lame-duck secondary
  * (decrypts only, except for packet-ids reserved while it was primary: see
  * braid_dc_encrypt_reserved) left from the last renegotiation. Installing a
@@ -61,6 +75,8 @@ struct braid_dc_config {
 	uint32_t replay_window;  /* 0 = OpenVPN default 64 */
 	uint32_t replay_time;    /* seconds, 0 = OpenVPN default 15 */
 	enum braid_aead_backend backend; /* AUTO normally; forced in tests */
+	bool long_form;          /* static-key mode: pkt-id + time (see above) */
+	uint32_t epoch;          /* long form: our time; 0 = braid_dc_epoch_next() */
 };
 
 struct braid_dc_key_stats {
@@ -84,6 +100,8 @@ struct braid_dc_rx_info {
 	uint32_t packet_id;
 	uint8_t key_id;
 	uint8_t opcode;    /* BRAID_OP_DATA_V1 or _V2 */
+	bool peer_restarted; /* long form: this packet's newer time replaced the sequence */
+	uint32_t time;     /* long form: the sender's epoch */
 };
 
 struct braid_dc;
@@ -118,7 +136,15 @@ bool braid_dc_needs_renegotiation(const struct braid_dc *dc);
  */
 int braid_dc_key_set_next_tx_packet_id(struct braid_dc *dc, unsigned key_id, uint32_t next);
 
-/* Header + tag bytes this session adds to each packet (21 or 24). */
+/*
+ * The next long-form epoch of this process: the wall clock in seconds plus
+ * one (a new process started within the second of another one's last
+ * session still gets a newer epoch), and at least one more than the last one
+ * handed out (two restarts within a second still get two epochs).
+ */
+uint32_t braid_dc_epoch_next(uint32_t now_s);
+
+/* Header + tag bytes this session adds to each packet (21 or 24; long form 25 or 28). */
 size_t braid_dc_overhead(const struct braid_dc *dc);
 
 /*

@@ -9,7 +9,8 @@
  *    before, and no higher id arrived more than time_window seconds ago;
  *  - long-form ids (tls-auth/tls-crypt: u32 time + u32 id): a newer time
  *    starts a new sequence, an older time is rejected ("time backtrack").
- *    The data channel uses short form: pass pkt_time = 0 always.
+ *    The TLS-mode data channel uses short form: pkt_time = 0; braidd's static-key
+ *    mode uses the long form (dc.h).
  *
  * The window is a bitmap (window rounded up to a power of two, >= 64), so a
  * multipath session can afford deep windows (4096+, max 65536). The time rule

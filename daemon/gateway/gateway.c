@@ -3,7 +3,9 @@
  * gateway.c - the gateway (server) mode's set-up and teardown (see
  * gateway.h): TLS context, addresses and pool, TUN, socket, the loop's
  * watchers; the signals (SIGUSR2 counters, explicit-exit-notify RESTART on
- * SIGTERM/SIGINT). The per-packet work is in the gw_*.c files (gw_types.h
+ * SIGTERM/SIGINT/SIGHUP/SIGUSR1; SIGHUP: full restart, main.c reads the
+ * configuration again; SIGUSR1: soft restart, every client dropped, TUN,
+ * socket and pool kept). The per-packet work is in the gw_*.c files (gw_types.h
  * lists them).
  */
 #include "gateway/gateway.h"
@@ -19,6 +21,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
@@ -30,9 +33,17 @@
 #include "gateway/gw_udp.h"
 #include "util/log.h"
 #include "os/netlink.h"
+#include "os/sdnotify.h"
 #include "control/ovpn_status.h"
 #include "session/push.h"
 #include "session/tlsconf.h"
+
+/*
+ * The UDP socket kept across a SIGHUP restart (the next gateway takes it if its address is the same):
+ * what clients send while the gateway restarts waits in it, nothing is lost.
+ */
+static int kept_fd = -1;
+static union braid_sockaddr kept_addr;
 
 /* RESTART to every active client (explicit-exit-notify 2: "RESTART,[N]" = try the next server). */
 static unsigned notify_restart(struct braid_gateway *g)
@@ -71,9 +82,26 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		return;
 	}
 	if (w->signum == SIGHUP || w->signum == SIGUSR1) {
-		/* not the default action (exit without cleanup): the restart comes with issue 10 */
-		braid_info("%s: restart is not implemented in gateway mode; ignored",
-			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1");
+		if (g->exit_req || g->restart_sig)
+			return;
+		g->restart_sig = w->signum;
+		g->restart_ms = braid_gw_now_ms();
+		/* the socket is not read until the restart: a session begun now would die with it */
+		ev_io_stop(loop, &g->sock_r);
+		braid_info("%s[%s,] received, process restarting",
+			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1",
+			   w->signum == SIGHUP ? "hard" : "soft");
+		if (g->o->explicit_exit_notify > 0 && notify_restart(g)) {
+			/*
+			 * as 2.6: the clients are told to reconnect, the restart follows (sooner than
+			 * 2.6's 2 s: a client's reconnect after its 1 s connect-retry pause then finds the
+			 * restarted gateway; what comes before waits in the socket)
+			 */
+			ev_timer_set(&g->exit_t, 0.5, 0);
+			ev_timer_start(loop, &g->exit_t);
+			return;
+		}
+		ev_break(loop, EVBREAK_ALL);
 		return;
 	}
 	if (!g->exit_req && g->o->explicit_exit_notify > 0 && notify_restart(g)) {
@@ -302,7 +330,16 @@ static int setup_socket(struct braid_gateway *g)
 		return r;
 	}
 	g->family = bind_addr.sa.sa_family;
-	if (!g->tcp) {
+	g->bind_addr = bind_addr;
+	if (kept_fd >= 0 && (g->tcp || !braid_sockaddr_equal(&kept_addr, &bind_addr))) {
+		close(kept_fd);
+		kept_fd = -1;
+	}
+	if (kept_fd >= 0) {
+		g->fd = kept_fd;	/* SIGHUP: the same address; what came meanwhile is still queued */
+		g->kept_socket = true;
+		kept_fd = -1;
+	} else if (!g->tcp) {
 		r = braid_sock_open_udp(g->family, &bind_addr, false, &g->fd);
 		if (r) {
 			braid_err("cannot bind UDP %s: %s",
@@ -327,8 +364,22 @@ static int setup_socket(struct braid_gateway *g)
 			return r;
 		}
 	}
-	braid_info("gateway listening on %s %s", g->tcp ? "TCP" : "UDP",
-		   braid_sockaddr_str(&bind_addr, s, sizeof(s)));
+	/* multihome, and the paths of multipath clients by default: answer from the address used */
+	g->pktinfo = !g->tcp && (o->multihome || o->multipath);
+	if (g->pktinfo) {
+		r = braid_pktinfo_enable(g->fd, g->family);
+		if (r) {
+			braid_err("%s: cannot read the local address of datagrams: %s",
+				  o->multihome ? "option 'multihome'" : "multipath", strerror(-r));
+			return r;
+		}
+		if (o->multihome)
+			braid_info("multihome: each client is answered from the address it talks "
+				   "to%s", o->multihome_same_if ? ", out of the interface it came in on" : "");
+	}
+	braid_info("gateway listening on %s %s%s", g->tcp ? "TCP" : "UDP",
+		   braid_sockaddr_str(&bind_addr, s, sizeof(s)),
+		   g->kept_socket ? " (the socket kept from before the restart)" : "");
 	return 0;
 }
 
@@ -442,9 +493,48 @@ fail:
 	return r;
 }
 
+/* SIGUSR1 (or SIGHUP after the privilege drop): every client from before the signal goes. */
+static void soft_restart(struct braid_gateway *g)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (c && c->created_ms <= g->restart_ms) {
+			braid_gw_client_kill(c, "gateway restarting");
+			n++;
+		}
+	}
+	braid_gw_reap(g);
+	ev_io_start(g->loop, &g->sock_r);
+	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
+	braid_sd_status("gateway restarted: %u client(s) dropped", n);
+}
+
 int braid_gateway_run(struct braid_gateway *g)
 {
-	ev_run(g->loop, 0);
+	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(g->loop, "Initialization Sequence Completed (gateway on %s)", g->tun.name);
+	for (;;) {
+		ev_run(g->loop, 0);
+		if (!g->restart_sig || g->exit_req)
+			break;
+		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
+			braid_gw_log_stats(g);
+			if (!g->tcp) {	/* braid_gateway_free leaves it open for the next gateway */
+				kept_fd = g->fd;
+				kept_addr = g->bind_addr;
+				g->fd = -1;
+			}
+			return BRAID_RUN_RELOAD;	/* main.c: free, read the config again, start */
+		}
+		if (g->restart_sig == SIGHUP)
+			braid_info("SIGHUP: privileges were dropped, the configuration cannot be "
+				   "applied again; restarting as SIGUSR1");
+		soft_restart(g);
+		g->restart_sig = 0;
+	}
 	braid_gw_log_stats(g);
 	return 0;
 }

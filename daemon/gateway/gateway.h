@@ -42,7 +42,7 @@ struct braid_gateway;
 
 /* Everything up to the running loop: TLS context, pool, TUN, sockets. 0 or -errno (logged). */
 int braid_gateway_new(struct braid_gateway **out, struct braid_options *o);
-/* Run until SIGTERM/SIGINT. Returns the process exit code. */
+/* Run until SIGTERM/SIGINT (the exit code) or SIGHUP (BRAID_RUN_RELOAD); SIGUSR1 restarts inside. */
 int braid_gateway_run(struct braid_gateway *g);
 void braid_gateway_stats(const struct braid_gateway *g, struct braid_gateway_stats *st);
 /* Disconnect every client, close TUN and sockets, wipe keys. NULL is fine. */

@@ -109,7 +109,7 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 	char name[160];
 	const struct braid_dp_config cfg = {
 		.loop = g->loop, .o = g->o, .dc = c->dc, .mss = &g->mss, .shared_fd = g->fd,
-		.name = name,
+		.shared_local = g->pktinfo ? &g->rx_local : NULL, .name = name,
 	};
 	struct gw_mp *mp;
 	int r;
@@ -169,9 +169,9 @@ void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
 		braid_dp_send(c->mp->dp, p, len);
 }
 
-struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c)
+struct braid_dp *braid_gw_mp_dp(const struct gw_client *c)
 {
-	return c->mp ? braid_dp_mpath(c->mp->dp) : NULL;
+	return c->mp ? c->mp->dp : NULL;
 }
 
 int braid_gw_mp_paths(const struct gw_client *c)
@@ -221,7 +221,7 @@ void braid_gw_mp_log(const struct braid_gateway *g)
 				   (unsigned long long)t->link_rx_pkts, (unsigned long long)t->link_tx_pkts,
 				   (unsigned long long)t->rx_auth_failures, (unsigned long long)t->rx_replays,
 				   (unsigned long long)t->rx_malformed);
-			braid_status_log(braid_dp_mpath(c->mp->dp));
+			braid_status_log(c->mp->dp);
 		}
 	}
 }

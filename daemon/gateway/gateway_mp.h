@@ -20,7 +20,7 @@
 #include "gateway/gw_types.h"
 #include "os/sock.h"
 
-struct braid_mpath;
+struct braid_dp;
 
 #define BRAID_GW_MP_WINDOW 65536	/* replay window of a multipath session */
 /*
@@ -53,7 +53,7 @@ void braid_gw_mp_input(struct gw_client *c, const uint8_t *pkt, size_t len,
 /* A payload for the client (IP packet from the TUN or another client, ping, OCC). */
 void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len);
 /* The userspace engine behind c's data path (for control/), or NULL. */
-struct braid_mpath *braid_gw_mp_engine(const struct gw_client *c);
+struct braid_dp *braid_gw_mp_dp(const struct gw_client *c);
 /* How many paths c's data path has (1 for a stock client). */
 int braid_gw_mp_paths(const struct gw_client *c);
 /*

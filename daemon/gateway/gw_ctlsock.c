@@ -24,9 +24,9 @@
 #define MATCH_MAX 64
 
 /* A multipath client's engine, or NULL. */
-static struct braid_mpath *engine(const struct gw_client *c)
+static struct braid_dp *engine(const struct gw_client *c)
 {
-	return braid_gw_mp_engine(c);
+	return braid_gw_mp_dp(c);
 }
 
 static const char *state_name(int s)
@@ -93,7 +93,7 @@ static void stock_path(FILE *f, const struct gw_client *c)
 
 static void client_paths(FILE *f, const struct gw_client *c)
 {
-	const struct braid_mpath *m = engine(c);
+	const struct braid_dp *m = engine(c);
 
 	if (m)
 		braid_status_paths_json(f, m);
@@ -103,7 +103,7 @@ static void client_paths(FILE *f, const struct gw_client *c)
 
 static void client_json(FILE *f, const struct gw_client *c)
 {
-	const struct braid_mpath *m = engine(c);
+	const struct braid_dp *m = engine(c);
 	char v4[INET_ADDRSTRLEN] = "", v6[INET6_ADDRSTRLEN] = "";
 
 	if (c->has_v4)
@@ -236,7 +236,7 @@ static int op_kill(void *user, const char *client, unsigned *killed, char *err, 
 	return 0;
 }
 
-static int client_engine(struct braid_gateway *g, const char *client, struct braid_mpath **m,
+static int client_engine(struct braid_gateway *g, const char *client, struct braid_dp **m,
 			 char *prefix, size_t plen, char *err, size_t errlen)
 {
 	struct gw_client *c;
@@ -256,7 +256,7 @@ static int client_engine(struct braid_gateway *g, const char *client, struct bra
 static int op_client_set_sched(void *user, const char *client, const char *spec, char *err,
 			       size_t errlen)
 {
-	struct braid_mpath *m;
+	struct braid_dp *m;
 	char prefix[128];
 	int r = client_engine(user, client, &m, prefix, sizeof(prefix), err, errlen);
 
@@ -266,7 +266,7 @@ static int op_client_set_sched(void *user, const char *client, const char *spec,
 static int op_client_set_path(void *user, const char *client, const char *path,
 			      enum braid_ctl_path_op op, uint64_t cap, char *err, size_t errlen)
 {
-	struct braid_mpath *m;
+	struct braid_dp *m;
 	char prefix[128];
 	int r = client_engine(user, client, &m, prefix, sizeof(prefix), err, errlen);
 

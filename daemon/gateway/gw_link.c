@@ -63,7 +63,8 @@ void braid_gw_send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
 
 		if (r && r != -ENOBUFS)
 			braid_dbg("%s/%s: TCP send failed: %s", braid_gw_cname(c), c->real, strerror(-r));
-	} else if (sendto(g->fd, pkt, len, 0, &c->addr.sa, braid_sockaddr_len(&c->addr)) < 0) {
+	} else if (braid_pktinfo_send(g->fd, pkt, len, &c->addr, &c->local,
+				      g->o->multihome_same_if) < 0) {
 		braid_dbg("%s/%s: sendto: %s", braid_gw_cname(c), c->real, strerror(errno));
 		return;
 	}

@@ -119,6 +119,8 @@ int braid_gw_client_new(struct braid_gateway *g, const union braid_sockaddr *fro
 	c->pid = pid;
 	c->cid = g->next_cid++;
 	c->addr = *from;
+	if (g->o->multihome)	/* answer from the address it came to */
+		c->local = g->rx_local;
 	c->fd = tcp_fd;
 	c->tcp = tcp_fd >= 0;
 	c->st = C_HANDSHAKE;

@@ -52,6 +52,7 @@
 #include "dataplane/mssfix.h"
 #include "gateway/pool.h"
 #include "session/reject.h"
+#include "os/pktinfo.h"
 #include "os/sock.h"
 #include "os/tcpframe.h"
 #include "os/tun.h"
@@ -138,6 +139,7 @@ struct gw_client {
 	unsigned mgmt_kid;		/* the KID of the last >CLIENT:CONNECT/REAUTH */
 	int64_t mgmt_deadline_ms;	/* no answer by then: denied */
 	char *mgmt_config;		/* client-auth's config block until client_connect */
+	struct braid_pktinfo local;	/* multihome: the address it talks to (family 0: any) */
 };
 
 struct braid_gateway {
@@ -188,6 +190,12 @@ struct braid_gateway {
 	struct braid_gateway_stats st;
 	struct braid_reject rej;	/* refused packets: counters, rate-limited lines */
 	bool exit_req;
+	struct braid_pktinfo rx_local;	/* multihome: the local address of the datagram being read */
+	union braid_sockaddr bind_addr;	/* the socket's address */
+	bool kept_socket;		/* taken over from before a SIGHUP */
+	bool pktinfo;			/* the UDP socket reads each datagram's local address (rx_local) */
+	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
+	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;
 	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
 };

@@ -39,6 +39,16 @@ static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t le
 	braid_dbg("%s: %s", a, why ? why : "");
 }
 
+/*
+ * multihome: a client's datagram came to this local address; the replies go out from it. Only a
+ * datagram from the client's own address moves it (a float is followed by its next datagram).
+ */
+static void note_local(struct braid_gateway *g, struct gw_client *c, const union braid_sockaddr *from)
+{
+	if (g->o->multihome && braid_sockaddr_equal(from, &c->addr))
+		c->local = g->rx_local;
+}
+
 /* A UDP packet from an address with no client: only the cookie exchange may go on. */
 static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			const union braid_sockaddr *from)
@@ -60,7 +70,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			cookie_reject(g, pkt, len, from, why);
 			return;
 		}
-		if (sendto(g->fd, out, olen, 0, &from->sa, braid_sockaddr_len(from)) >= 0) {
+		if (braid_pktinfo_send(g->fd, out, olen, from, g->o->multihome ? &g->rx_local : NULL,
+				       g->o->multihome_same_if) >= 0) {
 			g->st.cookie_replies++;
 			g->st.link_tx_pkts++;
 		}
@@ -162,6 +173,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			unknown_peer(g, pkt, len, from);
 			return;
 		}
+		note_local(g, c, from);
 		if (c->mp) {	/* a multipath client: any address, its engine learns the path */
 			braid_gw_mp_input(c, pkt, len, from);
 			return;
@@ -170,6 +182,8 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		return;
 	}
 	c = braid_gw_by_addr(g, from);
+	if (c)
+		note_local(g, c, from);
 	if (op == BRAID_OP_DATA_V1) {
 		if (!c) {
 			unknown_peer(g, pkt, len, from);
@@ -233,7 +247,11 @@ void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	for (int i = 0; i < RX_BATCH; i++) {
 		fl = sizeof(from);
-		n = recvfrom(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, 0, &from.sa, &fl);
+		if (g->pktinfo)
+			n = braid_pktinfo_recv(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, &from,
+					       &g->rx_local);
+		else
+			n = recvfrom(g->fd, g->buf + HEADROOM, BUF_SIZE - HEADROOM, 0, &from.sa, &fl);
 		if (n < 0)
 			break;
 		on_udp_packet(g, g->buf + HEADROOM, (size_t)n, &from);

@@ -173,14 +173,65 @@ int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_
 	e->fd = fd;
 	e->gso = gso;
 	e->peer = peer;
+	e->src = NULL;
 	e->p = p;
 	e->len = len;
 	return 0;
 }
 
+void braid_txb_set_src(struct braid_txbatch *b, const struct braid_pktinfo *src)
+{
+	if (b->n)
+		b->e[b->n - 1].src = src && src->family ? src : NULL;
+}
+
+size_t braid_sock_src_cmsg(void *c, size_t room, const struct braid_pktinfo *src, bool same_if)
+{
+	struct cmsghdr *cm = c;
+
+	if (!src || !src->family)
+		return 0;
+	if (src->family == AF_INET) {
+		/* also on a dual-stack socket to a v4-mapped peer: the kernel takes IP_PKTINFO there */
+		struct in_pktinfo pi = { .ipi_spec_dst = src->addr.v4 };
+
+		if (room < CMSG_SPACE(sizeof(pi)))
+			return 0;
+		pi.ipi_ifindex = same_if ? src->ifindex : 0;
+		memset(c, 0, CMSG_SPACE(sizeof(pi)));
+		cm->cmsg_level = IPPROTO_IP;
+		cm->cmsg_type = IP_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+		return CMSG_SPACE(sizeof(pi));
+	}
+	{
+		struct in6_pktinfo pi = { .ipi6_addr = src->addr.v6 };
+
+		if (room < CMSG_SPACE(sizeof(pi)))
+			return 0;
+		/* a link-local source needs its interface */
+		pi.ipi6_ifindex = same_if || IN6_IS_ADDR_LINKLOCAL(&src->addr.v6) ?
+					  (unsigned)src->ifindex : 0;
+		memset(c, 0, CMSG_SPACE(sizeof(pi)));
+		cm->cmsg_level = IPPROTO_IPV6;
+		cm->cmsg_type = IPV6_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+		return CMSG_SPACE(sizeof(pi));
+	}
+}
+
+static bool same_src(const struct braid_pktinfo *a, const struct braid_pktinfo *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->family == b->family && !memcmp(&a->addr, &b->addr, sizeof(a->addr));
+}
+
 static bool same_dest(const struct braid_txb_ent *a, const struct braid_txb_ent *b)
 {
-	return a->fd == b->fd && braid_sockaddr_equal(a->peer, b->peer);
+	return a->fd == b->fd && braid_sockaddr_equal(a->peer, b->peer) && same_src(a->src, b->src);
 }
 
 /* Positions [i, end) of ord one by one, each result into res. */
@@ -190,8 +241,21 @@ static void txb_single(struct braid_txbatch *b, unsigned int i, unsigned int end
 		const struct braid_txb_ent *e = &b->e[b->ord[i]];
 		ssize_t r;
 
+		union {
+			struct cmsghdr align;
+			uint8_t b[BRAID_SOCK_SRC_CMSG];
+		} ctl;
+		struct iovec iov = { .iov_base = (void *)e->p, .iov_len = e->len };
+		struct msghdr h = {
+			.msg_name = (void *)&e->peer->sa, .msg_namelen = braid_sockaddr_len(e->peer),
+			.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+		};
+
+		h.msg_controllen = braid_sock_src_cmsg(ctl.b, sizeof(ctl.b), e->src, false);
+		if (!h.msg_controllen)
+			h.msg_control = NULL;
 		do {
-			r = sendto(e->fd, e->p, e->len, 0, &e->peer->sa, braid_sockaddr_len(e->peer));
+			r = sendmsg(e->fd, &h, 0);
 			b->syscalls++;
 		} while (r < 0 && errno == EINTR);
 		b->res[b->ord[i]] = r < 0 ? -errno : 0;
@@ -257,19 +321,26 @@ unsigned int braid_txb_flush(struct braid_txbatch *b)
 		h->msg_iovlen = c;
 		h->msg_name = (void *)&e->peer->sa;
 		h->msg_namelen = braid_sockaddr_len(e->peer);
-		if (c > 1) {
-			struct cmsghdr *cm;
-			uint16_t seg = (uint16_t)e->len;
+		if (c > 1 || e->src) {
+			size_t used = 0;
 
 			memset(b->ctl[nm].b, 0, sizeof(b->ctl[nm].b));
 			h->msg_control = b->ctl[nm].b;
-			h->msg_controllen = sizeof(b->ctl[nm].b);
-			cm = CMSG_FIRSTHDR(h);
-			cm->cmsg_level = SOL_UDP;
-			cm->cmsg_type = UDP_SEGMENT;
-			cm->cmsg_len = CMSG_LEN(sizeof(seg));
-			memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
-			b->gso_msgs++;
+			if (c > 1) {
+				struct cmsghdr *cm = (struct cmsghdr *)(void *)b->ctl[nm].b;
+				uint16_t seg = (uint16_t)e->len;
+
+				cm->cmsg_level = SOL_UDP;
+				cm->cmsg_type = UDP_SEGMENT;
+				cm->cmsg_len = CMSG_LEN(sizeof(seg));
+				memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+				used = CMSG_SPACE(sizeof(seg));
+				b->gso_msgs++;
+			}
+			/* the source address: the same for every entry of the run (same_dest) */
+			used += braid_sock_src_cmsg(b->ctl[nm].b + used, sizeof(b->ctl[nm].b) - used,
+						    e->src, false);
+			h->msg_controllen = used;
 		}
 		b->first[nm++] = i;
 		i += c;

@@ -23,6 +23,26 @@ union braid_sockaddr {
 	struct sockaddr_storage ss;
 };
 
+/*
+ * The local side of a datagram: the address it was sent to (IP_PKTINFO /
+ * IPV6_PKTINFO, read by os/pktinfo.c), used as the source of the answers.
+ */
+struct braid_pktinfo {
+	int family;		/* AF_INET (also on a dual-stack socket), AF_INET6, or 0 = unknown */
+	int ifindex;		/* the interface it came in on */
+	union {
+		struct in_addr v4;
+		struct in6_addr v6;
+	} addr;
+};
+/*
+ * Write the control message that makes src the source of a datagram at c,
+ * room bytes there; with same_if also its interface. Its CMSG_SPACE, or 0
+ * (src unknown, or no room).
+ */
+#define BRAID_SOCK_SRC_CMSG CMSG_SPACE(sizeof(struct in6_pktinfo))
+size_t braid_sock_src_cmsg(void *c, size_t room, const struct braid_pktinfo *src, bool same_if);
+
 socklen_t braid_sockaddr_len(const union braid_sockaddr *a);
 bool braid_sockaddr_equal(const union braid_sockaddr *a, const union braid_sockaddr *b);
 const char *braid_sockaddr_str(const union braid_sockaddr *a, char *buf, size_t len);
@@ -79,6 +99,7 @@ struct braid_txb_ent {
 	int fd;
 	bool *gso;			/* the socket may use GSO; NULL = never */
 	const union braid_sockaddr *peer;
+	const struct braid_pktinfo *src;	/* NULL: the source routing picks */
 	const void *p;
 	size_t len;
 };
@@ -93,7 +114,7 @@ struct braid_txbatch {
 	unsigned int first[BRAID_TXB_MAX];	/* message -> its first position in ord */
 	union {
 		struct cmsghdr align;
-		uint8_t b[CMSG_SPACE(sizeof(uint16_t))];
+		uint8_t b[CMSG_SPACE(sizeof(uint16_t)) + BRAID_SOCK_SRC_CMSG];
 	} ctl[BRAID_TXB_MAX];
 	/* counters, never reset here */
 	uint64_t syscalls, gso_msgs, gso_fallbacks;
@@ -102,6 +123,8 @@ struct braid_txbatch {
 /* Add one datagram; -ENOBUFS when the batch is full (flush first). */
 int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_sockaddr *peer,
 		  const void *p, size_t len);
+/* The source address of the datagram added last (kept by pointer until the flush). */
+void braid_txb_set_src(struct braid_txbatch *b, const struct braid_pktinfo *src);
 /* Send everything added, fill res[0..n), return n; the caller resets n to 0. */
 unsigned int braid_txb_flush(struct braid_txbatch *b);
 

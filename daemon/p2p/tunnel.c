@@ -18,6 +18,7 @@
 
 #include <sodium.h>
 
+#include "config/config.h"
 #include "control/control.h"
 #include "control/ctlops.h"
 #include "dc/dc.h"
@@ -26,6 +27,7 @@
 #include "control/statline.h"
 #include "dataplane/backend_user.h"
 #include "dataplane/pathset.h"
+#include "os/sdnotify.h"
 #include "os/sock.h"
 #include "control/status.h"
 #include "os/tun.h"
@@ -41,6 +43,7 @@ static int make_dc(struct braid_tunnel *t)
 		.replay_window = o->replay_window,
 		.replay_time = o->has_replay_time ? o->replay_time : 0,
 		.backend = BRAID_AEAD_BACKEND_AUTO,
+		.long_form = true,	/* the time lets a restarted peer's new packet-ids through */
 	};
 	struct braid_dc *dc;
 	int r;
@@ -190,7 +193,7 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, braid_dp_mpath(t->mpd));
+	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
 	if (r)
 		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
@@ -216,6 +219,11 @@ static void restart(struct braid_tunnel *t)
 	t->restart_reason = NULL;
 	t->st.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
+	braid_info("state: RECONNECTING (%s)", why);
+	if (!strcmp(why, "SIGHUP"))
+		braid_sd_reloading("restarting (SIGHUP)");
+	else
+		braid_sd_status("restarting (%s)", why);
 	/* fresh data-channel state: the peer restarts its packet-ids from 1 too */
 	if (make_dc(t)) {
 		t->exit_req = true;
@@ -251,6 +259,7 @@ static void restart(struct braid_tunnel *t)
 	ev_now_update(t->loop);
 	t->last_rx = t->last_tx = ev_now(t->loop);
 	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(t->loop, "Initialization Sequence Completed");
 }
 
 int braid_tunnel_run(struct braid_tunnel *t)
@@ -260,7 +269,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 		if (t->stats_req) {
 			t->stats_req = false;
 			log_stats(t, "stats");
-			braid_status_log(braid_dp_mpath(t->mpd));
+			braid_status_log(t->mpd);
 			if (t->o->status_path)
 				status_cb(t->loop, &t->status_t, 0);
 		}
@@ -272,10 +281,10 @@ int braid_tunnel_run(struct braid_tunnel *t)
 			break;
 	}
 	log_stats(t, "final stats");
-	braid_status_log(braid_dp_mpath(t->mpd));
+	braid_status_log(t->mpd);
 	if (t->o->status_path)
 		status_cb(t->loop, &t->status_t, 0);
-	return t->exit_code;
+	return t->reload_req ? BRAID_RUN_RELOAD : t->exit_code;
 }
 
 void braid_tunnel_stats(const struct braid_tunnel *t, struct braid_tunnel_stats *st)
@@ -375,7 +384,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		struct braid_control_ops ops;
 
 		t->ctlops.st = &t->st;
-		t->ctlops.m = braid_dp_mpath(t->mpd);
+		t->ctlops.dp = t->mpd;
 		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
 		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
 		if (r)
@@ -389,6 +398,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	ev_now_update(t->loop);
 	t->last_rx = t->last_tx = ev_now(t->loop);
 	braid_info("Initialization Sequence Completed");
+	braid_sd_ready(t->loop, "Initialization Sequence Completed");
 	*out = t;
 	return 0;
 

@@ -28,7 +28,7 @@ struct braid_tunnel;
 
 /* Everything up to the running loop: key, data channel, TUN, socket. 0 or -errno (logged). */
 int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o);
-/* Run until SIGTERM/SIGINT or ping-exit. Returns the process exit code. */
+/* Run until SIGTERM/SIGINT, ping-exit or SIGHUP: the exit code, or BRAID_RUN_RELOAD (SIGHUP). */
 int braid_tunnel_run(struct braid_tunnel *t);
 void braid_tunnel_stats(const struct braid_tunnel *t, struct braid_tunnel_stats *st);
 /* Remove routes/addresses, close TUN and socket, wipe keys. NULL is fine. */

@@ -58,6 +58,7 @@ struct braid_tunnel {
 
 	/* set by the signal/timer callbacks, acted on by braid_tunnel_run() */
 	bool exit_req, stats_req;
+	bool reload_req;		/* SIGHUP: braid_tunnel_run returns BRAID_RUN_RELOAD */
 	const char *restart_reason;
 	int exit_code;
 

@@ -242,6 +242,7 @@ static int sp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 	if (!t->connected) {
 		t->connected = true;
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+		braid_info("state: CONNECTED");
 	}
 	t->last_rx = ev_now(t->loop);
 	return 0;
@@ -369,6 +370,7 @@ int tunnel_mp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 	if (!t->connected && from) {
 		t->connected = true;
 		braid_info("Peer Connection Initiated with %s", braid_sockaddr_str(from, a, sizeof(a)));
+		braid_info("state: CONNECTED");
 	}
 	return 0;
 }

@@ -2,13 +2,15 @@
 /*
  * tunnel_keepalive.c - the timers and signals of a point-to-point tunnel:
  * the keepalive ping, ping-restart and ping-exit, and SIGTERM/SIGINT,
- * SIGHUP/SIGUSR1 and SIGUSR2, which only set flags and break the loop for
+ * SIGHUP (full restart: main.c reads the configuration again), SIGUSR1
+ * (session restart) and SIGUSR2, which only set flags and break the loop for
  * braid_tunnel_run (tunnel.c) to act on.
  */
 #include "p2p/tunnel_keepalive.h"
 
 #include <signal.h>
 
+#include "config/config.h"
 #include "dc/payload.h"
 #include "util/log.h"
 #include "p2p/tunnel_io.h"
@@ -63,6 +65,15 @@ void tunnel_signal_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		t->exit_code = 0;
 		break;
 	case SIGHUP:
+		if (braid_run_can_reload(t->o)) {
+			braid_info("SIGHUP[hard,] received, process restarting");
+			braid_info("state: RECONNECTING (SIGHUP)");
+			t->reload_req = t->exit_req = true;
+			break;
+		}
+		braid_info("SIGHUP: privileges were dropped, the configuration cannot be applied "
+			   "again; restarting the session instead (as SIGUSR1)");
+		/* fall through */
 	case SIGUSR1:
 		if (!t->restart_reason)
 			t->restart_reason = w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1";

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * log.c - leveled, timestamped logging to stderr or a file.
+ * log.c - leveled logging to stderr, a file or syslog; timestamped, or not
+ * (suppress-timestamps, the systemd journal), or OpenVPN's machine-readable
+ * form.
  */
 #include "util/log.h"
 
@@ -10,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 static int log_verb = BRAID_LOG_VERB_DEFAULT;
 static FILE *log_file; /* NULL = stderr */
+static bool log_syslog, log_no_stamp, log_machine, log_journal;
 static braid_log_hook_fn log_hook;
 static void *log_hook_ctx;
 
@@ -89,6 +94,54 @@ void braid_log_close(void)
 	log_file = NULL;
 }
 
+void braid_log_set_format(bool timestamps, bool machine_readable)
+{
+	log_no_stamp = !timestamps;
+	log_machine = machine_readable;
+}
+
+void braid_log_open_syslog(const char *ident)
+{
+	static char id[64];	/* openlog keeps the pointer */
+
+	snprintf(id, sizeof(id), "%s", ident);
+	openlog(id, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	log_syslog = true;
+}
+
+/* systemd's JOURNAL_STREAM is "DEV:INODE" of the stream it connected to stderr. */
+bool braid_log_detect_journal(void)
+{
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+
+	log_journal = js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && !fstat(STDERR_FILENO, &st) &&
+		      (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+	return log_journal;
+}
+
+static int syslog_prio(int level)
+{
+	if (level <= BRAID_LOG_ERR)
+		return LOG_ERR;
+	if (level <= BRAID_LOG_WARN)
+		return LOG_WARNING;
+	if (level <= BRAID_LOG_INFO)
+		return LOG_INFO;
+	return LOG_DEBUG;
+}
+
+/* OpenVPN's message flags in machine-readable lines: M_NONFATAL 0x20, M_WARN 0x40, + the verb. */
+static unsigned int mr_flags(int level)
+{
+	if (level <= BRAID_LOG_ERR)
+		return 0x20;
+	if (level <= BRAID_LOG_WARN)
+		return 0x40 | (unsigned int)level;
+	return (unsigned int)level;
+}
+
 static const char *level_name(int level)
 {
 	if (level <= BRAID_LOG_ERR)
@@ -107,7 +160,27 @@ static void log_line(int level, const char *msg)
 	char stamp[32];
 	FILE *out = log_file ? log_file : stderr;
 
+	if (log_syslog && !log_file) {
+		syslog(syslog_prio(level), "%s", msg);
+		return;
+	}
 	clock_gettime(CLOCK_REALTIME, &ts);
+	if (log_machine) {	/* as OpenVPN: "SECONDS.MICROSECONDS FLAGS message" */
+		fprintf(out, "%lld.%06ld %x %s\n", (long long)ts.tv_sec, ts.tv_nsec / 1000,
+			mr_flags(level), msg);
+		fflush(out);
+		return;
+	}
+	if (log_journal && !log_file) {	/* the journal stamps; "<N>" is the line's priority */
+		fprintf(out, "<%d>%s\n", syslog_prio(level), msg);
+		fflush(out);
+		return;
+	}
+	if (log_no_stamp) {
+		fprintf(out, "[%s] %s\n", level_name(level), msg);
+		fflush(out);
+		return;
+	}
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S", &tm);
 	/* one fprintf per line: lines from one process never interleave */

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * log.h - leveled logging for braidd: stderr or a file, one timestamped line
- * per message.
+ * log.h - leveled logging for braidd: stderr, a file or syslog, one line per
+ * message.
  *
  * Levels follow OpenVPN's `verb 0..11`, mapped to four classes:
  *   verb 0      errors only
  *   verb 1..2   + warnings
  *   verb 3..4   + info (the default is verb 3)
  *   verb 5..11  + debug (per-packet events)
- * A line looks like "2026-11-22 10:00:00.123 [info] message".
+ * A line looks like "2026-11-22 10:00:00.123 [info] message"; "[info] message"
+ * with suppress-timestamps; "<6>message" when stderr is the systemd journal
+ * (JOURNAL_STREAM: the journal stamps and takes the priority); OpenVPN's
+ * "1795696810.391227 3 message" with machine-readable-output (a log file and
+ * machine-readable-output win over the journal form; syslog is used only
+ * without a log file).
  * main.c routes the data-channel library's log sink here.
  * Secrets are never passed to the logger.
  */
@@ -34,6 +39,12 @@ bool braid_log_enabled(int level);
 
 /* Log to path (truncate, or append) instead of stderr. 0 or -errno. */
 int braid_log_open_file(const char *path, bool append);
+/* Timestamps on stderr/file lines (suppress-timestamps), OpenVPN's machine-readable lines. */
+void braid_log_set_format(bool timestamps, bool machine_readable);
+/* Log to syslog as ident (facility daemon) unless a log file is open. */
+void braid_log_open_syslog(const char *ident);
+/* Is stderr the systemd journal (JOURNAL_STREAM)? Then lines carry "<N>" and no timestamp. */
+bool braid_log_detect_journal(void);
 /* Back to stderr; closes the file. */
 void braid_log_close(void);
 

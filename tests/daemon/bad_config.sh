@@ -29,8 +29,9 @@ conf "dev tun" "proto tcp"
 check "$D/c.conf:2: option 'proto': protocol 'tcp' is not supported yet (only udp, udp4, udp6)" --config "$D/c.conf"
 conf "dev tun" "remote \"10.0.0.1"
 check "$D/c.conf:2: no closing quotation (\")" --config "$D/c.conf"
-conf "# a comment" "daemon"
-check "$D/c.conf:2: option 'daemon': not supported: run braidd under systemd, or in the background with '&'" --config "$D/c.conf"
+conf "# a comment" "cd $D/none"
+check "$D/c.conf:2: option 'cd': cannot change directory to '$D/none': No such file or directory" --config "$D/c.conf"
+check "command line: option 'genkey': unknown key type 'foo' (expected secret, tls-auth or tls-crypt)" --genkey foo "$D/k"
 conf "dev tun" "ifconfig 10.8.0.1 10.8.0.256"
 check "$D/c.conf:2: option 'ifconfig': remote address or netmask '10.8.0.256' is not a valid IPv4 address" --config "$D/c.conf"
 conf "dev tun" "tun-mtu 1500x"
@@ -47,4 +48,16 @@ check "option 'secret': $D/bad.key: no '-----BEGIN OpenVPN Static key V1-----' l
 # ignore-unknown-option lets a known-unknown option through (the run then stops: no secret and no TLS role)
 conf "ignore-unknown-option block-outside-dns" "block-outside-dns" "dev tun"
 check "neither 'secret' nor a TLS role given (braidd never runs unencrypted): add 'client' (or 'tls-client' + 'pull'), 'server NET MASK', or 'secret FILE' for the static-key point-to-point mode" --config "$D/c.conf"
+# the log forms of the same error: OpenVPN's machine-readable line, no timestamp, the journal's priority prefix
+out=$("$BRAIDD" --machine-readable-output --dev tun --secret "$D/none.key" 0 2>&1)
+grep -qE "^[0-9]{10}\.[0-9]{6} 20 option 'secret': $D/none.key: No such file or directory\$" <<<"$out" ||
+	{ echo "FAIL: --machine-readable-output: $out" >&2; exit 1; }
+out=$("$BRAIDD" --suppress-timestamps --dev tun --secret "$D/none.key" 0 2>&1)
+grep -qx "\[error\] option 'secret': $D/none.key: No such file or directory" <<<"$out" ||
+	{ echo "FAIL: --suppress-timestamps: $out" >&2; exit 1; }
+: >"$D/journal"
+JOURNAL_STREAM=$(stat -c '%d:%i' "$D/journal") "$BRAIDD" --dev tun --secret "$D/none.key" 0 2>>"$D/journal"
+grep -qx "<3>option 'secret': $D/none.key: No such file or directory" "$D/journal" ||
+	{ echo "FAIL: JOURNAL_STREAM: $(cat "$D/journal")" >&2; exit 1; }
+n=$((n + 3))
 echo "ok: $n bad configurations rejected with exit 1 and the exact message"

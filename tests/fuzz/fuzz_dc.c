@@ -5,7 +5,8 @@
  *
  * Feeds: flags(1) then packets as chunks (fuzz_common.h). flags bit 0 picks
  * the cipher (AES-256-GCM / CHACHA20-POLY1305), bits 1-2 the compression
- * framing, bit 3 decrypts in place. The receiver holds two keys (fuzz_setup.h)
+ * framing, bit 3 decrypts in place, bit 4 the static-key long form (packet-id
+ * + time; a newer time restarts the replay sequence). The receiver holds two keys (fuzz_setup.h)
  * and its replay window lives across the packets of one input.
  * Asserts: decrypt never writes past the output length it was given (the
  * buffer is exactly that long, ASan checks the rest) and reports at most that
@@ -35,6 +36,8 @@ static void one(struct braid_dc *rx, struct braid_dc *tx1, struct braid_dc *tx2,
 		ovh = BRAID_DC_V2_OVERHEAD;
 	else
 		ovh = op == BRAID_OP_DATA_V1 ? BRAID_DC_V1_OVERHEAD : BRAID_DC_V2_OVERHEAD;
+	if (flags & 16)
+		ovh += 4;	/* the long form's time */
 	cap = len > ovh ? len - ovh : 0;
 	if (flags & 8) {	/* in place: out = pkt + overhead */
 		buf = malloc(len ? len : 1);
@@ -57,8 +60,8 @@ static void one(struct braid_dc *rx, struct braid_dc *tx1, struct braid_dc *tx2,
 	FZ_ASSERT(olen <= cap && olen + ovh == len);
 	FZ_ASSERT(info.key_id == (pkt[0] & 7) && info.packet_id != 0);
 
-	/* re-seal with the sender's key: must give the same bytes */
-	if (info.key_id == FZ_DC_KID) {
+	/* re-seal with the sender's key: must give the same bytes (long form: the sender's epoch only) */
+	if (info.key_id == FZ_DC_KID && (!(flags & 16) || info.time == FZ_DC_EPOCH)) {
 		struct braid_dc *tx = info.opcode == BRAID_OP_DATA_V2 ? tx2 : tx1;
 
 		re = malloc(len);
@@ -87,10 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *cipher = fz_dc_cipher(flags);
 	const uint8_t *pkt;
 	size_t len;
+	bool lf = flags & 16;
 
 	braid_dc_log_set(quiet, NULL);
-	if (fz_dc_new(&rx, true, true, cipher) || fz_dc_new(&tx1, false, false, cipher) ||
-	    fz_dc_new(&tx2, false, true, cipher))
+	if (fz_dc_new(&rx, true, true, cipher, lf) || fz_dc_new(&tx1, false, false, cipher, lf) ||
+	    fz_dc_new(&tx2, false, true, cipher, lf))
 		abort();
 	while (fz_chunk(&f, &pkt, &len))
 		one(rx, tx1, tx2, pkt, len, flags);

@@ -4,7 +4,7 @@
  * (and ping, OCC and multipath control payloads) sealed with the harness's
  * keys (fuzz_dckeys.h) by the library's own braid_dc_encrypt, for both
  * ciphers, P_DATA_V1 and V2, the primary key and the lame duck, with each
- * compression framing.
+ * compression framing, and in the static-key long form.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static void one(const char *dir, unsigned flags, bool v2, bool old, unsigned fir
 		fz_key2(&k, 1);
 		if (braid_dc_key_install(tx, FZ_DC_OLD_KID, cipher, &k, BRAID_KEY_DIR_NORMAL))
 			exit(1);
-	} else if (fz_dc_new(&tx, false, v2, cipher)) {
+	} else if (fz_dc_new(&tx, false, v2, cipher, (flags & 16) != 0)) {
 		exit(1);
 	}
 	seed_start(&s, (int)flags);
@@ -66,8 +66,9 @@ static void one(const char *dir, unsigned flags, bool v2, bool old, unsigned fir
 		seed_chunk(&s, out, ol);
 	}
 	braid_dc_free(tx);
-	snprintf(name, sizeof(name), "sealed-%s-%s-%s-fr%u-%u", flags & 1 ? "chacha" : "aes",
-		 v2 ? "v2" : "v1", old ? "oldkey" : "key", flags >> 1 & 3, first);
+	snprintf(name, sizeof(name), "sealed-%s-%s-%s-fr%u-%u%s", flags & 1 ? "chacha" : "aes",
+		 v2 ? "v2" : "v1", old ? "oldkey" : "key", flags >> 1 & 3, first,
+		 flags & 16 ? "-long" : "");
 	seed_write(&s, dir, name);
 }
 
@@ -100,5 +101,8 @@ int mkseeds_dc(const char *outdir, int n_inner, char **inner)
 	/* framings and in-place decrypt on a few */
 	for (unsigned fr = 1; fr < 4; fr++)
 		one(outdir, fr << 1 | 8, true, false, 0, 8);
+	/* the static-key long form (packet-id + time), V1 and V2 */
+	for (unsigned v2 = 0; v2 < 2; v2++)
+		one(outdir, 16, v2, false, 0, 8);
 	return 0;
 }

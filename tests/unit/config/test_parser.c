@@ -404,9 +404,11 @@ static void test_errors(void)
 	expect_error("secret k 3\n", "t.conf:1: option 'secret': key direction '3' is not 0 or 1");
 	expect_error("topology star\n",
 		     "t.conf:1: option 'topology': unknown topology 'star' (expected subnet, net30 or p2p)");
-	expect_error("daemon\n",
-		     "t.conf:1: option 'daemon': not supported: run braidd under systemd, or in the "
-		     "background with '&'");
+	expect_error("genkey tls-crypt-v2-server\n",
+		     "t.conf:1: option 'genkey': key type 'tls-crypt-v2-server' is not supported by "
+		     "braidd (no tls-crypt-v2, no auth-token); use 'openvpn --genkey "
+		     "tls-crypt-v2-server'");
+	expect_error("syslog \"\"\n", "t.conf:1: option 'syslog': empty program name");
 
 	/* tokenizer errors carry the location */
 	expect_error("dev tun\nremote \"a b\n", "t.conf:2: no closing quotation (\")");
