@@ -218,8 +218,11 @@ int braid_client_run(struct braid_client *c)
 		if (c->exit_req)
 			break;
 	}
-	client_mgmt_state(c, "EXITING", c->exit_notify_sent ? "exit-with-notification" :
-			  c->exit_code ? "exit-with-error" : "SIGTERM");
+	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the interface closes with the role */
+		client_mgmt_state(c, "RECONNECTING", "SIGHUP");
+	else
+		client_mgmt_state(c, "EXITING", c->exit_notify_sent ? "exit-with-notification" :
+				  c->exit_code ? "exit-with-error" : "SIGTERM");
 	client_log_stats(c, "final stats");
 	client_mp_log(c);
 	client_write_status(c);
