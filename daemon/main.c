@@ -35,6 +35,7 @@
 #include "session/privdrop.h"
 #include "p2p/tunnel.h"
 #include "p2p/tunnel_mgmt.h"
+#include "control/mgmt.h"
 
 
 static void usage(void)
@@ -261,6 +262,8 @@ int main(int argc, char **argv)
 			goto out_pid;
 		}
 		braid_info("SIGHUP: configuration read again; restarting");
+		if (!o.mgmt_addr)
+			braid_mgmt_shutdown();	/* else the next role takes the interface over */
 		if (o.writepid && (r = write_pidfile(o.writepid))) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
 			code = 1;
@@ -269,6 +272,7 @@ int main(int argc, char **argv)
 	}
 	braid_info("exiting with status %d", code);
 out_pid:
+	braid_mgmt_shutdown();	/* the management interface kept across reloads */
 	braid_sd_stopping("exiting with status %d", code);
 	braid_sd_close();
 	if (o.writepid)

@@ -218,8 +218,8 @@ int braid_client_run(struct braid_client *c)
 		if (c->exit_req)
 			break;
 	}
-	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the interface closes with the role */
-		client_mgmt_state(c, "RECONNECTING", "SIGHUP");
+	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the next role takes the interface over */
+		client_mgmt_reload(c);
 	else
 		client_mgmt_state(c, "EXITING", c->exit_notify_sent ? "exit-with-notification" :
 				  c->exit_code ? "exit-with-error" : "SIGTERM");

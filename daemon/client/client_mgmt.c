@@ -117,7 +117,21 @@ int client_mgmt_open(struct braid_client *c)
 	r = braid_mgmt_new(&c->mg, c->loop, &cfg, &ops);
 	if (r)
 		return r;
-	client_mgmt_state(c, "CONNECTING", NULL);
+	if (!braid_mgmt_state_name(c->mg)[0])	/* not after a reload (RECONNECTING,SIGHUP) */
+		client_mgmt_state(c, "CONNECTING", NULL);
+	if (o->mgmt_query_passwords && o->has_auth_user_pass && !c->user) {
+		char *u, *p;
+
+		braid_mgmt_take_credentials(c->mg, &u, &p);	/* kept by a reload, as stock */
+		if (u && p) {
+			c->user = u;
+			c->pass = p;
+			c->mg_creds = true;
+		} else {
+			free(u);
+			client_free_secret(&p);
+		}
+	}
 	return 0;
 }
 
@@ -192,6 +206,15 @@ void client_mgmt_state(struct braid_client *c, const char *name, const char *des
 	s.rport = rport;
 	s.tun6 = t6[0] ? t6 : NULL;
 	braid_mgmt_set_state(c->mg, &s);
+}
+
+void client_mgmt_reload(struct braid_client *c)
+{
+	if (!c->mg)
+		return;
+	if (c->mg_creds)	/* before RECONNECTING forgets them */
+		braid_mgmt_stash_credentials(c->mg, c->user, c->pass);
+	client_mgmt_state(c, "RECONNECTING", "SIGHUP");
 }
 
 void client_mgmt_auth_seen(struct braid_client *c)

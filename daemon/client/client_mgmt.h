@@ -30,6 +30,8 @@ bool client_mgmt_gate(struct braid_client *c);
 
 /* A state change; desc may be NULL. The addresses come from c. */
 void client_mgmt_state(struct braid_client *c, const char *name, const char *desc);
+/* A SIGHUP reload ends this client: RECONNECTING,SIGHUP; queried credentials kept for the next. */
+void client_mgmt_reload(struct braid_client *c);
 /* A packet from the server arrived during the handshake: AUTH (once per session). */
 void client_mgmt_auth_seen(struct braid_client *c);
 /* From the tick: still no PUSH_REPLY 1 s after the keys: GET_CONFIG (once per session), as stock. */

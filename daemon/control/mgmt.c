@@ -106,7 +106,41 @@ static char *dup_opt(const char *s, int *r)
 	return d;
 }
 
-void braid_mgmt_free(struct braid_mgmt *m)
+static void wipe_str(char **s)
+{
+	if (*s) {
+		sodium_memzero(*s, strlen(*s));
+		free(*s);
+		*s = NULL;
+	}
+}
+
+void braid_mgmt_stash_credentials(struct braid_mgmt *m, const char *user, const char *pass)
+{
+	if (!m)
+		return;
+	wipe_str(&m->st_user);
+	wipe_str(&m->st_pass);
+	m->st_user = user ? strdup(user) : NULL;
+	m->st_pass = pass ? strdup(pass) : NULL;
+	if (!m->st_user || !m->st_pass) {
+		wipe_str(&m->st_user);
+		wipe_str(&m->st_pass);
+	}
+}
+
+void braid_mgmt_take_credentials(struct braid_mgmt *m, char **user, char **pass)
+{
+	*user = m ? m->st_user : NULL;
+	*pass = m ? m->st_pass : NULL;
+	if (m)
+		m->st_user = m->st_pass = NULL;
+}
+
+/* The interface of a role that ended, kept (sockets open, watchers stopped) for the next role. */
+static struct braid_mgmt *kept;
+
+static void destroy(struct braid_mgmt *m)
 {
 	if (!m)
 		return;
@@ -122,12 +156,47 @@ void braid_mgmt_free(struct braid_mgmt *m)
 		sodium_memzero(m->q_pass, strlen(m->q_pass));
 	free(m->q_user);
 	free(m->q_pass);
+	wipe_str(&m->st_user);
+	wipe_str(&m->st_pass);
 	sodium_memzero(m->pw, sizeof(m->pw));
 	free(m->addr);
 	free(m->pwfile);
 	free(m->client_user);
 	free(m->client_group);
 	free(m);
+}
+
+void braid_mgmt_free(struct braid_mgmt *m)
+{
+	if (!m)
+		return;
+	/* kept for a role that follows (SIGHUP reload), until braid_mgmt_shutdown */
+	braid_log_set_hook(NULL, NULL);
+	mgmt_defer(m, false);
+	mgmt_conn_detach(m);
+	memset(&m->ops, 0, sizeof(m->ops));
+	m->holding = false;
+	m->pw_wanted = false;
+	m->loop = NULL;		/* the role's loop goes with it; braid_mgmt_new sets the next one */
+	destroy(kept);
+	kept = m;
+}
+
+void braid_mgmt_shutdown(void)
+{
+	destroy(kept);
+	kept = NULL;
+}
+
+/* The kept interface serves the same listener as cfg asks for. */
+static bool same_listener(const struct braid_mgmt *m, const struct braid_mgmt_cfg *cfg)
+{
+	return m && !strcmp(m->addr, cfg->addr) && m->cfg.port == cfg->port &&
+	       m->cfg.unix_sock == cfg->unix_sock &&
+	       !strcmp(m->pwfile ? m->pwfile : "", cfg->pwfile ? cfg->pwfile : "") &&
+	       !strcmp(m->client_user ? m->client_user : "", cfg->client_user ? cfg->client_user : "") &&
+	       !strcmp(m->client_group ? m->client_group : "",
+		       cfg->client_group ? cfg->client_group : "");
 }
 
 int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct braid_mgmt_cfg *cfg,
@@ -140,6 +209,20 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	*out = NULL;
 	if (!cfg->addr)
 		return -EINVAL;
+	if (same_listener(kept, cfg)) {
+		/* a reload: the connections stay, the new role's callbacks and loop take over */
+		m = kept;
+		kept = NULL;
+		m->loop = loop;
+		m->ops = *ops;
+		m->cfg.query_passwords = cfg->query_passwords;
+		m->cfg.client_auth = cfg->client_auth;
+		mgmt_conn_attach(m);
+		braid_log_set_hook(log_hook, m);
+		*out = m;
+		return 0;
+	}
+	braid_mgmt_shutdown();	/* another listener (or none kept) */
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
@@ -170,7 +253,7 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	if (!r)
 		r = mgmt_conn_listen(m);
 	if (r) {
-		braid_mgmt_free(m);
+		destroy(m);
 		return r;
 	}
 	braid_log_set_hook(log_hook, m);

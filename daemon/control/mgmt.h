@@ -34,8 +34,15 @@
  */
 int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct braid_mgmt_cfg *cfg,
 		   const struct braid_mgmt_ops *ops);
-/* Close every connection and the listener (the unix socket is unlinked). NULL is fine. */
+/*
+ * The role is done with m. Its sockets stay open (watchers stopped) so that the
+ * next role (a SIGHUP reload) gets the same interface and connections from
+ * braid_mgmt_new with the same listener; braid_mgmt_shutdown closes it for
+ * good (main.c at exit). NULL is fine.
+ */
 void braid_mgmt_free(struct braid_mgmt *m);
+/* Close the kept interface: every connection and the listener (a unix socket is unlinked). */
+void braid_mgmt_shutdown(void);
 
 /*
  * A state change (OpenVPN's >STATE:): name CONNECTING, WAIT, AUTH,
@@ -61,6 +68,13 @@ bool braid_mgmt_hold(struct braid_mgmt *m, int wait_s);
 bool braid_mgmt_query_passwords(const struct braid_mgmt *m);
 /* >PASSWORD:Need 'type' username/password; ops->credentials gets the answer. */
 void braid_mgmt_need_password(struct braid_mgmt *m, const char *type);
+/*
+ * A reload keeps the credentials a query gave (as stock on SIGHUP): the ending
+ * role stashes them (copied), the next one takes them (malloc'ed, the caller
+ * wipes and frees them; NULL when none). Wiped at braid_mgmt_shutdown.
+ */
+void braid_mgmt_stash_credentials(struct braid_mgmt *m, const char *user, const char *pass);
+void braid_mgmt_take_credentials(struct braid_mgmt *m, char **user, char **pass);
 /* >PASSWORD:Verification Failed: 'type' */
 void braid_mgmt_auth_failed(struct braid_mgmt *m, const char *type);
 

@@ -567,6 +567,46 @@ int mgmt_conn_listen(struct braid_mgmt *m)
 	return 0;
 }
 
+void mgmt_conn_detach(struct braid_mgmt *m)
+{
+	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++) {
+		struct mgmt_conn *k = m->conn[i];
+
+		if (!k)
+			continue;
+		ev_io_stop(m->loop, &k->r);
+		ev_io_stop(m->loop, &k->w);
+		ev_timer_stop(m->loop, &k->bc);
+	}
+	if (m->lfd >= 0)
+		ev_io_stop(m->loop, &m->accept_w);
+}
+
+void mgmt_conn_attach(struct braid_mgmt *m)
+{
+	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++) {
+		struct mgmt_conn *k = m->conn[i];
+
+		if (!k)
+			continue;
+		ev_io_init(&k->r, read_cb, k->fd, EV_READ);
+		ev_io_init(&k->w, write_cb, k->fd, EV_WRITE);
+		ev_init(&k->bc, bytecount_cb);
+		k->r.data = k->w.data = k->bc.data = k;
+		if (!k->closing)
+			ev_io_start(m->loop, &k->r);
+		if (k->closing || k->out_len)
+			ev_io_start(m->loop, &k->w);	/* flush, or free a closing one */
+		if (k->bytecount_s)
+			mgmt_conn_bytecount(k, k->bytecount_s);
+	}
+	if (m->lfd >= 0) {
+		ev_io_init(&m->accept_w, accept_cb, m->lfd, EV_READ);
+		m->accept_w.data = m;
+		ev_io_start(m->loop, &m->accept_w);
+	}
+}
+
 void mgmt_conn_close_all(struct braid_mgmt *m)
 {
 	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++)

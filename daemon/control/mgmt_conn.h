@@ -18,6 +18,9 @@
 int mgmt_conn_listen(struct braid_mgmt *m);
 /* Close every connection and the listener. */
 void mgmt_conn_close_all(struct braid_mgmt *m);
+/* Stop every watcher (the sockets stay open) / start them again on m->loop. */
+void mgmt_conn_detach(struct braid_mgmt *m);
+void mgmt_conn_attach(struct braid_mgmt *m);
 
 /* Queue one line (CRLF appended) / raw bytes to k. */
 void mgmt_printf(struct mgmt_conn *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -306,9 +306,27 @@ static void server(void)
 	CHECK_EQ(braid_mgmt_rejections(m, BRAID_MGMT_REJ_CONN), 1);
 	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++)
 		close(fds[i]);
+	CHECK(xfer(fd, "state off", "SUCCESS: real-time state notification set to OFF"));
+
+	/* a reload: the role ends, the next one (another loop) gets the same interface and connection */
+	braid_mgmt_free(m);
+	CHECKM(access(path, F_OK) == 0, "the kept interface's socket is gone");
+	ev_loop_destroy(loop);
+	loop = ev_loop_new(EVFLAG_AUTO);
+	{
+		struct braid_mgmt *m2 = NULL;
+
+		CHECK_EQ(braid_mgmt_new(&m2, loop, &cfg, &ops), 0);
+		CHECK(m2 == m);
+		CHECK(xfer(fd, "state", "END\r\n"));
+		CHECKM(strstr(got, ",CONNECTED,SUCCESS,10.8.0.2,10.1.2.2,1194,,,fd00::2\r\nEND") != NULL,
+		       "the history is kept: %s", got);
+		m = m2;
+	}
 	CHECK(xfer(fd, "quit", NULL));
 	close(fd);
 	braid_mgmt_free(m);
+	braid_mgmt_shutdown();
 	CHECKM(access(path, F_OK) && errno == ENOENT, "socket file left behind");
 	unlink(pw);
 	rmdir(dir);
@@ -348,6 +366,7 @@ static void peer_user(void)
 	braid_mgmt_free(m);
 	cfg.client_user = "no-such-user-here";
 	CHECK_EQ(braid_mgmt_new(&m, loop, &cfg, &ops), -EINVAL);
+	braid_mgmt_shutdown();
 	rmdir(dir);
 	ev_loop_destroy(loop);
 }
