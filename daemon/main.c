@@ -26,6 +26,7 @@
 #include "config/options_class.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
+#include "gateway/gw_mgmt.h"
 #include "main_genkey.h"
 #include "os/sdnotify.h"
 #include "dc/dclog.h"
@@ -33,6 +34,8 @@
 #include "config/options.h"
 #include "session/privdrop.h"
 #include "p2p/tunnel.h"
+#include "p2p/tunnel_mgmt.h"
+#include "control/mgmt.h"
 
 
 static void usage(void)
@@ -105,6 +108,8 @@ static int finish_options(struct braid_options *o)
 	int r;
 
 	braid_log_set_format(!o->suppress_timestamps, o->machine_readable);
+	if (o->mgmt_addr)
+		braid_log_keep_early(64);	/* the management log history starts here */
 	o->tls_mode_supported = true;
 	r = braid_options_finalize(o, err, sizeof(err));
 	if (r) {
@@ -119,6 +124,7 @@ static int run_role(struct braid_options *o)
 {
 	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
 	struct braid_tunnel *t = NULL;
+	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
 	int code;
 
 	if (o->tls == BRAID_TLS_CLIENT) {
@@ -140,12 +146,14 @@ static int run_role(struct braid_options *o)
 
 		if (braid_gateway_new(&g, o))
 			return 1;
-		if (gw_ctlsock_open(g, &ctl) || braid_privdrop_apply(o)) {
+		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+			gw_mgmt_close(g);
 			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			return 1;
 		}
 		code = braid_gateway_run(g);
+		gw_mgmt_close(g);
 		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
 		return code;
@@ -157,11 +165,13 @@ static int run_role(struct braid_options *o)
 	}
 	if (braid_tunnel_new(&t, o))
 		return 1;
-	if (braid_privdrop_apply(o)) {
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(o)) {
+		braid_tunnel_mgmt_close(mg);
 		braid_tunnel_free(t);
 		return 1;
 	}
 	code = braid_tunnel_run(t);
+	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	return code;
 }
@@ -252,6 +262,8 @@ int main(int argc, char **argv)
 			goto out_pid;
 		}
 		braid_info("SIGHUP: configuration read again; restarting");
+		if (!o.mgmt_addr)
+			braid_mgmt_shutdown();	/* else the next role takes the interface over */
 		if (o.writepid && (r = write_pidfile(o.writepid))) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));
 			code = 1;
@@ -260,6 +272,7 @@ int main(int argc, char **argv)
 	}
 	braid_info("exiting with status %d", code);
 out_pid:
+	braid_mgmt_shutdown();	/* the management interface kept across reloads */
 	braid_sd_stopping("exiting with status %d", code);
 	braid_sd_close();
 	if (o.writepid)

@@ -32,6 +32,7 @@
 #include "client/client_mp.h"
 #include "client/client_int.h"
 #include "client/client_io.h"
+#include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
 #include "client/client_netwatch.h"
@@ -90,6 +91,7 @@ static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 		break;
 	case CS_PUSH:
+		client_mgmt_push_wait(c);
 		if (now - c->t_keys >= hw && now >= c->pending_until) {
 			braid_err("no PUSH_REPLY within hand-window (%d s)", hw);
 			client_request_restart(c, "no-push-reply", true);
@@ -216,6 +218,11 @@ int braid_client_run(struct braid_client *c)
 		if (c->exit_req)
 			break;
 	}
+	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the next role takes the interface over */
+		client_mgmt_reload(c);
+	else
+		client_mgmt_state(c, "EXITING", c->exit_notify_sent ? "exit-with-notification" :
+				  c->exit_code ? "exit-with-error" : "SIGTERM");
 	client_log_stats(c, "final stats");
 	client_mp_log(c);
 	client_write_status(c);
@@ -295,6 +302,9 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		c->sig[i].data = c;
 		ev_signal_start(c->loop, &c->sig[i]);
 	}
+	r = client_mgmt_open(c);
+	if (r)
+		goto err_loop;
 	braid_info("TLS client: %u remote(s)%s, %s, data-ciphers %s", o->n_remotes,
 		   o->remote_random ? " (remote-random)" : "",
 		   c->wrap == BRAID_CTLS_WRAP_CRYPT ? "tls-crypt" :
@@ -303,6 +313,9 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	*out = c;
 	return 0;
 
+err_loop:
+	braid_client_free(c);	/* the loop and its watchers are set up: the full tear-down */
+	return r;
 err_tun:
 	braid_tun_close(&c->tun, o);
 err_tls:
@@ -337,6 +350,7 @@ void braid_client_free(struct braid_client *c)
 			ev_timer_stop(c->loop, &c->status_t);
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(c->loop, &c->sig[i]);
+		client_mgmt_close(c);
 		ev_loop_destroy(c->loop);
 	}
 	if (c->tun_open)

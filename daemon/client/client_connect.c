@@ -19,6 +19,7 @@
 
 #include "client/client_ctl.h"
 #include "client/client_link.h"
+#include "client/client_mgmt.h"
 #include "client/client_mp.h"
 #include "client/client_push.h"
 #include "client/client_sp.h"
@@ -81,6 +82,7 @@ int client_open_session_socket(struct braid_client *c)
 		braid_info("Attempting to establish TCP connection with %s",
 			   braid_sockaddr_str(&c->remote, a, sizeof(a)));
 		c->st = CS_TCP_CONNECTING;
+		client_mgmt_state(c, "TCP_CONNECT", NULL);
 		c->connect_start = ev_now(c->loop);
 		ev_io_set(&c->sock_r, c->tl.fd, EV_READ);
 		ev_io_set(&c->sock_w, c->tl.fd, EV_WRITE);
@@ -114,7 +116,11 @@ int client_open_session_socket(struct braid_client *c)
 
 void client_start_connect(struct braid_client *c)
 {
-	int r = client_open_session_socket(c);
+	int r;
+
+	if (!client_mgmt_gate(c))
+		return;	/* management hold or password query: the retry timer starts it */
+	r = client_open_session_socket(c);
 
 	if (r && !c->exit_req)
 		client_request_restart(c, "connection-failed", true);
@@ -155,6 +161,7 @@ void client_do_restart(struct braid_client *c)
 	c->restart_reason = NULL;
 	c->stt.restarts++;
 	braid_info("SIGUSR1[soft,%s] received, process restarting", why);
+	client_mgmt_state(c, "RECONNECTING", why);
 	braid_info("state: RECONNECTING (%s)", why);
 	if (!strcmp(why, "SIGHUP"))
 		braid_sd_reloading("restarting (SIGHUP)");
@@ -193,6 +200,7 @@ void client_do_restart(struct braid_client *c)
 	}
 	braid_info("Restart pause, %.0f second(s); then remote %s", delay,
 		   o->remotes[c->order[c->cur]].host);
+	c->mg_hold_wait = (int)delay;	/* what >HOLD: shows, as stock */
 	ev_timer_set(&c->retry_t, delay, 0.);
 	ev_timer_start(c->loop, &c->retry_t);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "client/client_link.h"
+#include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_push.h"
 #include "client/client_setup.h"
@@ -55,6 +56,8 @@ void client_pump(struct braid_client *c)
 		if (!any)
 			break;
 	}
+	if (c->st == CS_TLS && c->stt.link_rx_pkts != c->rx_at_start)
+		client_mgmt_auth_seen(c);	/* the server answered */
 	free(ev);
 	ev_timer_stop(c->loop, &c->ctl_t);
 	if (!c->s)
@@ -109,6 +112,7 @@ int client_new_session(struct braid_client *c)
 		return r;
 	}
 	c->st = CS_TLS;
+	client_mgmt_state(c, "WAIT", NULL);
 	c->pending_until = 0;
 	c->rx_at_start = c->stt.link_rx_pkts;
 	c->ctl_ok_at_start = c->ctl_ok;
@@ -153,6 +157,7 @@ static void handle_text(struct braid_client *c, const char *msg)
 		break;
 	case BRAID_MSG_AUTH_FAILED:
 		braid_err("AUTH: Received control message: %s", msg);
+		client_mgmt_auth_failed(c);
 		if (c->token) {
 			/* the token expired or was refused: the next attempt uses the password */
 			client_free_secret(&c->token);

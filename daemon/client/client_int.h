@@ -17,7 +17,9 @@
  *   client_link.c client_payload.c client_peerinfo.c client_setup.c
  *                                sending on the link; a decrypted payload;
  *                                peer-info and OCC; keys, credentials, TLS
- *   client_state.c               clocks, restart and exit requests
+ *   client_state.c client_mgmt.c clocks, restart and exit requests; the
+ *                                management interface (it starts a connection
+ *                                through the retry timer)
  *   client_int.h                 this struct
  *
  * Calls that would go upward are made by the loop instead: a lower file asks
@@ -70,6 +72,7 @@ struct client_stats {
 
 struct client_mp;
 struct braid_dp;
+struct braid_mgmt;
 
 struct braid_client {
 	struct ev_loop *loop;
@@ -141,6 +144,14 @@ struct braid_client {
 	ev_tstamp last_auth_log;
 	struct braid_reject rej;	/* refused packets: counters and rate-limited log lines */
 	uint8_t *pkt, *plain, *framed;
+
+	/* the management interface (client_mgmt.c), or NULL */
+	struct braid_mgmt *mg;
+	bool mg_released;		/* the hold was released for this attempt */
+	bool mg_creds;			/* user/pass came from a management query */
+	bool mg_auth_seen;		/* AUTH announced for this session */
+	bool mg_get_config;		/* GET_CONFIG announced for this session */
+	int mg_hold_wait;		/* the restart pause (s) a hold announces */
 };
 
 #endif /* BRAID_CLIENT_INT_H */

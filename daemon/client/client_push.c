@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "client/client_mgmt.h"
 #include "client/client_mp.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
@@ -214,6 +215,7 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "ifconfig-error", false);
 		return r;
 	}
+	client_mgmt_state(c, "ASSIGN_IP", NULL);
 	braid_mssfix_init(&c->mss, o->mssfix, c->remote.sa.sa_family == AF_INET ? 20 : 40,
 			  (int)braid_dc_overhead(c->dc) + (c->tcp ? 2 : 0), c->tun_mtu);
 	if (o->up) {
@@ -236,6 +238,8 @@ int client_process_push(struct braid_client *c)
 		client_request_restart(c, "route-error", false);
 		return r;
 	}
+	if (p->n_routes || p->redirect)
+		client_mgmt_state(c, "ADD_ROUTES", NULL);
 	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {
@@ -252,6 +256,7 @@ int client_process_push(struct braid_client *c)
 	c->last_rx = c->last_tx = ev_now(c->loop);
 	braid_info("Initialization Sequence Completed (server %s)",
 		   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+	client_mgmt_state(c, "CONNECTED", "SUCCESS");
 	braid_info("state: CONNECTED");
 	braid_sd_ready(c->loop, "Initialization Sequence Completed (server %s)", a);
 	/* user/group/chroot: after the first connection, as OpenVPN (its `up` ran as root) */

@@ -79,9 +79,11 @@ int client_load_user_pass(struct braid_client *c)
 		len = fread(text, 1, size - 1, f);
 		fclose(f);
 		text[len] = '\0';
+	} else if (c->o->mgmt_query_passwords && c->o->mgmt_addr) {
+		return 0;	/* asked on the management interface before each connection */
 	} else {
 		braid_err("option 'auth-user-pass' needs a file or an inline block: braidd cannot "
-			  "prompt");
+			  "prompt (or use management-query-passwords)");
 		return -EINVAL;
 	}
 	nl = strchr(text, '\n');

@@ -16,15 +16,28 @@
 #include "control/statfile.h"
 #include "control/statline.h"
 
-/* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
-void client_write_status(const struct braid_client *c)
+void client_status_print(const struct braid_client *c, FILE *f)
 {
 	struct client_stats all;
 	const struct client_stats *s = &all;
-	struct braid_statfile sf;
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
+
+	client_mp_counters(c, &all);	/* with the multipath data path's */
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
+		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\n",
+		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
+		(unsigned long long)s->auth_read_bytes);
+}
+
+/* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
+void client_write_status(const struct braid_client *c)
+{
+	struct braid_statfile sf;
 	FILE *f;
 	int r;
 
@@ -36,14 +49,8 @@ void client_write_status(const struct braid_client *c)
 		return;
 	}
 	f = sf.f;
-	client_mp_counters(c, &all);	/* with the multipath data path's */
-	localtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
-		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\nEND\n",
-		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
-		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
-		(unsigned long long)s->auth_read_bytes);
+	client_status_print(c, f);
+	fputs("END\n", f);
 	client_mp_status(c, f);
 	r = braid_statfile_commit(&sf, 0);
 	if (r)

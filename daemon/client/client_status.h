@@ -9,11 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "client/client_int.h"
 
 /* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
 void client_write_status(const struct braid_client *c);
+/* OpenVPN's client statistics lines (OpenVPN STATISTICS ... Auth read bytes), without END. */
+void client_status_print(const struct braid_client *c, FILE *f);
 /* The status timer: rewrite the status file. */
 void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents);
 /* Log the counters in one line, prefixed by what. */

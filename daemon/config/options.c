@@ -89,6 +89,10 @@ void braid_options_free(struct braid_options *o)
 		free(o->mp_attrs[i].file);
 	}
 	free(o->control_socket);
+	free(o->mgmt_addr);
+	free(o->mgmt_pwfile);
+	free(o->mgmt_client_user);
+	free(o->mgmt_client_group);
 	free(o->status_path);
 	free(o->local);
 	free(o->log_path);

@@ -161,11 +161,16 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "connect-freq", A, "connect_freq_n connect_freq_sec" },
 	{ "client-connect", A, "client_connect" },
 	{ "client-disconnect", A, "client_disconnect" },
-	/* management interface: a later issue implements it */
-	{ "management", R, NULL },
-	{ "management-hold", R, NULL },
-	{ "management-client-auth", R, NULL },
-	{ "management-query-passwords", R, NULL },
+	/* management interface (control/mgmt*.c) */
+	{ "management", A, "mgmt_addr mgmt_port mgmt_unix mgmt_pwfile" },
+	{ "management-hold", A, "mgmt_hold" },
+	{ "management-client-auth", A, "mgmt_client_auth" },
+	{ "management-query-passwords", A, "mgmt_query_passwords" },
+	{ "management-log-cache", A, "mgmt_log_cache" },
+	{ "management-client-user", A, "mgmt_client_user" },
+	{ "management-client-group", A, "mgmt_client_group" },
+	{ "management-up-down", R, NULL },
+	{ "management-client", R, NULL },
 	/* compatibility */
 	{ "tun-ipv6", N, "IPv6 on the TUN device is always available (OpenVPN 2.4+ ignores it too)" },
 	{ "fast-io", N, "braidd's socket I/O is always non-blocking and batched" },

@@ -20,6 +20,7 @@
 #include "config/options_int.h"
 #include "config/options_mp.h"
 #include "config/options_parse.h"
+#include "config/options_mgmt.h"
 #include "config/options_process.h"
 #include "config/options_server.h"
 #include "config/options_table.h"
@@ -143,6 +144,9 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 {
 	int dir, r;
 
+	r = opt_finalize_mgmt(o, err, err_len);	/* first: its errors name the line */
+	if (r)
+		return r;
 	if (!o->dev[0])
 		return opt_ffail(err, err_len, "option 'dev' is missing (e.g. 'dev tun')");
 	if (strncmp(o->dev, "tun", 3) && !o->has_dev_type)

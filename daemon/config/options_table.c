@@ -14,6 +14,7 @@
 #include "config/options_client.h"
 #include "config/options_data.h"
 #include "config/options_int.h"
+#include "config/options_mgmt.h"
 #include "config/options_mp.h"
 #include "config/options_net.h"
 #include "config/options_parse.h"
@@ -172,11 +173,16 @@ static const struct opt_def opt_table[] = {
 	{ "user", 1, 1, opt_string, false, FIELD(user) },
 	{ "group", 1, 1, opt_string, false, FIELD(group) },
 	{ "chroot", 1, 1, opt_string, false, FIELD(chroot_dir) },
-	/* management interface: refused until it is implemented */
-	{ "management", 2, 3, opt_unsupported, false, NOBLOB, 0 },
-	{ "management-hold", 0, 0, opt_unsupported, false, NOBLOB, 0 },
-	{ "management-client-auth", 0, 0, opt_unsupported, false, NOBLOB, 0 },
-	{ "management-query-passwords", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	/* management interface (options_mgmt.c) */
+	{ "management", 2, 3, opt_management, false, NOBLOB, 0 },
+	{ "management-hold", 0, 0, opt_management_flag, false, NOBLOB, 0 },
+	{ "management-client-auth", 0, 0, opt_management_flag, false, NOBLOB, 0 },
+	{ "management-query-passwords", 0, 0, opt_management_flag, false, NOBLOB, 0 },
+	{ "management-log-cache", 1, 1, opt_management_log_cache, false, NOBLOB, 0 },
+	{ "management-client-user", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
+	{ "management-client-group", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
+	{ "management-up-down", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "management-client", 0, 0, opt_unsupported, false, NOBLOB, 0 },
 	/* common in real profiles: applied, no-ops (options_class.c says why) or refused */
 	{ "tun-ipv6", 0, 0, opt_tun_ipv6, false, NOBLOB, 0 },
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },
@@ -244,8 +250,10 @@ static int opt_blob(struct ctx *c, int argc, char **argv)
 	const struct opt_def *d = c->def;
 	int e, dir = KEY_DIR_UNSET;
 
-	if (!c->inl && argc < 2)	/* auth-user-pass without a file */
-		return opt_fail(c, "needs a file or an inline block: braidd cannot prompt");
+	if (!c->inl && argc < 2) {	/* auth-user-pass without a file: asked on management */
+		c->o->has_auth_user_pass = true;	/* opt_finalize_mgmt checks the query is on */
+		return 0;
+	}
 	if (d->blob == BRAID_BLOB_TLS_AUTH && !c->inl && argc >= 3) {
 		e = opt_parse_dir(c, argv[2], &dir);
 		if (e)

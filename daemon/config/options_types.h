@@ -330,6 +330,15 @@ struct braid_options {
 	char *status_path;
 	int status_interval;		/* seconds (default 60) */
 
+	/* management interface (control/mgmt.h; options_mgmt.c) */
+	char *mgmt_addr;		/* `management IP PORT [PW]` / `management PATH unix [PW]` */
+	int mgmt_port;
+	bool mgmt_unix;
+	char *mgmt_pwfile;
+	char *mgmt_client_user, *mgmt_client_group;
+	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth;
+	int mgmt_log_cache;		/* 0: the default (250) */
+
 	/* keepalive */
 	int ping, ping_restart, ping_exit;
 

@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_script.h"
+#include "control/mgmt.h"
 #include "util/log.h"
 #include "session/push.h"
 
@@ -90,6 +92,7 @@ static void drop_same_cn(struct gw_client *c)
 
 static void client_connect_finish(struct gw_client *c);
 static void start_connect_script(struct gw_client *c);
+static int apply_dynamic(struct gw_client *c, const char *what, const char *text);
 
 /* After authentication: ccd, duplicate-cn, address; then client-connect or the rest. */
 static void client_connect(struct gw_client *c)
@@ -146,6 +149,13 @@ static void client_connect(struct gw_client *c)
 		}
 		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
 		c->has_v6 = true;
+	}
+	if (c->mgmt_config) {
+		r = apply_dynamic(c, "management client-auth", c->mgmt_config);
+		free(c->mgmt_config);
+		c->mgmt_config = NULL;
+		if (r)
+			return;
 	}
 	if (o->client_connect) {
 		start_connect_script(c);
@@ -231,6 +241,7 @@ static void client_connect_finish(struct gw_client *c)
 				 c->ccd.iroute[i].prefix, true, c->pid);
 	c->st = C_ACTIVE;
 	c->was_active = true;
+	braid_gw_mgmt_established(c);
 	c->last_rx_ms = c->last_tx_ms = braid_gw_now_ms();
 	a[0] = b[0] = 0;
 	if (c->has_v4)
@@ -290,39 +301,29 @@ static void start_connect_script(struct gw_client *c)
 		ev_timer_again(g->loop, &g->auth_t);
 }
 
-/* client-connect exited 0: apply what it wrote (ccd syntax) on top of the ccd file. */
-static void connect_script_done(struct gw_client *c)
+/*
+ * Configuration given at connect time (client-connect's output, a management client-auth block;
+ * ccd syntax) on top of the ccd file. 0, or -EINVAL with AUTH_FAILED sent.
+ */
+static int apply_dynamic(struct gw_client *c, const char *what, const char *text)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_ccd dyn;
-	char err[512] = "";
-	FILE *f = fopen(c->cc_file, "re");
-	char *text = calloc(1, 65537);
-	size_t len = 0;
-	int r = 0;
+	char err[512] = "", why[128];
+	int r;
 
-	if (f && text)
-		len = fread(text, 1, 65536, f);
-	if (f)
-		fclose(f);
-	unlink(c->cc_file);
-	c->cc_file[0] = 0;
-	if (!text) {
-		auth_fail(c, "client-connect: out of memory");
-		return;
-	}
-	text[len] = 0;
-	r = braid_ccd_parse(&dyn, "client-connect output", text, err, sizeof(err));
-	free(text);
+	r = braid_ccd_parse(&dyn, what, text, err, sizeof(err));
 	if (r) {
 		braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
-		auth_fail(c, "client-connect wrote an invalid configuration");
-		return;
+		snprintf(why, sizeof(why), "%s: an invalid configuration", what);
+		auth_fail(c, why);
+		return -EINVAL;
 	}
 	if (dyn.disable) {
 		braid_ccd_free(&dyn);
-		auth_fail(c, "client-connect output says 'disable'");
-		return;
+		snprintf(why, sizeof(why), "%s says 'disable'", what);
+		auth_fail(c, why);
+		return -EINVAL;
 	}
 	if (dyn.has_ifconfig) {
 		if (c->has_pool)
@@ -346,6 +347,32 @@ static void connect_script_done(struct gw_client *c)
 	for (unsigned i = 0; i < dyn.n_iroute && c->ccd.n_iroute < BRAID_CCD_MAX_IROUTE; i++)
 		c->ccd.iroute[c->ccd.n_iroute++] = dyn.iroute[i];
 	braid_ccd_free(&dyn);
+	return 0;
+}
+
+/* client-connect exited 0: apply what it wrote (ccd syntax) on top of the ccd file. */
+static void connect_script_done(struct gw_client *c)
+{
+	FILE *f = fopen(c->cc_file, "re");
+	char *text = calloc(1, 65537);
+	size_t len = 0;
+	int r;
+
+	if (f && text)
+		len = fread(text, 1, 65536, f);
+	if (f)
+		fclose(f);
+	unlink(c->cc_file);
+	c->cc_file[0] = 0;
+	if (!text) {
+		auth_fail(c, "client-connect: out of memory");
+		return;
+	}
+	text[len] = 0;
+	r = apply_dynamic(c, "client-connect output", text);
+	free(text);
+	if (r)
+		return;
 	c->st = C_HANDSHAKE;
 	client_connect_finish(c);
 }
@@ -362,6 +389,15 @@ static void client_authenticate(struct gw_client *c)
 	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
 	snprintf(c->cert_cn, sizeof(c->cert_cn), "%s", c->cn);
 	snprintf(c->user, sizeof(c->user), "%s", user);
+	if (braid_mgmt_client_auth(g->mg)) {
+		/* management-client-auth: the management client decides (client-auth / client-deny) */
+		c->mgmt_wait = true;
+		c->mgmt_kid++;
+		c->mgmt_deadline_ms = c->created_ms + (o->hand_window > 0 ? o->hand_window : 60) * 1000;
+		c->st = C_AUTH;
+		braid_gw_mgmt_connect(c, false);
+		return;
+	}
 	if (!o->auth_user_pass_verify) {
 		client_connect(c);
 		return;
@@ -404,7 +440,17 @@ static int start_auth_script(struct gw_client *c)
 
 void braid_gw_auth_poll(struct gw_client *c)
 {
-	int r = braid_authscript_poll(&c->as, braid_gw_now_ms());
+	struct braid_options *o = c->g->o;
+	int r;
+
+	if (c->mgmt_wait) {
+		if (braid_gw_now_ms() > c->mgmt_deadline_ms)
+			braid_gw_mgmt_answer(c, false, "no client-auth from the management interface "
+					     "within hand-window", NULL, NULL);
+		return;
+	}
+	(void)o;
+	r = braid_authscript_poll(&c->as, braid_gw_now_ms());
 
 	if (r == -EAGAIN)
 		return;
@@ -448,6 +494,54 @@ void braid_gw_auth_poll(struct gw_client *c)
 	client_connect(c);
 }
 
+void braid_gw_mgmt_answer(struct gw_client *c, bool ok, const char *reason,
+			  const char *client_reason, const char *config)
+{
+	char msg[300];
+
+	c->mgmt_wait = false;
+	if (c->reauth_key >= 0 && c->st == C_ACTIVE) {
+		unsigned k = (unsigned)c->reauth_key;
+
+		c->reauth_key = -1;
+		if (!ok) {
+			braid_gw_release_held(c, false);
+			braid_gw_client_kill(c, "management client-deny on a renegotiation");
+			return;
+		}
+		if (install_key(c, k) == 0)
+			braid_info("%s/%s: renegotiated, data key %u (re-authorised by the management "
+				   "interface)", braid_gw_cname(c), c->real, k);
+		braid_gw_release_held(c, true);
+		return;
+	}
+	if (!ok) {
+		braid_warn("%s/%s: authentication failed: management client-deny: %s",
+			   braid_gw_cname(c), c->real, reason ? reason : "");
+		c->g->st.auth_failed++;
+		snprintf(msg, sizeof(msg), "AUTH_FAILED%s%.250s", client_reason ? "," : "",
+			 client_reason ? client_reason : "");
+		braid_ctls_send_text(c->ctl, msg);
+		braid_gw_mp_stop(c);
+		c->st = C_DYING;
+		c->die_at_ms = braid_gw_now_ms() + AUTH_FAILED_LINGER_MS;
+		braid_gw_ctl_run(c);
+		return;
+	}
+	braid_info("%s/%s: accepted by the management interface (client-auth)", braid_gw_cname(c),
+		   c->real);
+	free(c->mgmt_config);
+	c->mgmt_config = config && config[0] ? strdup(config) : NULL;
+	if (config && config[0] && !c->mgmt_config) {
+		auth_fail(c, "management client-auth: out of memory");
+		return;
+	}
+	c->st = C_HANDSHAKE;
+	client_connect(c);
+	if (!c->dead)
+		braid_gw_ctl_run(c);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* control channel */
 
@@ -474,6 +568,16 @@ static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
 				client_authenticate(c);
 		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
 			braid_gw_client_kill(c, "the certificate's common name changed in a renegotiation");
+		} else if (braid_mgmt_client_auth(c->g->mg) && !c->mgmt_wait) {
+			/* as stock: every new key is authorised again (>CLIENT:REAUTH) */
+			struct braid_options *o = c->g->o;
+
+			c->reauth_key = ev->key_id;
+			c->mgmt_wait = true;
+			c->mgmt_kid++;
+			c->mgmt_deadline_ms = braid_gw_now_ms() +
+					      (o->hand_window > 0 ? o->hand_window : 60) * 1000;
+			braid_gw_mgmt_connect(c, true);
 		} else if (c->g->o->auth_user_pass_verify && !c->as.pid) {
 			/* as 2.6: the client sends its credentials again, the script decides again */
 			c->reauth_key = ev->key_id;

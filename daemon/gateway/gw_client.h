@@ -25,5 +25,11 @@ void braid_gw_ctl_cb(struct ev_loop *loop, ev_timer *w, int revents);
 void braid_gw_on_control(struct gw_client *c, const uint8_t *pkt, size_t len);
 /* Check a running auth-user-pass-verify / client-connect script and act on its result. */
 void braid_gw_auth_poll(struct gw_client *c);
+/*
+ * management-client-auth: the answer for c, waiting since >CLIENT:CONNECT. ok: go on with
+ * config (client-connect syntax, may be NULL); else AUTH_FAILED[,client_reason].
+ */
+void braid_gw_mgmt_answer(struct gw_client *c, bool ok, const char *reason,
+			  const char *client_reason, const char *config);
 
 #endif /* BRAID_GW_CLIENT_H */

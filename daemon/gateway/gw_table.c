@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_script.h"
 #include "dataplane/backend.h"
 #include "util/log.h"
@@ -178,6 +179,8 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		unlink(c->cc_file);
 		c->cc_file[0] = 0;
 	}
+	if (c->was_active)
+		braid_gw_mgmt_disconnect(c);
 	if (c->was_active && g->o->client_disconnect)
 		braid_gw_start_disconnect_script(c);
 	braid_vroute_del_owner(&g->routes, c->pid);
@@ -207,6 +210,7 @@ static void client_free(struct gw_client *c)
 	braid_dc_free(c->dc);
 	braid_gw_push_out_free(&c->push);
 	braid_ccd_free(&c->ccd);
+	free(c->mgmt_config);
 	if (c->tcp && c->fd >= 0)
 		close(c->fd);
 	braid_tcpframe_free(&c->rx);

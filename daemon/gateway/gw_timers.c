@@ -41,14 +41,15 @@ void braid_gw_auth_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	braid_gw_reap(g);
 }
 
-static void write_status(struct braid_gateway *g)
+/* The status in OpenVPN's server format: to f, or (f NULL) to the status file. */
+int braid_gw_status_print(struct braid_gateway *g, FILE *f, int version, const char *title)
 {
 	struct braid_ovpn_status_client *cl;
 	struct braid_ovpn_status_route *rt;
 	char (*v4)[INET_ADDRSTRLEN], (*v6)[INET6_ADDRSTRLEN], (*rv)[INET6_ADDRSTRLEN + 4];
 	unsigned nc = 0, nr = 0;
-	char title[128];
-	int r;
+	char ftitle[128];
+	int r = -ENOMEM;
 
 	cl = calloc(g->max_clients, sizeof(*cl));
 	v4 = calloc(g->max_clients, sizeof(*v4));
@@ -90,10 +91,14 @@ static void write_status(struct braid_gateway *g)
 							   .real = c->real, .last_ref = c->last_ref };
 		nr++;
 	}
-	snprintf(title, sizeof(title), "braidd %s (OpenVPN 2.6 compatible gateway)",
+	if (f) {
+		r = braid_ovpn_status_print(f, version, title, time(NULL), cl, nc, rt, nr);
+		goto out;
+	}
+	snprintf(ftitle, sizeof(ftitle), "braidd %s (OpenVPN 2.6 compatible gateway)",
 		 BRAID_VERSION_STR);
-	r = braid_ovpn_status_write(g->o->status_path, g->o->status_version, title, time(NULL), cl,
-				    nc, rt, nr);
+	r = braid_ovpn_status_write(g->o->status_path, g->o->status_version, ftitle, time(NULL),
+				    cl, nc, rt, nr);
 	if (r)
 		braid_warn("status file '%s': %s", g->o->status_path, strerror(-r));
 out:
@@ -102,6 +107,7 @@ out:
 	free(v6);
 	free(rt);
 	free(rv);
+	return r;
 }
 
 void braid_gw_log_stats(const struct braid_gateway *g)
@@ -181,7 +187,7 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 				braid_gw_client_kill(c, "authentication failed");
 			break;
 		case C_ACTIVE:
-			if (c->as.pid) {
+			if (c->as.pid || c->mgmt_wait) {	/* a script or a >CLIENT:REAUTH */
 				braid_gw_auth_poll(c);
 				if (c->dead)
 					break;
@@ -209,7 +215,7 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	if (g->n_bg)
 		braid_gw_bg_poll(g, false);
 	if (o->status_path && now >= g->next_status_ms) {
-		write_status(g);
+		braid_gw_status_print(g, NULL, 0, NULL);
 		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
 	}
 	if (o->ifconfig_pool_persist && g->pool && now >= g->next_persist_ms) {

@@ -13,6 +13,7 @@
  *   gw_types.h     these structures (gw_types.c: three accessors)
  *   gateway_mp.c   multipath clients' engines (payloads up through a callback)
  *   gw_script.c    client-connect / client-disconnect environment, disconnect scripts
+ *   gw_mgmt_ev.c   client events on the management interface (>CLIENT:...)
  *   gw_table.c     the client table: create, remove, free; peer-ids and source addresses
  *   gw_link.c      to a client: a UDP datagram or a frame on its TCP write queue
  *   gw_data.c      the data path: decrypt, float, to the TUN or another client; TUN reads
@@ -20,6 +21,7 @@
  *   gw_udp.c       the UDP socket: dispatch by opcode, the stateless cookie
  *   gw_tcp.c       TCP connections: accept, stream framing, dispatch
  *   gw_timers.c    the 1 s tick, auth-script polling, status file, counters line
+ *   gw_mgmt.c      the management interface's gateway callbacks (status, kill, ...)
  *   gateway.c      set-up, teardown, signals (gateway.h)
  */
 #ifndef BRAID_GW_TYPES_H
@@ -76,6 +78,7 @@ enum cstate {
 };
 
 struct gw_mp;
+struct braid_mgmt;
 
 struct gw_client {
 	struct braid_gateway *g;
@@ -131,6 +134,11 @@ struct gw_client {
 	time_t since, last_ref;
 	uint64_t rx_bytes, tx_bytes;
 	struct gw_mp *mp;		/* multipath engine (gateway_mp.c), or NULL */
+	/* management-client-auth (gw_mgmt.c) */
+	bool mgmt_wait;			/* >CLIENT:CONNECT sent, no client-auth/-deny yet */
+	unsigned mgmt_kid;		/* the KID of the last >CLIENT:CONNECT/REAUTH */
+	int64_t mgmt_deadline_ms;	/* no answer by then: denied */
+	char *mgmt_config;		/* client-auth's config block until client_connect */
 	struct braid_pktinfo local;	/* multihome: the address it talks to (family 0: any) */
 };
 
@@ -189,6 +197,7 @@ struct braid_gateway {
 	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;
+	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

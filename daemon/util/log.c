@@ -20,6 +20,33 @@
 static int log_verb = BRAID_LOG_VERB_DEFAULT;
 static FILE *log_file; /* NULL = stderr */
 static bool log_syslog, log_no_stamp, log_machine, log_journal;
+static braid_log_hook_fn log_hook;
+static void *log_hook_ctx;
+
+#define EARLY_MAX 64
+static struct {
+	int level;
+	char *msg;
+} early[EARLY_MAX];
+static unsigned early_n, early_keep;
+
+void braid_log_keep_early(unsigned n)
+{
+	early_keep = n < EARLY_MAX ? n : EARLY_MAX;
+}
+
+void braid_log_set_hook(braid_log_hook_fn fn, void *ctx)
+{
+	log_hook = fn;
+	log_hook_ctx = ctx;
+	for (unsigned i = 0; i < early_n; i++) {
+		if (fn)
+			fn(ctx, early[i].level, early[i].msg);
+		free(early[i].msg);
+		early[i].msg = NULL;
+	}
+	early_n = early_keep = 0;	/* only the first hook gets them */
+}
 
 void braid_log_set_verb(int verb)
 {
@@ -172,5 +199,9 @@ void braid_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_line(level, msg);
+	if (log_hook)
+		log_hook(log_hook_ctx, level, msg);
+	else if (early_n < early_keep && (early[early_n].msg = strdup(msg)))
+		early[early_n++].level = level;
 }
 

@@ -48,6 +48,19 @@ bool braid_log_detect_journal(void);
 /* Back to stderr; closes the file. */
 void braid_log_close(void);
 
+/*
+ * A second sink (the management interface's log history): called with every
+ * line that is printed, after it is printed. NULL removes it.
+ */
+typedef void (*braid_log_hook_fn)(void *ctx, int level, const char *msg);
+void braid_log_set_hook(braid_log_hook_fn fn, void *ctx);
+/*
+ * Keep the first n (at most 64) lines printed before a hook is set; the
+ * first hook gets them at once (the management interface's history then
+ * starts at the process start, as stock's).
+ */
+void braid_log_keep_early(unsigned n);
+
 void braid_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define braid_err(...) braid_log(BRAID_LOG_ERR, __VA_ARGS__)

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * client_mgmt.c - the TLS client on the management interface (see
+ * client_mgmt.h).
+ */
+#include "client/client_mgmt.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <sodium.h>
+
+#include "client/client_mp.h"
+#include "client/client_setup.h"
+#include "client/client_status.h"
+#include "control/mgmt.h"
+#include "util/log.h"
+
+static int op_status(void *user, int version, FILE *f)
+{
+	(void)version;	/* a client has one format, whatever the version (as stock) */
+	client_status_print(user, f);
+	return 0;
+}
+
+static void link_bytes(const struct braid_client *c, uint64_t *in, uint64_t *out)
+{
+	struct client_stats all;
+
+	client_mp_counters(c, &all);	/* with the multipath data path's */
+	*in = all.link_rx_bytes;
+	*out = all.link_tx_bytes;
+}
+
+static void op_bytecount(void *user, braid_mgmt_bytes_fn emit, void *ctx)
+{
+	uint64_t in, out;
+
+	link_bytes(user, &in, &out);
+	emit(ctx, -1, in, out);
+}
+
+static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
+{
+	*n = 0;
+	link_bytes(user, in, out);
+}
+
+/* Start the connection the gate held back: from the retry timer, at once. */
+static void kick(struct braid_client *c)
+{
+	if (c->st != CS_IDLE || ev_is_active(&c->retry_t))
+		return;
+	ev_timer_set(&c->retry_t, 0., 0.);
+	ev_timer_start(c->loop, &c->retry_t);
+}
+
+static void op_hold_release(void *user)
+{
+	struct braid_client *c = user;
+
+	c->mg_released = true;
+	kick(c);
+}
+
+static void op_credentials(void *user, const char *type, const char *username,
+			   const char *password)
+{
+	struct braid_client *c = user;
+
+	(void)type;
+	client_free_secret(&c->pass);
+	free(c->user);
+	c->user = strdup(username);
+	c->pass = strdup(password);
+	if (!c->user || !c->pass) {
+		client_free_secret(&c->pass);
+		free(c->user);
+		c->user = NULL;
+		return;
+	}
+	c->mg_creds = true;
+	kick(c);
+}
+
+int client_mgmt_open(struct braid_client *c)
+{
+	const struct braid_options *o = c->o;
+	struct braid_mgmt_cfg cfg = {
+		.addr = o->mgmt_addr,
+		.port = (unsigned)o->mgmt_port,
+		.unix_sock = o->mgmt_unix,
+		.pwfile = o->mgmt_pwfile,
+		.client_user = o->mgmt_client_user,
+		.client_group = o->mgmt_client_group,
+		.hold = o->mgmt_hold,
+		.query_passwords = o->mgmt_query_passwords,
+		.client_auth = o->mgmt_client_auth,
+		.log_cache = (unsigned)o->mgmt_log_cache,
+	};
+	struct braid_mgmt_ops ops = {
+		.user = c,
+		.status = op_status,
+		.bytecount = op_bytecount,
+		.load_stats = op_load_stats,
+		.hold_release = op_hold_release,
+		.credentials = op_credentials,
+	};
+	int r;
+
+	if (!o->mgmt_addr)
+		return 0;
+	r = braid_mgmt_new(&c->mg, c->loop, &cfg, &ops);
+	if (r)
+		return r;
+	if (!braid_mgmt_state_name(c->mg)[0])	/* not after a reload (RECONNECTING,SIGHUP) */
+		client_mgmt_state(c, "CONNECTING", NULL);
+	if (o->mgmt_query_passwords && o->has_auth_user_pass && !c->user) {
+		char *u, *p;
+
+		braid_mgmt_take_credentials(c->mg, &u, &p);	/* kept by a reload, as stock */
+		if (u && p) {
+			c->user = u;
+			c->pass = p;
+			c->mg_creds = true;
+		} else {
+			free(u);
+			client_free_secret(&p);
+		}
+	}
+	return 0;
+}
+
+void client_mgmt_close(struct braid_client *c)
+{
+	braid_mgmt_free(c->mg);
+	c->mg = NULL;
+}
+
+bool client_mgmt_gate(struct braid_client *c)
+{
+	if (!c->mg)
+		return true;
+	if (!c->mg_released && braid_mgmt_hold(c->mg, c->mg_hold_wait))
+		return false;
+	if (braid_mgmt_query_passwords(c->mg) && c->o->has_auth_user_pass && !c->user) {
+		braid_mgmt_need_password(c->mg, "Auth");
+		return false;
+	}
+	c->mg_released = false;	/* the next attempt holds again while the hold flag is on */
+	return true;
+}
+
+void client_mgmt_state(struct braid_client *c, const char *name, const char *desc)
+{
+	struct braid_mgmt_state s = { .name = name, .desc = desc };
+	char t4[INET_ADDRSTRLEN] = "", t6[INET6_ADDRSTRLEN] = "", rip[INET6_ADDRSTRLEN] = "",
+	     rport[8] = "", lip[INET6_ADDRSTRLEN] = "", lport[8] = "";
+	bool up = !strcmp(name, "CONNECTED"), addr = up || !strcmp(name, "ASSIGN_IP");
+
+	if (!c->mg)
+		return;
+	if (!strcmp(name, "WAIT") || !strcmp(name, "AUTH"))
+		c->mg_auth_seen = !strcmp(name, "AUTH");
+	if (!strcmp(name, "WAIT"))
+		c->mg_get_config = false;
+	if (!strcmp(name, "RECONNECTING") && c->mg_creds) {
+		/* as stock: credentials from a management query are asked again after a restart */
+		client_free_secret(&c->pass);
+		free(c->user);
+		c->user = NULL;
+		c->mg_creds = false;
+	}
+	if (addr && c->pnet.addr4)
+		inet_ntop(AF_INET, &c->pnet.a4, t4, sizeof(t4));
+	if (addr && c->pnet.addr6)
+		inet_ntop(AF_INET6, &c->pnet.a6, t6, sizeof(t6));
+	if (up && c->remote.sa.sa_family == AF_INET) {
+		inet_ntop(AF_INET, &c->remote.in.sin_addr, rip, sizeof(rip));
+		snprintf(rport, sizeof(rport), "%u", ntohs(c->remote.in.sin_port));
+	} else if (up && c->remote.sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &c->remote.in6.sin6_addr, rip, sizeof(rip));
+		snprintf(rport, sizeof(rport), "%u", ntohs(c->remote.in6.sin6_port));
+	}
+	if (up && c->tcp) {	/* stock shows the local end of a TCP connection only */
+		union braid_sockaddr la;
+		socklen_t ll = sizeof(la);
+
+		memset(&la, 0, sizeof(la));
+		if (!getsockname(c->tl.fd, &la.sa, &ll) && la.sa.sa_family == AF_INET) {
+			inet_ntop(AF_INET, &la.in.sin_addr, lip, sizeof(lip));
+			snprintf(lport, sizeof(lport), "%u", ntohs(la.in.sin_port));
+		} else if (la.sa.sa_family == AF_INET6) {
+			inet_ntop(AF_INET6, &la.in6.sin6_addr, lip, sizeof(lip));
+			snprintf(lport, sizeof(lport), "%u", ntohs(la.in6.sin6_port));
+		}
+	}
+	s.lip = lip;
+	s.lport = lport;
+	s.tun4 = t4;
+	s.rip = rip;
+	s.rport = rport;
+	s.tun6 = t6[0] ? t6 : NULL;
+	braid_mgmt_set_state(c->mg, &s);
+}
+
+void client_mgmt_reload(struct braid_client *c)
+{
+	if (!c->mg)
+		return;
+	if (c->mg_creds)	/* before RECONNECTING forgets them */
+		braid_mgmt_stash_credentials(c->mg, c->user, c->pass);
+	client_mgmt_state(c, "RECONNECTING", "SIGHUP");
+}
+
+void client_mgmt_auth_seen(struct braid_client *c)
+{
+	if (c->mg && !c->mg_auth_seen)
+		client_mgmt_state(c, "AUTH", NULL);
+}
+
+void client_mgmt_push_wait(struct braid_client *c)
+{
+	/* stock looks for an established session once a second: a push that came sooner skips it */
+	if (c->mg && !c->mg_get_config && c->st == CS_PUSH && ev_now(c->loop) - c->t_keys >= 1.0) {
+		c->mg_get_config = true;
+		client_mgmt_state(c, "GET_CONFIG", NULL);
+	}
+}
+
+void client_mgmt_auth_failed(struct braid_client *c)
+{
+	if (!c->mg || !c->mg_creds)
+		return;
+	braid_mgmt_auth_failed(c->mg, "Auth");
+	client_free_secret(&c->pass);
+	free(c->user);
+	c->user = NULL;
+	c->mg_creds = false;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mgmt_types.h - the management interface's options and the callbacks a
+ * role gives it (the API is in mgmt.h; split off so the interface's own
+ * files can share the types without including the API).
+ */
+#ifndef BRAID_MGMT_TYPES_H
+#define BRAID_MGMT_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BRAID_MGMT_VERSION 5
+#define BRAID_MGMT_MAX_CONN 4
+
+struct braid_mgmt;
+
+/* The options (config/options_types.h fills it). */
+struct braid_mgmt_cfg {
+	const char *addr;		/* IP, or the socket path with unix */
+	unsigned port;
+	bool unix_sock;
+	const char *pwfile;		/* NULL: no password */
+	const char *client_user, *client_group;	/* unix socket: who may connect */
+	bool hold, query_passwords, client_auth;
+	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
+};
+
+/* `kill` / `client-kill` forms. */
+enum braid_mgmt_kill {
+	BRAID_MGMT_KILL_CN,		/* kill cn */
+	BRAID_MGMT_KILL_ADDR,		/* kill IP:port (real address; proto: prefix allowed) */
+	BRAID_MGMT_KILL_CID,		/* client-kill CID [msg] */
+};
+
+typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t out);
+
+struct braid_mgmt_ops {
+	void *user;
+	bool gateway;			/* the client commands; >BYTECOUNT_CLI */
+	/* `status N`: stock's text for version 1..3 (0: the configured status-version), without END */
+	int (*status)(void *user, int version, FILE *f);
+	/* the link bytes: once with cid -1 (a client / tunnel), or per client (gateway) */
+	void (*bytecount)(void *user, braid_mgmt_bytes_fn emit, void *ctx);
+	/* load-stats */
+	void (*load_stats)(void *user, unsigned *nclients, uint64_t *in, uint64_t *out);
+
+	/* optional (NULL: the command answers with a reason) */
+	/* deliver a signal to the role (NULL: the process raises it, the role's handler runs) */
+	int (*signal)(void *user, int signum);
+	/* the hold was released (a role waiting in braid_mgmt_hold goes on) */
+	void (*hold_release)(void *user);
+	/* a queried username/password pair is complete (type: "Auth") */
+	void (*credentials)(void *user, const char *type, const char *username,
+			    const char *password);
+	/* remove clients; *n gets how many. 0, -ENOENT (none), -errno */
+	int (*kill)(void *user, enum braid_mgmt_kill how, const char *arg, const char *msg,
+		    unsigned *n);
+	/*
+	 * client-auth / client-auth-nt / client-deny for a client waiting in
+	 * >CLIENT:CONNECT/REAUTH. config: the client-auth lines (NUL-separated
+	 * "\n"-joined), or NULL. 0, or -ENOENT (no such CID/KID waiting).
+	 */
+	int (*client_auth)(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
+			   const char *client_reason, const char *config);
+};
+
+#endif /* BRAID_MGMT_TYPES_H */

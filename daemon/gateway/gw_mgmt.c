@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_mgmt.c - the gateway's management interface callbacks (see gw_mgmt.h).
+ */
+#include "gateway/gw_mgmt.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/mgmt.h"
+#include "control/mgmt_cmd.h"
+#include "gateway/gw_client.h"
+#include "gateway/gw_table.h"
+#include "gateway/gw_timers.h"
+#include "gateway/gw_types.h"
+#include "os/sock.h"
+#include "util/log.h"
+
+static int op_status(void *user, int version, FILE *f)
+{
+	struct braid_gateway *g = user;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	int r;
+
+	if (!mf)
+		return -ENOMEM;
+	if (!version)	/* stock: `status` alone prints the configured status-version */
+		version = g->o->status_version > 0 ? g->o->status_version : 1;
+	r = braid_gw_status_print(g, mf, version, braid_mgmt_title());
+	if (fclose(mf) && !r)
+		r = -ENOMEM;
+	if (!r) {
+		/* the interface adds END itself */
+		if (len >= 4 && !strcmp(buf + len - 4, "END\n"))
+			len -= 4;
+		fwrite(buf, 1, len, f);
+	}
+	free(buf);
+	return r;
+}
+
+static void op_bytecount(void *user, braid_mgmt_bytes_fn emit, void *ctx)
+{
+	struct braid_gateway *g = user;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (c && !c->dead && c->st == C_ACTIVE)
+			emit(ctx, (long)c->cid, c->rx_bytes, c->tx_bytes);
+	}
+}
+
+static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
+{
+	struct braid_gateway *g = user;
+
+	*n = 0;
+	*in = *out = 0;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead)
+			continue;
+		if (c->st == C_ACTIVE)
+			(*n)++;
+		*in += c->rx_bytes;
+		*out += c->tx_bytes;
+	}
+}
+
+static bool matches(const struct gw_client *c, enum braid_mgmt_kill how, const char *arg)
+{
+	char ipport[INET6_ADDRSTRLEN + 8];
+
+	switch (how) {
+	case BRAID_MGMT_KILL_CN:
+		return !strcmp(braid_gw_cname(c), arg);
+	case BRAID_MGMT_KILL_ADDR:
+		snprintf(ipport, sizeof(ipport), "%s:%s", c->ip, c->port);
+		return !strcmp(ipport, arg) || !strcmp(c->real, arg);
+	case BRAID_MGMT_KILL_CID:
+		return strtoul(arg, NULL, 10) == c->cid;
+	}
+	return false;
+}
+
+/* As stock's kill: the client is told to reconnect (or MSG), then dropped. */
+static int op_kill(void *user, enum braid_mgmt_kill how, const char *arg, const char *msg,
+		   unsigned *n)
+{
+	struct braid_gateway *g = user;
+
+	*n = 0;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead || !matches(c, how, arg))
+			continue;
+		if (c->st == C_ACTIVE && !braid_ctls_send_text(c->ctl, msg ? msg : "RESTART"))
+			braid_gw_ctl_run(c);
+		braid_gw_client_kill(c, "killed by the management interface");
+		(*n)++;
+	}
+	return *n ? 0 : -ENOENT;
+}
+
+static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
+			  const char *client_reason, const char *config)
+{
+	struct braid_gateway *g = user;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead || c->cid != cid || !c->mgmt_wait || c->mgmt_kid != kid)
+			continue;
+		braid_gw_mgmt_answer(c, ok, reason, client_reason, config);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void server_state(struct braid_gateway *g, const char *name, const char *desc)
+{
+	char t4[INET_ADDRSTRLEN] = "", lip[INET6_ADDRSTRLEN] = "", lport[8] = "";
+	struct braid_mgmt_state s = { .name = name, .desc = desc, .tun4 = t4, .lip = lip,
+				      .lport = lport };
+	union braid_sockaddr la;
+	socklen_t ll = sizeof(la);
+	bool up = !strcmp(name, "CONNECTED");
+
+	if ((up || !strcmp(name, "ASSIGN_IP")) && g->has_v4)
+		braid_gw_v4str(g->gw4, t4, sizeof(t4));
+	memset(&la, 0, sizeof(la));
+	if (up && !getsockname(g->fd, &la.sa, &ll)) {
+		if (la.sa.sa_family == AF_INET) {
+			inet_ntop(AF_INET, &la.in.sin_addr, lip, sizeof(lip));
+			snprintf(lport, sizeof(lport), "%u", ntohs(la.in.sin_port));
+		} else if (la.sa.sa_family == AF_INET6) {
+			inet_ntop(AF_INET6, &la.in6.sin6_addr, lip, sizeof(lip));
+			snprintf(lport, sizeof(lport), "%u", ntohs(la.in6.sin6_port));
+		}
+	}
+	braid_mgmt_set_state(g->mg, &s);
+}
+
+int gw_mgmt_open(struct braid_gateway *g)
+{
+	const struct braid_options *o = g->o;
+	struct braid_mgmt_cfg cfg = {
+		.addr = o->mgmt_addr,
+		.port = (unsigned)o->mgmt_port,
+		.unix_sock = o->mgmt_unix,
+		.pwfile = o->mgmt_pwfile,
+		.client_user = o->mgmt_client_user,
+		.client_group = o->mgmt_client_group,
+		.hold = o->mgmt_hold,
+		.query_passwords = o->mgmt_query_passwords,
+		.client_auth = o->mgmt_client_auth,
+		.log_cache = (unsigned)o->mgmt_log_cache,
+	};
+	struct braid_mgmt_ops ops = {
+		.user = g,
+		.gateway = true,
+		.status = op_status,
+		.bytecount = op_bytecount,
+		.load_stats = op_load_stats,
+		.kill = op_kill,
+		.client_auth = op_client_auth,
+	};
+	int r;
+
+	if (!o->mgmt_addr)
+		return 0;
+	if (o->mgmt_client_auth && o->auth_user_pass_verify)
+		braid_warn("management-client-auth: the management client decides; "
+			   "auth-user-pass-verify is not run");
+	if (o->mgmt_hold)
+		braid_warn("management-hold: a braidd gateway does not hold (it serves at once)");
+	r = braid_mgmt_new(&g->mg, g->loop, &cfg, &ops);
+	if (r)
+		return r;
+	server_state(g, "CONNECTING", NULL);
+	server_state(g, "ASSIGN_IP", NULL);
+	server_state(g, "CONNECTED", "SUCCESS");
+	return 0;
+}
+
+void gw_mgmt_close(struct braid_gateway *g)
+{
+	if (!g || !g->mg)
+		return;
+	server_state(g, "EXITING", "SIGTERM");
+	braid_mgmt_free(g->mg);
+	g->mg = NULL;
+}

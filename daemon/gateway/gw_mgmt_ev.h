@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gw_mgmt_ev.h - inside the gateway: what it tells the management interface
+ * about its clients (gw_mgmt_ev.c): >CLIENT:ESTABLISHED / DISCONNECT with
+ * their >CLIENT:ENV blocks (OpenVPN 2.6's client-connect variables plus
+ * common_name, username, untrusted_ip/port, n_clients), >CLIENT:ADDRESS.
+ * As stock 2.6: ESTABLISHED always, ADDRESS and DISCONNECT only with
+ * management-client-auth.
+ * Above gw_script.c (the environment), below the client table; no-ops
+ * without `management`.
+ */
+#ifndef BRAID_GW_MGMT_EV_H
+#define BRAID_GW_MGMT_EV_H
+
+#include "gateway/gw_types.h"
+
+/* management-client-auth: >CLIENT:CONNECT (or REAUTH),cid,kid (c->mgmt_kid) with the credentials. */
+void braid_gw_mgmt_connect(struct gw_client *c, bool reauth);
+/* The client became active (pushed, keys installed). */
+void braid_gw_mgmt_established(struct gw_client *c);
+/* An active client is being removed. */
+void braid_gw_mgmt_disconnect(struct gw_client *c);
+
+#endif /* BRAID_GW_MGMT_EV_H */

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tunnel_mgmt.c - the static-key tunnel's management interface callbacks
+ * (see tunnel_mgmt.h).
+ */
+#include "p2p/tunnel_mgmt.h"
+
+#include <arpa/inet.h>
+#include <time.h>
+
+#include "control/mgmt.h"
+#include "p2p/tunnel_int.h"
+#include "util/log.h"
+
+static int op_status(void *user, int version, FILE *f)
+{
+	const struct braid_tunnel *t = user;
+	const struct braid_tunnel_stats *s = &t->st;
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	(void)version;	/* one format, as stock's point-to-point mode */
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	fprintf(f, "OpenVPN STATISTICS\nUpdated,%s\nTUN/TAP read bytes,%llu\nTUN/TAP write bytes,%llu\n"
+		   "TCP/UDP read bytes,%llu\nTCP/UDP write bytes,%llu\nAuth read bytes,%llu\n",
+		when, (unsigned long long)s->tun_read_bytes, (unsigned long long)s->tun_write_bytes,
+		(unsigned long long)s->link_rx_bytes, (unsigned long long)s->link_tx_bytes,
+		(unsigned long long)s->link_rx_bytes);
+	return 0;
+}
+
+static void op_bytecount(void *user, braid_mgmt_bytes_fn emit, void *ctx)
+{
+	const struct braid_tunnel *t = user;
+
+	emit(ctx, -1, t->st.link_rx_bytes, t->st.link_tx_bytes);
+}
+
+static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
+{
+	const struct braid_tunnel *t = user;
+
+	*n = 0;
+	*in = t->st.link_rx_bytes;
+	*out = t->st.link_tx_bytes;
+}
+
+int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
+{
+	const struct braid_options *o = t->o;
+	struct braid_mgmt_cfg cfg = {
+		.addr = o->mgmt_addr,
+		.port = (unsigned)o->mgmt_port,
+		.unix_sock = o->mgmt_unix,
+		.pwfile = o->mgmt_pwfile,
+		.client_user = o->mgmt_client_user,
+		.client_group = o->mgmt_client_group,
+		.log_cache = (unsigned)o->mgmt_log_cache,
+	};
+	struct braid_mgmt_ops ops = {
+		.user = t,
+		.status = op_status,
+		.bytecount = op_bytecount,
+		.load_stats = op_load_stats,
+	};
+	char t4[INET_ADDRSTRLEN] = "";
+	struct braid_mgmt_state s = { .tun4 = t4 };
+	int r;
+
+	*out = NULL;
+	if (!o->mgmt_addr)
+		return 0;
+	if (o->mgmt_hold || o->mgmt_query_passwords || o->mgmt_client_auth)
+		braid_warn("management-hold/-query-passwords/-client-auth have no effect in "
+			   "point-to-point mode: the tunnel starts at once and asks for nothing");
+	r = braid_mgmt_new(out, t->loop, &cfg, &ops);
+	if (r)
+		return r;
+	if (o->has_ifconfig)
+		inet_ntop(AF_INET, &o->ifc_local, t4, sizeof(t4));
+	s.name = "CONNECTING";
+	s.tun4 = "";
+	braid_mgmt_set_state(*out, &s);
+	s.name = "ASSIGN_IP";
+	s.tun4 = t4;
+	braid_mgmt_set_state(*out, &s);
+	s.name = "CONNECTED";
+	s.desc = "SUCCESS";
+	braid_mgmt_set_state(*out, &s);
+	return 0;
+}
+
+void braid_tunnel_mgmt_close(struct braid_mgmt *m)
+{
+	struct braid_mgmt_state s = { .name = "EXITING", .desc = "SIGTERM" };
+
+	if (!m)
+		return;
+	braid_mgmt_set_state(m, &s);
+	braid_mgmt_free(m);
+}
