@@ -24,7 +24,7 @@ ColumnLayout {
         var out = []
         var dummy = view.revision
         for (var r = 0; r < view.paths.count; r++)
-            out.push({ name: view.paths.data(view.paths.index(r, 0), 258), color: Theme.pathColor(r),
+            out.push({ name: view.paths.ifnameAt(r), color: Theme.pathColor(r),
                        points: view.paths.history(r, field) })
         return out
     }

@@ -47,6 +47,7 @@ class PathModel : public QAbstractListModel {
 
   Q_INVOKABLE int rowOf(const QString &ifname) const;
   Q_INVOKABLE QString stateOf(const QString &ifname) const;
+  Q_INVOKABLE QString ifnameAt(int row) const { return row >= 0 && row < rows_.size() ? rows_[row].info.ifname : QString(); }
   // Chart data for row: [{t: seconds ago (negative), v: value}], field = "tx" | "rx" | "rtt" | "total".
   Q_INVOKABLE QVariantList history(int row, const QString &field) const;
 

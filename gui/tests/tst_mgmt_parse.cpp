@@ -121,6 +121,46 @@ class TstMgmtParse : public QObject {
     QVERIFY(!parseBraidClient(QStringLiteral(R"({"cid":0,"cn":"c","paths":1,"paths_up":2})")));
     QVERIFY(!parseBraidClient(QStringLiteral(R"({"cn":"c"})")));
   }
+  // Deterministic mutation run over the transcript's payloads (a libFuzzer harness for these parsers is left for
+  // later: the fuzz build has no Qt). Asserts the invariants every accepted object must keep.
+  void mutatedInput() {
+    const QStringList seeds = {
+        "1795677373,CONNECTED,SUCCESS,10.88.0.2,127.0.0.1,11940,,", "2395,2581", "0,2373,2035",
+        "1795677366,W,WARNING: this configuration may cache passwords", "Need 'Auth' username/password",
+        "Verification Failed: 'Auth' ['CRV1:R,E:Om01u7Fh4LrGBS7uh0SWmzwabUiGiW6l:Y3Ix:Please enter token PIN']",
+        R"({"id":1,"ifname":"wlan0","local":"192.168.1.20:40001","remote":"198.51.100.1:1194","state":"up","backup":false,"rtt_ms":23.5,"loss_pct":0.5,"tx_bps":8000000,"rx_bps":12000000,"share_pct":62.5,"cap_bps":0})",
+        R"({"cid":0,"cn":"client1","braid":true,"paths":2,"paths_up":1})"};
+    quint32 x = 12345;
+    auto rnd = [&x] { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x; };
+    const QString alphabet = QStringLiteral(",:'\"{}[]-+.e0123456789 \t\x01\u00e9nulltruefalse");
+    int accepted = 0;
+    for (int i = 0; i < 20000; ++i) {
+      QString s = seeds[rnd() % seeds.size()];
+      for (int m = 1 + rnd() % 4; m > 0; --m) {
+        const int at = s.isEmpty() ? 0 : int(rnd() % s.size());
+        switch (rnd() % 4) {
+          case 0: if (!s.isEmpty()) s[at] = alphabet[rnd() % alphabet.size()]; break;
+          case 1: s.insert(at, alphabet[rnd() % alphabet.size()]); break;
+          case 2: s.remove(at, 1 + rnd() % 8); break;
+          case 3: s.insert(at, s.mid(int(rnd() % qMax<qsizetype>(1, s.size())), 16)); break;
+        }
+      }
+      if (auto e = parseState(s)) QVERIFY(!e->name.isEmpty() && e->name.size() <= 32);
+      parseByteCount(s, false);
+      parseByteCount(s, true);
+      parseLog(s);
+      if (auto r = parsePassword(s)) QVERIFY(!r->type.isEmpty() && r->type.size() <= 64);
+      if (auto p = parsePath(s)) {
+        ++accepted;
+        QVERIFY(p->id >= 0 && p->id <= 65535 && p->ifname.size() <= kMaxNameChars);
+        QVERIFY(p->rttMs >= -1 && p->lossPct >= -1 && p->lossPct <= 100 && p->share <= 100);
+      }
+      if (auto c = parseBraidClient(s)) QVERIFY(c->pathsUp <= c->paths && c->cid >= 0);
+      parseStatusClients(s.split('\t'));
+    }
+    QVERIFY(accepted > 0);  // the run exercised the accepting paths too
+  }
+
   void quote() {
     QCOMPARE(quoteArg(QStringLiteral("Auth")), QStringLiteral("\"Auth\""));
     QCOMPARE(quoteArg(QStringLiteral("a\"b\\c")), QStringLiteral("\"a\\\"b\\\\c\""));

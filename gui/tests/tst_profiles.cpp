@@ -147,6 +147,38 @@ class TstProfiles : public QObject {
     QVERIFY(!QDir(store.filePath(id)).exists());
   }
 
+  // Deterministic mutations of a real profile: parseFile never crashes, and every error names a line that exists.
+  void mutatedProfiles() {
+    const QByteArray base = readAll(fixture("03-pfsense-inline.ovpn"));
+    QVERIFY(!base.isEmpty());
+    QTemporaryDir d;
+    const QString path = d.filePath("m.ovpn");
+    quint32 x = 777;
+    auto rnd = [&x] { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x; };
+    const QByteArray alphabet("<>/\"'#;\n \r-abcx0123456789");
+    int failed = 0;
+    for (int i = 0; i < 400; ++i) {
+      QByteArray b = base;
+      for (int m = 1 + rnd() % 6; m > 0; --m) {
+        const int at = int(rnd() % b.size());
+        if (rnd() % 2) b[at] = alphabet[rnd() % alphabet.size()];
+        else b.remove(at, 1 + rnd() % 40);
+      }
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(b);
+      f.close();
+      braid::ovpn::Parsed p;
+      braid::ovpn::Error e;
+      if (!braid::ovpn::parseFile(path, &p, &e)) {
+        ++failed;
+        QVERIFY(e.line >= 0 && e.line <= b.count('\n') + 1);
+        QVERIFY(e.text().startsWith("m.ovpn"));
+      }
+    }
+    QVERIFY(failed > 0);
+  }
+
   void warnsAboutScripts() {
     QTemporaryDir d;
     QFile f(d.filePath("scripted.ovpn"));
