@@ -10,6 +10,7 @@
 #include <QQmlContext>
 #include <QQuickWindow>
 #include <QTimer>
+#include <memory>
 
 #include "admin_controller.h"
 #include "controller.h"
@@ -22,7 +23,7 @@ const QStringList kScreens = {"connection", "paths", "profiles", "log", "gateway
 
 void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, const QString &dir, int timeoutMs) {
   QDir().mkpath(dir);
-  auto *deadline = new QElapsedTimer;
+  auto deadline = std::make_shared<QElapsedTimer>();
   deadline->start();
   auto *poll = new QTimer(win);
   poll->setInterval(100);
@@ -40,7 +41,7 @@ void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, 
     }
     // Let the charts collect a few seconds of history first.
     QTimer::singleShot(4000, win, [=] {
-      auto *idx = new int(0);
+      auto idx = std::make_shared<int>(0);
       auto *step = new QTimer(win);
       step->setInterval(800);
       win->setProperty("currentScreen", 0);
