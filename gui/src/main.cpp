@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// braid-gui: wires the controllers and models into the QML views. Unprivileged; attaches to braidd's management
+// socket (--mgmt) and, for the admin view, to a gateway's (--admin). --screenshots DIR drives every screen once and
+// saves DIR/<screen>.png (the smoke test; the pictures in docs/gui/ come from it).
+#include <QCommandLineParser>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QGuiApplication>
+#include <QQmlApplicationEngine>
+#include <QQmlContext>
+#include <QQuickWindow>
+#include <QTimer>
+#include <memory>
+
+#include "admin_controller.h"
+#include "controller.h"
+#include "profile_model.h"
+
+namespace {
+
+// Screens in the order of the navigation bar (Main.qml's `screens`).
+const QStringList kScreens = {"connection", "paths", "profiles", "log", "gateway"};
+
+void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, const QString &dir, int timeoutMs) {
+  QDir().mkpath(dir);
+  auto deadline = std::make_shared<QElapsedTimer>();
+  deadline->start();
+  auto *poll = new QTimer(win);
+  poll->setInterval(100);
+  QObject::connect(poll, &QTimer::timeout, win, [=] {
+    // Wait until the tunnel is up with its paths and (if asked) the admin view has clients, so the pictures show data.
+    const bool ready = ctl->state() == Controller::Connected && ctl->paths()->count() >= 2 &&
+                       ctl->connectedSeconds() >= 0 && (admin->endpoint().isEmpty() || admin->clients()->rowCount() > 0);
+    if (!ready && deadline->elapsed() < timeoutMs) return;
+    poll->stop();
+    if (!ready) {
+      qCritical("screenshots: not ready after %d ms (state %s, %d paths, %d clients)", timeoutMs,
+                qPrintable(ctl->stateText()), ctl->paths()->count(), admin->clients()->rowCount());
+      QCoreApplication::exit(1);
+      return;
+    }
+    // Let the charts collect a few seconds of history first.
+    QTimer::singleShot(4000, win, [=] {
+      auto idx = std::make_shared<int>(0);
+      auto *step = new QTimer(win);
+      step->setInterval(800);
+      win->setProperty("currentScreen", 0);
+      QObject::connect(step, &QTimer::timeout, win, [=] {
+        const QString file = QDir(dir).filePath(kScreens[*idx] + QStringLiteral(".png"));
+        const QImage img = win->grabWindow();
+        if (img.isNull() || !img.save(file)) {
+          qCritical("screenshots: cannot save %s", qPrintable(file));
+          QCoreApplication::exit(1);
+          return;
+        }
+        qInfo("screenshots: %s (%dx%d)", qPrintable(file), img.width(), img.height());
+        if (++*idx >= kScreens.size()) {
+          step->stop();
+          QCoreApplication::exit(0);
+          return;
+        }
+        if (kScreens[*idx] == QLatin1String("gateway")) {
+          // Drill into the first multipath client with a path down (else the first multipath client).
+          ClientModel *cm = admin->clients();
+          qint64 pick = -1;
+          for (int r = 0; r < cm->rowCount(); ++r) {
+            const QModelIndex i = cm->index(r);
+            if (!cm->data(i, ClientModel::BraidRole).toBool()) continue;
+            if (pick < 0 || cm->data(i, ClientModel::HealthRole).toString() != QLatin1String("ok"))
+              pick = cm->cidAt(r);
+          }
+          admin->select(pick);
+        }
+        win->setProperty("currentScreen", *idx);
+      });
+      step->start();
+    });
+  });
+  poll->start();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  QGuiApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("braid"));
+  QCoreApplication::setApplicationName(QStringLiteral("braid-gui"));
+  QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+  QCommandLineParser cli;
+  cli.setApplicationDescription(QStringLiteral("Braid multipath VPN (unprivileged GUI)"));
+  cli.addHelpOption();
+  cli.addVersionOption();
+  cli.addOption({"mgmt", "braidd's management socket: unix:PATH or tcp:HOST:PORT.", "endpoint"});
+  cli.addOption({"admin", "a gateway's management socket for the admin view.", "endpoint"});
+  cli.addOption({"profile-dir", "where imported profiles are stored.", "dir"});
+  cli.addOption({"import", "import this .ovpn at start (repeatable).", "file"});
+  cli.addOption({"connect", "connect at start."});
+  cli.addOption({"screenshots", "save a picture of every screen into DIR, then exit.", "dir"});
+  cli.addOption({"screenshot-timeout", "ms to wait for data before --screenshots fails.", "ms", "20000"});
+  cli.process(app);
+
+  qmlRegisterUncreatableType<Controller>("Braid", 1, 0, "Controller", QStringLiteral("the application's controller"));
+  qmlRegisterUncreatableType<PathModel>("Braid", 1, 0, "PathModel", QStringLiteral("owned by a controller"));
+  qmlRegisterUncreatableType<LogModel>("Braid", 1, 0, "LogModel", QStringLiteral("owned by the controller"));
+  qmlRegisterUncreatableType<ClientModel>("Braid", 1, 0, "ClientModel", QStringLiteral("owned by the admin"));
+
+  Controller controller;
+  AdminController admin;
+  ProfileModel profiles(cli.value("profile-dir"));
+  controller.setEndpoint(cli.value("mgmt"));
+  admin.setEndpoint(cli.value("admin"));
+  for (const QString &f : cli.values("import"))
+    if (profiles.importFile(f).isEmpty())
+      controller.log()->append(QDateTime::currentSecsSinceEpoch(), "N", profiles.lastError(), "gui");
+
+  QQmlApplicationEngine engine;
+  engine.rootContext()->setContextProperty("controller", &controller);
+  engine.rootContext()->setContextProperty("admin", &admin);
+  engine.rootContext()->setContextProperty("profiles", &profiles);
+  engine.load(QUrl(QStringLiteral("qrc:/qml/Main.qml")));
+  if (engine.rootObjects().isEmpty()) return 1;
+  auto *win = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
+  if (!win) return 1;
+
+  if (!admin.endpoint().isEmpty()) admin.attach();
+  if (cli.isSet("connect") || cli.isSet("screenshots")) controller.activate();
+  if (cli.isSet("screenshots"))
+    runScreenshots(win, &controller, &admin, cli.value("screenshots"), cli.value("screenshot-timeout").toInt());
+  return app.exec();
+}
