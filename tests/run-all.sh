@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The whole test suite, from a fresh Debian 12 machine as root: install dependencies, build twice (release and
-# ASan+UBSan), run every ctest entry in both builds, except the soak test (label soak: ASan+UBSan build only)
-# and the package install test (label pkg: release build only; it builds the .deb itself).
+# ASan+UBSan), run every ctest entry in both builds, except the soak test (label soak: ASan+UBSan build only),
+# the GUI (built and tested, label gui, in the ASan+UBSan build only) and the package install test (label pkg:
+# release build only; it builds the .deb itself).
 # Benchmarks (label bench) are not part of it.
 # Third stage: the libFuzzer harnesses (tests/fuzz/, clang) built in build-ci-fuzz, each fuzzed 20-30 s (ctest -L fuzz).
 set -euo pipefail
@@ -14,8 +15,9 @@ for variant in release asan; do
 	dir=build-ci-$variant
 	extra=()
 	[ $variant = asan ] && extra=(-DBRAID_SANITIZE=ON)
+	[ $variant = release ] && extra=(-DBRAID_GUI=OFF)	# the GUI once: in the sanitizer build
 	# the soak test runs once, in the sanitizer build (it also catches leaks there)
-	skip='bench|soak'
+	skip='bench|soak|gui'
 	[ $variant = asan ] && skip='bench|pkg'
 	echo "=== $variant: configure + build ($dir)"
 	cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${extra[@]}" >/dev/null
