@@ -113,13 +113,14 @@ echo "  black hole: srv path 1 mtu $m1 ($line); download $secs2 s"
 
 # A packet no path fits (1428-byte inner ICMP, path MTUs ~1222 / 1246) goes out anyway, without DF, and the
 # routers fragment it: with DF (the sockets' probe setting) every one of them would die at the routers.
-pings=$(tb_exec "$TB_CLI" ping -c 3 -i 0.3 -W 2 -M dont -s 1400 -q 10.200.0.1 | sed -n 's/.* \([0-9]*\) received.*/\1/p')
-[ "$pings" = 3 ] || fail "1400-byte ping through the tunnel (fits no path): $pings of 3 replies"
-echo "  1400-byte ping (larger than every path mtu): 3 of 3 replies"
+# With DF every one would die (0 replies); a busy host may lose one to the engine's queue management, so 3 of 5.
+pings=$(tb_exec "$TB_CLI" ping -c 5 -i 0.3 -W 2 -M dont -s 1400 -q 10.200.0.1 | sed -n 's/.* \([0-9]*\) received.*/\1/p')
+[ "${pings:-0}" -ge 3 ] || fail "1400-byte ping through the tunnel (fits no path): $pings of 5 replies, want >= 3"
+echo "  1400-byte ping (larger than every path mtu): $pings of 5 replies"
 
 bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
 bd_stop srv || fail "srv exit code $? after SIGTERM, want 0"
 kill "$MP_HTTP_PID"
 printf 'ok: path mtu %s / %s (cli), %s / %s (srv); SYN mss %s; 8 MB in %.2f s on both paths; mss_clamped %s\n' \
 	"${M1[cli]}" "${M2[cli]}" "${M1[srv]}" "${M2[srv]}" "$mss" "$secs" "$clamped"
-printf 'ok: black hole on path 1 (router mtu 1280): srv path 1 mtu %s, no failure, 8 MB in %.2f s; oversize ping 3/3\n' "$m1" "$secs2"
+printf 'ok: black hole on path 1 (router mtu 1280): srv path 1 mtu %s, no failure, 8 MB in %.2f s; oversize ping %s/5\n' "$m1" "$secs2" "$pings"

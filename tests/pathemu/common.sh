@@ -60,6 +60,16 @@ sys.exit(0 if rhs == s["received"] and s["received"] > 0 else 1)
 PY
 }
 
+# pe_ping_rtt_median NS ADDR COUNT INTERVAL [ping args]: the median of the per-packet RTTs in ms (a delay check:
+# a busy host adds a few late replies, which move the mean but not the median)
+pe_ping_rtt_median() {
+	local ns=$1 addr=$2 count=$3 iv=$4 out
+	shift 4
+	out=$(tb_exec "$ns" ping -c "$count" -i "$iv" -W 2 "$@" "$addr") || fail "ping $addr: $out"
+	echo "$out" | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
 # pe_ping_rtt_avg NS ADDR COUNT INTERVAL [ping args]: average RTT in ms
 pe_ping_rtt_avg() {
 	local ns=$1 addr=$2 count=$3 iv=$4 out
