@@ -17,11 +17,18 @@ JSONL = os.path.join(ROOT, 'docs', 'fuzz', 'long-runs.jsonl')
 DOC = os.path.join(ROOT, 'docs', 'fuzzing.md')
 BEGIN, END = '<!-- long-runs:begin (tests/fuzz/report.py) -->', '<!-- long-runs:end -->'
 WIRE = ['tcpframe', 'ctl_pkt', 'reliable', 'tls_auth', 'tls_crypt', 'dc', 'mp_msg']
-OTHERS = ['cookie', 'km2', 'push', 'config', 'argv', 'ctlproto', 'netlink']
+OTHERS = ['cookie', 'km2', 'push', 'config', 'argv', 'ctlproto', 'netlink', 'pktinfo', 'mgmt_line']
 
 
 def hm(s):
     return f'{s // 3600}h{s % 3600 // 60:02d}m' if s >= 3600 else f'{s // 60}m{s % 60:02d}s'
+
+
+def crashes(rs):
+    # a run's 'note' explains crash inputs that were not crashes (e.g. a timeout from pausing the fuzzer)
+    real = sum(r['crashes'] for r in rs if 'note' not in r)
+    noted = sum(r['crashes'] for r in rs if 'note' in r)
+    return f'{real}' + (f' (+{noted} false, see the run\'s note)' if noted else '')
 
 
 def table():
@@ -43,7 +50,7 @@ def table():
         rows.append(f'| {h} | {"yes" if h in WIRE else "no"} | {hm(cpu)} ({met}) | {len(rs)} | '
                     f'{sum(r["execs"] for r in rs):,} | {last["cov"]} | {last["ft"]} | '
                     f'{last["corpus_files"]} files, {last["corpus_bytes"]:,} B | {hm(last["since_new_s"])} | '
-                    f'{sum(r["crashes"] for r in rs)} |')
+                    f'{crashes(rs)} |')
     total = sum(r['cpu_s'] for r in runs)
     rows.append('')
     rows.append(f'Total: {hm(total)} CPU in {len(runs)} runs; last run {runs[-1]["date"] if runs else "-"}.')
