@@ -5,8 +5,9 @@
  * the client then compares a fingerprint of the addresses on the interfaces
  * that are up (the loopback and its own TUN left out, so its own set-up and
  * teardown never count) with the last one, and acts only on a real change:
- *   - connected (UDP) and the socket's local address is gone: restart now
- *     ("local-address-gone") rather than after ping-restart;
+ *   - connected (UDP, single path) and the socket's local address is gone:
+ *     restart now ("local-address-gone") rather than after ping-restart; a
+ *     multipath session is left to its data plane (failover, re-binding);
  *   - not connected (a restart pause, or a handshake begun on the old
  *     network): connect now, the failure count cleared, so a long outage's
  *     connect-retry backoff does not delay the return.
@@ -95,7 +96,10 @@ static void net_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (c->exit_req || c->restart_reason || !n || now - c->net_kick < KICK_MIN_S)
 		return;
 	if (c->st == CS_UP) {
-		if (!local_gone(c))
+		/* multipath: one path's address going is the data plane's business (it fails the path
+		 * over and re-binds it); the session never drops while another path works, and if all
+		 * are gone ping-restart reconnects */
+		if (c->mp || !local_gone(c))
 			return;
 		c->net_kick = now;
 		braid_info("network change: the local address of the link is gone; reconnecting now");
