@@ -60,7 +60,10 @@ echo "ok: SIGUSR1 on srv: tunnel back in ${el} s, sha256"
 # 3. srv killed and started again (a new process: new epoch, packet-ids from 1, old state gone)
 kill -KILL "${BD_PID[srv]}"
 wait "${BD_PID[srv]}" 2>/dev/null
-sleep 1
+# Epochs are whole seconds (docs/data-channel.md): the old srv's SIGUSR1 may have come within its first second
+# and taken start+2; a new process started within the next second would take the same epoch and be refused as a
+# replay until ping-restart (the documented limit: restarts faster than the clock). 2 s keeps the new one newer.
+sleep 2
 n=$(rs_count cli "the peer restarted")
 bd_start srv "$TB_SRV"
 bd_wait_log srv "Initialization Sequence Completed" 10 || fail "srv did not start again"
