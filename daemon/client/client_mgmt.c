@@ -18,6 +18,7 @@
 #include "client/client_setup.h"
 #include "client/client_status.h"
 #include "control/mgmt.h"
+#include "control/mgmt_cfg.h"
 #include "util/log.h"
 
 static int op_status(void *user, int version, FILE *f)
@@ -90,18 +91,7 @@ static void op_credentials(void *user, const char *type, const char *username,
 int client_mgmt_open(struct braid_client *c)
 {
 	const struct braid_options *o = c->o;
-	struct braid_mgmt_cfg cfg = {
-		.addr = o->mgmt_addr,
-		.port = (unsigned)o->mgmt_port,
-		.unix_sock = o->mgmt_unix,
-		.pwfile = o->mgmt_pwfile,
-		.client_user = o->mgmt_client_user,
-		.client_group = o->mgmt_client_group,
-		.hold = o->mgmt_hold,
-		.query_passwords = o->mgmt_query_passwords,
-		.client_auth = o->mgmt_client_auth,
-		.log_cache = (unsigned)o->mgmt_log_cache,
-	};
+	struct braid_mgmt_cfg cfg;
 	struct braid_mgmt_ops ops = {
 		.user = c,
 		.status = op_status,
@@ -112,6 +102,7 @@ int client_mgmt_open(struct braid_client *c)
 	};
 	int r;
 
+	braid_mgmt_cfg_from_options(&cfg, o);
 	if (!o->mgmt_addr)
 		return 0;
 	r = braid_mgmt_new(&c->mg, c->loop, &cfg, &ops);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "control/mgmt.h"
+#include "control/mgmt_cfg.h"
 #include "control/mgmt_cmd.h"
 #include "gateway/gw_client.h"
 #include "gateway/gw_table.h"
@@ -152,18 +153,7 @@ static void server_state(struct braid_gateway *g, const char *name, const char *
 int gw_mgmt_open(struct braid_gateway *g)
 {
 	const struct braid_options *o = g->o;
-	struct braid_mgmt_cfg cfg = {
-		.addr = o->mgmt_addr,
-		.port = (unsigned)o->mgmt_port,
-		.unix_sock = o->mgmt_unix,
-		.pwfile = o->mgmt_pwfile,
-		.client_user = o->mgmt_client_user,
-		.client_group = o->mgmt_client_group,
-		.hold = o->mgmt_hold,
-		.query_passwords = o->mgmt_query_passwords,
-		.client_auth = o->mgmt_client_auth,
-		.log_cache = (unsigned)o->mgmt_log_cache,
-	};
+	struct braid_mgmt_cfg cfg;
 	struct braid_mgmt_ops ops = {
 		.user = g,
 		.gateway = true,
@@ -175,6 +165,7 @@ int gw_mgmt_open(struct braid_gateway *g)
 	};
 	int r;
 
+	braid_mgmt_cfg_from_options(&cfg, o);
 	if (!o->mgmt_addr)
 		return 0;
 	if (o->mgmt_client_auth && o->auth_user_pass_verify)

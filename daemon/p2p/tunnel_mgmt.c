@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "control/mgmt.h"
+#include "control/mgmt_cfg.h"
 #include "p2p/tunnel_int.h"
 #include "util/log.h"
 
@@ -50,15 +51,7 @@ static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
 int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 {
 	const struct braid_options *o = t->o;
-	struct braid_mgmt_cfg cfg = {
-		.addr = o->mgmt_addr,
-		.port = (unsigned)o->mgmt_port,
-		.unix_sock = o->mgmt_unix,
-		.pwfile = o->mgmt_pwfile,
-		.client_user = o->mgmt_client_user,
-		.client_group = o->mgmt_client_group,
-		.log_cache = (unsigned)o->mgmt_log_cache,
-	};
+	struct braid_mgmt_cfg cfg;
 	struct braid_mgmt_ops ops = {
 		.user = t,
 		.status = op_status,
@@ -69,6 +62,9 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 	struct braid_mgmt_state s = { .tun4 = t4 };
 	int r;
 
+	braid_mgmt_cfg_from_options(&cfg, o);
+	/* no hold, password query or client-auth in the static-key mode (no effect: warned below) */
+	cfg.hold = cfg.query_passwords = cfg.client_auth = false;
 	*out = NULL;
 	if (!o->mgmt_addr)
 		return 0;
