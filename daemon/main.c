@@ -8,7 +8,9 @@
  * (main_genkey.c); `daemon` forks once the options are read; systemd's
  * notification socket is opened before any drop (os/sdnotify.c). SIGHUP:
  * the role returns BRAID_RUN_RELOAD, and main frees it, reads the
- * configuration again and starts it anew (OpenVPN's full restart). Exit
+ * configuration again and starts it anew (OpenVPN's full restart); the
+ * reload signal (SIGRTMIN+1, session/reload.h) is the live reload, which
+ * keeps every session (the roles' *_reload.c). Exit
  * codes: 0 normal end, 1 configuration or startup error (a failed drop
  * included; a configuration that no longer parses at SIGHUP too).
  */
@@ -22,19 +24,24 @@
 
 #include "client/client.h"
 #include "client/client_ctlsock.h"
+#include "client/client_reload.h"
 #include "config/config.h"
 #include "config/options_class.h"
+#include "config/options_reload.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
 #include "gateway/gw_mgmt.h"
+#include "gateway/gw_reload.h"
 #include "main_genkey.h"
 #include "os/sdnotify.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
 #include "session/privdrop.h"
+#include "session/reload.h"
 #include "p2p/tunnel.h"
 #include "p2p/tunnel_mgmt.h"
+#include "p2p/tunnel_reload.h"
 #include "control/mgmt.h"
 
 
@@ -136,7 +143,9 @@ static int run_role(struct braid_options *o)
 			braid_client_free(c);
 			return 1;
 		}
+		client_reload_listen(c);
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		client_reload_unlisten(c);
 		client_ctlsock_close(ctl);
 		braid_client_free(c);
 		return code;
@@ -152,7 +161,9 @@ static int run_role(struct braid_options *o)
 			braid_gateway_free(g);
 			return 1;
 		}
+		gw_reload_listen(g);
 		code = braid_gateway_run(g);
+		gw_reload_unlisten(g);
 		gw_mgmt_close(g);
 		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
@@ -170,7 +181,9 @@ static int run_role(struct braid_options *o)
 		braid_tunnel_free(t);
 		return 1;
 	}
+	braid_tunnel_reload_listen(t);
 	code = braid_tunnel_run(t);
+	braid_tunnel_reload_unlisten(t);
 	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	return code;
@@ -208,6 +221,8 @@ int main(int argc, char **argv)
 		braid_err("libsodium initialisation failed");
 		return 1;
 	}
+	braid_reload_set_args(argc, argv);	/* the live reload reads the same command line */
+	signal(BRAID_RELOAD_SIGNAL, SIG_IGN);	/* until a role listens for it: never fatal */
 	if (parse_options(&o, argc, argv))
 		goto out_opts;
 	if (o.genkey_type) {	/* `--genkey TYPE [FILE]`: nothing else runs */
