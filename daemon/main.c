@@ -50,6 +50,7 @@ static void usage(void)
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
 	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
+	       "       braidd --test-config --config FILE [--option args ...]\n"
 	       "Options are OpenVPN's, in a config file or on the command line with '--'\n"
 	       "(--help-options lists every directive braidd reads).\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
@@ -124,6 +125,37 @@ static int finish_options(struct braid_options *o)
 		return r;
 	}
 	return 0;
+}
+
+/*
+ * `braidd --test-config --config FILE [--option ...]`: read and check the
+ * options as at start (nothing opened, no file the options name is read);
+ * "configuration OK: MODE" and 0, or the error and 1.
+ */
+static int test_config(int argc, char **argv)
+{
+	struct braid_options o;
+	char err[1024];
+	int r;
+
+	argv[0] = "braidd";
+	if (argc < 2) {
+		usage();
+		return 1;
+	}
+	braid_options_init(&o);
+	r = braid_config_parse_argv(&o, argc, argv, err, sizeof(err));
+	if (!r) {
+		o.tls_mode_supported = true;
+		r = braid_options_finalize(&o, err, sizeof(err));
+	}
+	if (r)
+		fprintf(stderr, "%s\n", err);
+	else
+		printf("configuration OK: %s\n", o.mode == BRAID_MODE_SERVER ? "gateway" :
+		       o.tls == BRAID_TLS_CLIENT ? "TLS client" : "static-key point-to-point");
+	braid_options_free(&o);
+	return r ? 1 : 0;
 }
 
 /* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
@@ -217,6 +249,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	braid_dc_log_set(dc_sink, NULL);
+	if (!strcmp(argv[1], "--test-config"))	/* parse and check only: the docs' examples, before a reload */
+		return test_config(argc - 1, argv + 1);
 	if (sodium_init() < 0) {
 		braid_err("libsodium initialisation failed");
 		return 1;
