@@ -3,7 +3,8 @@
 # p2p_reload.sh - the live reload (SIGRTMIN+1) of a static-key multipath pair on two paths: the client's
 # scheduler, verb and a path's backup change, one restart-only option (tun-mtu) is named and left as it was,
 # the server's scheduler changes, and a broken config leaves the server running; the tunnel never restarts
-# (one "Initialization Sequence Completed" each, no RECONNECTING, pings flow through the reloads).
+# (one "Initialization Sequence Completed" each, no RECONNECTING, pings flow through the reloads); each reload
+# tells systemd RELOADING=1 with MONOTONIC_USEC, then READY=1.
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -11,6 +12,16 @@ command -v jq >/dev/null || { echo "SKIP: no jq"; exit 77; }
 tb_setup -n 2 >/dev/null 2>&1 || fail "tb_setup"
 bd_keygen "$TB_DIR/key"
 RL=$(kill -l RTMIN+1 2>/dev/null) || RL=35
+# systemd's notification socket for both peers: every datagram to notify.txt, one per line ('|' for newlines)
+tb_bg "$TB_SRV" python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], "a", buffering=1) as f:
+    while True:
+        f.write(s.recv(4096).decode().replace("\n", "|") + "\n")' "$TB_DIR/notify.sock" "$TB_DIR/notify.txt"
+for ((i = 0; i < 40; i++)); do [ -S "$TB_DIR/notify.sock" ] && break; sleep 0.05; done
+export NOTIFY_SOCKET=$TB_DIR/notify.sock
 mp_pair 2 "mp-scheduler edf" -- "mp-scheduler edf"
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "no ping"
 mp_wait_paths cli 2 active 10 || fail "client paths not active"
@@ -54,4 +65,13 @@ sleep 0.3
 kill -0 "${BD_PID[srv]}" || fail "broken config: the server exited"
 tb_wait_ping "$TB_CLI" 10.200.0.1 5 || fail "broken config: no ping"
 echo "ok: a broken config leaves the static-key peer running"
+
+# sd_notify: each of the three reloads is RELOADING=1 with MONOTONIC_USEC, then READY=1 (2 at start + 3)
+sleep 0.3
+n=$(grep -cE '^RELOADING=1\|MONOTONIC_USEC=[0-9]+\|STATUS=reloading the configuration' "$TB_DIR/notify.txt")
+[ "$n" = 3 ] || fail "want 3 RELOADING=1 with MONOTONIC_USEC, got $n: $(cat "$TB_DIR/notify.txt")"
+n=$(grep -c '^READY=1|MAINPID=' "$TB_DIR/notify.txt")
+[ "$n" = 5 ] || fail "want 5 READY=1 (2 starts + 3 reloads), got $n: $(cat "$TB_DIR/notify.txt")"
+[ "$(tail -n 1 "$TB_DIR/notify.txt" | cut -c1-8)" = "READY=1|" ] || fail "the last notification is not READY=1"
+echo "ok: RELOADING=1 + MONOTONIC_USEC, then READY=1, at each reload"
 echo "PASS: p2p_reload"
