@@ -176,6 +176,10 @@ static void merge_paths(struct braid_options *cur, const struct braid_options *n
 		const struct braid_opt_mp_path *b = &n->mp_paths[i];
 
 		if (a->backup != b->backup || a->cap_bps != b->cap_bps) {
+			if (a->backup != b->backup)
+				d->paths_backup_changed |= 1u << i;
+			if (a->cap_bps != b->cap_bps)
+				d->paths_cap_changed |= 1u << i;
 			a->backup = b->backup;
 			a->cap_bps = b->cap_bps;
 			d->paths_changed |= 1u << i;

@@ -27,6 +27,8 @@ enum {
 struct braid_reload_diff {
 	unsigned changed;		/* BRAID_RELOAD_* */
 	uint32_t paths_changed;		/* bit i: mp_paths[i]'s backup or cap changed */
+	uint32_t paths_backup_changed;	/* bit i: its backup flag changed */
+	uint32_t paths_cap_changed;	/* bit i: its cap changed */
 	unsigned n_restart;		/* options changed that need a restart (logged, not applied) */
 };
 

@@ -103,12 +103,15 @@ void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 				   "(SIGHUP)", prefix);
 			continue;
 		}
-		if (braid_surface_set_path(dp, prefix, p->local,
-					   p->backup ? BRAID_CTL_PATH_BACKUP : BRAID_CTL_PATH_ACTIVE, 0,
-					   err, sizeof(err)) ||
-		    braid_surface_set_path(dp, prefix, p->local,
-					   p->cap_bps ? BRAID_CTL_PATH_CAP : BRAID_CTL_PATH_NOCAP,
-					   p->cap_bps, err, sizeof(err)))
+		/* what changed (each set is logged with the path's settings) */
+		if (((d->paths_backup_changed & (1u << i)) &&
+		     braid_surface_set_path(dp, prefix, p->local,
+					    p->backup ? BRAID_CTL_PATH_BACKUP : BRAID_CTL_PATH_ACTIVE, 0,
+					    err, sizeof(err))) ||
+		    ((d->paths_cap_changed & (1u << i)) &&
+		     braid_surface_set_path(dp, prefix, p->local,
+					    p->cap_bps ? BRAID_CTL_PATH_CAP : BRAID_CTL_PATH_NOCAP,
+					    p->cap_bps, err, sizeof(err))))
 			braid_warn("%s: mp-path %s: %s", prefix, p->local, err);
 	}
 }

@@ -100,7 +100,8 @@ int main(void)
 	CHECK(d.changed == BRAID_RELOAD_CRL && d.n_restart == 0, "crl: %#x %u", d.changed, d.n_restart);
 	/* client: backup/cap of kept paths live */
 	run(cl, "", "mp-backup 10.0.1.1\nmp-cap 10.0.0.1 5\n", &d, path_check);
-	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_changed == 3 && d.n_restart == 0,
+	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_changed == 3 && d.paths_backup_changed == 2 &&
+	      d.paths_cap_changed == 1 && d.n_restart == 0,
 	      "paths: %#x %#x %u", d.changed, d.paths_changed, d.n_restart);
 	/* a path added: a restart, nothing moved */
 	run(cl, "", "mp-path 10.0.2.1\n", &d, NULL);
