@@ -3,9 +3,9 @@
  * client_reload.c - the TLS client's live reload (client_reload.h): verb at
  * once (session/reload.c); mp-scheduler and the backup/cap of mp-path lines
  * on the running multipath engine and for later reconnects; crl-verify read
- * again for the next handshake (the gateway's certificate is checked at the
- * next renegotiation or reconnect, as stock). Everything else is logged as
- * needing a restart.
+ * again (whenever configured) for the next handshake (the gateway's
+ * certificate is checked at the next renegotiation or reconnect, as stock).
+ * Everything else is logged as needing a restart.
  */
 #include "client/client_reload.h"
 
@@ -22,9 +22,11 @@ static void on_reload(void *user)
 	int r = braid_reload_begin(c->o, &d);
 
 	if (!r) {
+		const struct braid_opt_source *b = &c->o->blobs[BRAID_BLOB_CRL_VERIFY];
+
 		braid_reload_apply_dp(client_mp_dp(c), c->o, &d, NULL);
-		if (c->ssl && (d.changed & BRAID_RELOAD_CRL)) {
-			const struct braid_opt_source *b = &c->o->blobs[BRAID_BLOB_CRL_VERIFY];
+		/* as the gateway: the file is read again whenever one is configured */
+		if (c->ssl && (b->path || b->inline_text || (d.changed & BRAID_RELOAD_CRL))) {
 			unsigned n = 0;
 			char err[512];
 
