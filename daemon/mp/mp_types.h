@@ -16,6 +16,8 @@
 #include "mp_msg.h"
 
 #define BRAID_MP_MAX_PATHS 8
+#define BRAID_MP_WEIGHT_MAX 1000000u	/* largest ratio weight */
+#define BRAID_MP_WEIGHT_NONE UINT32_MAX	/* braid_mp_path_set_weight: the slot's */
 
 struct braid_mp;
 

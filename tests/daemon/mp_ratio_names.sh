@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Ratio weights bound to interface names (issue 10 part 1): client `mp-path c1 ...` then `mp-path c2 ...` with
+# `mp-scheduler ratio c2=3 c1=1` (the names listed in the other order than the paths: the positional form would
+# give c1 the 3). An 8 MB upload through the tunnel (sha256 at the server) must put 75 % (+-4) of the client's
+# data bytes on c2 (per-path tx_bytes of the status file, by dev); then the same after c2's address changes
+# (DHCP-style renew: socket re-bound, path re-validated), after SIGUSR1 (a new engine: every path re-added), and
+# after a restart with the mp-path lines swapped (c2 first). Unshaped veths: the split is the scheduler's alone.
+set -uo pipefail
+source "$(dirname "$0")/mplib.sh"
+source "$(dirname "$0")/restart_lib.sh"
+bd_require
+tb_setup -n 2 >/dev/null 2>&1 || fail "tb_setup"
+bd_keygen "$TB_DIR/key"
+head -c 8388608 /dev/urandom >"$TB_DIR/blob"
+want=$(sha256sum <"$TB_DIR/blob" | cut -d' ' -f1)
+SRV_LINES=("dev tun" "lport 1194" "secret $TB_DIR/key 0" "ifconfig 10.200.0.1 10.200.0.2" "verb 4"
+	"status $TB_DIR/srv.json 1" "mp-path 10.1.2.2" "mp-path 10.2.2.2")
+P1="mp-path c1 10.1.2.2 1194"
+P2="mp-path c2 10.2.2.2 1194"
+cli_conf() {
+	bd_conf cli "dev tun" "nobind" "secret $TB_DIR/key 1" "ifconfig 10.200.0.2 10.200.0.1" "verb 4" \
+		"status $TB_DIR/cli.json 1" "$@" "mp-scheduler ratio c2=3 c1=1"
+}
+dev_tx() { jq --arg d "$1" '[.paths[] | select(.dev == $d) | .tx_bytes] | add // 0' "$TB_DIR/cli.json"; }
+
+# share WHAT: upload the blob, check its sha256 and c2's share of the client's data bytes
+share() {
+	local what=$1 a1 a2 d1 d2 pct
+	mp_refresh cli
+	sleep 0.2
+	a1=$(dev_tx c1)
+	a2=$(dev_tx c2)
+	mp_up_start 9000 up.sum
+	mp_up_send blob 9000 || fail "$what: upload through the tunnel"
+	wait "$MP_UP_PID"
+	[ "$(cut -d' ' -f1 "$TB_DIR/up.sum")" = "$want" ] || fail "$what: upload sha256 $(cat "$TB_DIR/up.sum"), want $want"
+	mp_refresh cli
+	sleep 0.2
+	d1=$(($(dev_tx c1) - a1))
+	d2=$(($(dev_tx c2) - a2))
+	[ $((d1 + d2)) -gt 8000000 ] || fail "$what: only $((d1 + d2)) data bytes counted for an 8 MB upload"
+	pct=$(awk -v a="$d2" -v b="$d1" 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+	echo "  $what: c1 $d1 B, c2 $d2 B: c2 $pct % (want 75 +- 4)"
+	awk -v p="$pct" 'BEGIN { exit !(p >= 71 && p <= 79) }' || fail "$what: c2 carried $pct % of the data, want 75 +- 4"
+	SHARES+=("$what $pct %")
+}
+
+SHARES=()
+bd_conf srv "${SRV_LINES[@]}"
+bd_start srv "$TB_SRV"
+bd_wait_log srv "Initialization Sequence Completed" || fail "srv did not start"
+cli_conf "$P1" "$P2"
+bd_start cli "$TB_CLI"
+bd_wait_log cli "Initialization Sequence Completed" || fail "cli did not start"
+mp_wait_paths cli 2 active 10 || fail "cli: not both paths active"
+[ "$(jq -r .scheduler "$TB_DIR/cli.json")" = "ratio c2=3 c1=1" ] || fail "status scheduler: $(jq -c .scheduler "$TB_DIR/cli.json")"
+share "c1,c2 order"
+
+tb_addr_change 2 3 || fail "address change on c2"
+for _ in $(seq 1 50); do
+	mp_refresh cli
+	[ "$(jq '[.paths[] | select(.dev == "c2" and .state == "active" and (.local | contains("10.2.1.3")))] | length' "$TB_DIR/cli.json")" = 1 ] && break
+	sleep 0.2
+done
+[ "$(jq '[.paths[] | select(.dev == "c2" and .state == "active" and (.local | contains("10.2.1.3")))] | length' "$TB_DIR/cli.json")" = 1 ] ||
+	fail "c2 not active on its new address: $(jq -c '[.paths[] | {dev, local, state}]' "$TB_DIR/cli.json")"
+share "after c2's address change"
+
+n_conn=$(rs_count cli "state: CONNECTED")
+kill -USR1 "${BD_PID[cli]}"
+rs_wait_count cli "state: CONNECTED" $((n_conn + 1)) 10 || fail "cli: not connected after SIGUSR1"
+mp_wait_paths cli 2 active 10 || fail "cli: not both paths active after SIGUSR1"
+share "after SIGUSR1 (paths re-added)"
+bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
+
+cli_conf "$P2" "$P1"
+bd_start cli "$TB_CLI"
+bd_wait_log cli "Initialization Sequence Completed" || fail "cli (swapped) did not start"
+mp_wait_paths cli 2 active 10 || fail "cli (swapped): not both paths active"
+share "c2,c1 order"
+bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
+bd_stop srv || fail "srv exit code $? after SIGTERM, want 0"
+echo "ok: ratio c2=3 c1=1 follows the names: ${SHARES[*]}; sha256 each time"
