@@ -28,6 +28,7 @@
 #include <fnmatch.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -37,6 +38,8 @@
 #include "util/log.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
+
+#define NO_DEVBIND_ENV "BRAID_TEST_NO_DEVBIND"
 
 void mpath_bind_io(struct braid_mpath *m, struct msock *s, bool on)
 {
@@ -95,8 +98,13 @@ static int open_on(struct braid_mpath *m, struct msock *s, const struct braid_li
 	if (r)
 		return r;
 	*devbound = false;
-	/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
-	if (s->sends_first && w->ifindex > 0) {
+	/* test only (docs/braidd.md "Test knobs"): neither option, as under a seccomp filter that
+	 * refuses both or a kernel without them: the packets follow the routing table */
+	if (s->sends_first && w->ifindex > 0 && getenv(NO_DEVBIND_ENV) && !strcmp(getenv(NO_DEVBIND_ENV), "1")) {
+		braid_warn("multipath: %s=1: socket on %s not bound to its interface (test only)",
+			   NO_DEVBIND_ENV, w->ifname);
+	} else if (s->sends_first && w->ifindex > 0) {
+		/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
 		if (!setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, w->ifname, (socklen_t)strlen(w->ifname) + 1)) {
 			*devbound = true;
 		} else {
@@ -484,9 +492,12 @@ static void check_route(struct braid_mpath *m, int i)
 		return;
 	snprintf(e->route, sizeof(e->route), "%s", t);
 	e->route_bad = bad;
-	if (bad)
+	if (bad) {
+		/* once per change of the route (not per scan): a route that stays wrong is not repeated */
+		m->sock[e->sock].route_warnings++;
 		braid_warn("multipath: path %s: %s: its packets do not take the path's interface",
 			   mpath_ep_str(m, i, d, sizeof(d)), t);
+	}
 	else
 		braid_info("multipath: path %s: route %s%s", mpath_ep_str(m, i, d, sizeof(d)), t,
 			   s->devbound ? " (socket bound to the device)" : "");
