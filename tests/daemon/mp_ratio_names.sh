@@ -6,6 +6,8 @@
 # data bytes on c2 (per-path tx_bytes of the status file, by dev); then the same after c2's address changes
 # (DHCP-style renew: socket re-bound, path re-validated), after SIGUSR1 (a new engine: every path re-added), and
 # after a restart with the mp-path lines swapped (c2 first). Unshaped veths: the split is the scheduler's alone.
+# Also (closing note's "noticed"): after the renew, the server removes the path of c2's old address at once
+# (the client's path of the same slot answers from the new one), not after mp-path-timeout; 2 paths left.
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 source "$(dirname "$0")/restart_lib.sh"
@@ -66,6 +68,20 @@ done
 [ "$(jq '[.paths[] | select(.dev == "c2" and .state == "active" and (.local | contains("10.2.1.3")))] | length' "$TB_DIR/cli.json")" = 1 ] ||
 	fail "c2 not active on its new address: $(jq -c '[.paths[] | {dev, local, state}]' "$TB_DIR/cli.json")"
 share "after c2's address change"
+# the server's old path of c2 (failed, its address gone) goes at once, not after mp-path-timeout (30 s)
+t_gone=$SECONDS
+for _ in $(seq 1 50); do
+	grep -q "10.2.1.2:[0-9]*) removed: the peer's path of the same slot answers from another address now" \
+		"$TB_DIR/srv.log" && break
+	sleep 0.1
+done
+grep -q "10.2.1.2:[0-9]*) removed: the peer's path of the same slot answers from another address now" "$TB_DIR/srv.log" ||
+	fail "srv: the path from c2's old address was not removed: $(grep 'removed' "$TB_DIR/srv.log")"
+mp_refresh srv
+sleep 0.2
+[ "$(jq '.paths | length' "$TB_DIR/srv.json")" = 2 ] ||
+	fail "srv: $(jq -c '[.paths[] | {remote, state}]' "$TB_DIR/srv.json"), want the 2 live paths"
+echo "  srv: old c2 path removed $((SECONDS - t_gone)) s after the upload that followed the renew"
 
 n_conn=$(rs_count cli "state: CONNECTED")
 kill -USR1 "${BD_PID[cli]}"
