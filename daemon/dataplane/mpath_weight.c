@@ -42,9 +42,9 @@ static uint32_t weight_of(const struct braid_mpath *m, int i)
 
 	if (w == BRAID_MP_WEIGHT_NONE && n && s->kind == BRAID_MP_LOCAL_ADDR && s->ifname[0])
 		w = braid_mp_wnames_get(&m->wn, s->ifname);
-	/* named form: a path not listed carries data only when no listed one can;
-	 * positional form: it keeps its slot's weight */
-	return w == BRAID_MP_WEIGHT_NONE && m->wn_named ? 0 : w;
+	/* named form: a path not listed carries data only when no path with a weight
+	 * can; positional form: it keeps its slot's weight */
+	return w == BRAID_MP_WEIGHT_NONE && m->wn_named ? BRAID_MP_WEIGHT_SPARE : w;
 }
 
 void mpath_weight_apply(struct braid_mpath *m, int i)

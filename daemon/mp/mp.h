@@ -97,9 +97,10 @@ int braid_mp_path_set_slot(struct braid_mp *mp, int path, unsigned int slot);
 /*
  * The ratio scheduler's weight of one path (0..BRAID_MP_WEIGHT_MAX),
  * overriding its slot's weight; BRAID_MP_WEIGHT_NONE goes back to the
- * slot's. The caller binds weights to names (dataplane/mpath_weight.c).
- * Weight 0: the path carries data only when no usable path has a weight.
- * Local only (the peer is not told). 0, -ENOENT or -EINVAL.
+ * slot's; BRAID_MP_WEIGHT_SPARE: it carries data (weight 1) only while no
+ * other usable path has a weight above 0. Weight 0: never (as ratio 1:0).
+ * The caller binds weights to names (dataplane/mpath_weight.c). Local only
+ * (the peer is not told). 0, -ENOENT or -EINVAL.
  */
 int braid_mp_path_set_weight(struct braid_mp *mp, int path, uint32_t weight);
 

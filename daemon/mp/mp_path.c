@@ -161,7 +161,8 @@ int braid_mp_path_set_weight(struct braid_mp *mp, int path, uint32_t weight)
 
 	if (!p)
 		return -ENOENT;
-	if (weight > BRAID_MP_WEIGHT_MAX && weight != BRAID_MP_WEIGHT_NONE)
+	if (weight > BRAID_MP_WEIGHT_MAX && weight != BRAID_MP_WEIGHT_NONE &&
+	    weight != BRAID_MP_WEIGHT_SPARE)
 		return -EINVAL;
 	if (weight == BRAID_MP_WEIGHT_NONE ? !p->has_weight : p->has_weight && p->weight == weight)
 		return 0;

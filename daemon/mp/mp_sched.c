@@ -110,16 +110,16 @@ unsigned int mp_sched_slot(const struct mp_path *p)
 	return p->slot != BRAID_MP_SLOT_NONE ? p->slot : p->peer_slot;
 }
 
-/* ratio: the path's own weight (braid_mp_path_set_weight), else its slot's;
- * a path with neither gets 0 while a usable path has a slot, and all get 1
- * when none has. */
+/* ratio: the path's own weight (braid_mp_path_set_weight; a spare has 0
+ * here), else its slot's; a path with neither gets 0 while a usable path has
+ * a slot, and all get 1 when none has. */
 static double ratio_weight1(const struct braid_mp *mp, int i)
 {
 	unsigned int s = mp_sched_slot(&mp->path[i]);
 	int j;
 
 	if (mp->path[i].has_weight)
-		return (double)mp->path[i].weight;
+		return mp->path[i].weight == BRAID_MP_WEIGHT_SPARE ? 0.0 : (double)mp->path[i].weight;
 	if (s != BRAID_MP_SLOT_NONE)
 		return s < BRAID_MP_MAX_PATHS ? (double)mp->cfg.ratio[s] : 0.0;
 	for (j = 0; j < BRAID_MP_MAX_PATHS; j++)
@@ -128,14 +128,12 @@ static double ratio_weight1(const struct braid_mp *mp, int i)
 	return 1.0;
 }
 
-/* ... and when no usable path has a weight (the weighted ones failed), the
- * others share equally rather than the data having no path. */
+/* ... and a spare (BRAID_MP_WEIGHT_SPARE) gets 1 while no other usable path
+ * has a weight above 0. */
 static double ratio_weight(const struct braid_mp *mp, int i)
 {
-	double w = ratio_weight1(mp, i);
-
-	if (w > 0.0)
-		return w;
+	if (!mp->path[i].has_weight || mp->path[i].weight != BRAID_MP_WEIGHT_SPARE)
+		return ratio_weight1(mp, i);
 	for (int j = 0; j < BRAID_MP_MAX_PATHS; j++)
 		if (j != i && mp_usable(&mp->path[j]) && ratio_weight1(mp, j) > 0.0)
 			return 0.0;

@@ -255,18 +255,23 @@ static void case_weight(void)
 	setup(&h, 0, 0);
 	pump(&h, 300000);
 	CHECK_EQ(braid_mp_set_sched(h.a, BRAID_MP_SCHED_RATIO, NULL, 0), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, BRAID_MP_WEIGHT_SPARE), 0);
 	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, 2), 0);
 	CHECK_EQ(offer(h.a, h.now, 100, &pid), 100);
 	CHECK_EQ(st(h.a, 0).queue_pkts, 0);
 	CHECK_EQ(st(h.a, 1).queue_pkts, 100);
-	/* the only weighted path at 0: both share equally (no "no path") */
+	/* the only weighted path at 0 (never, as ratio 1:0): the spare takes the data */
 	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, 0), 0);
 	CHECK_EQ(offer(h.a, h.now, 100, &pid), 100);
-	CHECK_EQ(st(h.a, 0).queue_pkts, 50);
-	CHECK_EQ(st(h.a, 1).queue_pkts, 150);
+	CHECK_EQ(st(h.a, 0).queue_pkts, 100);
+	CHECK_EQ(st(h.a, 1).queue_pkts, 100);
+	/* no spare and every weight 0: no path (unchanged: ratio 1:0 never uses path 1) */
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, 0), 0);
+	CHECK_EQ(braid_mp_enqueue(h.a, h.now, pkt, sizeof(pkt), BRAID_MP_CLASS_BULK, ++pid),
+		 -ENETUNREACH);
 	teardown(&h);
 	fprintf(stderr, "weight: per-path weights 1:3 over slots 5:2, cleared back to 5:2, "
-		"unlisted path 0, all-zero shared equally\n");
+		"spare path only when no weighted path, weight 0 never\n");
 }
 
 static void case_backup(void)
