@@ -280,6 +280,15 @@ int braid_mpath_set_sched(struct braid_mpath *m, const char *spec)
 	return 0;
 }
 
+int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight)
+{
+	int r = mpath_weight_set(m, path, weight);
+
+	if (!r && m->mp)
+		mpath_pump(m);
+	return r;
+}
+
 int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps)
 {
 	int r = braid_mp_path_set(m->mp, path, flags, cap_bps);

@@ -18,9 +18,6 @@
 #include <string.h>
 
 #include "mp/mp_wnames.h"
-#include "util/log.h"
-#include "dataplane/mpath.h"
-#include "dataplane/mpath_engine.h"
 
 const char *mpath_weight_name(const struct braid_mpath *m, int i)
 {
@@ -98,7 +95,7 @@ int mpath_weight_sched(struct braid_mpath *m, const char *spec)
 	return 0;
 }
 
-int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight)
+int mpath_weight_set(struct braid_mpath *m, const char *path, uint32_t weight)
 {
 	char *end;
 	long idx;
@@ -110,10 +107,7 @@ int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t wei
 	if (!*end) {	/* a path number: that engine path, until it is re-added */
 		if (idx < 0 || idx >= MAX_EPS || !m->ep[idx].used || !m->mp)
 			return -ENOENT;
-		r = braid_mp_path_set_weight(m->mp, (int)idx, weight);
-		if (!r)
-			mpath_pump(m);
-		return r;
+		return braid_mp_path_set_weight(m->mp, (int)idx, weight);
 	}
 	r = braid_mp_wnames_put(&m->wn, path, weight);
 	if (r)
@@ -121,7 +115,5 @@ int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t wei
 	if (m->wn_named && braid_mp_wnames_format(&m->wn, m->sched_name, sizeof(m->sched_name)))
 		snprintf(m->sched_name, sizeof(m->sched_name), "ratio (by name)");
 	apply_all(m);
-	if (m->mp)
-		mpath_pump(m);
 	return 0;
 }
