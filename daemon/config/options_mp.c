@@ -186,8 +186,10 @@ int opt_mp_scheduler(struct ctx *c, int argc, char **argv)
 					BRAID_OPT_MP_SCHED_LEN - 1);
 		at += (size_t)k;
 	}
+	if (argc >= 3 && strcmp(argv[1], "ratio"))
+		return opt_fail(c, "scheduler '%s' takes no weights, got '%s'", argv[1], argv[2]);
 	if (argc >= 3 && strchr(argv[2], '=')) {
-		if (strcmp(argv[1], "ratio") || braid_mp_wnames_parse(buf, &wn) != 1)
+		if (braid_mp_wnames_parse(buf, &wn) != 1)
 			return opt_fail(c, "'ratio' by name needs NAME=WEIGHT pairs like wlan0=3 lte0=1 "
 					"(distinct names, weights 0..%u, one above 0, max %d), got '%s'",
 					BRAID_MP_WEIGHT_MAX, BRAID_MP_MAX_PATHS, buf + 6);
