@@ -103,8 +103,15 @@ open(sys.argv[2], "w").write(h.hexdigest() + "\n")' "$1" "$TB_DIR/$2"
 	sleep 0.3
 }
 mp_up_send() {
-	tb_exec "$TB_CLI" python3 -c 'import socket, sys
-s = socket.create_connection((sys.argv[3], int(sys.argv[2])), timeout=60)
+	tb_exec "$TB_CLI" python3 -c 'import socket, sys, time
+for k in range(50):  # the sink may not listen yet (a busy host)
+    try:
+        s = socket.create_connection((sys.argv[3], int(sys.argv[2])), timeout=60)
+        break
+    except ConnectionRefusedError:
+        if k == 49:
+            raise
+        time.sleep(0.2)
 s.sendall(open(sys.argv[1], "rb").read()); s.shutdown(socket.SHUT_WR); s.recv(1); s.close()' \
 		"$TB_DIR/$1" "$2" "${3:-10.200.0.1}"
 }
