@@ -9,8 +9,9 @@
  * reconnect) or moves to another interface gets a new socket and the
  * engine re-validates the slot's paths (PATH_CHALLENGE) while the other
  * paths carry the session. `mp-path auto` adds a slot for every interface
- * with a route to the peer and drops it when the interface goes down or
- * away (an address change keeps it: re-bound like a named interface).
+ * with a route to the peer and drops it when the interface goes away (a
+ * link down or an address change keeps it: down, then re-bound and
+ * re-validated like a named interface).
  *
  * Routing (docs/braidd.md "Paths by interface"): a socket with configured
  * peers (it sends first: a client's paths) is bound to its interface with
@@ -656,10 +657,12 @@ static void auto_scan(struct braid_mpath *m, uint64_t now)
 			continue;
 		for (int k = 0; k < n && !listed; k++)
 			listed = !strcmp(names[k], s->ifname);
-		/* listed but without address or route for now (a DHCP renew): kept, down or
-		 * flagged by follow() and the route check, re-bound when the address is back */
-		if (!listed)
-			auto_drop(m, si, now, "interface down or gone");
+		/* listed but without address or route for now (a DHCP renew), or not listed
+		 * because its link is down (a flap, a suspend): kept, down or flagged by
+		 * follow() and the route check, its paths re-validated when it is back (no
+		 * PATH_CLOSE, no new engine path); dropped only when the interface is gone */
+		if (!listed && !if_nametoindex(s->ifname))
+			auto_drop(m, si, now, "interface gone");
 	}
 	for (int k = 0; k < n; k++) {
 		bool have = false;
