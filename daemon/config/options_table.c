@@ -93,7 +93,7 @@ static const struct opt_def opt_table[] = {
 	{ "mp-cap", 2, 2, opt_mp_cap, false, NOBLOB, 0 },
 	{ "mp-auto-include", 1, OPT_MANY, opt_mp_auto_pat, false, NOBLOB, 0 },
 	{ "mp-auto-exclude", 1, OPT_MANY, opt_mp_auto_pat, false, NOBLOB, 0 },
-	{ "mp-scheduler", 1, 2, opt_mp_scheduler, false, NOBLOB, 0 },
+	{ "mp-scheduler", 1, 1 + BRAID_OPT_MAX_MP_PATHS, opt_mp_scheduler, false, NOBLOB, 0 },
 	{ "mp-reorder-ms", 1, 1, opt_mp_reorder_ms, false, NOBLOB, 0 },
 	{ "mp-path-timeout", 1, 1, opt_mp_path_timeout, false, NOBLOB, 0 },
 	{ "status", 1, 2, opt_status, false, NOBLOB, 0 },

@@ -144,6 +144,14 @@ struct braid_dp_ops {
 	 */
 	int (*set_sched)(struct braid_dp *dp, const char *spec);
 	/**
+	 * set_weight() - the ratio weight (0..1000000) of a path by name (its
+	 * interface or numeric mp-path LOCAL: kept for that name's paths to
+	 * come) or by number ("1": that path until it is re-added); counts under
+	 * the ratio scheduler (docs/braidd.md "Ratio weights by name"). 0,
+	 * -EINVAL, -ENOENT, -ENOSPC. user: braid_mpath_set_weight.
+	 */
+	int (*set_weight)(struct braid_dp *dp, const char *path, uint32_t weight);
+	/**
 	 * key_install() - a new data-channel key (key_id) is in cfg->dc. user:
 	 * NULL (the engine seals and opens with cfg->dc itself, so a key
 	 * installed there is used at once); kmod: BRAID_DCO_CMD_NEW_KEY with the
@@ -258,6 +266,11 @@ static inline int braid_dp_path_set(struct braid_dp *dp, int path, unsigned int 
 static inline int braid_dp_set_sched(struct braid_dp *dp, const char *spec)
 {
 	return dp->ops->set_sched ? dp->ops->set_sched(dp, spec) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_set_weight(struct braid_dp *dp, const char *path, uint32_t weight)
+{
+	return dp->ops->set_weight ? dp->ops->set_weight(dp, path, weight) : -EOPNOTSUPP;
 }
 
 static inline int braid_dp_key_install(struct braid_dp *dp, int key_id)

@@ -132,6 +132,11 @@ static int user_set_sched(struct braid_dp *dp, const char *spec)
 	return braid_mpath_set_sched(U(dp)->s.m, spec);
 }
 
+static int user_set_weight(struct braid_dp *dp, const char *path, uint32_t weight)
+{
+	return braid_mpath_set_weight(U(dp)->s.m, path, weight);
+}
+
 static int user_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 {
 	return braid_mpath_send_payload(U(dp)->s.m, p, len);
@@ -183,6 +188,7 @@ const struct braid_dp_ops braid_dp_user_ops = {
 	.outer_hdr = user_outer_hdr,
 	.path_set = user_path_set,
 	.set_sched = user_set_sched,
+	.set_weight = user_set_weight,
 	.send = user_send,
 	.send_ip = user_send_ip,
 	.input = user_input,

@@ -27,6 +27,7 @@
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
+#include "dataplane/mpath_weight.h"
 
 /* ---- engine callbacks ---- */
 
@@ -244,6 +245,7 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		p->route_ok = !e->route_bad;
 		p->rebinds = m->sock[e->sock].rebinds;
 		p->bind_failures = m->sock[e->sock].bind_failures;
+		p->route_warnings = m->sock[e->sock].route_warnings;
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
 		braid_mp_path_stats(m->mp, i, &p->mp);
@@ -266,20 +268,25 @@ const char *braid_mpath_sched_name(const struct braid_mpath *m)
 
 int braid_mpath_set_sched(struct braid_mpath *m, const char *spec)
 {
-	uint32_t ratio[BRAID_MP_MAX_PATHS];
-	enum braid_mp_sched s;
-	unsigned int n = 0;
 	int r;
 
-	if (strlen(spec) >= sizeof(m->sched_name) || braid_mp_sched_parse(spec, &s, ratio, &n))
+	if (strlen(spec) >= sizeof(m->sched_name))
 		return -EINVAL;
-	r = braid_mp_set_sched(m->mp, s, ratio, n);
+	r = mpath_weight_sched(m, spec);
 	if (r)
 		return r;
-	m->sched = s;
 	snprintf(m->sched_name, sizeof(m->sched_name), "%s", spec);
 	mpath_pump(m);
 	return 0;
+}
+
+int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight)
+{
+	int r = mpath_weight_set(m, path, weight);
+
+	if (!r && m->mp)
+		mpath_pump(m);
+	return r;
 }
 
 int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps)

@@ -95,6 +95,14 @@ const char *braid_mpath_sched_name(const struct braid_mpath *m);
  */
 int braid_mpath_set_sched(struct braid_mpath *m, const char *spec);
 int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps);
+/*
+ * The ratio weight (0..BRAID_MP_WEIGHT_MAX) of a path by name (its interface,
+ * or its numeric mp-path LOCAL as written): kept for the paths of that name
+ * to come (re-added, re-bound, after a session restart); or by path number
+ * ("1"): that path only, until it is re-added. Counts under the ratio
+ * scheduler. 0, -EINVAL, -ENOENT (no such path number), -ENOSPC (8 names).
+ */
+int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight);
 
 void braid_mpath_free(struct braid_mpath *m);
 

@@ -9,8 +9,9 @@
  * reconnect) or moves to another interface gets a new socket and the
  * engine re-validates the slot's paths (PATH_CHALLENGE) while the other
  * paths carry the session. `mp-path auto` adds a slot for every interface
- * with a route to the peer and drops it when the interface goes down or
- * away (an address change keeps it: re-bound like a named interface).
+ * with a route to the peer and drops it when the interface goes away (a
+ * link down or an address change keeps it: down, then re-bound and
+ * re-validated like a named interface).
  *
  * Routing (docs/braidd.md "Paths by interface"): a socket with configured
  * peers (it sends first: a client's paths) is bound to its interface with
@@ -28,6 +29,7 @@
 #include <fnmatch.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -37,6 +39,8 @@
 #include "util/log.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
+
+#define NO_DEVBIND_ENV "BRAID_TEST_NO_DEVBIND"
 
 void mpath_bind_io(struct braid_mpath *m, struct msock *s, bool on)
 {
@@ -95,8 +99,13 @@ static int open_on(struct braid_mpath *m, struct msock *s, const struct braid_li
 	if (r)
 		return r;
 	*devbound = false;
-	/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
-	if (s->sends_first && w->ifindex > 0) {
+	/* test only (docs/braidd.md "Test knobs"): neither option, as under a seccomp filter that
+	 * refuses both or a kernel without them: the packets follow the routing table */
+	if (s->sends_first && w->ifindex > 0 && getenv(NO_DEVBIND_ENV) && !strcmp(getenv(NO_DEVBIND_ENV), "1")) {
+		braid_warn("multipath: %s=1: socket on %s not bound to its interface (test only)",
+			   NO_DEVBIND_ENV, w->ifname);
+	} else if (s->sends_first && w->ifindex > 0) {
+		/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
 		if (!setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, w->ifname, (socklen_t)strlen(w->ifname) + 1)) {
 			*devbound = true;
 		} else {
@@ -484,9 +493,12 @@ static void check_route(struct braid_mpath *m, int i)
 		return;
 	snprintf(e->route, sizeof(e->route), "%s", t);
 	e->route_bad = bad;
-	if (bad)
+	if (bad) {
+		/* once per change of the route (not per scan): a route that stays wrong is not repeated */
+		m->sock[e->sock].route_warnings++;
 		braid_warn("multipath: path %s: %s: its packets do not take the path's interface",
 			   mpath_ep_str(m, i, d, sizeof(d)), t);
+	}
 	else
 		braid_info("multipath: path %s: route %s%s", mpath_ep_str(m, i, d, sizeof(d)), t,
 			   s->devbound ? " (socket bound to the device)" : "");
@@ -645,10 +657,12 @@ static void auto_scan(struct braid_mpath *m, uint64_t now)
 			continue;
 		for (int k = 0; k < n && !listed; k++)
 			listed = !strcmp(names[k], s->ifname);
-		/* listed but without address or route for now (a DHCP renew): kept, down or
-		 * flagged by follow() and the route check, re-bound when the address is back */
-		if (!listed)
-			auto_drop(m, si, now, "interface down or gone");
+		/* listed but without address or route for now (a DHCP renew), or not listed
+		 * because its link is down (a flap, a suspend): kept, down or flagged by
+		 * follow() and the route check, its paths re-validated when it is back (no
+		 * PATH_CLOSE, no new engine path); dropped only when the interface is gone */
+		if (!listed && !if_nametoindex(s->ifname))
+			auto_drop(m, si, now, "interface gone");
 	}
 	for (int k = 0; k < n; k++) {
 		bool have = false;

@@ -17,6 +17,7 @@
 
 #include "util/log.h"
 #include "dataplane/mpath_stats.h"
+#include "dataplane/mpath_weight.h"
 
 /*
  * Path MTU discovery on a path socket: probe = DF set, and the kernel's
@@ -72,6 +73,7 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	m->ep[i].learned = learned;
 	m->ep[i].configured = !learned;
 	mpath_stats_adopt(m, i, now);
+	mpath_weight_apply(m, i);	/* ratio weight by name, whatever index it got */
 	if (s->up == 0)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
