@@ -160,6 +160,9 @@ static void fail(struct mgmt_conn *k, enum braid_mgmt_rej why, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	for (char *p = msg; *p; p++)	/* names from the data plane or a config parser: one clean line */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	mgmt_reject(k->m, why, "braid command refused: %s", msg);
 	mgmt_printf(k, "ERROR: %s", msg);
 }
