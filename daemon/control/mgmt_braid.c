@@ -61,6 +61,14 @@ static int view_push(struct view *v, int *cap, const struct mgmt_bpath *p)
 	return 0;
 }
 
+/* The slot the ratio scheduler knows path p by: its own, or (a learned path) the peer's; -1 none. */
+static int sched_slot(const struct braid_mpath_path_info *p)
+{
+	int s = p->mp.slot >= 0 ? p->mp.slot : p->mp.peer_slot;
+
+	return s < BRAID_MP_MAX_PATHS ? s : -1;
+}
+
 /* The ratio weights of the scheduler now (n 0: not `ratio`). */
 static void weights(struct braid_dp *dp, uint32_t *ratio, unsigned *n)
 {
@@ -86,7 +94,7 @@ static int add_dp(struct view *v, int *cap, struct braid_dp *dp, long cid)
 		sum += pi[i].iv_tx_bps;
 	for (int i = 0; i < n && !r; i++) {
 		struct mgmt_bpath b;
-		int slot = pi[i].mp.slot;
+		int slot = sched_slot(&pi[i]);
 
 		mgmt_bpath_from_info(&b, cid, &pi[i], sum,
 				     nr && slot >= 0 && (unsigned)slot < nr ? (long)ratio[slot] : -1);
@@ -475,7 +483,7 @@ static int set_weight(struct mgmt_conn *k, struct braid_dp *dp,
 {
 	uint32_t ratio[BRAID_MP_MAX_PATHS];
 	unsigned n;
-	int slot = p->mp.slot, r;
+	int slot = sched_slot(p), r;
 	char spec[BRAID_MP_MAX_PATHS * 8 + 8];
 	size_t len;
 
