@@ -277,11 +277,19 @@ static void to_listeners(struct braid_mgmt *m, const struct mgmt_bpath *p)
 	}
 }
 
-static struct mgmt_braid_seen *seen_find(struct braid_mgmt *m, long cid, int id)
+/* The entry of (cid, id); *hint: where to look first (the view comes in the same order each poll). */
+static struct mgmt_braid_seen *seen_find(struct braid_mgmt *m, long cid, int id, size_t *hint)
 {
-	for (size_t i = 0; i < m->n_braid_seen; i++)
-		if (m->braid_seen[i].cid == cid && m->braid_seen[i].id == id)
+	size_t n = m->n_braid_seen;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (*hint + k) % n;
+
+		if (m->braid_seen[i].cid == cid && m->braid_seen[i].id == id) {
+			*hint = i + 1;
 			return &m->braid_seen[i];
+		}
+	}
 	return NULL;
 }
 
@@ -310,13 +318,13 @@ static struct mgmt_braid_seen *seen_add(struct braid_mgmt *m, const struct mgmt_
 /* Compare with what was sent: changes out at once (announce), the states kept. */
 static void track(struct braid_mgmt *m, const struct view *v, bool announce)
 {
-	size_t j = 0;
+	size_t j = 0, hint = 0;
 
 	for (size_t i = 0; i < m->n_braid_seen; i++)
 		m->braid_seen[i].mark = false;
 	for (int i = 0; i < v->n; i++) {
 		const struct mgmt_bpath *p = &v->p[i];
-		struct mgmt_braid_seen *s = seen_find(m, p->cid, p->id);
+		struct mgmt_braid_seen *s = seen_find(m, p->cid, p->id, &hint);
 
 		if (!s)
 			s = seen_add(m, p);
