@@ -7,8 +7,8 @@
  * (dataplane/backend.h). Every ERROR reply is counted as a rejection.
  *
  * Events: while a connection has `braid paths on N`, a timer polls the
- * paths every MGMT_BRAID_POLL_S: a state that differs from the one last
- * sent goes out at once to every such connection (so a path the detector
+ * paths every MGMT_BRAID_POLL_S: a state (or backup flag) that differs from
+ * the one last sent goes out at once to every such connection (so a path the detector
  * declares failed is reported within that poll), a path gone goes out once
  * as "removed", and each connection gets every path every N seconds.
  */
@@ -340,7 +340,7 @@ static void track(struct braid_mgmt *m, const struct view *v, bool announce)
 			}
 			s->state = NULL;
 		}
-		if (announce && (!s->state || strcmp(s->state, p->state)))
+		if (announce && (!s->state || strcmp(s->state, p->state) || s->last.backup != p->backup))
 			to_listeners(m, p);
 		s->state = p->state;
 		s->last = *p;

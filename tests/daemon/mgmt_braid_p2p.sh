@@ -38,7 +38,7 @@ echo "ok: static-key braid paths: 2 valid objects at each end"
 
 EV=$TB_DIR/events
 : >"$EV"
-MB "$CS" watch "$EV" 5 &
+MB "$CS" watch "$EV" 30 &	# a 30 s period: what comes sooner is the at-once event of a change
 WATCH=$!
 trap 'kill $WATCH 2>/dev/null; tb_cleanup' EXIT
 id2=$(echo "$P" | python3 -c 'import json,sys; print([o["id"] for o in json.load(sys.stdin) if o["local"].startswith("10.2.1.2:")][0])')

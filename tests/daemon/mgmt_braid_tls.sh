@@ -53,7 +53,7 @@ echo "ok: braid paths text: header, 2 rows, END"
 # ---- 2. events: a cut path is down within 2 s
 EV=$TB_DIR/events
 : >"$EV"
-MB "$CS" watch "$EV" 1 &
+MB "$CS" watch "$EV" 30 &	# a 30 s period: what comes sooner is the at-once event of a change
 WATCH=$!
 trap 'kill $WATCH 2>/dev/null; tb_cleanup' EXIT
 for _ in $(seq 1 40); do [ "$(grep -c ' up ' "$EV")" -ge 2 ] && break; sleep 0.1; done
@@ -95,6 +95,8 @@ expect() { # CMD WANT
 }
 expect "braid path $(tb_cli_addr 2) backup on" "SUCCESS: braid path $(tb_cli_addr 2) updated"
 [ "$(field 1 backup)" = True ] || fail "path 1 not backup after 'backup on'"
+for _ in $(seq 1 20); do grep -q '"id":1,.*"backup":true' "$EV" && break; sleep 0.1; done
+grep -q '"id":1,.*"backup":true' "$EV" || fail "no event for the backup change"
 # traffic share: a download goes on path 0 only while path 1 is backup
 b0=$(field 1 rx_bytes)
 [ "$(tm_get blob)" = "$TM_WANT" ] || fail "download with path 1 backup: sha256"
