@@ -7,6 +7,7 @@
 #  - events on at the client: path 2's link goes down (rtnetlink) -> a `down` event for it (time printed),
 #    link up -> `up`;
 #  - backup on/off at the client shown in the next `braid paths`; `braid clients` refused (not a gateway);
+#  - a SIGHUP reload: the events connection stays and sees the new session's paths up;
 #  - a single-path static-key peer: `braid paths` is just END, a change is refused (not multipath).
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
@@ -74,6 +75,16 @@ r=$(MB "$CS" cmd "braid path $(tb_cli_addr 2) backup off")
 r=$(MB "$SS" cmd "braid clients")
 [ "$r" = "ERROR: braid clients: not a gateway" ] || fail "srv braid clients: $r"
 echo "ok: backup on/off shown; braid clients refused"
+# a SIGHUP reload keeps the management connection and its events: the new session's paths come up
+hup=$(date +%s.%N)
+kill -HUP "${BD_PID[cli]}"
+for _ in $(seq 1 200); do
+	[ "$(awk -v t="$hup" '$1 > t && $2 == "up"' "$EV" | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+[ "$(awk -v t="$hup" '$1 > t && $2 == "up"' "$EV" | wc -l)" -ge 2 ] || fail "no up events after SIGHUP: $(tail -n 5 "$EV")"
+MB "$CS" paths 2 >/dev/null || fail "braid paths after SIGHUP: $(MB "$CS" paths)"
+echo "ok: after a SIGHUP reload the same events connection saw both paths up again"
 kill "$WATCH" 2>/dev/null
 bd_stop cli || fail "cli exit code $?"
 bd_stop srv || fail "srv exit code $?"
