@@ -147,6 +147,7 @@ expect "braid path-remove $(tb_cli_addr 1)" "ERROR: braid path-remove $(tb_cli_a
 expect "braid path-add $(tb_cli_addr 2)" "SUCCESS: braid path-add $(tb_cli_addr 2) done"
 expect "braid path-add $(tb_cli_addr 2)" "ERROR: braid path-add $(tb_cli_addr 2): mp-path $(tb_cli_addr 2) is there already (braid path-remove it first)"
 expect "braid path-add 10.1.1.2/24" "ERROR: braid path-add 10.1.1.2/24: command line: option 'mp-path': local address '10.1.1.2/24' is neither a numeric IPv4 or IPv6 address nor an interface name (1..15 characters, no '/' or ':')"
+expect "braid path-add $(tb_cli_addr 1) 10.9.9.9" "ERROR: braid path-add $(tb_cli_addr 1): a TLS client's paths go to the server it connected to: give only the local address"
 tm_wait_active cli 2 10 || fail "the added path is not active: $(tm_status cli)"
 MB "$CS" paths 2 >/dev/null || fail "not 2 paths after path-add"
 [ "$(tm_get blob)" = "$TM_WANT" ] || fail "download after path-add: sha256"
