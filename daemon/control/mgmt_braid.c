@@ -146,9 +146,16 @@ static int collect(struct braid_mgmt *m, long cid, struct view *v)
 		}
 	} else if (m->ops.braid_dp) {
 		struct braid_dp *dp = m->ops.braid_dp(m->ops.user);
+		struct braid_mgmt_client one;
+		struct mgmt_bpath b;
 
-		if (dp)
+		if (dp) {
 			r = add_dp(v, &cap, dp, -1);
+		} else if (m->ops.braid_single && !m->ops.braid_single(m->ops.user, &one)) {
+			mgmt_bpath_from_client(&b, &one);
+			b.cid = -1;
+			r = view_push(v, &cap, &b);
+		}
 	}
 	if (r)
 		view_free(v);

@@ -8,7 +8,8 @@
 #    link up -> `up`;
 #  - backup on/off at the client shown in the next `braid paths`; `braid clients` refused (not a gateway);
 #  - a SIGHUP reload: the events connection stays and sees the new session's paths up;
-#  - a single-path static-key peer: `braid paths` is just END, a change is refused (not multipath).
+#  - a single-path static-key peer: `braid paths` shows its one path (path0, up, the peer, its bytes), a
+#    change is refused (not multipath).
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -92,11 +93,16 @@ bd_stop srv || fail "srv exit code $?"
 # single path: no paths to show or change
 bd_pair AES-256-GCM "management $SS unix" -- "management $CS unix"
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "single path: no ping"
-r=$(MB "$CS" cmd "braid paths")
-[ "$r" = END ] || fail "single path braid paths: $r"
+P=$(MB "$CS" paths 1) || fail "single path braid paths: $P"
+echo "$P" | python3 -c '
+import json, sys
+[o] = json.load(sys.stdin)
+assert o["id"] == 0 and o["ifname"] == "path0" and o["state"] == "up" and o["remote"] == "10.1.2.2:1194", o
+assert o["tx_bytes"] > 0 and o["rx_bytes"] > 0 and o["rtt_ms"] is None, o
+' || fail "single path braid paths: $P"
 r=$(MB "$CS" cmd "braid scheduler edf")
 [ "$r" = "ERROR: braid scheduler: not in multipath mode" ] || fail "single path scheduler: $r"
-echo "ok: single-path static-key: braid paths empty, changes refused"
+echo "ok: single-path static-key: braid paths shows its one path, changes refused"
 bd_stop cli || fail "cli exit code $?"
 bd_stop srv || fail "srv exit code $?"
 echo "ok: all"
