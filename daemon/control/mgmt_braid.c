@@ -25,6 +25,7 @@
 #include "control/mgmt_conn.h"
 #include "dataplane/backend.h"
 #include "mp/mp.h"
+#include "mp/mp_wnames.h"
 #include "util/log.h"
 
 #define MGMT_BRAID_POLL_S 0.1
@@ -361,7 +362,17 @@ static bool names(const char *ifn, const struct braid_mpath_path_info *p)
 	return !strncmp(local, ifn, n) && local[n] == ':';
 }
 
-/* weight W of path p: the scheduler's ratio list with p's slot set to w. */
+/* The name a by-name ratio weight binds to: the path's interface, else its engine number. */
+static const char *pi_name(const struct braid_mpath_path_info *p, char *num, size_t len)
+{
+	if (p->dev[0])
+		return p->dev;
+	snprintf(num, len, "%d", p->index);
+	return num;
+}
+
+/* weight W of path p: the scheduler's ratio list with p's slot set to w (positional form), or
+ * the path's name's weight (by-name form). */
 static int set_weight(struct mgmt_conn *k, struct braid_dp *dp,
 		      const struct braid_mpath_path_info *p, uint64_t w)
 {
@@ -371,6 +382,18 @@ static int set_weight(struct mgmt_conn *k, struct braid_dp *dp,
 	char spec[BRAID_MP_MAX_PATHS * 8 + 8];
 	size_t len;
 
+	if (mgmt_bview_named(dp, NULL)) {
+		/* ratio by name (mp-scheduler ratio wlan0=3 ...): the weight follows the path's name
+		 * (its interface) for the paths to come; a path without a name by its number */
+		char num[16];
+		const char *name = pi_name(p, num, sizeof(num));
+
+		r = braid_dp_set_weight(dp, name, (uint32_t)w);
+		if (r)
+			fail(k, BRAID_MGMT_REJ_ARGS, "the engine refused weight %llu for '%s': %s",
+			     (unsigned long long)w, name, strerror(-r));
+		return r;
+	}
 	mgmt_bview_weights(dp, ratio, &n);
 	if (!n) {
 		fail(k, BRAID_MGMT_REJ_ARGS, "the scheduler is '%s': a weight needs 'ratio' "
@@ -473,6 +496,7 @@ static void cmd_sched(struct mgmt_conn *k, const struct braid_mgmt_argv *a, long
 	char spec[BRAID_MGMT_LINE_MAX];
 	enum braid_mp_sched s;
 	uint32_t ratio[BRAID_MP_MAX_PATHS];
+	struct braid_mp_wnames wn;
 	unsigned nr;
 	size_t len = 0;
 	struct braid_dp *dp;
@@ -482,9 +506,10 @@ static void cmd_sched(struct mgmt_conn *k, const struct braid_mgmt_argv *a, long
 	for (int i = w; i < a->argc && len < sizeof(spec); i++)
 		len += (size_t)snprintf(spec + len, sizeof(spec) - len, "%s%s", i > w ? " " : "",
 					a->argv[i]);
-	if (len >= sizeof(spec) || braid_mp_sched_parse(spec, &s, ratio, &nr)) {
+	if (len >= sizeof(spec) ||
+	    (braid_mp_sched_parse(spec, &s, ratio, &nr) && braid_mp_wnames_parse(spec, &wn) != 1)) {
 		fail(k, BRAID_MGMT_REJ_ARGS, "braid scheduler: '%.64s' is not a scheduler (edf, rtt, "
-		     "ratio W0:W1..., mpip, lowest-rtt, backup, redundant)", spec);
+		     "ratio W0:W1... or ratio IF=W ..., mpip, lowest-rtt, backup, redundant)", spec);
 		return;
 	}
 	dp = target(k, cid, "scheduler");

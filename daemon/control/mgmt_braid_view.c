@@ -12,6 +12,7 @@
 
 #include "dataplane/backend.h"
 #include "mp/mp.h"
+#include "mp/mp_wnames.h"
 
 #define CLIENTS_MAX 4096		/* clients listed at most */
 
@@ -55,6 +56,22 @@ void mgmt_bview_weights(struct braid_dp *dp, uint32_t *ratio, unsigned *n)
 		*n = 0;
 }
 
+/* Whether the scheduler is ratio by name ("ratio wlan0=3 lte0=1"); its weights into wn if given. */
+bool mgmt_bview_named(struct braid_dp *dp, struct braid_mp_wnames *wn)
+{
+	struct braid_mp_wnames tmp;
+
+	return braid_mp_wnames_parse(braid_dp_sched_name(dp), wn ? wn : &tmp) == 1;
+}
+
+/* A path's weight under ratio by name: its interface's, or -1 (none set: a spare). */
+static long named_weight(const struct braid_mp_wnames *wn, const struct braid_mpath_path_info *p)
+{
+	uint32_t w = p->dev[0] ? braid_mp_wnames_get(wn, p->dev) : BRAID_MP_WEIGHT_NONE;
+
+	return w <= BRAID_MP_WEIGHT_MAX ? (long)w : -1;
+}
+
 static int add_dp(struct mgmt_bview *v, int *cap, struct braid_dp *dp, long cid)
 {
 	struct braid_mpath_path_info pi[BRAID_MP_MAX_PATHS];
@@ -62,6 +79,9 @@ static int add_dp(struct mgmt_bview *v, int *cap, struct braid_dp *dp, long cid)
 	unsigned nr;
 	uint64_t sum = 0;
 	int n = braid_dp_paths(dp, pi, BRAID_MP_MAX_PATHS), r = 0;
+
+	struct braid_mp_wnames wn;
+	bool named = mgmt_bview_named(dp, &wn);
 
 	mgmt_bview_weights(dp, ratio, &nr);
 	if (n > BRAID_MP_MAX_PATHS)
@@ -73,6 +93,7 @@ static int add_dp(struct mgmt_bview *v, int *cap, struct braid_dp *dp, long cid)
 		int slot = mgmt_bview_slot(&pi[i]);
 
 		mgmt_bpath_from_info(&b, cid, &pi[i], sum,
+				     named ? named_weight(&wn, &pi[i]) :
 				     nr && slot >= 0 && (unsigned)slot < nr ? (long)ratio[slot] : -1);
 		r = bview_push(v, cap, &b);
 	}

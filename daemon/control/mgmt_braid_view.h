@@ -7,6 +7,7 @@
 #ifndef BRAID_MGMT_BRAID_VIEW_H
 #define BRAID_MGMT_BRAID_VIEW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "control/mgmt_braid_json.h"
@@ -29,5 +30,9 @@ void mgmt_bview_free(struct mgmt_bview *v);
 int mgmt_bview_slot(const struct braid_mpath_path_info *p);
 /* The ratio weights of dp's scheduler now (*n 0: not `ratio`). */
 void mgmt_bview_weights(struct braid_dp *dp, uint32_t *ratio, unsigned *n);
+
+struct braid_mp_wnames;
+/* Whether the scheduler is ratio by name ("ratio wlan0=3 lte0=1"); its weights into wn unless NULL. */
+bool mgmt_bview_named(struct braid_dp *dp, struct braid_mp_wnames *wn);
 
 #endif /* BRAID_MGMT_BRAID_VIEW_H */

@@ -76,6 +76,19 @@ r=$(MB "$CS" cmd "braid path $(tb_cli_addr 2) backup off")
 r=$(MB "$SS" cmd "braid clients")
 [ "$r" = "ERROR: braid clients: not a gateway" ] || fail "srv braid clients: $r"
 echo "ok: backup on/off shown; braid clients refused"
+# ratio by name (mp-scheduler ratio IF=W ...): a weight set by management follows the path's interface
+read -r if1 if2 < <(MB "$CS" paths | python3 -c "import json,sys; p=json.load(sys.stdin); print(*[o['ifname'] for o in sorted(p, key=lambda o: o['id'] == $id2)])")
+r=$(MB "$CS" cmd "braid scheduler ratio $if1=1 $if2=1")
+[ "$r" = "SUCCESS: braid scheduler set to ratio $if1=1 $if2=1" ] || fail "named ratio: $r"
+r=$(MB "$CS" cmd "braid path $if2 weight 3")
+[ "$r" = "SUCCESS: braid path $if2 updated" ] || fail "named weight: $r"
+MB "$CS" paths | python3 -c "
+import json,sys
+w = {o['ifname']: o.get('weight') for o in json.load(sys.stdin)}
+assert w == {'$if1': 1, '$if2': 3}, w" || fail "named weights not shown: $(MB "$CS" paths)"
+r=$(MB "$CS" cmd "braid scheduler edf")
+[ "$r" = "SUCCESS: braid scheduler set to edf" ] || fail "back to edf: $r"
+echo "ok: ratio by name: weight 3 on $if2 set by management and shown"
 # a SIGHUP reload keeps the management connection and its events: the new session's paths come up
 hup=$(date +%s.%N)
 kill -HUP "${BD_PID[cli]}"

@@ -127,7 +127,7 @@ b1=$(field 1 tx_bytes)
 echo "path 1 (weight 0 at the client) sent $((b1 - b0)) bytes during a 4 MiB download"
 [ $((b1 - b0)) -lt 400000 ] || fail "weight-0 path 1 carried $((b1 - b0)) bytes"
 expect "braid scheduler edf" "SUCCESS: braid scheduler set to edf"
-expect "braid scheduler fastest" "ERROR: braid scheduler: 'fastest' is not a scheduler (edf, rtt, ratio W0:W1..., mpip, lowest-rtt, backup, redundant)"
+expect "braid scheduler fastest" "ERROR: braid scheduler: 'fastest' is not a scheduler (edf, rtt, ratio W0:W1... or ratio IF=W ..., mpip, lowest-rtt, backup, redundant)"
 expect "braid path wlan9 backup on" "ERROR: no path wlan9"
 expect "braid path 1 cap lots" "ERROR: braid path IF backup on|off | disable | enable | cap BPS (0..10^12) | weight W (0..1000000)"
 expect "braid frobnicate" "ERROR: unknown braid command 'frobnicate', enter 'braid help'"
