@@ -23,7 +23,7 @@ struct braid_mgmt_cfg {
 	bool unix_sock;
 	const char *pwfile;		/* NULL: no password */
 	const char *client_user, *client_group;	/* unix socket: who may connect */
-	bool hold, query_passwords, client_auth;
+	bool hold, query_passwords, client_auth, query_remote;
 	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
 };
 
@@ -33,6 +33,9 @@ enum braid_mgmt_kill {
 	BRAID_MGMT_KILL_ADDR,		/* kill IP:port (real address; proto: prefix allowed) */
 	BRAID_MGMT_KILL_CID,		/* client-kill CID [msg] */
 };
+
+/* `remote ACCEPT|SKIP|MOD` answers to a >REMOTE query. */
+enum braid_mgmt_remote { BRAID_MGMT_REMOTE_ACCEPT, BRAID_MGMT_REMOTE_SKIP, BRAID_MGMT_REMOTE_MOD };
 
 typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t out);
 
@@ -64,6 +67,21 @@ struct braid_mgmt_ops {
 	 */
 	int (*client_auth)(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
 			   const char *client_reason, const char *config);
+	/*
+	 * remote-entry-count / remote-entry-get: entry i of the remote list as
+	 * "host,port,proto,enabled" into buf. -ENOENT past the end, -EAGAIN
+	 * while the list is not served yet (stock: before the first attempt).
+	 */
+	int (*remote_entry)(void *user, unsigned i, char *buf, size_t len);
+	/* the answer to the open >REMOTE query (host/port: MOD only) */
+	void (*remote)(void *user, enum braid_mgmt_remote what, const char *host,
+		       const char *port);
+	/*
+	 * client-pending-auth CID KID EXTRA TIMEOUT for a client waiting in
+	 * >CLIENT:CONNECT/REAUTH. 0, -ENOENT (no such CID/KID waiting), -errno.
+	 */
+	int (*pending_auth)(void *user, unsigned long cid, unsigned kid, const char *extra,
+			    unsigned timeout);
 };
 
 #endif /* BRAID_MGMT_TYPES_H */
