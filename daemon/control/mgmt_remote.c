@@ -19,11 +19,11 @@
 #define NOT_MODE "ERROR: The '%s' command is not supported by the current daemon mode"
 #define ENTRY_MAX 512
 
-static void need(struct mgmt_conn *k, const char *cmd, int n)
+static void need(struct mgmt_conn *k, const char *cmd, int n, bool at_least)
 {
 	mgmt_reject(k->m, BRAID_MGMT_REJ_ARGS, "a command without its parameters");
-	mgmt_printf(k, "ERROR: the '%s' command requires at least %d parameter%s", cmd, n,
-		    n == 1 ? "" : "s");
+	mgmt_printf(k, "ERROR: the '%s' command requires %s%d parameter%s", cmd,
+		    at_least ? "at least " : "", n, n == 1 ? "" : "s");
 }
 
 /* stock reads the indexes with atoi(): a non-number is 0 */
@@ -73,7 +73,7 @@ static void remote_entry_get(struct mgmt_conn *k, const struct braid_mgmt_argv *
 	long from, to;
 
 	if (a->argc < 2) {
-		need(k, a->argv[0], 1);
+		need(k, a->argv[0], 1, true);
 		return;
 	}
 	if (!served(k, "remote-entry-get", &n))
@@ -101,7 +101,7 @@ static void remote(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
 	unsigned n;
 
 	if (a->argc < 2) {
-		need(k, a->argv[0], 1);
+		need(k, a->argv[0], 1, true);
 		return;
 	}
 	if (!m->ops.remote) {
@@ -152,7 +152,7 @@ static void pending_auth(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
 	unsigned long cid, kid, timeout;
 
 	if (a->argc < 5) {
-		need(k, a->argv[0], 4);
+		need(k, a->argv[0], 4, false);
 		return;
 	}
 	if (!parse_u(a->argv[1], ULONG_MAX, &cid) || !parse_u(a->argv[2], UINT_MAX, &kid) ||
