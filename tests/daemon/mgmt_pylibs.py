@@ -61,7 +61,7 @@ def counter(v):
 # ENV names braidd gives (docs/management.md); the others stock adds are listed, not compared
 ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|untrusted_ip|"
                       r"untrusted_port|ifconfig_pool_remote_ip|ifconfig_pool_netmask|time_unix|"
-                      r"bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Z_]+)$")
+                      r"bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Za-z0-9_]+)$")
 ENV_NORM = {"trusted_port": "PORT", "untrusted_port": "PORT", "time_unix": "T",
             "time_duration": "T"}
 env_other = set()
@@ -145,7 +145,7 @@ out["A.stats"] = stats_obj(vpn.get_stats())
 try:
     vpn.get_status()  # `status 1` through openvpn_status
     out["A.status1"] = "parsed"
-except Exception as x:  # openvpn_status 0.2.2 reads 2.4-style dates: 2.6's ISO dates fail
+except Exception as x:  # A joins the reply's lines (see state); openvpn_status also reads 2.4's dates
     out["A.status1"] = exc_text(x)
 out["A.bytecount"] = vpn.send_command("bytecount 1").strip()
 t_end = time.monotonic() + 3.5

@@ -20,8 +20,9 @@
 #   - status 2: C reads TIME/Connected Since as 2.4's "%a %b %d %H:%M:%S %Y" and raises ValueError
 #     on 2.6's ISO dates, from stock as from braidd; the test compares that outcome (the exception
 #     text with the date normalised). status 2's bytes are compared by daemon.mgmt_gateway_*.
-#   - status 1 through A (openvpn_status 0.2.2) fails the same way (ParsingError on 2.6's dates);
-#     compared as such. status 3 parsed by B is the status the objects are compared on.
+#   - status 1 through A's get_status fails with ParsingError (A joins the reply's lines, see state;
+#     openvpn_status 0.2.2 would also refuse 2.6's ISO dates); compared as such. status 3 parsed by B
+#     is the status the objects are compared on.
 #   - state: A joins the lines of a reply without a newline (its send_command), so a server's state
 #     line, which ends in the local port, reads "...,1194END" and A's State raises ValueError (from
 #     stock as from braidd; compared as such); B's parse_state gives the state objects.
