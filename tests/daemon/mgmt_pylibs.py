@@ -61,7 +61,8 @@ def counter(v):
 # ENV names braidd gives (docs/management.md); the others stock adds are listed, not compared
 ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|untrusted_ip|"
                       r"untrusted_port|ifconfig_pool_remote_ip|ifconfig_pool_netmask|time_unix|"
-                      r"bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Za-z0-9_]+)$")
+                      r"bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Za-z0-9_]+|tls_id_\d+|tls_serial_\d+|"
+                      r"tls_serial_hex_\d+|tls_digest_\d+|tls_digest_sha256_\d+|X509_\d+_[A-Za-z0-9_]+)$")
 ENV_NORM = {"trusted_port": "PORT", "untrusted_port": "PORT", "time_unix": "T",
             "time_duration": "T"}
 env_other = set()
