@@ -178,6 +178,7 @@ static const struct opt_def opt_table[] = {
 	{ "management-hold", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-client-auth", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-query-passwords", 0, 0, opt_management_flag, false, NOBLOB, 0 },
+	{ "management-query-remote", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-log-cache", 1, 1, opt_management_log_cache, false, NOBLOB, 0 },
 	{ "management-client-user", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
 	{ "management-client-group", 1, 1, opt_management_client_id, false, NOBLOB, 0 },

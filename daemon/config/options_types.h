@@ -336,7 +336,7 @@ struct braid_options {
 	bool mgmt_unix;
 	char *mgmt_pwfile;
 	char *mgmt_client_user, *mgmt_client_group;
-	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth;
+	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth, mgmt_query_remote;
 	int mgmt_log_cache;		/* 0: the default (250) */
 
 	/* keepalive */

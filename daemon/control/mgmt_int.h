@@ -70,6 +70,7 @@ struct braid_mgmt {
 	bool pw_wanted;			/* a >PASSWORD:Need is open */
 	char pw_type[32];
 	char *q_user, *q_pass;
+	bool remote_wanted;		/* a >REMOTE query is open */
 	char *st_user, *st_pass;	/* stashed across a reload */
 	bool in_hook;			/* a log line being written: no recursion */
 	/* notifications held back while a command runs, sent after its reply (client-auth) */

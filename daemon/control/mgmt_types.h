@@ -24,7 +24,7 @@ struct braid_mgmt_cfg {
 	bool unix_sock;
 	const char *pwfile;		/* NULL: no password */
 	const char *client_user, *client_group;	/* unix socket: who may connect */
-	bool hold, query_passwords, client_auth;
+	bool hold, query_passwords, client_auth, query_remote;
 	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
 };
 
@@ -44,6 +44,8 @@ struct braid_mgmt_client {
 	uint64_t rx_bytes, tx_bytes;
 	struct braid_dp *dp;		/* its multipath data path; NULL: a stock (single-path) client */
 };
+/* `remote ACCEPT|SKIP|MOD` answers to a >REMOTE query. */
+enum braid_mgmt_remote { BRAID_MGMT_REMOTE_ACCEPT, BRAID_MGMT_REMOTE_SKIP, BRAID_MGMT_REMOTE_MOD };
 
 typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t out);
 
@@ -91,6 +93,21 @@ struct braid_mgmt_ops {
 	 */
 	int (*braid_single)(void *user, struct braid_mgmt_client *out);
 	int (*braid_clients)(void *user, struct braid_mgmt_client *out, int max);
+	/*
+	 * remote-entry-count / remote-entry-get: entry i of the remote list as
+	 * "host,port,proto,enabled" into buf. -ENOENT past the end, -EAGAIN
+	 * while the list is not served yet (stock: before the first attempt).
+	 */
+	int (*remote_entry)(void *user, unsigned i, char *buf, size_t len);
+	/* the answer to the open >REMOTE query (host/port: MOD only) */
+	void (*remote)(void *user, enum braid_mgmt_remote what, const char *host,
+		       const char *port);
+	/*
+	 * client-pending-auth CID KID EXTRA TIMEOUT for a client waiting in
+	 * >CLIENT:CONNECT/REAUTH. 0, -ENOENT (no such CID/KID waiting), -errno.
+	 */
+	int (*pending_auth)(void *user, unsigned long cid, unsigned kid, const char *extra,
+			    unsigned timeout);
 };
 
 #endif /* BRAID_MGMT_TYPES_H */
