@@ -208,7 +208,7 @@ b0=$(lfield 10.2.1.2 rx_bytes)
 b1=$(lfield 10.2.1.2 rx_bytes)
 echo "gateway weights 1:1: the path to 10.2.1.2 carried $((b1 - b0)) bytes of a 4 MiB download"
 [ $((b1 - b0)) -gt 1000000 ] || fail "weight 1 not followed: $((b1 - b0)) bytes"
-expect_gw "braid client-path $cid1 1 backup on" "SUCCESS: braid path 1 updated"
+expect_gw "braid client-path $cid1 $gp backup on" "SUCCESS: braid path $gp updated"
 expect_gw "braid client-path $cid2 0 backup on" "ERROR: braid path: client $cid2 is a single-path client"
 expect_gw "braid paths on 0" "ERROR: braid paths on N: N is 1..86400 seconds"
 echo "ok: gateway: braid clients (client1 braid 2 paths up, client2 stock 1 path), client-paths valid"
