@@ -20,4 +20,5 @@ void braid_mgmt_cfg_from_options(struct braid_mgmt_cfg *cfg, const struct braid_
 	cfg->query_passwords = o->mgmt_query_passwords;
 	cfg->client_auth = o->mgmt_client_auth;
 	cfg->log_cache = (unsigned)o->mgmt_log_cache;
+	cfg->ctl_path = o->control_socket;
 }
