@@ -19,7 +19,8 @@
 
 static const char set_use[] =
 	"braidctl set scheduler NAME [ARG]\n"
-	"       braidctl set path PATH backup|active|disable|enable|nocap|cap MBIT|weight W";
+	"       braidctl set path PATH backup|active|disable|enable|nocap|cap MBIT|weight W\n"
+	"       braidctl set client CN|ID scheduler ...|path ...   (a gateway's client)";
 
 static int run_one(struct braidctl *b, const char *cmd)
 {
@@ -37,8 +38,11 @@ static int run_one(struct braidctl *b, const char *cmd)
 	return 0;
 }
 
-/* `set path PATH ACTION [V]` as `braid path "PATH" ...` into cmd. 0 or a usage exit. */
-static int path_cmd(int argc, char **argv, char *cmd, size_t n)
+/*
+ * `set path PATH ACTION [V]` as `braid path "PATH" ...` (pre: "braid client-path CID"
+ * for a gateway's client) into cmd. 0 or a usage exit.
+ */
+static int path_cmd(int argc, char **argv, const char *pre, char *cmd, size_t n)
 {
 	char q[160];
 	const char *a;
@@ -62,19 +66,19 @@ static int path_cmd(int argc, char **argv, char *cmd, size_t n)
 			return braidctl_usage("set", a[0] == 'c' ? "cap wants Mbit/s (0-1000000)" :
 					      "weight wants a number", set_use);
 		if (a[0] == 'c')
-			snprintf(cmd, n, "braid path %s cap %.0f", q, round(v * 1e6));
+			snprintf(cmd, n, "%s %s cap %.0f", pre, q, round(v * 1e6));
 		else
-			snprintf(cmd, n, "braid path %s weight %s", q, argv[4]);
+			snprintf(cmd, n, "%s %s weight %s", pre, q, argv[4]);
 		return 0;
 	}
 	if (argc != 4)
 		return braidctl_usage("set", "unexpected argument", set_use);
 	if (!strcmp(a, "backup") || !strcmp(a, "active"))
-		snprintf(cmd, n, "braid path %s backup %s", q, a[0] == 'b' ? "on" : "off");
+		snprintf(cmd, n, "%s %s backup %s", pre, q, a[0] == 'b' ? "on" : "off");
 	else if (!strcmp(a, "disable") || !strcmp(a, "enable"))
-		snprintf(cmd, n, "braid path %s %s", q, a);
+		snprintf(cmd, n, "%s %s %s", pre, q, a);
 	else if (!strcmp(a, "nocap"))
-		snprintf(cmd, n, "braid path %s cap 0", q);
+		snprintf(cmd, n, "%s %s cap 0", pre, q);
 	else
 		return braidctl_usage("set", "unknown path action", set_use);
 	return 0;
@@ -82,14 +86,34 @@ static int path_cmd(int argc, char **argv, char *cmd, size_t n)
 
 int set_main(struct braidctl *b, int argc, char **argv)
 {
-	char cmd[512], q[160];
+	char cmd[512], q[160], pre[64] = "braid path", spre[64] = "braid scheduler";
 	size_t l;
 	int e;
 
+	if (argc >= 2 && !strcmp(argv[1], "client")) {	/* set client CN|ID ...: a gateway's */
+		struct info_client *cl;
+		size_t n;
+		unsigned long cid;
+
+		if (argc < 3)
+			return braidctl_usage("set", "missing the client (CN or ID)", set_use);
+		if (argc < 4)
+			return braidctl_usage("set", "missing what to set (scheduler or path)", set_use);
+		e = info_clients(b, &cl, &n);
+		if (!e)
+			e = info_find_client(cl, n, argv[2], &cid);
+		free(cl);
+		if (e)
+			return e;
+		snprintf(pre, sizeof(pre), "braid client-path %lu", cid);
+		snprintf(spre, sizeof(spre), "braid client-scheduler %lu", cid);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2)
 		return braidctl_usage("set", "missing what to set (scheduler or path)", set_use);
 	if (!strcmp(argv[1], "path")) {
-		e = path_cmd(argc, argv, cmd, sizeof(cmd));
+		e = path_cmd(argc, argv, pre, cmd, sizeof(cmd));
 		return e ? e : run_one(b, cmd);
 	}
 	if (strcmp(argv[1], "scheduler"))
@@ -98,7 +122,7 @@ int set_main(struct braidctl *b, int argc, char **argv)
 		return braidctl_usage("set", "missing the scheduler", set_use);
 	if (argc > 4)
 		return braidctl_usage("set", "unexpected argument", set_use);
-	snprintf(cmd, sizeof(cmd), "braid scheduler");
+	snprintf(cmd, sizeof(cmd), "%s", spre);
 	for (int i = 2; i < argc; i++) {
 		if (strlen(argv[i]) > 64)
 			return braidctl_usage("set", "argument too long", set_use);
