@@ -88,6 +88,12 @@ static void op_credentials(void *user, const char *type, const char *username,
 	kick(c);
 }
 
+/* `braid paths` and the other braid commands: the multipath data path, while there is one */
+static struct braid_dp *op_braid_dp(void *user)
+{
+	return client_mp_dp(user);
+}
+
 int client_mgmt_open(struct braid_client *c)
 {
 	const struct braid_options *o = c->o;
@@ -99,6 +105,7 @@ int client_mgmt_open(struct braid_client *c)
 		.load_stats = op_load_stats,
 		.hold_release = op_hold_release,
 		.credentials = op_credentials,
+		.braid_dp = op_braid_dp,
 	};
 	int r;
 

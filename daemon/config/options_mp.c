@@ -351,3 +351,26 @@ int opt_finalize_mp_tls(struct braid_options *o, char *err, size_t err_len)
 	}
 	return r;
 }
+
+int braid_options_mp_path_line(int argc, char **argv, struct braid_opt_mp_path *out, char *err,
+			       size_t errlen)
+{
+	struct braid_options *o;
+	struct ctx c = { .name = "mp-path", .err = err, .err_len = errlen };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (argc < 2 || argc > 4) {
+		snprintf(err, errlen, "mp-path takes LOCAL [REMOTE [PORT]]");
+		return -EINVAL;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	c.o = o;
+	r = opt_mp_path(&c, argc, argv);
+	if (!r)
+		*out = o->mp_paths[0];	/* its strings move to out */
+	free(o);
+	return r;
+}

@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "control/mgmt_braid.h"
 #include "control/mgmt_cmd.h"
 #include "control/mgmt_conn.h"
 #include "control/mgmt_int.h"
@@ -146,6 +147,7 @@ static void destroy(struct braid_mgmt *m)
 		return;
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
+	mgmt_braid_free(m);
 	mgmt_conn_close_all(m);
 	braid_mgmt_hist_free(&m->log);
 	braid_mgmt_hist_free(&m->state);
@@ -175,6 +177,7 @@ void braid_mgmt_free(struct braid_mgmt *m)
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
 	mgmt_conn_detach(m);
+	mgmt_braid_detach(m);
 	memset(&m->ops, 0, sizeof(m->ops));
 	m->holding = false;
 	m->pw_wanted = false;
@@ -221,6 +224,7 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 		m->cfg.query_passwords = cfg->query_passwords;
 		m->cfg.client_auth = cfg->client_auth;
 		mgmt_conn_attach(m);
+		mgmt_braid_attach(m);
 		braid_log_set_hook(log_hook, m);
 		*out = m;
 		return 0;

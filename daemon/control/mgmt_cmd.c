@@ -16,6 +16,7 @@
 
 #include <sodium.h>
 
+#include "control/mgmt_braid.h"
 #include "control/mgmt_conn.h"
 #include "util/log.h"
 
@@ -545,6 +546,8 @@ void mgmt_cmd_line(struct mgmt_conn *k, const char *line, size_t len)
 		unavailable(k, c, "remote overrides are not implemented yet");
 	} else if (!strcmp(c, "cr-response") || !strcmp(c, "client-pending-auth")) {
 		unavailable(k, c, "challenge/response and pending auth are not implemented yet");
+	} else if (!strcmp(c, "braid")) {
+		mgmt_braid_cmd(k, &a);	/* the multipath extension */
 	} else {
 		mgmt_reject(m, BRAID_MGMT_REJ_UNKNOWN, "unknown command");
 		mgmt_printf(k, "ERROR: unknown command, enter 'help' for more options");

@@ -15,6 +15,7 @@
 #define BRAID_MGMT_MAX_CONN 4
 
 struct braid_mgmt;
+struct braid_dp;
 
 /* The options (config/options_types.h fills it). */
 struct braid_mgmt_cfg {
@@ -37,6 +38,16 @@ enum braid_mgmt_kill {
 	BRAID_MGMT_KILL_CN,		/* kill cn */
 	BRAID_MGMT_KILL_ADDR,		/* kill IP:port (real address; proto: prefix allowed) */
 	BRAID_MGMT_KILL_CID,		/* client-kill CID [msg] */
+};
+
+/* A gateway's client for the braid extension (`braid clients`, `braid client-paths`). */
+struct braid_mgmt_client {
+	unsigned long cid;		/* the Client ID of `status 3` */
+	char cn[65];
+	char real[80];			/* its address:port (a stock client's one path) */
+	char local[80];			/* the gateway's address:port it talks to, or "" */
+	uint64_t rx_bytes, tx_bytes;
+	struct braid_dp *dp;		/* its multipath data path; NULL: a stock (single-path) client */
 };
 
 typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t out);
@@ -69,6 +80,16 @@ struct braid_mgmt_ops {
 	 */
 	int (*client_auth)(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
 			   const char *client_reason, const char *config);
+
+	/*
+	 * The braid extension (mgmt_braid.c, docs/management.md "Braid extensions"):
+	 * braid_dp - the role's own session's multipath data path, NULL when it has none
+	 *   (single path, not connected); NULL op: the role has no own session (gateway).
+	 * braid_clients - a gateway's active clients, up to max into out; returns how many
+	 *   there are (may exceed max). NULL: not a gateway.
+	 */
+	struct braid_dp *(*braid_dp)(void *user);
+	int (*braid_clients)(void *user, struct braid_mgmt_client *out, int max);
 };
 
 #endif /* BRAID_MGMT_TYPES_H */

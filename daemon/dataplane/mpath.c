@@ -246,6 +246,7 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		p->bind_failures = m->sock[e->sock].bind_failures;
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
+		p->disabled = e->disabled;
 		braid_mp_path_stats(m->mp, i, &p->mp);
 		mpath_stats_fill(m, i, p, now_us());	/* totals, the last interval */
 		n++;
@@ -291,6 +292,44 @@ int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, ui
 	return r;
 }
 
+int braid_mpath_path_enable(struct braid_mpath *m, int path, bool on)
+{
+	struct msock *s;
+	uint64_t now = now_us();
+	char d[200];
+
+	if (path < 0 || path >= MAX_EPS || !m->ep[path].used)
+		return -ENOENT;
+	s = &m->sock[m->ep[path].sock];
+	if (m->ep[path].disabled == !on)
+		return 0;
+	m->ep[path].disabled = !on;
+	if (!s->shared) {
+		/* the socket's other paths and its paths re-added after a restart follow */
+		s->disabled = !on;
+		for (int i = 0; i < MAX_EPS; i++)
+			if (i != path && m->ep[i].used && m->ep[i].sock == m->ep[path].sock &&
+			    m->ep[i].disabled != !on)
+				braid_mpath_path_enable(m, i, on);
+	}
+	braid_mp_path_link_event(m->mp, now, path, on && s->up != 0);
+	braid_info("multipath: path %s %s by the operator", mpath_ep_str(m, path, d, sizeof(d)),
+		   on ? "enabled" : "disabled");
+	mpath_pump(m);
+	return 0;
+}
+
+int braid_mpath_path_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+			     size_t errlen)
+{
+	return mpath_bind_cfg_add(m, p, err, errlen);
+}
+
+int braid_mpath_path_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen)
+{
+	return mpath_bind_cfg_remove(m, local, err, errlen);
+}
+
 void braid_mpath_free(struct braid_mpath *m)
 {
 	if (!m)
@@ -306,9 +345,11 @@ void braid_mpath_free(struct braid_mpath *m)
 				mpath_bind_io(m, &m->sock[i], false);
 	}
 	braid_mp_free(m->mp);
-	for (int i = 0; i < m->n_sock; i++)
+	for (int i = 0; i < m->n_sock; i++) {
 		if (m->sock[i].in_use && !m->sock[i].shared && m->sock[i].fd >= 0)
 			close(m->sock[i].fd);
+		free(m->sock[i].own_local);
+	}
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);
 	/* the buffers held plaintext */

@@ -28,6 +28,7 @@
 #include <fnmatch.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -35,6 +36,7 @@
 #include "os/linkmon.h"
 #include "os/nlroute.h"
 #include "util/log.h"
+#include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
 
@@ -246,7 +248,7 @@ static void follow(struct braid_mpath *m, int si, uint64_t now, bool log_all)
 			continue;
 		if (rebound && up && s->up == 1)
 			braid_mp_path_link_event(m->mp, now, i, 0);	/* old address: re-validate */
-		braid_mp_path_link_event(m->mp, now, i, up);
+		braid_mp_path_link_event(m->mp, now, i, up && !m->ep[i].disabled);
 		m->ep[i].route[0] = 0;
 	}
 	s->up = up;
@@ -558,7 +560,8 @@ static bool auto_usable(const struct braid_mpath *m, const char *name)
 	return false;
 }
 
-static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
+/* Remove socket si's paths and configured pairs, close it and free its slot. */
+static void sock_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
 {
 	struct msock *s = &m->sock[si];
 	int k = 0;
@@ -576,9 +579,17 @@ static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *w
 		mpath_bind_io(m, s, false);
 		close(s->fd);
 	}
-	braid_info("multipath: mp-path auto: interface %s dropped: %s", s->ifname, why);
 	s->fd = -1;
 	s->in_use = false;
+	free(s->own_local);
+	s->own_local = NULL;
+	s->cfg_local = NULL;
+}
+
+static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
+{
+	braid_info("multipath: mp-path auto: interface %s dropped: %s", m->sock[si].ifname, why);
+	sock_drop(m, si, now, why);
 }
 
 static void auto_add(struct braid_mpath *m, const char *name, uint64_t now)
@@ -681,4 +692,87 @@ void mpath_bind_check_routes(struct braid_mpath *m)
 	for (int i = 0; i < MAX_EPS; i++)
 		if (m->ep[i].used && !m->ep[i].route[0])
 			check_route(m, i);
+}
+
+/* ---- mp-path lines at run time (`braid path-add` / `braid path-remove`) ---- */
+
+static int cfg_sock(const struct braid_mpath *m, const char *local)
+{
+	for (int i = 0; i < m->n_sock; i++)
+		if (m->sock[i].in_use && m->sock[i].cfg_local && m->sock[i].kind != BRAID_MP_LOCAL_AUTO &&
+		    !strcmp(m->sock[i].cfg_local, local))
+			return i;
+	return -ENOENT;
+}
+
+int mpath_bind_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+		       size_t errlen)
+{
+	struct braid_opt_mp_path q = *p;
+	uint64_t now = now_us();
+	int n0 = m->n_cfgp, si, r;
+
+	if (m->shared) {
+		snprintf(err, errlen, "a gateway learns its clients' paths");
+		return -EOPNOTSUPP;
+	}
+	if (p->kind == BRAID_MP_LOCAL_AUTO) {
+		snprintf(err, errlen, "mp-path auto cannot be added at run time (put it in the config)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg_sock(m, p->local) >= 0) {
+		snprintf(err, errlen, "mp-path %s is there already (braid path-remove it first)", p->local);
+		return -EEXIST;
+	}
+	q.local = strdup(p->local);
+	if (!q.local)
+		return -ENOMEM;
+	si = open_path(m, &q, q.kind == BRAID_MP_LOCAL_IF ? if_family(m, &q) : AF_UNSPEC,
+		       m->o->nobind ? 0 : m->o->lport);
+	if (si < 0) {
+		free(q.local);
+		snprintf(err, errlen, "cannot open its socket: %s", strerror(-si));
+		return si;
+	}
+	m->sock[si].own_local = q.local;
+	r = path_remotes(m, &q, si);
+	if (!r && m->n_cfgp == n0)
+		r = -EDESTADDRREQ;
+	if (r) {
+		snprintf(err, errlen, "%s", r == -EDESTADDRREQ ? "no remote to send to" :
+			 r == -ENOSPC ? "no room for another path" : "its remote does not resolve (see the log)");
+		sock_drop(m, si, now, "refused");
+		return r;
+	}
+	braid_info("multipath: mp-path %s%s%s added by the operator", q.local, q.remote ? " " : "",
+		   q.remote ? q.remote : "");
+	for (int k = n0; k < m->n_cfgp && m->mp; k++)
+		mpath_ep_add(m, si, &m->cfgp[k].peer, false, now);
+	mpath_bind_check_routes(m);
+	mpath_pump(m);
+	return 0;
+}
+
+int mpath_bind_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen)
+{
+	int si = cfg_sock(m, local), others = 0;
+
+	if (m->shared) {
+		snprintf(err, errlen, "a gateway learns its clients' paths");
+		return -EOPNOTSUPP;
+	}
+	if (si < 0) {
+		snprintf(err, errlen, "no mp-path %s", local);
+		return -ENOENT;
+	}
+	for (int i = 0; i < m->n_cfgp; i++)
+		others += m->cfgp[i].sock != si;
+	if (!others) {
+		snprintf(err, errlen, "it has the session's last paths");
+		return -EBUSY;
+	}
+	braid_info("multipath: mp-path %s removed by the operator", local);
+	sock_drop(m, si, now_us(), "removed by the operator");
+	mpath_pump(m);
+	return 0;
 }

@@ -83,6 +83,8 @@ struct msock {
 	bool gso;		/* UDP GSO accepted (cleared if a send is refused) */
 	bool gro;		/* UDP GRO on: a read may hold several datagrams */
 	bool shared;		/* the caller's socket (braid_mpath_new_shared): not read, not closed */
+	bool disabled;		/* its paths are taken out of use (braid_mpath_path_enable) */
+	char *own_local;	/* cfg_local of a path added at run time (malloc'ed), or NULL */
 	ev_io r;
 };
 
@@ -110,6 +112,7 @@ struct ep {
 	union braid_sockaddr peer;
 	bool learned;
 	bool configured;
+	bool disabled;		/* taken out of use by the operator: held down (braid_mpath_path_enable) */
 	uint64_t failed_since_us;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */

@@ -72,7 +72,8 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	m->ep[i].learned = learned;
 	m->ep[i].configured = !learned;
 	mpath_stats_adopt(m, i, now);
-	if (s->up == 0)
+	m->ep[i].disabled = s->disabled;
+	if (s->up == 0 || s->disabled)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
 		   learned ? "learned from an authenticated packet, validating" :

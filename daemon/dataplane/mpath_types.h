@@ -31,6 +31,7 @@ struct braid_mpath_path_info {
 	int index;			/* engine path index */
 	char local[80], remote[80];	/* printable addresses */
 	bool learned;			/* from an authenticated packet (not configured) */
+	bool disabled;			/* taken out of use by the operator (path_enable) */
 	char dev[16];			/* the local interface ("" unknown) */
 	char route[72];			/* the kernel's route for the path ("" unchecked) */
 	bool route_ok;			/* false: its packets would not leave through dev */

@@ -13,6 +13,7 @@
 #include "control/mgmt_cfg.h"
 #include "control/mgmt_cmd.h"
 #include "gateway/gw_client.h"
+#include "gateway/gateway_mp.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
@@ -110,6 +111,33 @@ static int op_kill(void *user, enum braid_mgmt_kill how, const char *arg, const 
 	return *n ? 0 : -ENOENT;
 }
 
+/* `braid clients`, `braid client-paths`: the active clients, with their multipath data paths */
+static int op_braid_clients(void *user, struct braid_mgmt_client *out, int max)
+{
+	struct braid_gateway *g = user;
+	int n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead || c->st != C_ACTIVE)
+			continue;
+		if (n < max) {
+			struct braid_mgmt_client *o = &out[n];
+
+			memset(o, 0, sizeof(*o));
+			o->cid = c->cid;
+			snprintf(o->cn, sizeof(o->cn), "%s", braid_gw_cname(c));
+			snprintf(o->real, sizeof(o->real), "%s", c->real);
+			o->rx_bytes = c->rx_bytes;
+			o->tx_bytes = c->tx_bytes;
+			o->dp = braid_gw_mp_dp(c);
+		}
+		n++;
+	}
+	return n;
+}
+
 static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
 			  const char *client_reason, const char *config)
 {
@@ -162,6 +190,7 @@ int gw_mgmt_open(struct braid_gateway *g)
 		.load_stats = op_load_stats,
 		.kill = op_kill,
 		.client_auth = op_client_auth,
+		.braid_clients = op_braid_clients,
 	};
 	int r;
 

@@ -48,6 +48,14 @@ static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
 	*out = t->st.link_tx_bytes;
 }
 
+/* the braid commands: the multipath data path (NULL in single-path mode) */
+static struct braid_dp *op_braid_dp(void *user)
+{
+	const struct braid_tunnel *t = user;
+
+	return t->mpd;
+}
+
 int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 {
 	const struct braid_options *o = t->o;
@@ -57,6 +65,7 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 		.status = op_status,
 		.bytecount = op_bytecount,
 		.load_stats = op_load_stats,
+		.braid_dp = op_braid_dp,
 	};
 	char t4[INET_ADDRSTRLEN] = "";
 	struct braid_mgmt_state s = { .tun4 = t4 };
