@@ -197,12 +197,10 @@ int paths_main(struct braidctl *b, int argc, char **argv)
 		cid = (long)id;
 	}
 	e = info_paths(b, cid, &ps);
-	if (e && cid < 0 && ps.err[0]) {
-		struct info_stats st;
-
-		/* a gateway has no paths of its own: every client's */
-		if (!info_stats(b, &st) && st.gateway)
-			return all_clients(b);
+	if (!e && cid < 0 && ps.n && json_get(&ps.p[0], "cid")) {
+		/* a gateway: every client's paths (they carry "cid"), grouped by client */
+		info_paths_free(&ps);
+		return all_clients(b);
 	}
 	if (e) {
 		if (ps.err[0])
