@@ -119,7 +119,7 @@ gctl paths | grep -qE "^client $id1 client1 " || fail "gateway paths (all) table
 gctl set client client1 path 0 cap 5 || fail "gateway: set client client1 path 0 cap 5"
 [ "$(gctl paths client1 --json | jq '.paths[] | select(.id == 0) | .cap_bps')" = 5000000 ] || fail "gateway: client1 path 0 cap not 5"
 gctl set client client1 path 0 nocap || fail "gateway: nocap"
-expect_err 1 "braidctl: braidd: braid scheduler: a gateway has no session of its own: braid client-scheduler CID NAME" gctl set scheduler edf
+expect_err 1 "braidctl: braidd: braid scheduler: a gateway names the client: braid client-scheduler CID ..." gctl set scheduler edf
 expect_err 1 "braidctl: braidd: braid path: client $(jq .cid <<<"$c2") is a single-path client" gctl set client client2 path 0 backup
 expect_err 1 "braidctl: no client 'nobody' (braidctl clients lists them)" gctl set client nobody scheduler edf
 # the TCP listener with its password
