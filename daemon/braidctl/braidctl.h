@@ -11,14 +11,13 @@
 #include <stddef.h>
 
 #include "mgmtc.h"
+#include "prog.h"
 
 #define BRAIDCTL_RUN_DIR "/run/braid"
 #define BRAIDCTL_SOCK_NAME "control.sock"
 #define BRAIDCTL_DEFAULT_SOCKET BRAIDCTL_RUN_DIR "/" BRAIDCTL_SOCK_NAME
 #define BRAIDCTL_EXIT_DAEMON 1		/* daemon refused or unreachable */
 #define BRAIDCTL_EXIT_USAGE 2
-
-extern const char *braidctl_prog;
 
 struct braidctl {
 	struct mgmtc_target t;

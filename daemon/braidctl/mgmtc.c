@@ -14,7 +14,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "braidctl.h"
+#include "prog.h"
 
 #define PROMPT "ENTER PASSWORD:"
 #define BANNER ">INFO:OpenVPN Management Interface Version"
