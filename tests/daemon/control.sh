@@ -10,7 +10,7 @@
 # 2. `set scheduler ratio 1:0` at run time: a 2 s iperf3 upload goes to path id 0 only (per-path byte
 #    counters before/after), then `ratio 0:1` moves the next one to id 1.
 # 3. `set path 1 backup` flags id 1 backup, `active` clears it; cap/nocap by local address; disable/enable
-#    by interface name; `paths` table and --json.
+#    by interface name; `paths` table and --json; `status --watch`, `log -f`, `log N --json`.
 # 4. bad commands: exact errors from braidd (exit 1) and from braidctl (usage, exit 2); no socket, a
 #    file that is not a management socket; the gateway commands refused.
 # 5. `mp-class port 5201 lowest-delay` under `ratio 0:1`: the 5201 flow runs on the lower-RTT path (id 0),
@@ -112,6 +112,22 @@ for _ in $(seq 1 50); do [ "$(pfield 1 state)" = up ] && break; sleep 0.1; done
 [ "$(pfield 1 state)" = up ] || fail "c2 is $(pfield 1 state) after enable"
 [ "$(ctl paths --json | jq -c '[.paths[].id]')" = "[0,1]" ] || fail "paths --json: $(ctl paths --json)"
 echo "ok: set path backup/active, cap/nocap by local address, disable/enable by interface"
+# status --watch: one JSON object per interval, exit 0 on SIGINT; log -f: a line braidd logs after it started
+timeout -s INT 2.5 "$BRAIDCTL" -s "$SOCK" status --watch 1 --json >"$TB_DIR/watch.txt"; rc=$?
+[ "$rc" = 0 ] && [ "$(jq -s 'length >= 2 and all(.[]; .state.name == "CONNECTED" and (.paths | length) == 2)' "$TB_DIR/watch.txt")" = true ] ||
+	fail "status --watch: exit $rc, $(cat "$TB_DIR/watch.txt")"
+"$BRAIDCTL" -s "$SOCK" log -f 0 >"$TB_DIR/logf.txt" &
+LOGF_PID=$!
+sleep 0.5
+ctl set path c2 cap 7 || fail "set path c2 cap 7"
+for _ in $(seq 1 50); do grep -q 'MANAGEMENT: braid path c2 cap 7000000 (1 path)$' "$TB_DIR/logf.txt" && break; sleep 0.1; done
+kill -INT "$LOGF_PID"
+wait "$LOGF_PID"; rc=$?
+[ "$rc" = 0 ] && grep -qE '^[0-9-]+ [0-9:]+ I MANAGEMENT: braid path c2 cap 7000000 \(1 path\)$' "$TB_DIR/logf.txt" ||
+	fail "log -f: exit $rc, $(cat "$TB_DIR/logf.txt")"
+ctl set path c2 nocap || fail "nocap"
+[ "$(ctl --json log 3 | jq -s 'length == 3 and all(.[]; has("time") and has("flags") and has("text"))')" = true ] || fail "log 3 --json"
+echo "ok: status --watch (JSON per interval, exit 0 on SIGINT), log -f follows, log N --json"
 
 # 4. errors
 expect_err 1 "braidctl: braidd: no path 9" ctl set path 9 backup
