@@ -94,6 +94,19 @@ static struct braid_dp *op_braid_dp(void *user)
 	return client_mp_dp(user);
 }
 
+/* a single-path session: its one path for `braid paths` */
+static int op_braid_single(void *user, struct braid_mgmt_client *out)
+{
+	struct braid_client *c = user;
+
+	if (c->st != CS_UP || client_mp_dp(c))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	braid_sockaddr_str(&c->remote, out->real, sizeof(out->real));
+	link_bytes(c, &out->rx_bytes, &out->tx_bytes);
+	return 0;
+}
+
 int client_mgmt_open(struct braid_client *c)
 {
 	const struct braid_options *o = c->o;
@@ -106,6 +119,7 @@ int client_mgmt_open(struct braid_client *c)
 		.hold_release = op_hold_release,
 		.credentials = op_credentials,
 		.braid_dp = op_braid_dp,
+		.braid_single = op_braid_single,
 	};
 	int r;
 

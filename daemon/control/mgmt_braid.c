@@ -7,8 +7,8 @@
  * (dataplane/backend.h). Every ERROR reply is counted as a rejection.
  *
  * Events: while a connection has `braid paths on N`, a timer polls the
- * paths every MGMT_BRAID_POLL_S: a state that differs from the one last
- * sent goes out at once to every such connection (so a path the detector
+ * paths every MGMT_BRAID_POLL_S: a state (or backup flag) that differs from
+ * the one last sent goes out at once to every such connection (so a path the detector
  * declares failed is reported within that poll), a path gone goes out once
  * as "removed", and each connection gets every path every N seconds.
  */
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "config/options.h"
+#include "control/mgmt_braid_view.h"
 #include "control/mgmt_conn.h"
 #include "dataplane/backend.h"
 #include "mp/mp.h"
@@ -28,124 +29,7 @@
 
 #define MGMT_BRAID_POLL_S 0.1
 #define EV_PREFIX ">BRAID-PATH:"
-#define CLIENTS_MAX 4096		/* clients listed at most */
 #define SEEN_MAX 65536			/* paths followed for events at most */
-
-/* Every path the role has now (a gateway: of all its clients or of one). */
-struct view {
-	struct mgmt_bpath *p;
-	int n;
-	struct braid_mgmt_client *c;
-	int nc;
-};
-
-static void view_free(struct view *v)
-{
-	free(v->p);
-	free(v->c);
-	memset(v, 0, sizeof(*v));
-}
-
-static int view_push(struct view *v, int *cap, const struct mgmt_bpath *p)
-{
-	if (v->n == *cap) {
-		int nc = *cap ? *cap * 2 : 16;
-		struct mgmt_bpath *np = realloc(v->p, (size_t)nc * sizeof(*np));
-
-		if (!np)
-			return -ENOMEM;
-		v->p = np;
-		*cap = nc;
-	}
-	v->p[v->n++] = *p;
-	return 0;
-}
-
-/* The ratio weights of the scheduler now (n 0: not `ratio`). */
-static void weights(struct braid_dp *dp, uint32_t *ratio, unsigned *n)
-{
-	enum braid_mp_sched s;
-
-	*n = 0;
-	if (braid_mp_sched_parse(braid_dp_sched_name(dp), &s, ratio, n) || s != BRAID_MP_SCHED_RATIO)
-		*n = 0;
-}
-
-static int add_dp(struct view *v, int *cap, struct braid_dp *dp, long cid)
-{
-	struct braid_mpath_path_info pi[BRAID_MP_MAX_PATHS];
-	uint32_t ratio[BRAID_MP_MAX_PATHS];
-	unsigned nr;
-	uint64_t sum = 0;
-	int n = braid_dp_paths(dp, pi, BRAID_MP_MAX_PATHS), r = 0;
-
-	weights(dp, ratio, &nr);
-	if (n > BRAID_MP_MAX_PATHS)
-		n = BRAID_MP_MAX_PATHS;
-	for (int i = 0; i < n; i++)
-		sum += pi[i].iv_tx_bps;
-	for (int i = 0; i < n && !r; i++) {
-		struct mgmt_bpath b;
-		int slot = pi[i].mp.slot;
-
-		mgmt_bpath_from_info(&b, cid, &pi[i], sum,
-				     nr && slot >= 0 && (unsigned)slot < nr ? (long)ratio[slot] : -1);
-		r = view_push(v, cap, &b);
-	}
-	return r;
-}
-
-/* The gateway's clients into v->c. */
-static int get_clients(struct braid_mgmt *m, struct view *v)
-{
-	int max = 64, n;
-
-	for (;;) {
-		struct braid_mgmt_client *c = realloc(v->c, (size_t)max * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		v->c = c;
-		n = m->ops.braid_clients(m->ops.user, v->c, max);
-		if (n <= max || max >= CLIENTS_MAX)
-			break;
-		max = n < CLIENTS_MAX ? n : CLIENTS_MAX;
-	}
-	v->nc = n < max ? n : max;
-	return 0;
-}
-
-/* Collect: cid -1: every client (a gateway) or the role's own paths; else that client's. */
-static int collect(struct braid_mgmt *m, long cid, struct view *v)
-{
-	int cap = 0, r = 0;
-
-	memset(v, 0, sizeof(*v));
-	if (m->ops.braid_clients) {
-		r = get_clients(m, v);
-		for (int i = 0; i < v->nc && !r; i++) {
-			const struct braid_mgmt_client *c = &v->c[i];
-			struct mgmt_bpath b;
-
-			if (cid >= 0 && c->cid != (unsigned long)cid)
-				continue;
-			if (c->dp) {
-				r = add_dp(v, &cap, c->dp, (long)c->cid);
-			} else {
-				mgmt_bpath_from_client(&b, c);
-				r = view_push(v, &cap, &b);
-			}
-		}
-	} else if (m->ops.braid_dp) {
-		struct braid_dp *dp = m->ops.braid_dp(m->ops.user);
-
-		if (dp)
-			r = add_dp(v, &cap, dp, -1);
-	}
-	if (r)
-		view_free(v);
-	return r;
-}
 
 /* ---- replies ---- */
 
@@ -160,6 +44,9 @@ static void fail(struct mgmt_conn *k, enum braid_mgmt_rej why, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	for (char *p = msg; *p; p++)	/* names from the data plane or a config parser: one clean line */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	mgmt_reject(k->m, why, "braid command refused: %s", msg);
 	mgmt_printf(k, "ERROR: %s", msg);
 }
@@ -177,9 +64,9 @@ static void send_path(struct mgmt_conn *k, const struct mgmt_bpath *p, bool text
 
 static void cmd_paths_list(struct mgmt_conn *k, long cid, bool text)
 {
-	struct view v;
+	struct mgmt_bview v;
 
-	if (collect(k->m, cid, &v)) {
+	if (mgmt_bview_collect(k->m, cid, &v)) {
 		fail(k, BRAID_MGMT_REJ_ARGS, "braid paths: out of memory");
 		return;
 	}
@@ -189,7 +76,7 @@ static void cmd_paths_list(struct mgmt_conn *k, long cid, bool text)
 		for (int i = 0; i < v.nc; i++)
 			found |= v.c[i].cid == (unsigned long)cid;
 		if (!found) {
-			view_free(&v);
+			mgmt_bview_free(&v);
 			fail(k, BRAID_MGMT_REJ_ARGS, "no client %ld", cid);
 			return;
 		}
@@ -199,7 +86,7 @@ static void cmd_paths_list(struct mgmt_conn *k, long cid, bool text)
 	for (int i = 0; i < v.n; i++)
 		send_path(k, &v.p[i], text, false);
 	mgmt_printf(k, "END");
-	view_free(&v);
+	mgmt_bview_free(&v);
 }
 
 static bool parse_u64(const char *s, uint64_t max, uint64_t *v)
@@ -266,11 +153,19 @@ static void to_listeners(struct braid_mgmt *m, const struct mgmt_bpath *p)
 	}
 }
 
-static struct mgmt_braid_seen *seen_find(struct braid_mgmt *m, long cid, int id)
+/* The entry of (cid, id); *hint: where to look first (the view comes in the same order each poll). */
+static struct mgmt_braid_seen *seen_find(struct braid_mgmt *m, long cid, int id, size_t *hint)
 {
-	for (size_t i = 0; i < m->n_braid_seen; i++)
-		if (m->braid_seen[i].cid == cid && m->braid_seen[i].id == id)
+	size_t n = m->n_braid_seen;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (*hint + k) % n;
+
+		if (m->braid_seen[i].cid == cid && m->braid_seen[i].id == id) {
+			*hint = i + 1;
 			return &m->braid_seen[i];
+		}
+	}
 	return NULL;
 }
 
@@ -297,15 +192,15 @@ static struct mgmt_braid_seen *seen_add(struct braid_mgmt *m, const struct mgmt_
 }
 
 /* Compare with what was sent: changes out at once (announce), the states kept. */
-static void track(struct braid_mgmt *m, const struct view *v, bool announce)
+static void track(struct braid_mgmt *m, const struct mgmt_bview *v, bool announce)
 {
-	size_t j = 0;
+	size_t j = 0, hint = 0;
 
 	for (size_t i = 0; i < m->n_braid_seen; i++)
 		m->braid_seen[i].mark = false;
 	for (int i = 0; i < v->n; i++) {
 		const struct mgmt_bpath *p = &v->p[i];
-		struct mgmt_braid_seen *s = seen_find(m, p->cid, p->id);
+		struct mgmt_braid_seen *s = seen_find(m, p->cid, p->id, &hint);
 
 		if (!s)
 			s = seen_add(m, p);
@@ -321,7 +216,7 @@ static void track(struct braid_mgmt *m, const struct view *v, bool announce)
 			}
 			s->state = NULL;
 		}
-		if (announce && (!s->state || strcmp(s->state, p->state)))
+		if (announce && (!s->state || strcmp(s->state, p->state) || s->last.backup != p->backup))
 			to_listeners(m, p);
 		s->state = p->state;
 		s->last = *p;
@@ -348,7 +243,7 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_mgmt *m = w->data;
 	ev_tstamp now = ev_now(loop);
-	struct view v;
+	struct mgmt_bview v;
 
 	(void)revents;
 	if (!events_wanted(m)) {
@@ -356,7 +251,7 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		m->n_braid_seen = 0;
 		return;
 	}
-	if (collect(m, -1, &v))
+	if (mgmt_bview_collect(m, -1, &v))
 		return;
 	track(m, &v, true);
 	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++) {
@@ -368,7 +263,7 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 			send_path(k, &v.p[j], false, true);
 		k->braid_next = now + k->braid_ev_s;
 	}
-	view_free(&v);
+	mgmt_bview_free(&v);
 }
 
 static void cmd_events(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
@@ -387,12 +282,12 @@ static void cmd_events(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
 	}
 	if (!events_wanted(m) && m->loop) {
 		/* first listener: take the states now, so only later changes count as changes */
-		struct view v;
+		struct mgmt_bview v;
 
 		m->n_braid_seen = 0;
-		if (!collect(m, -1, &v)) {
+		if (!mgmt_bview_collect(m, -1, &v)) {
 			track(m, &v, false);
-			view_free(&v);
+			mgmt_bview_free(&v);
 		}
 	}
 	k->braid_ev_s = (unsigned)n;
@@ -421,11 +316,11 @@ static struct braid_dp *target(struct mgmt_conn *k, long cid, const char *cmd)
 		return dp;
 	}
 	if (m->ops.braid_clients) {
-		struct view v = { 0 };
+		struct mgmt_bview v = { 0 };
 		bool found = false;
 
-		if (get_clients(m, &v)) {
-			view_free(&v);
+		if (mgmt_bview_clients(m, &v)) {
+			mgmt_bview_free(&v);
 			fail(k, BRAID_MGMT_REJ_ARGS, "braid %s: out of memory", cmd);
 			return NULL;
 		}
@@ -434,7 +329,7 @@ static struct braid_dp *target(struct mgmt_conn *k, long cid, const char *cmd)
 				found = true;
 				dp = v.c[i].dp;
 			}
-		view_free(&v);
+		mgmt_bview_free(&v);
 		if (!found)
 			fail(k, BRAID_MGMT_REJ_ARGS, "no client %ld", cid);
 		else if (!dp)
@@ -472,11 +367,11 @@ static int set_weight(struct mgmt_conn *k, struct braid_dp *dp,
 {
 	uint32_t ratio[BRAID_MP_MAX_PATHS];
 	unsigned n;
-	int slot = p->mp.slot, r;
+	int slot = mgmt_bview_slot(p), r;
 	char spec[BRAID_MP_MAX_PATHS * 8 + 8];
 	size_t len;
 
-	weights(dp, ratio, &n);
+	mgmt_bview_weights(dp, ratio, &n);
 	if (!n) {
 		fail(k, BRAID_MGMT_REJ_ARGS, "the scheduler is '%s': a weight needs 'ratio' "
 		     "(braid scheduler ratio W0:W1...)", braid_dp_sched_name(dp));
@@ -649,15 +544,15 @@ static void cmd_path_add_remove(struct mgmt_conn *k, const struct braid_mgmt_arg
 static void cmd_clients(struct mgmt_conn *k)
 {
 	struct braid_mgmt *m = k->m;
-	struct view v = { 0 };
+	struct mgmt_bview v = { 0 };
 	char line[BRAID_MGMT_BRAID_LINE_MAX - 2];
 
 	if (!m->ops.braid_clients) {
 		fail(k, BRAID_MGMT_REJ_ARGS, "braid clients: not a gateway");
 		return;
 	}
-	if (get_clients(m, &v)) {
-		view_free(&v);
+	if (mgmt_bview_clients(m, &v)) {
+		mgmt_bview_free(&v);
 		fail(k, BRAID_MGMT_REJ_ARGS, "braid clients: out of memory");
 		return;
 	}
@@ -675,7 +570,7 @@ static void cmd_clients(struct mgmt_conn *k)
 		mgmt_printf(k, "%s", line);
 	}
 	mgmt_printf(k, "END");
-	view_free(&v);
+	mgmt_bview_free(&v);
 }
 
 static const char *const braid_help[] = {

@@ -161,8 +161,8 @@ void mgmt_bpath_from_client(struct mgmt_bpath *o, const struct braid_mgmt_client
 	o->cid = (long)c->cid;
 	o->id = 0;
 	snprintf(o->ifname, sizeof(o->ifname), "path0");
-	snprintf(o->local, sizeof(o->local), "%s", c->local);
-	snprintf(o->remote, sizeof(o->remote), "%s", c->real);
+	mgmt_braid_addr(c->local, o->local, sizeof(o->local));
+	mgmt_braid_addr(c->real, o->remote, sizeof(o->remote));
 	o->state = "up";
 	o->rtt_ms = o->loss_pct = -1;
 	o->tx_bytes = c->tx_bytes;

@@ -43,7 +43,7 @@ const char *mgmt_bpath_state(const struct braid_mpath_path_info *p);
  */
 void mgmt_bpath_from_info(struct mgmt_bpath *o, long cid, const struct braid_mpath_path_info *p,
 			  uint64_t tx_sum, long weight);
-/* A stock (single-path) gateway client as its one path. */
+/* A single-path session (a gateway's stock client, a role's own) as its one path. */
 void mgmt_bpath_from_client(struct mgmt_bpath *o, const struct braid_mgmt_client *c);
 /* "[AF_INET]a:p" / "[AF_INET6]a:p" (braid_sockaddr_str) as "a:p" / "[a]:p" into out. */
 void mgmt_braid_addr(const char *in, char *out, size_t outlen);

@@ -89,6 +89,12 @@ struct braid_mgmt_ops {
 	 *   there are (may exceed max). NULL: not a gateway.
 	 */
 	struct braid_dp *(*braid_dp)(void *user);
+	/*
+	 * braid_single - the role's own single-path session as its one path (real: the peer's
+	 * address, local: ours or "", the link byte counts; cid and dp unused): 0, or -ENOENT
+	 * while there is none up (or the session is multipath). NULL: never.
+	 */
+	int (*braid_single)(void *user, struct braid_mgmt_client *out);
 	int (*braid_clients)(void *user, struct braid_mgmt_client *out, int max);
 };
 

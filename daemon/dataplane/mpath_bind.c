@@ -720,6 +720,11 @@ int mpath_bind_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p,
 		snprintf(err, errlen, "mp-path auto cannot be added at run time (put it in the config)");
 		return -EOPNOTSUPP;
 	}
+	if (p->remote && (m->o->client || m->o->opt_tls_client)) {
+		snprintf(err, errlen, "a TLS client's paths go to the server it connected to: give only "
+			 "the local address");
+		return -EINVAL;
+	}
 	if (cfg_sock(m, p->local) >= 0) {
 		snprintf(err, errlen, "mp-path %s is there already (braid path-remove it first)", p->local);
 		return -EEXIST;

@@ -7,7 +7,9 @@
 #  - events on at the client: path 2's link goes down (rtnetlink) -> a `down` event for it (time printed),
 #    link up -> `up`;
 #  - backup on/off at the client shown in the next `braid paths`; `braid clients` refused (not a gateway);
-#  - a single-path static-key peer: `braid paths` is just END, a change is refused (not multipath).
+#  - a SIGHUP reload: the events connection stays and sees the new session's paths up;
+#  - a single-path static-key peer: `braid paths` shows its one path (path0, up, the peer, its bytes), a
+#    change is refused (not multipath).
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -38,7 +40,7 @@ echo "ok: static-key braid paths: 2 valid objects at each end"
 
 EV=$TB_DIR/events
 : >"$EV"
-MB "$CS" watch "$EV" 5 &
+MB "$CS" watch "$EV" 30 &	# a 30 s period: what comes sooner is the at-once event of a change
 WATCH=$!
 trap 'kill $WATCH 2>/dev/null; tb_cleanup' EXIT
 id2=$(echo "$P" | python3 -c 'import json,sys; print([o["id"] for o in json.load(sys.stdin) if o["local"].startswith("10.2.1.2:")][0])')
@@ -74,6 +76,16 @@ r=$(MB "$CS" cmd "braid path $(tb_cli_addr 2) backup off")
 r=$(MB "$SS" cmd "braid clients")
 [ "$r" = "ERROR: braid clients: not a gateway" ] || fail "srv braid clients: $r"
 echo "ok: backup on/off shown; braid clients refused"
+# a SIGHUP reload keeps the management connection and its events: the new session's paths come up
+hup=$(date +%s.%N)
+kill -HUP "${BD_PID[cli]}"
+for _ in $(seq 1 200); do
+	[ "$(awk -v t="$hup" '$1 > t && $2 == "up"' "$EV" | wc -l)" -ge 2 ] && break
+	sleep 0.05
+done
+[ "$(awk -v t="$hup" '$1 > t && $2 == "up"' "$EV" | wc -l)" -ge 2 ] || fail "no up events after SIGHUP: $(tail -n 5 "$EV")"
+MB "$CS" paths 2 >/dev/null || fail "braid paths after SIGHUP: $(MB "$CS" paths)"
+echo "ok: after a SIGHUP reload the same events connection saw both paths up again"
 kill "$WATCH" 2>/dev/null
 bd_stop cli || fail "cli exit code $?"
 bd_stop srv || fail "srv exit code $?"
@@ -81,11 +93,16 @@ bd_stop srv || fail "srv exit code $?"
 # single path: no paths to show or change
 bd_pair AES-256-GCM "management $SS unix" -- "management $CS unix"
 tb_wait_ping "$TB_CLI" 10.200.0.1 10 || fail "single path: no ping"
-r=$(MB "$CS" cmd "braid paths")
-[ "$r" = END ] || fail "single path braid paths: $r"
+P=$(MB "$CS" paths 1) || fail "single path braid paths: $P"
+echo "$P" | python3 -c '
+import json, sys
+[o] = json.load(sys.stdin)
+assert o["id"] == 0 and o["ifname"] == "path0" and o["state"] == "up" and o["remote"] == "10.1.2.2:1194", o
+assert o["tx_bytes"] > 0 and o["rx_bytes"] > 0 and o["rtt_ms"] is None, o
+' || fail "single path braid paths: $P"
 r=$(MB "$CS" cmd "braid scheduler edf")
 [ "$r" = "ERROR: braid scheduler: not in multipath mode" ] || fail "single path scheduler: $r"
-echo "ok: single-path static-key: braid paths empty, changes refused"
+echo "ok: single-path static-key: braid paths shows its one path, changes refused"
 bd_stop cli || fail "cli exit code $?"
 bd_stop srv || fail "srv exit code $?"
 echo "ok: all"

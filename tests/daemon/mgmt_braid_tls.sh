@@ -11,7 +11,8 @@
 #     and backup also in the traffic share of a download), errors answered ERROR and counted;
 #  4. path-remove / path-add at run time: `removed` event, the path back and up;
 #  5. gateway: `braid clients` (the braid client: braid true, 2 paths up; the stock client: braid false,
-#     1 path), `braid client-paths CID` for both, an unknown CID -> ERROR.
+#     1 path), `braid client-paths CID` for both, an unknown CID -> ERROR; `braid client-scheduler` and a
+#     ratio weight 0 / 1 on the client's second path at the gateway, seen in the bytes of a download.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,12 @@ tm_wait_active cli 2 10 || fail "client paths not active: $(tm_status cli)"
 tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping"
 
 # ---- 1. braid paths
-P=$(MB "$CS" paths 2) || fail "braid paths: $P"
+# rtt_ms is null until a path answered within a whole interval (1 s): wait for both
+for _ in $(seq 1 30); do
+	P=$(MB "$CS" paths 2) || fail "braid paths: $P"
+	[[ $P != *'"rtt_ms": null'* ]] && break
+	sleep 0.1
+done
 echo "$P" | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
@@ -47,7 +53,7 @@ echo "ok: braid paths text: header, 2 rows, END"
 # ---- 2. events: a cut path is down within 2 s
 EV=$TB_DIR/events
 : >"$EV"
-MB "$CS" watch "$EV" 1 &
+MB "$CS" watch "$EV" 30 &	# a 30 s period: what comes sooner is the at-once event of a change
 WATCH=$!
 trap 'kill $WATCH 2>/dev/null; tb_cleanup' EXIT
 for _ in $(seq 1 40); do [ "$(grep -c ' up ' "$EV")" -ge 2 ] && break; sleep 0.1; done
@@ -89,6 +95,8 @@ expect() { # CMD WANT
 }
 expect "braid path $(tb_cli_addr 2) backup on" "SUCCESS: braid path $(tb_cli_addr 2) updated"
 [ "$(field 1 backup)" = True ] || fail "path 1 not backup after 'backup on'"
+for _ in $(seq 1 20); do grep -q '"id":1,.*"backup":true' "$EV" && break; sleep 0.1; done
+grep -q '"id":1,.*"backup":true' "$EV" || fail "no event for the backup change"
 # traffic share: a download goes on path 0 only while path 1 is backup
 b0=$(field 1 rx_bytes)
 [ "$(tm_get blob)" = "$TM_WANT" ] || fail "download with path 1 backup: sha256"
@@ -139,6 +147,7 @@ expect "braid path-remove $(tb_cli_addr 1)" "ERROR: braid path-remove $(tb_cli_a
 expect "braid path-add $(tb_cli_addr 2)" "SUCCESS: braid path-add $(tb_cli_addr 2) done"
 expect "braid path-add $(tb_cli_addr 2)" "ERROR: braid path-add $(tb_cli_addr 2): mp-path $(tb_cli_addr 2) is there already (braid path-remove it first)"
 expect "braid path-add 10.1.1.2/24" "ERROR: braid path-add 10.1.1.2/24: command line: option 'mp-path': local address '10.1.1.2/24' is neither a numeric IPv4 or IPv6 address nor an interface name (1..15 characters, no '/' or ':')"
+expect "braid path-add $(tb_cli_addr 1) 10.9.9.9" "ERROR: braid path-add $(tb_cli_addr 1): a TLS client's paths go to the server it connected to: give only the local address"
 tm_wait_active cli 2 10 || fail "the added path is not active: $(tm_status cli)"
 MB "$CS" paths 2 >/dev/null || fail "not 2 paths after path-add"
 [ "$(tm_get blob)" = "$TM_WANT" ] || fail "download after path-add: sha256"
@@ -148,6 +157,7 @@ echo "ok: path-remove (removed event, the last path refused), path-add (up again
 bd_conf stock "client" "dev tun" "dev-type tun" "proto udp" "remote $(tb_srv_addr 1) 1194" "nobind" \
 	"ca $TB_DIR/pki/ca.crt" "cert $TB_DIR/pki/client2.crt" "key $TB_DIR/pki/client2.key" \
 	"remote-cert-tls server" "tls-auth $TB_DIR/pki/ta.key 1" "verb 3" "ifconfig-noexec" "route-noexec"
+: >"$TB_DIR/stock.log"
 tb_bg "$TB_CLI" openvpn --config "$TB_DIR/stock.conf" --log "$TB_DIR/stock.log"
 STOCK=$TB_LAST_PID
 for _ in $(seq 1 100); do grep -q "Initialization Sequence Completed" "$TB_DIR/stock.log" && break; sleep 0.1; done
@@ -179,6 +189,25 @@ for cid in "$cid1" "$cid2"; do
 done
 expect_gw() { local got; got=$(MB "$GS" cmd "$1"); [ "$got" = "$2" ] || fail "gw '$1' answered '$got', want '$2'"; }
 expect_gw "braid client-paths 999" "ERROR: no client 999"
+# the ratio weight at the gateway, on the download's direction: client1's path from 10.2.1.2 gets weight 0
+gp=$(MB "$GS" cmd "braid client-paths $cid1" | python3 -c '
+import json, sys
+print([o["id"] for o in map(json.loads, sys.stdin.read().split("\n")[:-2]) if o["remote"].startswith("10.2.1.2:") and o["state"] == "up"][0])') ||
+	fail "no up gateway path from 10.2.1.2: $(MB "$GS" cmd "braid client-paths $cid1")"
+expect_gw "braid client-scheduler $cid1 ratio 1:1" "SUCCESS: braid scheduler set to ratio 1:1"
+expect_gw "braid client-path $cid1 $gp weight 0" "SUCCESS: braid path $gp updated"
+lfield() { MB "$CS" paths | python3 -c "import json,sys; print([o for o in json.load(sys.stdin) if o['local'].startswith('$1:')][0]['$2'])"; }
+b0=$(lfield 10.2.1.2 rx_bytes) a0=$(lfield 10.1.1.2 rx_bytes)
+[ "$(tm_get blob)" = "$TM_WANT" ] || fail "download with gateway weight 0: sha256"
+b1=$(lfield 10.2.1.2 rx_bytes) a1=$(lfield 10.1.1.2 rx_bytes)
+echo "gateway weight 0 on the path to 10.2.1.2: it carried $((b1 - b0)) bytes of a 4 MiB download, the other $((a1 - a0))"
+[ $((b1 - b0)) -lt 400000 ] && [ $((a1 - a0)) -gt 4000000 ] || fail "weight 0 not followed: $((b1 - b0)) / $((a1 - a0)) bytes"
+expect_gw "braid client-path $cid1 $gp weight 1" "SUCCESS: braid path $gp updated"
+b0=$(lfield 10.2.1.2 rx_bytes)
+[ "$(tm_get blob)" = "$TM_WANT" ] || fail "download with gateway weights 1:1: sha256"
+b1=$(lfield 10.2.1.2 rx_bytes)
+echo "gateway weights 1:1: the path to 10.2.1.2 carried $((b1 - b0)) bytes of a 4 MiB download"
+[ $((b1 - b0)) -gt 1000000 ] || fail "weight 1 not followed: $((b1 - b0)) bytes"
 expect_gw "braid client-path $cid1 1 backup on" "SUCCESS: braid path 1 updated"
 expect_gw "braid client-path $cid2 0 backup on" "ERROR: braid path: client $cid2 is a single-path client"
 expect_gw "braid paths on 0" "ERROR: braid paths on N: N is 1..86400 seconds"
