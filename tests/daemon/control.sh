@@ -147,9 +147,10 @@ out=$(ctl set path 1 2>&1); rc=$?
 expect_err 1 "braidctl: cannot connect to $TB_DIR/nope.sock: No such file or directory (is braidd running with 'management $TB_DIR/nope.sock unix' or 'control-socket $TB_DIR/nope.sock'? -s SOCKET names another)" \
 	"$BRAIDCTL" -s "$TB_DIR/nope.sock" status
 python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)
-c, _ = s.accept(); c.sendall(b"hello\r\n"); c.recv(10)' "$TB_DIR/other.sock" &
+open(sys.argv[2], "w").close()
+c, _ = s.accept(); c.sendall(b"hello\r\n"); c.recv(10)' "$TB_DIR/other.sock" "$TB_DIR/other.ready" &
 OTHER_PID=$!
-for _ in $(seq 1 50); do [ -S "$TB_DIR/other.sock" ] && break; sleep 0.1; done
+for _ in $(seq 1 50); do [ -e "$TB_DIR/other.ready" ] && break; sleep 0.1; done
 expect_err 1 "braidctl: $TB_DIR/other.sock is not a management interface (it said 'hello')" "$BRAIDCTL" -s "$TB_DIR/other.sock" status
 wait "$OTHER_PID"
 kill -0 "${BD_PID[cli]}" || fail "braidd died"
