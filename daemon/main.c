@@ -23,13 +23,11 @@
 #include <sodium.h>
 
 #include "client/client.h"
-#include "client/client_ctlsock.h"
 #include "client/client_reload.h"
 #include "config/config.h"
 #include "config/options_class.h"
 #include "config/options_reload.h"
 #include "gateway/gateway.h"
-#include "gateway/gw_ctlsock.h"
 #include "gateway/gw_mgmt.h"
 #include "gateway/gw_reload.h"
 #include "main_genkey.h"
@@ -116,7 +114,7 @@ static int finish_options(struct braid_options *o)
 	int r;
 
 	braid_log_set_format(!o->suppress_timestamps, o->machine_readable);
-	if (o->mgmt_addr)
+	if (o->mgmt_addr || o->control_socket)
 		braid_log_keep_early(64);	/* the management log history starts here */
 	o->tls_mode_supported = true;
 	r = braid_options_finalize(o, err, sizeof(err));
@@ -161,7 +159,6 @@ static int test_config(int argc, char **argv)
 /* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
 static int run_role(struct braid_options *o)
 {
-	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
 	struct braid_tunnel *t = NULL;
 	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
 	int code;
@@ -171,14 +168,9 @@ static int run_role(struct braid_options *o)
 
 		if (braid_client_new(&c, o))
 			return 1;
-		if (client_ctlsock_open(c, &ctl)) {
-			braid_client_free(c);
-			return 1;
-		}
 		client_reload_listen(c);
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
 		client_reload_unlisten(c);
-		client_ctlsock_close(ctl);
 		braid_client_free(c);
 		return code;
 	}
@@ -187,9 +179,8 @@ static int run_role(struct braid_options *o)
 
 		if (braid_gateway_new(&g, o))
 			return 1;
-		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+		if (gw_mgmt_open(g) || braid_privdrop_apply(o)) {
 			gw_mgmt_close(g);
-			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			return 1;
 		}
@@ -197,7 +188,6 @@ static int run_role(struct braid_options *o)
 		code = braid_gateway_run(g);
 		gw_reload_unlisten(g);
 		gw_mgmt_close(g);
-		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
 		return code;
 	}
@@ -311,7 +301,7 @@ int main(int argc, char **argv)
 			goto out_pid;
 		}
 		braid_info("SIGHUP: configuration read again; restarting");
-		if (!o.mgmt_addr)
+		if (!o.mgmt_addr && !o.control_socket)
 			braid_mgmt_shutdown();	/* else the next role takes the interface over */
 		if (o.writepid && (r = write_pidfile(o.writepid))) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));

@@ -202,7 +202,7 @@ int client_mgmt_open(struct braid_client *c)
 	int r;
 
 	braid_mgmt_cfg_from_options(&cfg, o);
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	r = braid_mgmt_new(&c->mg, c->loop, &cfg, &ops);
 	if (r)

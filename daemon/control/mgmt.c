@@ -162,6 +162,7 @@ static void destroy(struct braid_mgmt *m)
 	wipe_str(&m->st_pass);
 	sodium_memzero(m->pw, sizeof(m->pw));
 	free(m->addr);
+	free(m->ctl_path);
 	free(m->pwfile);
 	free(m->client_user);
 	free(m->client_group);
@@ -195,7 +196,9 @@ void braid_mgmt_shutdown(void)
 /* The kept interface serves the same listener as cfg asks for. */
 static bool same_listener(const struct braid_mgmt *m, const struct braid_mgmt_cfg *cfg)
 {
-	return m && !strcmp(m->addr, cfg->addr) && m->cfg.port == cfg->port &&
+	return m && !strcmp(m->addr ? m->addr : "", cfg->addr ? cfg->addr : "") &&
+	       !strcmp(m->ctl_path ? m->ctl_path : "", cfg->ctl_path ? cfg->ctl_path : "") &&
+	       m->cfg.port == cfg->port &&
 	       m->cfg.unix_sock == cfg->unix_sock &&
 	       !strcmp(m->pwfile ? m->pwfile : "", cfg->pwfile ? cfg->pwfile : "") &&
 	       !strcmp(m->client_user ? m->client_user : "", cfg->client_user ? cfg->client_user : "") &&
@@ -211,7 +214,7 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	int r = 0;
 
 	*out = NULL;
-	if (!cfg->addr)
+	if (!cfg->addr && !cfg->ctl_path)
 		return -EINVAL;
 	if (same_listener(kept, cfg)) {
 		/* a reload: the connections stay, the new role's callbacks and loop take over */
@@ -234,14 +237,16 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	if (!m)
 		return -ENOMEM;
 	m->loop = loop;
-	m->lfd = -1;
+	m->lfd = m->cfd = -1;
 	m->ops = *ops;
 	m->cfg = *cfg;
 	m->addr = dup_opt(cfg->addr, &r);
+	m->ctl_path = dup_opt(cfg->ctl_path, &r);
 	m->pwfile = dup_opt(cfg->pwfile, &r);
 	m->client_user = dup_opt(cfg->client_user, &r);
 	m->client_group = dup_opt(cfg->client_group, &r);
 	m->cfg.addr = m->addr;
+	m->cfg.ctl_path = m->ctl_path;
 	m->cfg.pwfile = m->pwfile;
 	m->cfg.client_user = m->client_user;
 	m->cfg.client_group = m->client_group;

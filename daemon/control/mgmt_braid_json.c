@@ -151,6 +151,8 @@ void mgmt_bpath_from_info(struct mgmt_bpath *o, long cid, const struct braid_mpa
 		o->share_pct = 100;
 	o->cap_bps = p->mp.cap_bps;
 	o->weight = weight;
+	if (p->route[0] && !p->route_ok)
+		snprintf(o->route, sizeof(o->route), "%s", p->route);
 }
 
 void mgmt_bpath_from_client(struct mgmt_bpath *o, const struct braid_mgmt_client *c)
@@ -201,6 +203,10 @@ size_t mgmt_bpath_json(char *buf, size_t cap, const struct mgmt_bpath *p)
 	app(buf, cap, &len, ",\"cap_bps\":%llu", U(p->cap_bps));
 	if (p->weight >= 0)
 		app(buf, cap, &len, ",\"weight\":%ld", p->weight);
+	if (p->route[0]) {	/* only a flagged path (docs/braidd.md "Paths by interface") */
+		app(buf, cap, &len, ",\"route_ok\":false,\"route\":");
+		mgmt_json_str(buf, cap, &len, p->route, 72);
+	}
 	app(buf, cap, &len, "}");
 	return len;
 }

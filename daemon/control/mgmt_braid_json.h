@@ -32,6 +32,7 @@ struct mgmt_bpath {
 	double share_pct;		/* < 0: left out */
 	uint64_t cap_bps;
 	long weight;			/* the ratio scheduler's weight, < 0: left out */
+	char route[73];			/* the route check flagged the path: the kernel's route, else "" */
 };
 
 /* The contract's state of a path (the engine state; disabled first). */

@@ -21,4 +21,5 @@ void braid_mgmt_cfg_from_options(struct braid_mgmt_cfg *cfg, const struct braid_
 	cfg->client_auth = o->mgmt_client_auth;
 	cfg->query_remote = o->mgmt_query_remote;
 	cfg->log_cache = (unsigned)o->mgmt_log_cache;
+	cfg->ctl_path = o->control_socket;
 }

@@ -53,15 +53,17 @@ struct mgmt_conn {
 struct braid_mgmt {
 	struct ev_loop *loop;
 	struct braid_mgmt_cfg cfg;
-	char *addr, *pwfile, *client_user, *client_group;
+	char *addr, *pwfile, *client_user, *client_group, *ctl_path;
 	char pw[MGMT_PW_MAX];
 	bool has_pw;
 	uid_t allow_uid;
 	gid_t allow_gid;
 	bool check_uid, check_gid;
 	struct braid_mgmt_ops ops;
-	int lfd;
+	int lfd;			/* the `management` listener, -1 none */
 	ev_io accept_w;
+	int cfd;			/* the `control-socket` listener, -1 none */
+	ev_io ctl_accept_w;
 	struct mgmt_conn *conn[BRAID_MGMT_MAX_CONN];
 	struct braid_mgmt_hist log, state, echo;
 	bool hold;			/* the hold flag (hold on/off, management-hold) */

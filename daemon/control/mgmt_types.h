@@ -19,13 +19,18 @@ struct braid_dp;
 
 /* The options (config/options_types.h fills it). */
 struct braid_mgmt_cfg {
-	const char *addr;		/* IP, or the socket path with unix */
+	const char *addr;		/* IP, or the socket path with unix; NULL: ctl_path only */
 	unsigned port;
 	bool unix_sock;
 	const char *pwfile;		/* NULL: no password */
 	const char *client_user, *client_group;	/* unix socket: who may connect */
 	bool hold, query_passwords, client_auth, query_remote;
 	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
+	/*
+	 * `control-socket PATH`: a second unix socket (0600, no password, no peer
+	 * check: the file's mode guards it) serving the same interface (braidctl's)
+	 */
+	const char *ctl_path;
 };
 
 /* `kill` / `client-kill` forms. */

@@ -247,7 +247,7 @@ int gw_mgmt_open(struct braid_gateway *g)
 	int r;
 
 	braid_mgmt_cfg_from_options(&cfg, o);
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	if (o->mgmt_client_auth && o->auth_user_pass_verify)
 		braid_warn("management-client-auth: the management client decides; "

@@ -99,7 +99,7 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 	/* no hold, password query or client-auth in the static-key mode (no effect: warned below) */
 	cfg.hold = cfg.query_passwords = cfg.client_auth = false;
 	*out = NULL;
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	if (o->mgmt_hold || o->mgmt_query_passwords || o->mgmt_client_auth)
 		braid_warn("management-hold/-query-passwords/-client-auth have no effect in "
