@@ -606,7 +606,7 @@ static const char *const braid_help[] = {
 	"braid path IF disable|enable    : Take path(s) IF out of use / back.",
 	"braid path IF cap BPS           : Cap path(s) IF at BPS bit/s (0 = none).",
 	"braid path IF weight W          : Path(s) IF's weight in the ratio scheduler.",
-	"braid scheduler NAME            : edf, rtt, ratio W0:W1..., mpip, lowest-rtt, backup, redundant.",
+	"braid scheduler NAME            : edf, rtt, ratio W0:W1... or IF=W ..., mpip, lowest-rtt, backup, redundant.",
 	"braid path-add LOCAL [REMOTE [PORT]] : Add a path as mp-path does.",
 	"braid path-remove LOCAL         : Remove the path(s) of an mp-path LOCAL.",
 	"braid clients                   : A gateway's clients, one JSON object each.",

@@ -134,7 +134,7 @@ echo "ok: status --watch (JSON per interval, exit 0 on SIGINT), log -f follows, 
 expect_err 1 "braidctl: braidd: no path 9" ctl set path 9 backup
 expect_err 1 "braidctl: braidd: no path 10.9.9.9" ctl set path 10.9.9.9 backup
 expect_err 1 "braidctl: braidd: no path eth9x" ctl set path eth9x backup
-expect_err 1 "braidctl: braidd: braid scheduler: 'fastest' is not a scheduler (edf, rtt, ratio W0:W1..., mpip, lowest-rtt, backup, redundant)" \
+expect_err 1 "braidctl: braidd: braid scheduler: 'fastest' is not a scheduler (edf, rtt, ratio W0:W1... or ratio IF=W ..., mpip, lowest-rtt, backup, redundant)" \
 	ctl set scheduler fastest
 expect_err 2 "braidctl: set: cap wants Mbit/s (0-1000000)" ctl set path 0 cap lots
 expect_err 2 "braidctl: set: unknown path action" ctl set path 0 fly
