@@ -22,10 +22,12 @@
 
 #include "client/client.h"
 #include "client/client_ctlsock.h"
+#include "client/client_metrics.h"
 #include "config/config.h"
 #include "config/options_class.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
+#include "gateway/gw_metrics.h"
 #include "gateway/gw_mgmt.h"
 #include "main_genkey.h"
 #include "os/sdnotify.h"
@@ -34,7 +36,9 @@
 #include "config/options.h"
 #include "session/privdrop.h"
 #include "p2p/tunnel.h"
+#include "p2p/tunnel_metrics.h"
 #include "p2p/tunnel_mgmt.h"
+#include "control/metrics.h"
 #include "control/mgmt.h"
 
 
@@ -125,6 +129,7 @@ static int run_role(struct braid_options *o)
 	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
 	struct braid_tunnel *t = NULL;
 	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
+	struct braid_metrics *met = NULL;	/* `metrics` endpoint (control/metrics.h) */
 	int code;
 
 	if (o->tls == BRAID_TLS_CLIENT) {
@@ -132,11 +137,13 @@ static int run_role(struct braid_options *o)
 
 		if (braid_client_new(&c, o))
 			return 1;
-		if (client_ctlsock_open(c, &ctl)) {
+		if (client_ctlsock_open(c, &ctl) || client_metrics_open(c, &met)) {
+			client_ctlsock_close(ctl);
 			braid_client_free(c);
 			return 1;
 		}
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		braid_metrics_free(met);
 		client_ctlsock_close(ctl);
 		braid_client_free(c);
 		return code;
@@ -146,13 +153,16 @@ static int run_role(struct braid_options *o)
 
 		if (braid_gateway_new(&g, o))
 			return 1;
-		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || gw_metrics_open(g, &met) ||
+		    braid_privdrop_apply(o)) {
+			braid_metrics_free(met);
 			gw_mgmt_close(g);
 			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			return 1;
 		}
 		code = braid_gateway_run(g);
+		braid_metrics_free(met);
 		gw_mgmt_close(g);
 		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
@@ -165,12 +175,15 @@ static int run_role(struct braid_options *o)
 	}
 	if (braid_tunnel_new(&t, o))
 		return 1;
-	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(o)) {
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_tunnel_metrics_open(t, &met) ||
+	    braid_privdrop_apply(o)) {
+		braid_metrics_free(met);
 		braid_tunnel_mgmt_close(mg);
 		braid_tunnel_free(t);
 		return 1;
 	}
 	code = braid_tunnel_run(t);
+	braid_metrics_free(met);
 	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	return code;

@@ -18,6 +18,7 @@
 #include "client/client_int.h"
 #include "client/client_mp.h"
 #include "control/control.h"
+#include "control/metrics_snap.h"
 #include "control/status.h"
 #include "os/sock.h"
 
@@ -82,6 +83,7 @@ static void op_status(void *user, FILE *f)
 	struct client_stats all;
 	const struct client_stats *s = &all;
 	char r[80] = "";
+	double start, uptime;
 
 	client_mp_counters(c, &all);	/* with the multipath data path's */
 	if (c->st != CS_IDLE)
@@ -91,7 +93,11 @@ static void op_status(void *user, FILE *f)
 	braid_status_json_str(f, r);
 	fprintf(f, ",\"proto\":\"%s\",\"cipher\":", c->tcp ? "tcp" : "udp");
 	braid_status_json_str(f, c->st == CS_UP ? c->cipher : "");
-	fprintf(f, ",\"multipath\":%s,", m ? "true" : "false");
+	/* uptime_s, failovers: the metrics' braid_uptime_seconds, braid_session_failovers_total */
+	if (braid_met_process_times(&start, &uptime))
+		uptime = 0;
+	fprintf(f, ",\"uptime_s\":%.3f,\"failovers\":%llu,\"multipath\":%s,", uptime,
+		U(braid_met_failovers(m)), m ? "true" : "false");
 	if (m) {
 		fputs("\"scheduler\":", f);
 		braid_status_json_str(f, client_mp_sched_name(c));

@@ -13,7 +13,7 @@ static void op_status(void *user, FILE *f)
 {
 	struct braid_ctlops *c = user;
 
-	braid_status_json(f, c->st, c->dp);
+	braid_status_json(f, c->st, c->dp, c->up && *c->up);
 }
 
 static int op_paths(void *user, const char *client, FILE *f, char *err, size_t errlen)

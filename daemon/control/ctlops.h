@@ -7,6 +7,8 @@
 #ifndef BRAID_CTLOPS_H
 #define BRAID_CTLOPS_H
 
+#include <stdbool.h>
+
 #include "control/control.h"
 #include "dataplane/backend.h"
 #include "dataplane/tunstats.h"
@@ -14,6 +16,7 @@
 struct braid_ctlops {
 	const struct braid_tunnel_stats *st;
 	struct braid_dp *dp;		/* the data path, NULL in single-path mode */
+	const bool *up;			/* a peer answered (the tunnel's own flag), or NULL */
 };
 
 /* Fill ops for ctx (which must outlive the control server). */

@@ -16,6 +16,7 @@
 
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
 #include "control/control.h"
+#include "control/metrics_snap.h"
 #include "control/status.h"
 #include "gateway/gateway_mp.h"
 #include "util/log.h"
@@ -121,9 +122,9 @@ static void client_json(FILE *f, const struct gw_client *c)
 	fputs(",\"virtual6\":", f);
 	braid_status_json_str(f, v6);
 	fprintf(f, ",\"state\":\"%s\",\"proto\":\"%s\",\"kind\":\"%s\",\"paths\":%d,"
-		"\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"since\":%lld,\"cipher\":",
+		"\"failovers\":%llu,\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"since\":%lld,\"cipher\":",
 		state_name(c->st), c->tcp ? "tcp" : "udp", m ? "braid-mp" : "stock",
-		braid_gw_mp_paths(c), U(c->rx_bytes),
+		braid_gw_mp_paths(c), U(braid_met_failovers(m)), U(c->rx_bytes),
 		U(c->tx_bytes), (long long)c->since);
 	braid_status_json_str(f, c->st == C_ACTIVE ? c->push.cipher : "");
 	fputc('}', f);
@@ -151,8 +152,12 @@ static void op_status(void *user, FILE *f)
 {
 	const struct braid_gateway *g = user;
 	const struct braid_gateway_stats *s = &g->st;
+	double start, uptime;
 
-	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"gateway\",\"proto\":\"%s\","
+	if (braid_met_process_times(&start, &uptime))
+		uptime = 0;
+	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"gateway\",\"uptime_s\":%.3f,"
+		"\"proto\":\"%s\","
 		"\"gateway\":{\"clients\":%lu,\"max_clients\":%u,\"sessions_created\":%llu,"
 		"\"clients_removed\":%llu,\"cookie_replies\":%llu,\"cookie_rejected\":%llu,"
 		"\"auth_failed\":%llu,\"max_clients_refused\":%llu,\"connect_freq_refused\":%llu,"
@@ -160,7 +165,7 @@ static void op_status(void *user, FILE *f)
 		"\"data_unknown_peer\":%llu,\"data_auth_failed\":%llu,\"tun_no_route\":%llu,"
 		"\"c2c_forwarded\":%llu,\"tun_read_pkts\":%llu,\"tun_write_pkts\":%llu,"
 		"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu},\"clients\":",
-		(long long)time(NULL), g->tcp ? "tcp" : "udp", s->clients, g->max_clients,
+		(long long)time(NULL), uptime, g->tcp ? "tcp" : "udp", s->clients, g->max_clients,
 		U(s->sessions_created), U(s->clients_removed), U(s->cookie_replies),
 		U(s->cookie_rejected), U(s->auth_failed), U(s->max_clients_refused),
 		U(s->connect_freq_refused), U(s->floats), U(s->float_refused), U(s->bad_source),

@@ -193,7 +193,7 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
+	r = braid_status_write(t->o->status_path, &t->st, t->mpd, t->connected);
 	if (r)
 		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
@@ -385,6 +385,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 
 		t->ctlops.st = &t->st;
 		t->ctlops.dp = t->mpd;
+		t->ctlops.up = &t->connected;
 		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
 		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
 		if (r)
