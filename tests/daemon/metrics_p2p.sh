@@ -3,7 +3,7 @@
 # The metrics endpoint (docs/metrics.md) of the static-key tunnel and its JSON status file: two multipath peers
 # (2 paths), the client with `metrics` (127.0.0.1:9446), the server with `metrics 10.1.2.2 9446 allow-remote`.
 #  1. a non-loopback address without allow-remote is refused at start with a clear error;
-#  2. during a paced download through both paths: the client's scrape parses (prometheus_client's OpenMetrics
+#  2. during a download through both paths (shaped to 8 Mbit/s each): the client's scrape parses (prometheus_client's OpenMetrics
 #     parser) and every counter that mirrors the status file lies between the file written just before and
 #     the one written just after the scrape (SIGUSR2 writes it at once); the new status fields role, up,
 #     uptime_s, failovers are there; a second scrape: counters monotonic, the byte counters grew;
@@ -60,8 +60,11 @@ bracket() {
 	"$PY" "$HERE/metrics_check.py" bracket p2p "$d.json" "$d.before" "$d.after" || fail "client counters vs status file"
 }
 
-# 2. during a paced download (12 MiB at 2 MB/s)
-tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 2M http://10.200.0.1:8080/blob -o "$TB_DIR/got" &
+# 2. during a download paced by the paths (8 Mbit/s each: 12 MiB take about 6 s), once the HTTP server answers
+tb_tbf 1 8
+tb_tbf 2 8
+for _ in $(seq 1 100); do tb_exec "$TB_CLI" curl -sf -I --max-time 2 -o /dev/null http://10.200.0.1:8080/blob && break; sleep 0.1; done
+tb_exec "$TB_CLI" curl -sf --max-time 60 http://10.200.0.1:8080/blob -o "$TB_DIR/got" &
 DL=$!
 sleep 1.5
 bracket 1

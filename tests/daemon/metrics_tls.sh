@@ -3,7 +3,7 @@
 # The metrics endpoint (docs/metrics.md) of the TLS client and the gateway: a braidd gateway (`multipath on`,
 # `metrics`) and a braidd client with 2 mp-path lines and `metrics`, each on 127.0.0.1:9446 of its namespace,
 # both with a control socket for the status JSON to compare with.
-#  1. during a paced download through both paths: curl the endpoint of each; the text is parsed by
+#  1. during a download through both paths (shaped to 8 Mbit/s each): curl the endpoint of each; the text is parsed by
 #     prometheus_client's OpenMetrics parser; every counter that mirrors a status field lies between that
 #     field read just before and just after the scrape (the sampling skew we allow); a second scrape: every
 #     counter monotonic, the byte counters grew; the download's sha256 is right;
@@ -66,8 +66,11 @@ bracket() {
 	fi
 }
 
-# 1. during a paced download (12 MiB at 2 MB/s: about 6 s)
-tb_exec "$TB_CLI" curl -sf --max-time 60 --limit-rate 2M "http://$TM_GW_TUN:8080/blob" -o "$TB_DIR/got" &
+# 1. during a download paced by the paths (8 Mbit/s each: 12 MiB take about 6 s), once the HTTP server answers
+tb_tbf 1 8
+tb_tbf 2 8
+for _ in $(seq 1 100); do tb_exec "$TB_CLI" curl -sf -I --max-time 2 -o /dev/null "http://$TM_GW_TUN:8080/blob" && break; sleep 0.1; done
+tb_exec "$TB_CLI" curl -sf --max-time 60 "http://$TM_GW_TUN:8080/blob" -o "$TB_DIR/got" &
 DL=$!
 sleep 1.5
 bracket cli "$TB_CLI" 1
