@@ -371,6 +371,11 @@ int braid_metrics_new(struct braid_metrics **out, struct ev_loop *loop,
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	{
+		double start, up;
+
+		braid_met_process_times(&start, &up);	/* read /proc before a chroot */
+	}
 	r = listen_on(o, &m->fd);
 	if (r) {
 		free(m);

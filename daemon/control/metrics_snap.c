@@ -410,6 +410,22 @@ void braid_met_dp(struct braid_met_snap *m, int lset, const struct braid_dp *dp)
 	free(p);
 }
 
+/* The start read once (REALTIME), for a process that later has no /proc (chroot). */
+static double start_cached;
+
+static int from_cache(double *start, double *uptime, int err)
+{
+	struct timespec rt;
+
+	if (!start_cached || clock_gettime(CLOCK_REALTIME, &rt))
+		return err;
+	*start = start_cached;
+	*uptime = rt.tv_sec + rt.tv_nsec / 1e9 - start_cached;
+	if (*uptime < 0)
+		*uptime = 0;
+	return 0;
+}
+
 int braid_met_process_times(double *start, double *uptime)
 {
 	char buf[1024], *p;
@@ -420,14 +436,14 @@ int braid_met_process_times(double *start, double *uptime)
 	size_t n;
 
 	if (!f)
-		return -errno;
+		return from_cache(start, uptime, -errno);
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
 	/* after "pid (comm) ", field 22 is starttime; comm may hold blanks and ')' */
 	p = strrchr(buf, ')');
 	if (!p || hz <= 0)
-		return -EINVAL;
+		return from_cache(start, uptime, -EINVAL);
 	p++;
 	for (int field = 3; field <= 22 && p; field++) {
 		p = strchr(p, ' ');
@@ -437,10 +453,12 @@ int braid_met_process_times(double *start, double *uptime)
 			ticks = strtoull(p, NULL, 10);
 	}
 	if (!p || clock_gettime(CLOCK_BOOTTIME, &bt) || clock_gettime(CLOCK_REALTIME, &rt))
-		return -EINVAL;
+		return from_cache(start, uptime, -EINVAL);
 	*uptime = bt.tv_sec + bt.tv_nsec / 1e9 - (double)ticks / (double)hz;
 	if (*uptime < 0)
 		*uptime = 0;
 	*start = rt.tv_sec + rt.tv_nsec / 1e9 - *uptime;
+	if (!start_cached)
+		start_cached = *start;
 	return 0;
 }

@@ -145,7 +145,8 @@ void braid_met_dp(struct braid_met_snap *m, int lset, const struct braid_dp *dp)
 
 /*
  * The process's start (Unix time) and uptime in seconds, from
- * /proc/self/stat and CLOCK_BOOTTIME. 0 or -errno.
+ * /proc/self/stat and CLOCK_BOOTTIME; without /proc (after a chroot) from
+ * the start an earlier call read. 0 or -errno.
  */
 int braid_met_process_times(double *start, double *uptime);
 
