@@ -7,6 +7,7 @@
 #     parser) and every counter that mirrors the status file lies between the file written just before and
 #     the one written just after the scrape (SIGUSR2 writes it at once); the new status fields role, up,
 #     uptime_s, failovers are there; a second scrape: counters monotonic, the byte counters grew;
+#     then path 2's link down: the failed path and the failover show in the scrape and the file alike;
 #  3. the server's endpoint on its path address answers from the client's namespace (allow-remote);
 #  4. SIGHUP: the endpoint is served again after the restart.
 set -uo pipefail
@@ -77,6 +78,17 @@ bracket 2
 wait "$DL" || fail "download failed"
 [ "$(sha256sum <"$TB_DIR/got" | cut -d' ' -f1)" = "$want" ] || fail "download sha256"
 echo "ok: static-key scrape parses; counters within the status file before/after; monotonic; sha256 ok"
+
+# 2b. a failover: path 2's link goes down; the scrape shows it failed, the failover counted
+tb_link_down 2
+mp_wait_paths cli 1 failed 10 || fail "client path on bed path 2 did not fail"
+bracket 3
+[ "$(jq -r '.samples | to_entries[] | select(.key | startswith("braid_path_state{")) | select(.key | contains("state=failed")) |
+	.value' "$TB_DIR/cli.3.json" | sort | tr '\n' ' ')" = "0 1 " ] || fail "braid_path_state: not one path failed"
+fo=$(jq -r '.samples["braid_session_failovers_total{}"]' "$TB_DIR/cli.3.json")
+[ "$fo" -ge 1 ] && [ "$fo" = "$(jq -r .failovers "$TB_DIR/cli.3.after")" ] || fail "failovers $fo, status $(jq -r .failovers "$TB_DIR/cli.3.after")"
+tb_link_up 2
+echo "ok: a failed path: braid_path_state{state=failed} 1, braid_session_failovers_total $fo = the status file's failovers"
 
 # 3. allow-remote: the server's endpoint on its path address, from the client's namespace
 scrape "$TB_CLI" "$TB_DIR/srv.1" "http://$(tb_srv_addr 1):9446/metrics"
