@@ -8,7 +8,9 @@
  * (main_genkey.c); `daemon` forks once the options are read; systemd's
  * notification socket is opened before any drop (os/sdnotify.c). SIGHUP:
  * the role returns BRAID_RUN_RELOAD, and main frees it, reads the
- * configuration again and starts it anew (OpenVPN's full restart). Exit
+ * configuration again and starts it anew (OpenVPN's full restart); the
+ * reload signal (SIGRTMIN+1, session/reload.h) is the live reload, which
+ * keeps every session (the roles' *_reload.c). Exit
  * codes: 0 normal end, 1 configuration or startup error (a failed drop
  * included; a configuration that no longer parses at SIGHUP too).
  */
@@ -22,22 +24,27 @@
 
 #include "client/client.h"
 #include "client/client_ctlsock.h"
+#include "client/client_reload.h"
 #include "client/client_metrics.h"
 #include "config/config.h"
 #include "config/options_class.h"
+#include "config/options_reload.h"
 #include "gateway/gateway.h"
 #include "gateway/gw_ctlsock.h"
 #include "gateway/gw_metrics.h"
 #include "gateway/gw_mgmt.h"
+#include "gateway/gw_reload.h"
 #include "main_genkey.h"
 #include "os/sdnotify.h"
 #include "dc/dclog.h"
 #include "util/log.h"
 #include "config/options.h"
 #include "session/privdrop.h"
+#include "session/reload.h"
 #include "p2p/tunnel.h"
 #include "p2p/tunnel_metrics.h"
 #include "p2p/tunnel_mgmt.h"
+#include "p2p/tunnel_reload.h"
 #include "control/metrics.h"
 #include "control/mgmt.h"
 
@@ -47,6 +54,7 @@ static void usage(void)
 	printf("Usage: braidd --config FILE [--option args ...]\n"
 	       "       braidd FILE\n"
 	       "       braidd --genkey secret|tls-auth|tls-crypt [FILE]\n"
+	       "       braidd --test-config --config FILE [--option args ...]\n"
 	       "Options are OpenVPN's, in a config file or on the command line with '--'\n"
 	       "(--help-options lists every directive braidd reads).\n"
 	       "Point-to-point static-key mode: see braidd(8).\n");
@@ -123,6 +131,37 @@ static int finish_options(struct braid_options *o)
 	return 0;
 }
 
+/*
+ * `braidd --test-config --config FILE [--option ...]`: read and check the
+ * options as at start (nothing opened, no file the options name is read);
+ * "configuration OK: MODE" and 0, or the error and 1.
+ */
+static int test_config(int argc, char **argv)
+{
+	struct braid_options o;
+	char err[1024];
+	int r;
+
+	argv[0] = "braidd";
+	if (argc < 2) {
+		usage();
+		return 1;
+	}
+	braid_options_init(&o);
+	r = braid_config_parse_argv(&o, argc, argv, err, sizeof(err));
+	if (!r) {
+		o.tls_mode_supported = true;
+		r = braid_options_finalize(&o, err, sizeof(err));
+	}
+	if (r)
+		fprintf(stderr, "%s\n", err);
+	else
+		printf("configuration OK: %s\n", o.mode == BRAID_MODE_SERVER ? "gateway" :
+		       o.tls == BRAID_TLS_CLIENT ? "TLS client" : "static-key point-to-point");
+	braid_options_free(&o);
+	return r ? 1 : 0;
+}
+
 /* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
 static int run_role(struct braid_options *o)
 {
@@ -142,7 +181,9 @@ static int run_role(struct braid_options *o)
 			braid_client_free(c);
 			return 1;
 		}
+		client_reload_listen(c);
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
+		client_reload_unlisten(c);
 		braid_metrics_free(met);
 		client_ctlsock_close(ctl);
 		braid_client_free(c);
@@ -161,7 +202,9 @@ static int run_role(struct braid_options *o)
 			braid_gateway_free(g);
 			return 1;
 		}
+		gw_reload_listen(g);
 		code = braid_gateway_run(g);
+		gw_reload_unlisten(g);
 		braid_metrics_free(met);
 		gw_mgmt_close(g);
 		gw_ctlsock_close(ctl);
@@ -182,7 +225,9 @@ static int run_role(struct braid_options *o)
 		braid_tunnel_free(t);
 		return 1;
 	}
+	braid_tunnel_reload_listen(t);
 	code = braid_tunnel_run(t);
+	braid_tunnel_reload_unlisten(t);
 	braid_metrics_free(met);
 	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
@@ -217,10 +262,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	braid_dc_log_set(dc_sink, NULL);
+	if (!strcmp(argv[1], "--test-config"))	/* parse and check only: the docs' examples, before a reload */
+		return test_config(argc - 1, argv + 1);
 	if (sodium_init() < 0) {
 		braid_err("libsodium initialisation failed");
 		return 1;
 	}
+	braid_reload_set_args(argc, argv);	/* the live reload reads the same command line */
+	signal(BRAID_RELOAD_SIGNAL, SIG_IGN);	/* until a role listens for it: never fatal */
 	if (parse_options(&o, argc, argv))
 		goto out_opts;
 	if (o.genkey_type) {	/* `--genkey TYPE [FILE]`: nothing else runs */

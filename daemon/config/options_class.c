@@ -166,6 +166,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "management-hold", A, "mgmt_hold" },
 	{ "management-client-auth", A, "mgmt_client_auth" },
 	{ "management-query-passwords", A, "mgmt_query_passwords" },
+	{ "management-query-remote", A, "mgmt_query_remote" },
 	{ "management-log-cache", A, "mgmt_log_cache" },
 	{ "management-client-user", A, "mgmt_client_user" },
 	{ "management-client-group", A, "mgmt_client_group" },

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "config/options_int.h"
+#include "util/numparse.h"
 
 __attribute__((format(printf, 2, 3))) int opt_fail(struct ctx *c, const char *fmt, ...)
 {
@@ -37,16 +38,12 @@ __attribute__((format(printf, 2, 3))) int opt_fail(struct ctx *c, const char *fm
 
 int opt_parse_long(struct ctx *c, const char *what, const char *s, long min, long max, long *out)
 {
-	char *end;
-	long v;
+	int r = braid_parse_long(s, min, max, out);
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || (s[0] == '-' && min >= 0) || s[0] == '+' || s[0] == ' ')
+	if (r == -EINVAL)
 		return opt_fail(c, "%s '%s' is not a number", what, s);
-	if (errno == ERANGE || v < min || v > max)
+	if (r)
 		return opt_fail(c, "%s %s is out of range (%ld..%ld)", what, s, min, max);
-	*out = v;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "control/mgmt_braid.h"
 #include "control/mgmt_cmd.h"
 #include "control/mgmt_conn.h"
 #include "control/mgmt_int.h"
@@ -146,6 +147,7 @@ static void destroy(struct braid_mgmt *m)
 		return;
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
+	mgmt_braid_free(m);
 	mgmt_conn_close_all(m);
 	braid_mgmt_hist_free(&m->log);
 	braid_mgmt_hist_free(&m->state);
@@ -174,9 +176,11 @@ void braid_mgmt_free(struct braid_mgmt *m)
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
 	mgmt_conn_detach(m);
+	mgmt_braid_detach(m);
 	memset(&m->ops, 0, sizeof(m->ops));
 	m->holding = false;
 	m->pw_wanted = false;
+	m->remote_wanted = false;
 	m->loop = NULL;		/* the role's loop goes with it; braid_mgmt_new sets the next one */
 	destroy(kept);
 	kept = m;
@@ -217,7 +221,10 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 		m->ops = *ops;
 		m->cfg.query_passwords = cfg->query_passwords;
 		m->cfg.client_auth = cfg->client_auth;
+		m->cfg.query_remote = cfg->query_remote;
+		m->remote_wanted = false;
 		mgmt_conn_attach(m);
+		mgmt_braid_attach(m);
 		braid_log_set_hook(log_hook, m);
 		*out = m;
 		return 0;
@@ -321,6 +328,20 @@ void braid_mgmt_auth_failed(struct braid_mgmt *m, const char *type)
 {
 	if (m)
 		mgmt_broadcast(m, MGMT_TO_ALL, ">PASSWORD:Verification Failed: '%s'", type);
+}
+
+bool braid_mgmt_query_remote_on(const struct braid_mgmt *m)
+{
+	return m && m->cfg.query_remote;
+}
+
+void braid_mgmt_query_remote(struct braid_mgmt *m, const char *host, const char *port,
+			     const char *proto)
+{
+	if (!m)
+		return;
+	m->remote_wanted = true;
+	mgmt_broadcast(m, MGMT_TO_ALL, ">REMOTE:%s,%s,%s", host, port, proto);
 }
 
 bool braid_mgmt_client_auth(const struct braid_mgmt *m)

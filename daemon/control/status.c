@@ -65,8 +65,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 	braid_status_json_str(f, p->dev);
 	fputs(",\"route\":", f);
 	braid_status_json_str(f, p->route);
-	fprintf(f, ",\"route_ok\":%s,\"rebinds\":%u,\"bind_failures\":%u", p->route_ok ? "true" : "false",
-		p->rebinds, p->bind_failures);
+	fprintf(f, ",\"route_ok\":%s,\"route_warnings\":%u,\"rebinds\":%u,\"bind_failures\":%u",
+		p->route_ok ? "true" : "false", p->route_warnings, p->rebinds, p->bind_failures);
 	fprintf(f,
 		",\"learned\":%s,\"state\":\"%s\",\"backup\":%s,"
 		"\"srtt_ms\":%.3f,\"rttvar_ms\":%.3f,\"min_rtt_ms\":%.3f,\"owd_rel_ms\":%.3f,"

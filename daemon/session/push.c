@@ -17,6 +17,7 @@
 #include "ctl/km2.h"
 #include "session/push_dns.h"
 #include "util/log.h"
+#include "util/numparse.h"
 
 void braid_pushed_free(struct braid_pushed *p)
 {
@@ -42,19 +43,6 @@ static int split_args(char *s, char **argv)
 	return argc;
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -EINVAL;
-	*out = (int)v;
-	return 0;
-}
-
 static bool mask_valid(struct in_addr m)
 {
 	uint32_t v = ntohl(m.s_addr);
@@ -78,7 +66,7 @@ static int parse_route4(struct braid_pushed *p, int argc, char **argv, char *err
 		return -EINVAL;
 	}
 	/* argv[3] = gateway (vpn_gateway, net_gateway, an address): the route goes on the TUN */
-	if (argc > 4 && parse_int(argv[4], 0, 0x7fffffff, &metric)) {
+	if (argc > 4 && braid_parse_int(argv[4], 0, 0x7fffffff, &metric)) {
 		snprintf(err, err_len, "pushed 'route %s': bad metric '%s'", argv[1], argv[4]);
 		return -EINVAL;
 	}
@@ -111,7 +99,7 @@ static int parse_prefix6(const char *s, struct in6_addr *a, uint8_t *prefix, uin
 	slash = strchr(buf, '/');
 	if (slash) {
 		*slash = '\0';
-		if (parse_int(slash + 1, 0, 128, &pl))
+		if (braid_parse_int(slash + 1, 0, 128, &pl))
 			return -EINVAL;
 	}
 	if (inet_pton(AF_INET6, buf, a) != 1)
@@ -132,7 +120,7 @@ static int parse_route6(struct braid_pushed *p, int argc, char **argv, char *err
 			 argc > 1 ? argv[1] : "");
 		return -EINVAL;
 	}
-	if (argc > 3 && parse_int(argv[3], 0, 0x7fffffff, &metric)) {
+	if (argc > 3 && braid_parse_int(argv[3], 0, 0x7fffffff, &metric)) {
 		snprintf(err, err_len, "pushed 'route-ipv6 %s': bad metric '%s'", argv[1], argv[3]);
 		return -EINVAL;
 	}
@@ -236,7 +224,7 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 			BAD("out of memory");
 		p->n_dhcp++;
 	} else if (!strcmp(argv[0], "peer-id")) {
-		if (argc != 2 || parse_int(argv[1], 0, 0xffffff, &v))
+		if (argc != 2 || braid_parse_int(argv[1], 0, 0xffffff, &v))
 			BAD("pushed 'peer-id': not a number 0..16777215");
 		p->has_peer_id = true;
 		p->peer_id = (uint32_t)v;
@@ -251,7 +239,7 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		p->braid_mp_offered = true;
 		p->braid_mp = 0;
 		if (argc != 3 || !braid_mp_version_parse(argv[1]) ||
-		    parse_int(argv[2], 64, 65536, &w)) {
+		    braid_parse_int(argv[2], 64, 65536, &w)) {
 			braid_warn("pushed '%.64s': not a version 1..65535 and a replay window 64..65536: "
 				   "multipath not used, single path", orig);
 			p->n_ignored++;
@@ -290,12 +278,12 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 			BAD("pushed '%s': only 'key-derivation tls-ekm' is known", orig);
 		p->tls_ekm = true;
 	} else if (!strcmp(argv[0], "tun-mtu")) {
-		if (argc != 2 || parse_int(argv[1], BRAID_OPT_TUN_MTU_MIN, BRAID_OPT_TUN_MTU_MAX, &v))
+		if (argc != 2 || braid_parse_int(argv[1], BRAID_OPT_TUN_MTU_MIN, BRAID_OPT_TUN_MTU_MAX, &v))
 			BAD("pushed 'tun-mtu': not a number %d..%d", BRAID_OPT_TUN_MTU_MIN,
 			    BRAID_OPT_TUN_MTU_MAX);
 		p->tun_mtu = v;
 	} else if (!strcmp(argv[0], "ping") || !strcmp(argv[0], "ping-restart")) {
-		if (argc != 2 || parse_int(argv[1], 0, 86400, &v))
+		if (argc != 2 || braid_parse_int(argv[1], 0, 86400, &v))
 			BAD("pushed '%s': not a number of seconds", argv[0]);
 		if (!strcmp(argv[0], "ping"))
 			p->ping = v;
@@ -303,7 +291,7 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 			p->ping_restart = v;
 	} else if (!strcmp(argv[0], "explicit-exit-notify")) {
 		v = 1;
-		if (argc > 2 || (argc == 2 && parse_int(argv[1], 0, 3600, &v)))
+		if (argc > 2 || (argc == 2 && braid_parse_int(argv[1], 0, 3600, &v)))
 			BAD("pushed 'explicit-exit-notify': bad count");
 		p->explicit_exit_notify = v;
 	} else if (!strcmp(argv[0], "comp-lzo")) {

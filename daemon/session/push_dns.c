@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "util/log.h"
+#include "util/numparse.h"
 
 void braid_push_dns_free(struct braid_pushed *p)
 {
@@ -28,19 +29,6 @@ void braid_push_dns_free(struct braid_pushed *p)
 	for (unsigned int i = 0; i < p->n_dns_search; i++)
 		free(p->dns_search[i]);
 	p->n_dns = p->n_dns_search = 0;
-}
-
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -EINVAL;
-	*out = v;
-	return 0;
 }
 
 /* ADDR, ADDR:PORT (IPv4), [ADDR]:PORT or ADDR (IPv6) into a numeric address and a port. */
@@ -76,7 +64,7 @@ static int parse_addr(const char *s, char *addr, uint16_t *port)
 	}
 	*port = 0;
 	if (ps) {
-		if (parse_int(ps, 1, 65535, &v))
+		if (braid_parse_long(ps, 1, 65535, &v))
 			return -EINVAL;
 		*port = (uint16_t)v;
 	}
@@ -131,7 +119,7 @@ static int parse_server(struct braid_pushed *p, int argc, char **argv, char *err
 	struct braid_push_dns_server *s;
 	long prio;
 
-	if (argc < 4 || parse_int(argv[2], -128, 127, &prio)) {
+	if (argc < 4 || braid_parse_long(argv[2], -128, 127, &prio)) {
 		snprintf(err, err_len, "pushed 'dns server' needs a priority -128..127, a keyword and "
 			 "its value");
 		return -EINVAL;

@@ -73,6 +73,7 @@ for h in cookie km2 mp_msg; do "$BRAID_BIN_DIR/fuzz_mkseeds" $h "$seeds/$h" || f
 nsn="fzseed$$"
 ip netns add "$nsn" && ip netns exec "$nsn" python3 "$here/netlink_seeds.py" "$seeds/netlink"
 ip netns del "$nsn"
+python3 "$here/mgmt_braid_seeds.py" "$seeds/mgmt_braid" || fail "mgmt_braid seeds"
 
 # configs: the golden profiles, and the runs' configs (as files and as command lines)
 cp "$repo"/tests/unit/config/corpus/*.ovpn "$repo"/tests/unit/config/corpus/*.conf "$seeds/config/" 2>/dev/null

@@ -200,6 +200,7 @@ static const struct sample samples[] = {
 	{ "management-client-auth", SRV, "management 127.0.0.1 7505\nmanagement-client-auth", NULL },
 	{ "management-query-passwords", CLI, "management 127.0.0.1 7505\nmanagement-query-passwords",
 	  NULL },
+	{ "management-query-remote", CLI, "management 127.0.0.1 7505\nmanagement-query-remote", NULL },
 	{ "management-log-cache", CLI, "management 127.0.0.1 7505\nmanagement-log-cache 50", NULL },
 	{ "management-client-user", CLI, "management /tmp/m.sock unix\nmanagement-client-user root",
 	  NULL },

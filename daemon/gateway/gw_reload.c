@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_reload.c - the gateway's live reload (gw_reload.h). What it applies:
+ *  - verb / mute-replay-warnings: at once (session/reload.c);
+ *  - push lines, client-config-dir: taken over into the running options,
+ *    which the gateway reads at every client's connect (a ccd file is read
+ *    then too, so a new or changed file needs no reload at all, as stock);
+ *  - mp-scheduler: new clients, and every connected multipath client's
+ *    engine at once (a `braidctl set client ... scheduler` is overridden);
+ *  - crl-verify: the file is read again at every reload (changed or not);
+ *    new handshakes and renegotiations check against it, and every connected
+ *    client whose certificate serial is now revoked is told to reconnect
+ *    (RESTART) and dropped at once; its reconnect is refused by the CRL.
+ *    Stock OpenVPN would keep it until its next renegotiation (reneg-sec).
+ * A CRL that cannot be read leaves the old one in force (logged).
+ */
+#include "gateway/gw_reload.h"
+
+#include <stdio.h>
+
+#include "gateway/gw_client.h"	/* first: session.h before dc.h */
+#include "ctl/tls_crl.h"
+#include "gateway/gateway_mp.h"
+#include "gateway/gw_table.h"
+#include "session/reload.h"
+#include "util/log.h"
+
+static void reload_crl(struct braid_gateway *g, const struct braid_reload_diff *d)
+{
+	const struct braid_opt_source *b = &g->o->blobs[BRAID_BLOB_CRL_VERIFY];
+	char err[512];
+	unsigned n_crl = 0, n_kill = 0;
+	int r;
+
+	if (!g->ssl || (!b->path && !b->inline_text && !(d->changed & BRAID_RELOAD_CRL)))
+		return;
+	r = braid_tls_crl_reload(g->ssl, b->inline_text ? NULL : b->path, b->inline_text, &n_crl,
+				 err, sizeof(err));
+	if (r) {
+		braid_err("reload: %s; the CRL loaded before stays in force", err);
+		return;
+	}
+	if (!n_crl) {
+		braid_info("reload: no crl-verify: no CRL check");
+		return;
+	}
+	braid_info("reload: crl-verify: %u CRL(s) read", n_crl);
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+		const char *sn;
+
+		if (!c || c->dead || !c->ctl)
+			continue;
+		sn = braid_ctls_peer_serial(c->ctl);
+		if (!braid_tls_crl_revoked(g->ssl, sn))
+			continue;
+		braid_warn("reload: client %s: certificate serial %s is revoked (crl-verify): "
+			   "disconnecting", braid_gw_cname(c), sn);
+		if (c->st == C_ACTIVE && !braid_ctls_send_text(c->ctl, "RESTART"))
+			braid_gw_ctl_run(c);
+		braid_gw_client_kill(c, "certificate revoked (crl-verify, reload)");
+		n_kill++;
+	}
+	if (n_kill)
+		braid_info("reload: %u client(s) disconnected: certificate revoked", n_kill);
+}
+
+static void on_reload(void *user)
+{
+	struct braid_gateway *g = user;
+	struct braid_reload_diff d;
+	int r = braid_reload_begin(g->o, &d);
+
+	if (!r) {
+		if (d.changed & BRAID_RELOAD_PUSH)
+			braid_info("reload: %u push line(s): sent to clients that connect from now on",
+				   g->o->n_push);
+		if (d.changed & BRAID_RELOAD_CCD)
+			braid_info("reload: client-config-dir %s%s: read at each client's connect",
+				   g->o->client_config_dir ? g->o->client_config_dir : "(none)",
+				   g->o->ccd_exclusive ? " (ccd-exclusive)" : "");
+		if (d.changed & BRAID_RELOAD_SCHED) {
+			braid_info("reload: mp-scheduler %s: new clients and connected ones",
+				   g->o->mp_sched);
+			for (uint32_t i = 0; i < g->max_clients; i++) {
+				struct gw_client *c = g->by_pid[i];
+				char who[96];
+
+				if (!c || c->dead || !braid_gw_mp_dp(c))
+					continue;
+				snprintf(who, sizeof(who), "client %s", braid_gw_cname(c));
+				braid_reload_apply_dp(braid_gw_mp_dp(c), g->o, &d, who);
+			}
+		}
+		reload_crl(g, &d);
+	}
+	braid_reload_end(g->loop, r, &d);
+}
+
+void gw_reload_listen(struct braid_gateway *g)
+{
+	braid_reload_listen(g->loop, on_reload, g);
+}
+
+void gw_reload_unlisten(struct braid_gateway *g)
+{
+	braid_reload_unlisten(g->loop);
+}
