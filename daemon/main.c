@@ -24,10 +24,12 @@
 
 #include "client/client.h"
 #include "client/client_reload.h"
+#include "client/client_metrics.h"
 #include "config/config.h"
 #include "config/options_class.h"
 #include "config/options_reload.h"
 #include "gateway/gateway.h"
+#include "gateway/gw_metrics.h"
 #include "gateway/gw_mgmt.h"
 #include "gateway/gw_reload.h"
 #include "main_genkey.h"
@@ -38,8 +40,10 @@
 #include "session/privdrop.h"
 #include "session/reload.h"
 #include "p2p/tunnel.h"
+#include "p2p/tunnel_metrics.h"
 #include "p2p/tunnel_mgmt.h"
 #include "p2p/tunnel_reload.h"
+#include "control/metrics.h"
 #include "control/mgmt.h"
 
 
@@ -161,6 +165,7 @@ static int run_role(struct braid_options *o)
 {
 	struct braid_tunnel *t = NULL;
 	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
+	struct braid_metrics *met = NULL;	/* `metrics` endpoint (control/metrics.h) */
 	int code;
 
 	if (o->tls == BRAID_TLS_CLIENT) {
@@ -168,9 +173,14 @@ static int run_role(struct braid_options *o)
 
 		if (braid_client_new(&c, o))
 			return 1;
+		if (client_metrics_open(c, &met)) {
+			braid_client_free(c);
+			return 1;
+		}
 		client_reload_listen(c);
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
 		client_reload_unlisten(c);
+		braid_metrics_free(met);
 		braid_client_free(c);
 		return code;
 	}
@@ -179,7 +189,8 @@ static int run_role(struct braid_options *o)
 
 		if (braid_gateway_new(&g, o))
 			return 1;
-		if (gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+		if (gw_mgmt_open(g) || gw_metrics_open(g, &met) || braid_privdrop_apply(o)) {
+			braid_metrics_free(met);
 			gw_mgmt_close(g);
 			braid_gateway_free(g);
 			return 1;
@@ -187,6 +198,7 @@ static int run_role(struct braid_options *o)
 		gw_reload_listen(g);
 		code = braid_gateway_run(g);
 		gw_reload_unlisten(g);
+		braid_metrics_free(met);
 		gw_mgmt_close(g);
 		braid_gateway_free(g);
 		return code;
@@ -198,7 +210,9 @@ static int run_role(struct braid_options *o)
 	}
 	if (braid_tunnel_new(&t, o))
 		return 1;
-	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(o)) {
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_tunnel_metrics_open(t, &met) ||
+	    braid_privdrop_apply(o)) {
+		braid_metrics_free(met);
 		braid_tunnel_mgmt_close(mg);
 		braid_tunnel_free(t);
 		return 1;
@@ -206,6 +220,7 @@ static int run_role(struct braid_options *o)
 	braid_tunnel_reload_listen(t);
 	code = braid_tunnel_run(t);
 	braid_tunnel_reload_unlisten(t);
+	braid_metrics_free(met);
 	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	return code;

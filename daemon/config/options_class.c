@@ -172,6 +172,9 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "management-client-group", A, "mgmt_client_group" },
 	{ "management-up-down", R, NULL },
 	{ "management-client", R, NULL },
+	/* metrics endpoint (control/metrics*.c) */
+	{ "metrics", A, "metrics_addr metrics_port metrics_remote" },
+	{ "metrics-max-clients", A, "metrics_max_clients" },
 	/* compatibility */
 	{ "tun-ipv6", N, "IPv6 on the TUN device is always available (OpenVPN 2.4+ ignores it too)" },
 	{ "fast-io", N, "braidd's socket I/O is always non-blocking and batched" },

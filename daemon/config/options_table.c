@@ -14,6 +14,7 @@
 #include "config/options_client.h"
 #include "config/options_data.h"
 #include "config/options_int.h"
+#include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_mp.h"
 #include "config/options_net.h"
@@ -184,6 +185,8 @@ static const struct opt_def opt_table[] = {
 	{ "management-client-group", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
 	{ "management-up-down", 0, 0, opt_unsupported, false, NOBLOB, 0 },
 	{ "management-client", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "metrics", 0, 3, opt_metrics, false, NOBLOB, 0 },
+	{ "metrics-max-clients", 1, 1, opt_metrics_max_clients, false, NOBLOB, 0 },
 	/* common in real profiles: applied, no-ops (options_class.c says why) or refused */
 	{ "tun-ipv6", 0, 0, opt_tun_ipv6, false, NOBLOB, 0 },
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },

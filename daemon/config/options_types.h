@@ -339,6 +339,12 @@ struct braid_options {
 	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth, mgmt_query_remote;
 	int mgmt_log_cache;		/* 0: the default (250) */
 
+	/* metrics endpoint (control/metrics.h; options_metrics.c) */
+	char *metrics_addr;		/* `metrics [ADDR [PORT [allow-remote]]]`; NULL = off */
+	int metrics_port;
+	bool metrics_remote;		/* allow-remote: a non-loopback address is accepted */
+	int metrics_max_clients;	/* `metrics-max-clients N`; -1: the default (100) */
+
 	/* keepalive */
 	int ping, ping_restart, ping_exit;
 

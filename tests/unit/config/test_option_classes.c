@@ -208,6 +208,8 @@ static const struct sample samples[] = {
 	  NULL },
 	{ "management-up-down", CLI, "management-up-down", NULL },
 	{ "management-client", CLI, "management-client", NULL },
+	{ "metrics", SRV, "metrics 127.0.0.1 9446", NULL },
+	{ "metrics-max-clients", SRV, "metrics\nmetrics-max-clients 10", NULL },
 	{ "tun-ipv6", P2P, "tun-ipv6", NULL },
 	{ "fast-io", P2P, "fast-io", NULL },
 	{ "tun-mtu-extra", P2P, "tun-mtu-extra 32", NULL },
