@@ -129,10 +129,10 @@ static int write_profile(const struct bh_session *s, const char *user, const cha
 	return rc;
 }
 
-/* The last non-empty line of braidd.log, for the error when braidd exits at once. */
+/* braidd's last "[error]" log line (else its last line), for the error when braidd exits at once. */
 static void last_log_line(const struct bh_session *s, char *why, size_t whylen)
 {
-	char path[320], buf[4096];
+	char path[320], buf[4096], *pick = NULL;
 	ssize_t n;
 	int fd;
 
@@ -146,11 +146,13 @@ static void last_log_line(const struct bh_session *s, char *why, size_t whylen)
 	close(fd);
 	if (n <= 0)
 		return;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-		n--;
 	buf[n] = '\0';
-	char *l = strrchr(buf, '\n');
-	snprintf(why, whylen, "braidd exited at once: %s", l ? l + 1 : buf);
+	for (char *l = strtok(buf, "\r\n"); l; l = strtok(NULL, "\r\n")) {
+		if (strstr(l, "[error]") || !pick || !strstr(pick, "[error]"))
+			pick = l;
+	}
+	if (pick)
+		snprintf(why, whylen, "braidd exited at once: %s", pick);
 }
 
 static void child_exec(const struct bh_session *s)
@@ -218,6 +220,7 @@ int bh_session_start(uid_t uid, const char *name, const char *profile, size_t le
 		snprintf(why, whylen, "mkdir %s: %s", cfg->rundir, strerror(errno));
 		return -errno;
 	}
+	chmod(cfg->rundir, 0711);	/* the helper's umask is 0077: users must pass through to mgmt.sock */
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
