@@ -16,6 +16,8 @@ PKGS=(
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
+  # braid-helper and its system-bus test (gui/helper: sd-bus, a private dbus-daemon, the real polkitd)
+  dbus-daemon polkitd
   # GUI (gui/, Qt 6.4; tests run offscreen)
   qt6-base-dev qt6-declarative-dev qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript qt6-qpa-plugins fonts-dejavu-core
 )
