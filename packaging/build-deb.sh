@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# packaging/build-deb.sh [OUTDIR] - the Debian package `braid` from this tree, in one command: a copy of the
+# packaging/build-deb.sh [OUTDIR] - the Debian packages `braid` and `braid-gui` from this tree, in one command: a copy of the
 # sources (without build dirs and .git) gets packaging/debian as debian/, dpkg-buildpackage builds it
 # (binary only, unsigned), lintian checks it (no error allowed; warnings are justified in
 # debian/braid.lintian-overrides). The .deb lands in OUTDIR (default build-deb/). Needs the build
@@ -32,7 +32,7 @@ lintian --fail-on error --info --display-info "$changes" | tee "$work/lintian.tx
 	echo "build-deb: lintian reports errors" >&2
 	exit 1
 }
-cp "$work"/braid_"$ver"_*.deb "$out/"
+cp "$work"/braid_"$ver"_*.deb "$work"/braid-gui_"$ver"_*.deb "$out/"
 cp "$work/lintian.txt" "$out/lintian.txt"
-ls "$out"/braid_"$ver"_*.deb
+ls "$out"/braid_"$ver"_*.deb "$out"/braid-gui_"$ver"_*.deb
 [ -z "${BRAID_DEB_KEEP:-}" ] || echo "build-deb: build tree kept in $src"

@@ -3,6 +3,7 @@
 import QtQuick
 import QtQuick.Controls.Basic
 import QtQuick.Layouts
+import Braid 1.0
 
 ColumnLayout {
     objectName: "profilesView"
@@ -73,6 +74,14 @@ ColumnLayout {
                     currentIndex: Math.max(0, ["edf", "minrtt", "weighted", "redundant", "backup"].indexOf(card.sched || "edf"))
                     Accessible.name: qsTr("Scheduler for %1").arg(card.pname)
                     onActivated: profiles.setSetting(card.pid, "scheduler", currentText)
+                }
+                Button {
+                    // through braid-helper (system bus, polkit): it starts braidd with this profile
+                    objectName: "profileConnect_" + index
+                    text: qsTr("Connect")
+                    enabled: controller.state === Controller.Idle || controller.state === Controller.Error
+                    Accessible.name: qsTr("Connect profile %1").arg(model.name)
+                    onClicked: controller.connectProfile(model.path, model.name)
                 }
                 Button {
                     objectName: "profileDelete_" + index

@@ -2,6 +2,8 @@
 // The connection controller: attach sequence, state mapping, credentials, per-path commands.
 #include "controller.h"
 
+#include "profile_inline.h"
+
 using namespace braid::mgmt;
 
 Controller::Controller(QObject *parent) : QObject(parent), paths_(this), log_(this) {
@@ -129,6 +131,35 @@ void Controller::toggle() {
     deactivate();
 }
 
+void Controller::setHelper(HelperClient *helper) {
+  helper_ = helper;
+  connect(helper, &HelperClient::started, this, [this](const QString &id, const QString &sock) {
+    guiLog(QStringLiteral("braid-helper started session %1 (%2)").arg(id, sock));
+    state_ = Idle;  // activate() starts from Idle; Connecting is shown again at once
+    setEndpoint(QStringLiteral("unix:") + sock);
+    activate();
+  });
+  connect(helper, &HelperClient::failed, this,
+          [this](const QString &why) { setState(Error, tr("braid-helper: %1").arg(why)); });
+}
+
+void Controller::connectProfile(const QString &profilePath, const QString &name) {
+  if (state_ != Idle && state_ != Error) return;
+  if (!helper_) {
+    setState(Error, tr("no privileged helper: start braidd yourself and attach with --mgmt"));
+    return;
+  }
+  QByteArray text;
+  QString why;
+  if (!braid::ovpn::inlineProfile(profilePath, &text, &why)) {
+    setState(Error, why);
+    return;
+  }
+  guiLog(QStringLiteral("asking braid-helper to start '%1'").arg(name));
+  setState(Connecting);
+  helper_->start(text, name);
+}
+
 void Controller::command(const QString &cmd) {
   const QString verb = cmd.section(' ', 0, 1);
   if (!mgmt_.send(cmd, [this, verb](const Reply &r) {
@@ -162,6 +193,7 @@ void Controller::onStatus(ManagementClient::Status s) {
   disconnectGuard_.stop();
   credType_.clear();
   authUrl_.clear();
+  challenge_ = pendingCrv1_ = Challenge{};
   emit credentialsChanged();
   if (state_ == Error) {
     guiLog(QStringLiteral("detached"));  // keep the error on screen
@@ -209,9 +241,25 @@ void Controller::onStateEvent(const StateEvent &e) {
 }
 
 void Controller::onPassword(const PasswordRequest &r) {
+  // CRV1 (OpenVPN's dynamic challenge): the server refused with AUTH_FAILED,CRV1:flags:state:b64user:text.
+  // Not an error: the daemon asks again, and the prompt then wants only the response.
+  if (r.failed && r.challenge.startsWith(QLatin1String("CRV1:"))) {
+    const QStringList f = r.challenge.mid(5).split(':');
+    if (f.size() >= 4) {
+      pendingCrv1_ = Challenge{};
+      pendingCrv1_.dynamic = true;
+      pendingCrv1_.echo = f[0].split(',').contains(QStringLiteral("E"));
+      pendingCrv1_.stateId = f[1];
+      pendingCrv1_.username = QString::fromUtf8(QByteArray::fromBase64(f[2].toLatin1()));
+      pendingCrv1_.text = f.mid(3).join(':');
+      guiLog(QStringLiteral("the server asks a challenge question ('%1')").arg(r.type));
+      return;
+    }
+  }
   if (r.failed) {
     wantDown_ = true;
     credType_.clear();
+    challenge_ = pendingCrv1_ = Challenge{};
     emit credentialsChanged();
     setState(Error, tr("authentication failed ('%1')").arg(r.type));
     command(QStringLiteral("signal SIGTERM"));
@@ -219,8 +267,21 @@ void Controller::onPassword(const PasswordRequest &r) {
   }
   credType_ = r.type;
   credUser_ = r.needUsername;
+  challenge_ = Challenge{};
+  if (!pendingCrv1_.stateId.isEmpty() && r.type == QLatin1String("Auth")) {
+    challenge_ = pendingCrv1_;  // the second ask after a CRV1 refusal: the response only
+    pendingCrv1_ = Challenge{};
+  } else if (r.challenge.startsWith(QLatin1String("SC:"))) {
+    // static-challenge: "SC:<flags>,<text>", flags bit 0 = echo, bit 1 = concat instead of SCRV1
+    const int comma = r.challenge.indexOf(',');
+    const int flags = r.challenge.mid(3, comma - 3).toInt();
+    challenge_.text = comma >= 0 ? r.challenge.mid(comma + 1) : QString();
+    challenge_.echo = flags & 1;
+    challenge_.concat = flags & 2;
+  }
   emit credentialsChanged();
-  guiLog(QStringLiteral("the daemon asks for '%1' credentials").arg(r.type));
+  guiLog(QStringLiteral("the daemon asks for '%1' credentials%2")
+             .arg(r.type, challenge_.text.isEmpty() ? QString() : QStringLiteral(" and a challenge response")));
 }
 
 void Controller::onInfo(const QString &text) {
@@ -235,17 +296,28 @@ void Controller::onInfo(const QString &text) {
   }
 }
 
-void Controller::submitCredentials(const QString &username, const QString &password) {
+void Controller::submitCredentials(const QString &username, const QString &password, const QString &response) {
   if (credType_.isEmpty()) return;
   const QString type = quoteArg(credType_);
-  if (credUser_) command(QStringLiteral("username %1 %2").arg(type, quoteArg(username)));
-  command(QStringLiteral("password %1 %2").arg(type, quoteArg(password)));  // never logged: command() logs the verb
+  QString user = username, pass = password;
+  if (challenge_.dynamic) {  // CRV1: the server's username and state travel back with the response
+    user = challenge_.username;
+    pass = QStringLiteral("CRV1::%1::%2").arg(challenge_.stateId, response);
+  } else if (!challenge_.text.isEmpty()) {
+    pass = challenge_.concat ? password + response
+                             : QStringLiteral("SCRV1:%1:%2").arg(QString::fromLatin1(password.toUtf8().toBase64()),
+                                                                 QString::fromLatin1(response.toUtf8().toBase64()));
+  }
+  if (credUser_) command(QStringLiteral("username %1 %2").arg(type, quoteArg(user)));
+  command(QStringLiteral("password %1 %2").arg(type, quoteArg(pass)));  // never logged: command() logs the verb
   credType_.clear();
+  challenge_ = Challenge{};
   emit credentialsChanged();
 }
 
 void Controller::cancelCredentials() {
   credType_.clear();
+  challenge_ = pendingCrv1_ = Challenge{};
   emit credentialsChanged();
   deactivate();
 }

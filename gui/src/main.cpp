@@ -5,16 +5,20 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QGuiApplication>
+#include <QApplication>
 #include <QQmlApplicationEngine>
 #include <QQmlContext>
 #include <QQuickWindow>
+#include <QSystemTrayIcon>
 #include <QTimer>
 #include <memory>
 
 #include "admin_controller.h"
 #include "controller.h"
+#include "helper_client.h"
+#include "notifier.h"
 #include "profile_model.h"
+#include "tray.h"
 
 namespace {
 
@@ -82,7 +86,9 @@ void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, 
 }  // namespace
 
 int main(int argc, char **argv) {
-  QGuiApplication app(argc, argv);
+  QApplication app(argc, argv);  // QApplication: the tray icon's menu is a widget
+  app.setQuitOnLastWindowClosed(false);
+  app.setWindowIcon(QIcon(QStringLiteral(":/icons/braid-gui.svg")));
   QCoreApplication::setOrganizationName(QStringLiteral("braid"));
   QCoreApplication::setApplicationName(QStringLiteral("braid-gui"));
   QCoreApplication::setApplicationVersion(QStringLiteral("0.1.0"));
@@ -109,6 +115,10 @@ int main(int argc, char **argv) {
   AdminController admin;
   ProfileModel profiles(cli.value("profile-dir"));
   controller.setEndpoint(cli.value("mgmt"));
+  HelperClient helper;  // braid-helper on the system bus: Connect on a profile goes through it
+  controller.setHelper(&helper);
+  Notifier notifier;    // org.freedesktop.Notifications on the session bus, else the tray's balloon
+  QObject::connect(&controller, &Controller::notify, &notifier, &Notifier::notify);
   admin.setEndpoint(cli.value("admin"));
   for (const QString &f : cli.values("import"))
     if (profiles.importFile(f).isEmpty())
@@ -123,6 +133,12 @@ int main(int argc, char **argv) {
   auto *win = qobject_cast<QQuickWindow *>(engine.rootObjects().first());
   if (!win) return 1;
 
+  // The window closing quits unless a tray icon keeps the app reachable.
+  QObject::connect(win, &QWindow::visibleChanged, &app, [win] {
+    if (!win->isVisible() && !QSystemTrayIcon::isSystemTrayAvailable()) QCoreApplication::quit();
+  });
+  if (Tray *tray = Tray::create(&controller, win, &app))
+    notifier.setFallback([tray](const QString &t, const QString &b) { tray->showMessage(t, b); });
   if (!admin.endpoint().isEmpty()) admin.attach();
   if (cli.isSet("connect") || cli.isSet("screenshots")) controller.activate();
   if (cli.isSet("screenshots"))

@@ -10,10 +10,11 @@ shifted to now) and serves Braid's multipath extension as gui/README.md defines 
 Test-only commands (never in braidd): `fake cut IF`, `fake restore IF` (a path goes down / comes back),
 `fake junk` (malformed and over-long lines, to exercise the client's defences).
 
-Usage: fake_mgmt.py --unix PATH [--role client|gateway] [--hold] [--auth] [--stock] [--paths wlan0,wwan0] [--tick 0.2]
+Usage: fake_mgmt.py --unix PATH [--role client|gateway] [--hold] [--auth] [--challenge static|dynamic] [--stock] [--paths wlan0,wwan0] [--tick 0.2]
 Prints "READY" on stdout once listening.
 """
 import argparse
+import base64
 import heapq
 import json
 import os
@@ -199,11 +200,13 @@ class Conn:
             else:
                 self.send("SUCCESS: hold flag set to %s" % w[1].upper())
         elif c == "username" and len(w) >= 3:
-            self.user = w[2]
+            self.user = w[2].strip('"')
             self.send("SUCCESS: 'Auth' username entered, but not yet verified")
         elif c == "password" and len(w) >= 3:
             self.send("SUCCESS: 'Auth' password entered, but not yet verified")
-            if w[2].strip('"') == "bad":
+            if self.srv.args.challenge != "none":
+                self.challenge_password(w[2].strip('"'))
+            elif w[2].strip('"') == "bad":
                 self.srv.at(0.05, self, lambda: (self.send(">PASSWORD:Verification Failed: 'Auth'"),
                                                  self.rt(">STATE:{t},EXITING,auth-failure,,,,,"), self.close_soon()))
             else:
@@ -236,10 +239,35 @@ class Conn:
             self.send("ERROR: unknown command [%s], enter 'help' for more options" % c)
 
     def after_hold(self):
-        if self.srv.args.auth:
+        if self.srv.args.challenge == "static":	# static-challenge "Enter your PIN" 1
+            self.send(">PASSWORD:Need 'Auth' username/password SC:1,Enter your PIN")
+        elif self.srv.args.auth or self.srv.args.challenge != "none":
             self.send(">PASSWORD:Need 'Auth' username/password")
         else:
             self.start_tunnel()
+
+    # --challenge static: SCRV1:b64(pass1):b64(4321); --challenge dynamic: user1/pass1 -> AUTH_FAILED,CRV1 (as an
+    # Access Server with MFA), then the daemon asks again and wants username user1 + CRV1::<state>::123456
+    CRV1_STATE = "Om01u7Fh4LrGBS7uh0SWmzwabUiGiW6l"
+
+    def challenge_password(self, pw):
+        def b64(x):
+            return base64.b64encode(x.encode()).decode()
+
+        def refuse():
+            self.srv.at(0.05, self, lambda: (self.send(">PASSWORD:Verification Failed: 'Auth'"),
+                                             self.rt(">STATE:{t},EXITING,auth-failure,,,,,"), self.close_soon()))
+        if self.srv.args.challenge == "static":
+            return self.start_tunnel() if pw == "SCRV1:%s:%s" % (b64("pass1"), b64("4321")) else refuse()
+        if pw == "CRV1::%s::123456" % self.CRV1_STATE and self.user == "user1":
+            return self.start_tunnel()
+        if self.user == "user1" and pw == "pass1":
+            crv1 = "CRV1:R,E:%s:%s:Enter the code sent to your phone" % (self.CRV1_STATE, b64("user1"))
+            self.srv.at(0.05, self, lambda: (self.send(">PASSWORD:Verification Failed: 'Auth' ['%s']" % crv1),
+                                             self.rt(">STATE:{t},RECONNECTING,auth-failure,,,,,")))
+            self.srv.at(0.3, self, lambda: self.send(">PASSWORD:Need 'Auth' username/password"))
+            return None
+        return refuse()
 
     def find(self, ifname):
         return next((p for p in self.paths if p.ifname == ifname.strip('"')), None)
@@ -460,6 +488,8 @@ def main():
     ap.add_argument("--role", choices=("client", "gateway"), default="client")
     ap.add_argument("--hold", action="store_true")
     ap.add_argument("--auth", action="store_true")
+    ap.add_argument("--challenge", choices=("none", "static", "dynamic"), default="none",
+                    help="static-challenge (SCRV1) or a CRV1 dynamic challenge after user1/pass1")
     ap.add_argument("--paths", default="wlan0,wwan0")
     ap.add_argument("--stock", action="store_true", help="no Braid extension: braid commands are unknown")
     ap.add_argument("--tick", type=float, default=0.2)

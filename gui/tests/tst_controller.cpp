@@ -101,6 +101,41 @@ class TstController : public QObject {
     QCOMPARE(c.state(), Controller::Error);
   }
 
+  void staticChallenge() {  // static-challenge "Enter your PIN" 1 -> SCRV1:b64(password):b64(response)
+    FakeServer srv;
+    QVERIFY(srv.start({"--hold", "--challenge", "static"}));
+    Controller c;
+    c.setEndpoint(srv.endpoint());
+    c.activate();
+    QTRY_COMPARE_WITH_TIMEOUT(c.credentialsType(), QStringLiteral("Auth"), 10000);
+    QCOMPARE(c.challengeText(), QStringLiteral("Enter your PIN"));
+    QVERIFY(c.challengeEcho());
+    QVERIFY(!c.challengeOnly());
+    c.submitCredentials("user1", "pass1", "4321");
+    QVERIFY(c.challengeText().isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), Controller::Connected, 10000);  // the fake accepts only the exact SCRV1
+    for (int i = 0; i < c.log()->rowCount(); ++i)
+      QVERIFY(!c.log()->data(c.log()->index(i), LogModel::TextRole).toString().contains("SCRV1"));
+  }
+
+  void dynamicChallenge() {  // AUTH_FAILED,CRV1 after the password; then only the response is asked
+    FakeServer srv;
+    QVERIFY(srv.start({"--hold", "--challenge", "dynamic"}));
+    Controller c;
+    c.setEndpoint(srv.endpoint());
+    c.activate();
+    QTRY_COMPARE_WITH_TIMEOUT(c.credentialsType(), QStringLiteral("Auth"), 10000);
+    QVERIFY(c.challengeText().isEmpty());
+    c.submitCredentials("user1", "pass1");
+    QTRY_COMPARE_WITH_TIMEOUT(c.challengeText(), QStringLiteral("Enter the code sent to your phone"), 10000);
+    QVERIFY(c.challengeOnly());
+    QVERIFY(c.challengeEcho());
+    QCOMPARE(c.credentialsType(), QStringLiteral("Auth"));
+    QVERIFY(c.state() != Controller::Error);
+    c.submitCredentials(QString(), QString(), "123456");  // username user1 comes from the CRV1 line
+    QTRY_COMPARE_WITH_TIMEOUT(c.state(), Controller::Connected, 10000);
+  }
+
   void stockServerHasNoPaths() {
     FakeServer srv;
     QVERIFY(srv.start({"--stock"}));  // stock OpenVPN: `braid ...` is an unknown command

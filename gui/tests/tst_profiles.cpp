@@ -10,6 +10,10 @@
 #include <QTest>
 
 #include "ovpn_import.h"
+#include "profile_inline.h"
+extern "C" {
+#include "profile_check.h"  // braid-helper's allow list (C): the inlined text must pass it
+}
 #include "profile_model.h"
 
 static QString fixture(const QString &rel) { return qEnvironmentVariable("BRAID_GUI_FIXTURES") + '/' + rel; }
@@ -22,6 +26,36 @@ static QByteArray readAll(const QString &p) {
 class TstProfiles : public QObject {
   Q_OBJECT
  private slots:
+  // braid-helper reads no file: the text the GUI hands it has every referenced file inlined, byte for byte
+  // (pkcs12 as base64), and passes the helper's own allow-list check.
+  void inlineForHelper_data() {
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("tag");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("networkmanager") << "08-networkmanager-export/work.conf" << "cert" << "08-networkmanager-export/certs/work client.crt";
+    QTest::newRow("pfsense-archive") << "04-pfsense-archive/pfsense-udp-1194-amira-config.ovpn" << "tls-auth"
+                                     << "04-pfsense-archive/pfsense-udp-1194-amira-tls.key";
+    QTest::newRow("auth-user-pass-file") << "09-auth-user-pass-file.ovpn" << "auth-user-pass" << "creds.txt";
+  }
+  void inlineForHelper() {
+    QFETCH(QString, profile);
+    QFETCH(QString, tag);
+    QFETCH(QString, file);
+    QByteArray text;
+    QString why;
+    QVERIFY2(braid::ovpn::inlineProfile(fixture(profile), &text, &why), qPrintable(why));
+    bh_check_err err;
+    QVERIFY2(bh_profile_check(text.constData(), size_t(text.size()), &err) == 0, err.msg);
+    QByteArray content = readAll(fixture(file));
+    if (!content.endsWith('\n')) content += '\n';
+    QVERIFY(text.contains("<" + tag.toUtf8() + ">\n" + content + "</" + tag.toUtf8() + ">\n"));
+    if (profile.startsWith("04")) {
+      QVERIFY(text.contains("<pkcs12>\n" + readAll(fixture("04-pfsense-archive/pfsense-udp-1194-amira.p12")).toBase64()));
+      QVERIFY(text.contains("</tls-auth>\nkey-direction 1\n"));
+    }
+    QVERIFY(!braid::ovpn::inlineProfile(fixture("broken/missing-file.ovpn"), &text, &why));
+  }
+
   void words() {
     QStringList w;
     QString why;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# install.sh - the Debian package in a clean Debian 12 root: packaging/build-deb.sh builds it (lintian: no
+# install.sh - the Debian packages in a clean Debian 12 root: packaging/build-deb.sh builds it (lintian: no
 # error) while mmdebstrap makes a minbase bookworm root (+ the package's dependencies, man-db, systemd) from the
 # apt mirror this machine uses; then, in the root: dpkg -i, braidd --version, braidctl --help, man -l and man on
 # the three pages, systemd-analyze verify on the units (their Documentation= man pages must resolve), the user
@@ -76,6 +76,10 @@ for ex in server client; do
 	grep -qE "option '(ca|cert|key|tls-crypt)'" <<<"$out" || fail "example $ex.conf: $out"
 done
 echo "ok: installed: braidd --version, braidctl --help, man, systemd-analyze verify, user braid ($uid), nothing enabled"
+# braid-gui: its Qt runtime is not installed in this minimal root (hundreds of MB); its helper needs only libsystemd0
+dpkg-deb -x "$(ls "$D"/out/braid-gui_*.deb)" "$R/tmp/bg" || fail "dpkg-deb -x braid-gui"
+in_root /tmp/bg/usr/libexec/braid-helper --help | grep -q 'net.braid.Helper1' || fail "braid-helper --help in the root"
+echo "ok: braid-gui's braid-helper runs in the root"
 mkdir -p "$R/var/lib/braid"
 in_root dpkg -r braid >/dev/null 2>&1 || fail "dpkg -r"
 [ ! -e "$R/usr/sbin/braidd" ] || fail "braidd left after dpkg -r"
@@ -86,10 +90,16 @@ echo "ok: remove and purge"
 # cmake --install installs the package's set
 [ -d "$TREE" ] || fail "no kept build tree"
 obj=$(ls -d "$TREE"/obj-*) || fail "no obj- dir in $TREE"
-DESTDIR=$D/cm cmake --install "$obj" >/dev/null || fail "cmake --install"
-(cd "$D/cm" && find . -mindepth 1 | sed 's#^\./#/#' | sort) >"$D/cmake.list"
-dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#; s#/$##; s#\.gz$##' | grep -v '^$' |
-	grep -vE '^/usr/share/doc/braid/(README.md|braidd.md|install.md|changelog|copyright)$' | sort >"$D/deb.list"
-diff "$D/deb.list" "$D/cmake.list" >"$D/list.diff" || fail "cmake --install and the package differ (< deb, > cmake): $(cat "$D/list.diff")"
-echo "ok: cmake --install = the package's $(wc -l <"$D/deb.list") paths"
+# braid = the default component, braid-gui = the component gui
+for c in Unspecified:braid gui:braid-gui; do
+	comp=${c%%:*} pkg=${c#*:}
+	DESTDIR=$D/cm-$comp cmake --install "$obj" --component "$comp" >/dev/null || fail "cmake --install --component $comp"
+	(cd "$D/cm-$comp" && find . -mindepth 1 | sed 's#^\./#/#' | sort) >"$D/cmake-$pkg.list"
+	dpkg-deb -c "$(ls "$D"/out/"$pkg"_*.deb)" | awk '{print $6}' | sed 's#^\./#/#; s#/$##; s#\.gz$##' | grep -v '^$' |
+		grep -vE "^/usr/share/doc/$pkg/(README.md|braidd.md|install.md|changelog|copyright)$" |
+		{ if [ "$pkg" = braid-gui ]; then grep -vE '^/usr/share/doc(/braid-gui)?$'; else cat; fi; } | sort >"$D/deb-$pkg.list"
+	diff "$D/deb-$pkg.list" "$D/cmake-$pkg.list" >"$D/list.diff" ||
+		fail "cmake --install and the package $pkg differ (< deb, > cmake): $(cat "$D/list.diff")"
+	echo "ok: cmake --install --component $comp = the package $pkg's $(wc -l <"$D/deb-$pkg.list") paths"
+done
 echo "PASS: install ($(($(date +%s) - t0)) s)"

@@ -10,7 +10,7 @@ BRAIDD=${BRAIDD:-${BRAID_BIN_DIR:-$root/build/bin}/braidd}
 rc=0
 python3 "$root/tests/packaging/man_options.py" "$BRAIDD" "$root/docs/man/braidd.8" || rc=1
 python3 "$root/packaging/man/gen_man_sections.py" "$BRAIDD" "$root/docs/man/braidd.8" --check || rc=1
-for p in braidd.8 braidctl.8 braid.conf.5; do
+for p in braidd.8 braidctl.8 braid.conf.5 braid-gui.1 braid-helper.8; do
 	w=$(LC_ALL=C.UTF-8 MANWIDTH=100 man --warnings -l -Tutf8 "$root/docs/man/$p" 2>&1 >/dev/null)
 	[ -z "$w" ] || { echo "FAIL: man $p: $w"; rc=1; }
 	LC_ALL=C.UTF-8 man -l "$root/docs/man/$p" 2>/dev/null | grep -q '^NAME' || { echo "FAIL: man -l $p renders no NAME"; rc=1; }
