@@ -53,7 +53,7 @@ void client_mptcp_connected(struct braid_client *c)
 void client_mptcp_start(struct braid_client *c)
 {
 	if (c->tcp || c->o->proto == BRAID_PROTO_TCP_CLIENT)
-		braid_mptcp_endps_start(&c->mptcp_endps, c->loop, c->o, false);
+		braid_mptcp_endps_start(&c->mptcp_endps, c->loop, c->o, false, 0);
 }
 
 void client_mptcp_stop(struct braid_client *c)

@@ -32,6 +32,7 @@ struct braid_mptcp_endps {
 	struct ev_loop *loop;
 	struct braid_mptcp_pm *pm;
 	bool server;
+	uint16_t signal_port;
 	int nl_fd;
 	ev_io nl_r;
 	ev_timer debounce;
@@ -127,6 +128,7 @@ static void place(struct braid_mptcp_endps *m, struct epath *ep, const struct br
 
 	e.flags = (m->server ? BRAID_MPTCP_F_SIGNAL : BRAID_MPTCP_F_SUBFLOW) |
 		  (ep->p->backup ? BRAID_MPTCP_F_BACKUP : 0);
+	e.port = m->signal_port;
 	r = lookup(m, &e, &found);
 	if (r == 1) {	/* not ours: someone configured it; use it as it is */
 		ep->have = true;
@@ -218,7 +220,7 @@ static void limits(struct braid_mptcp_endps *m)
 }
 
 int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
-			    const struct braid_options *o, bool server)
+			    const struct braid_options *o, bool server, uint16_t signal_port)
 {
 	struct braid_mptcp_endps *m;
 	int r;
@@ -233,6 +235,7 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 		return -ENOMEM;
 	m->loop = loop;
 	m->server = server;
+	m->signal_port = server ? signal_port : 0;
 	m->nl_fd = -1;
 	r = braid_mptcp_pm_open(&m->pm);
 	if (r) {

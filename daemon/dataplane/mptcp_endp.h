@@ -20,6 +20,7 @@
 
 #include <ev.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config/options.h"
 
@@ -27,12 +28,15 @@ struct braid_mptcp_endps;
 
 /*
  * Start when o->mptcp_paths and o has mp-path lines (else *out = NULL and 0).
+ * signal_port (a gateway whose listener is bound to one address): the
+ * signal endpoints carry it, so the kernel listens there for the joins (a
+ * listener on the wildcard address takes them itself: 0).
  * Problems with the path manager (no CAP_NET_ADMIN, no MPTCP) are logged
  * and leave *out NULL: the transport still works with whatever endpoints
  * the host has. 0 or -ENOMEM.
  */
 int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
-			    const struct braid_options *o, bool server);
+			    const struct braid_options *o, bool server, uint16_t signal_port);
 /* Delete our endpoints, restore the limits, free (NULL is fine). */
 void braid_mptcp_endps_stop(struct braid_mptcp_endps *e);
 

@@ -479,7 +479,12 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	ev_io_start(g->loop, &g->tun_r);
 	ev_io_start(g->loop, &g->sock_r);
 	if (g->mptcp) {
-		r = braid_mptcp_endps_start(&g->mptcp_endps, g->loop, o, true);
+		const union braid_sockaddr *b = &g->bind_addr;
+		bool wild = b->sa.sa_family == AF_INET ? b->in.sin_addr.s_addr == htonl(INADDR_ANY)
+						       : IN6_IS_ADDR_UNSPECIFIED(&b->in6.sin6_addr);
+		uint16_t port = ntohs(b->sa.sa_family == AF_INET ? b->in.sin_port : b->in6.sin6_port);
+
+		r = braid_mptcp_endps_start(&g->mptcp_endps, g->loop, o, true, wild ? 0 : port);
 		if (r)
 			goto fail;
 	}
