@@ -10,6 +10,7 @@
 # mt_path_rx NAME ADDR         rx_bytes of the client path whose local address is ADDR (0 when none)
 # mt_endpoints NS              `ip mptcp endpoint show` in NS
 source "$(dirname "${BASH_SOURCE[0]}")/tls_mp_lib.sh"
+[ -e /proc/sys/net/mptcp/enabled ] || { echo "SKIP: no MPTCP in this kernel"; exit 77; }
 
 mt_gateway() {
 	local name=$1
