@@ -289,7 +289,9 @@ struct braid_dp *client_mp_dp(const struct braid_client *c)
 
 const char *client_mp_sched_name(const struct braid_client *c)
 {
-	return c->mp ? braid_dp_sched_name(c->mp->dp) : "";
+	const struct braid_dp *dp = client_mp_dp(c);
+
+	return dp ? braid_dp_sched_name(dp) : "";
 }
 
 void client_mp_log(const struct braid_client *c)

@@ -4,7 +4,7 @@
 # braidd gateway `proto tcp-server` + `mptcp on`, both paths shaped to 20 Mbit/s. Asserts: the client's daemon
 # added its two `subflow` endpoints (by interface) and raised the limits; both logs say MPTCP; a 16 MiB
 # sha256-verified download through the tunnel; the status shows the two subflows as the session's paths and
-# each carried at least 20 % of the bytes received; then path 2's link goes down: the endpoint is removed, the
+# each carried at least 20 % of the bytes received (and braidctl shows them, client and gateway); then path 2's link goes down: the endpoint is removed, the
 # session stays (no reconnect) and a second download is verified over path 1; at exit the client's endpoints
 # are gone and the limits restored; the gateway's namespace was never touched.
 set -uo pipefail
@@ -16,8 +16,8 @@ tb_tbf 2 20
 for ns in "$TB_CLI" "$TB_SRV"; do tb_exec "$ns" sysctl -qw net.mptcp.enabled=1; done
 lim0=$(tb_exec "$TB_CLI" ip mptcp limits show)
 
-mt_gateway gw
-mt_client cli "mp-path c1" "mp-path c2"
+mt_gateway gw "control-socket $TB_DIR/gw.ctl"
+mt_client cli "mp-path c1" "mp-path c2" "control-socket $TB_DIR/cli.ctl"
 bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
 bd_wait_log cli "MPTCP: the connection to [AF_INET]10.1.2.2:1194 is multipath TCP" 2 || fail "client did not log MPTCP"
 bd_wait_log gw "TCP connection accepted (peer-id 0), MPTCP" 2 || fail "gateway did not log an MPTCP connection"
@@ -32,6 +32,12 @@ got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "download sha256 $got, wan
 sleep 1.2	# one status rewrite
 [ "$(mt_paths cli | wc -l)" = 2 ] || fail "want 2 subflows as paths: $(mt_paths cli)"
 grep -q "^Braid multipath,on,2 paths,mptcp" "$TB_DIR/cli.status" || fail "status: $(grep '^Braid multipath' "$TB_DIR/cli.status")"
+# the same subflows through the control socket (braidctl), client and gateway
+ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" status --json) || fail "braidctl status"
+for a in 10.1.1.2 10.2.1.2; do grep -q "\"local\":\"\[AF_INET\]$a:" <<<"$ctl" || fail "braidctl (client): no subflow from $a: $ctl"; done
+grep -q '"scheduler":"mptcp"' <<<"$ctl" || fail "braidctl (client): scheduler: $ctl"
+ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths) || fail "braidctl paths (gateway)"
+for a in 10.1.1.2 10.2.1.2; do grep -q "$a" <<<"$ctl" || fail "braidctl paths (gateway): no subflow from $a: $ctl"; done
 rx1=$(mt_path_rx cli 10.1.1.2) rx2=$(mt_path_rx cli 10.2.1.2)
 tot=$((rx1 + rx2))
 echo "  subflow 10.1.1.2: rx $rx1 B, subflow 10.2.1.2: rx $rx2 B"
