@@ -5,7 +5,8 @@
 # with `mptcp on` connects over MPTCP, the server answers plain TCP: the fallback is logged once, also across a
 # SIGUSR1 reconnect; the status shows one path, "tcp (mptcp fallback)"; an 8 MiB download sha256-verified.
 # Then net.mptcp.enabled=0 in the client's namespace too and `mptcp auto`: plain TCP at once (an info line,
-# no endpoints added), download verified. Finally `mptcp on` over UDP is refused with a clear error.
+# no endpoints added), download verified. Finally `mptcp on` over UDP, `mp-path auto`, `mp-cap`, an mp-path
+# remote and `multipath on` with `mptcp` are refused with clear errors.
 set -uo pipefail
 source "$(dirname "$0")/mptcp_lib.sh"
 tm_setup 2
@@ -52,3 +53,15 @@ bd_conf bad "client" "dev tun" "proto udp" "remote 10.1.2.2 1194" "ca $TB_DIR/pk
 out=$("$BRAIDD" --config "$TB_DIR/bad.conf" 2>&1) && fail "mptcp on over UDP accepted"
 grep -q "option 'mptcp on': MPTCP is a TCP transport" <<<"$out" || fail "mptcp on over UDP: $out"
 echo "ok: 'mptcp on' over UDP refused"
+for cell in "mp-path auto|option 'mp-path auto' is not supported with 'mptcp' yet" \
+	"mp-path c1;mp-cap c1 10|option 'mp-cap c1': not applied to MPTCP subflows yet" \
+	"mp-path c1 10.1.2.2|an MPTCP endpoint is local only" \
+	"multipath on|option 'multipath on' is Braid's UDP multipath"; do
+	IFS='|' read -r lines want <<<"$cell"
+	IFS=';' read -r -a extra <<<"$lines"
+	bd_conf bad "client" "dev tun" "proto tcp-client" "remote 10.1.2.2 1194" "ca $TB_DIR/pki/ca.crt" \
+		"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "mptcp on" "${extra[@]}"
+	out=$("$BRAIDD" --config "$TB_DIR/bad.conf" 2>&1) && fail "'$lines' with mptcp accepted"
+	grep -qF "$want" <<<"$out" || fail "'$lines' with mptcp: $out"
+done
+echo "ok: mp-path auto, mp-cap, an mp-path remote and 'multipath on' refused with 'mptcp'"
