@@ -149,9 +149,9 @@ static void interval(struct mptcp_dp *m, const struct braid_mptcp_conn *c)
 			continue;
 		k = (int)(p - m->prev);
 		seen[k] = true;
-		if (p->used && m->iv_start) {
-			d_tx[k] = c->sf[i].bytes_acked - p->tx;
-			d_rx[k] = c->sf[i].bytes_received - p->rx;
+		if (p->used && m->iv_start) {	/* counters only grow; a reused slot counts from here */
+			d_tx[k] = c->sf[i].bytes_acked >= p->tx ? c->sf[i].bytes_acked - p->tx : 0;
+			d_rx[k] = c->sf[i].bytes_received >= p->rx ? c->sf[i].bytes_received - p->rx : 0;
 			sum += d_tx[k] + d_rx[k];
 		}
 		p->used = true;
