@@ -35,6 +35,7 @@
 #include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
+#include "client/client_mptcp.h"
 #include "client/client_netwatch.h"
 #include "client/client_state.h"
 #include "config/config.h"
@@ -297,6 +298,7 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		ev_timer_start(c->loop, &c->status_t);
 	}
 	client_netwatch_start(c);
+	client_mptcp_start(c);
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&c->sig[i], signal_cb, signums[i]);
 		c->sig[i].data = c;
@@ -342,6 +344,7 @@ void braid_client_free(struct braid_client *c)
 	if (c->loop) {
 		client_teardown_session(c);
 		client_netwatch_stop(c);
+		client_mptcp_stop(c);
 		braid_dns_close(&c->dns);
 		ev_io_stop(c->loop, &c->tun_r);
 		ev_timer_stop(c->loop, &c->tick);

@@ -29,6 +29,7 @@
 #include "os/sdnotify.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
+#include "client/client_mptcp.h"
 #include "session/push.h"
 #include "util/log.h"
 
@@ -75,8 +76,11 @@ int client_open_session_socket(struct braid_client *c)
 		lp = &local;
 	}
 	if (c->tcp) {
+		struct braid_tcplink_opts topts;
+
+		client_mptcp_opts(c, &topts);
 		braid_tcplink_init(&c->tl);
-		r = braid_tcplink_connect(&c->tl, &c->remote, lp);
+		r = braid_tcplink_connect(&c->tl, &c->remote, lp, &topts);
 		if (r) {
 			braid_err("TCP connect to %s: %s",
 				  braid_sockaddr_str(&c->remote, a, sizeof(a)), strerror(-r));

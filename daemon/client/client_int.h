@@ -14,6 +14,7 @@
  *   client_ctl.c                 control session pump, server messages, events
  *   client_push.c client_status.c  applying a PUSH_REPLY; the status file
  *   client_mp.c                  the multipath data plane
+ *   client_mptcp.c               the MPTCP transport: socket options, fallback, endpoints
  *   client_link.c client_payload.c client_peerinfo.c client_setup.c
  *                                sending on the link; a decrypted payload;
  *                                peer-info and OCC; keys, credentials, TLS
@@ -71,6 +72,7 @@ struct client_stats {
 };
 
 struct client_mp;
+struct braid_mptcp_endps;
 struct braid_dp;
 struct braid_mgmt;
 
@@ -95,6 +97,8 @@ struct braid_client {
 	bool tcp;
 	int ufd;
 	struct braid_tcplink tl;
+	struct braid_mptcp_endps *mptcp_endps;	/* our MPTCP endpoints (client_mptcp.c), or NULL */
+	int mptcp_said;			/* the transport last logged: 0 none, 1 MPTCP, 2 TCP (fallback) */
 	union braid_sockaddr remote;
 	ev_tstamp connect_start;
 

@@ -26,6 +26,7 @@
 #include "dc/payload.h"
 #include "os/sock.h"
 #include "os/tcplink.h"
+#include "client/client_mptcp.h"
 #include "util/log.h"
 
 #define RX_BATCH 64
@@ -213,6 +214,7 @@ void client_sock_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		braid_info("TCP connection established with %s",
 			   braid_sockaddr_str(&c->remote, a, sizeof(a)));
+		client_mptcp_connected(c);
 		ev_io_stop(c->loop, &c->sock_w);
 		ev_io_start(c->loop, &c->sock_r);
 		if (client_new_session(c))

@@ -20,6 +20,7 @@
 
 #include "client/client_payload.h"
 #include "util/log.h"
+#include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_user.h"
 #include "control/status.h"
 
@@ -256,12 +257,13 @@ void client_mp_counters(const struct braid_client *c, struct client_stats *out)
 void client_mp_status(const struct braid_client *c, FILE *f)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	struct braid_dp *dp = client_mp_dp(c);
 	int n;
 
-	if (!c->mp)
+	if (!dp)
 		return;
-	n = braid_dp_paths(c->mp->dp, p, BRAID_MP_MAX_PATHS);
-	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(c->mp->dp));
+	n = braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS);
+	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(dp));
 	for (int i = 0; i < n; i++) {
 		char rtt[24] = "-", last[24] = "-";
 
@@ -280,12 +282,16 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 
 struct braid_dp *client_mp_dp(const struct braid_client *c)
 {
+	if (!c->mp && braid_dp_is_mptcp(c->sp))
+		return c->sp;	/* the MPTCP transport: its paths are the subflows */
 	return c->mp ? c->mp->dp : NULL;
 }
 
 const char *client_mp_sched_name(const struct braid_client *c)
 {
-	return c->mp ? braid_dp_sched_name(c->mp->dp) : "";
+	const struct braid_dp *dp = client_mp_dp(c);
+
+	return dp ? braid_dp_sched_name(dp) : "";
 }
 
 void client_mp_log(const struct braid_client *c)

@@ -12,6 +12,8 @@
 #include "client/client_link.h"
 #include "client/client_payload.h"
 #include "client/client_state.h"
+#include "client/client_mptcp.h"
+#include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_sp.h"
 #include "util/log.h"
 
@@ -68,11 +70,13 @@ int client_sp_open(struct braid_client *c)
 		.deliver = sp_deliver, .xmit = sp_xmit, .rx_auth = sp_rx_auth,
 		.rx_drop = sp_rx_drop, .user = c,
 	};
+	bool mptcp = client_mptcp_wanted(c) && c->tl.fd >= 0;
 	const struct braid_dp_config cfg = { .loop = c->loop, .o = c->o, .dc = c->dc,
-					     .mss = &c->mss, .shared_fd = -1 };
+					     .mss = &c->mss, .shared_fd = mptcp ? c->tl.fd : -1 };
 
 	client_sp_close(c);
-	return braid_dp_open(&braid_dp_sp_ops, &c->sp, &cfg, &role);
+	/* over MPTCP the same data path, with the subflows as its paths */
+	return braid_dp_open(mptcp ? &braid_dp_mptcp_ops : &braid_dp_sp_ops, &c->sp, &cfg, &role);
 }
 
 void client_sp_close(struct braid_client *c)

@@ -30,6 +30,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "nobind", A, "nobind" },
 	{ "float", A, "float_ok" },
 	{ "multihome", A, "multihome multihome_same_if" },
+	{ "mptcp", A, "mptcp mptcp_paths" },
 	{ "ifconfig", A, "has_ifconfig ifc_local ifc_remote" },
 	{ "ifconfig-ipv6", A, "has_ifconfig6 ifc6_local" },
 	{ "route", A, "routes n_routes" },
@@ -184,8 +185,8 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "mute", N,
 	  "braidd logs per-packet events only at verb 5 and above and rate-limits its rejection "
 	  "lines, so no message repeats at verb 3-4" },
-	{ "sndbuf", N, "braidd sizes its UDP socket buffers itself (4 MiB each way)" },
-	{ "rcvbuf", N, "braidd sizes its UDP socket buffers itself (4 MiB each way)" },
+	{ "sndbuf", A, "sndbuf" },
+	{ "rcvbuf", A, "rcvbuf" },
 	{ "ping-timer-rem", N,
 	  "braidd always behaves so: ping-restart/ping-exit only time out once a peer is known" },
 	{ "route-delay", N,

@@ -132,6 +132,11 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "nobind %s\nfloat %s\n", yn(o->nobind), yn(o->float_ok));
 	if (o->multihome)	/* only when set: the golden dumps stay as they were */
 		out(&b, "multihome yes%s\n", o->multihome_same_if ? " same-interface" : "");
+	if (o->mptcp)	/* these three only when set, as multihome */
+		out(&b, "mptcp %s%s\n", o->mptcp == BRAID_OPT_MPTCP_ON ? "on" : "auto",
+		    o->mptcp_paths ? " (mp-path lines: MPTCP endpoints)" : "");
+	if (o->sndbuf || o->rcvbuf)
+		out(&b, "sndbuf %d\nrcvbuf %d\n", o->sndbuf, o->rcvbuf);
 	/* data channel */
 	out(&b, "cipher %s\n", o->cipher[0] ? o->cipher : "-");
 	out(&b, "data-ciphers %s\n", o->data_ciphers[0] ? o->data_ciphers : "-");

@@ -19,6 +19,7 @@
 #include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_mp.h"
+#include "config/options_mptcp.h"
 #include "config/options_parse.h"
 #include "config/options_metrics.h"
 #include "config/options_mgmt.h"
@@ -260,6 +261,9 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 					 "static-key mode yet");
 	} else {
 		r = opt_finalize_tls(o, err, err_len);
+		if (r)
+			return r;
+		r = opt_finalize_mptcp(o, err, err_len);
 		if (r)
 			return r;
 		r = opt_finalize_mp_tls(o, err, err_len);

@@ -332,6 +332,11 @@ int opt_finalize_mp_tls(struct braid_options *o, char *err, size_t err_len)
 	bool server = o->mode == BRAID_MODE_SERVER;
 	int r;
 
+	if (o->mptcp_paths) {	/* TCP over MPTCP: the mp-path lines are its endpoints */
+		o->multipath = 0;
+		o->mp_refuse = true;
+		return 0;
+	}
 	if (server && o->n_mp_paths)
 		return opt_ffail(err, err_len,
 				 "option 'mp-path': not used by a gateway (it learns its clients' paths); "

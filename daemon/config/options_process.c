@@ -175,7 +175,7 @@ int opt_ignore_win(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
-/* A no-op with a number (mute, sndbuf, rcvbuf): the value is checked, then dropped. */
+/* A no-op with a number (mute): the value is checked, then dropped. */
 int opt_int_check(struct ctx *c, int argc, char **argv)
 {
 	int v;

@@ -17,6 +17,7 @@
 #include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_mp.h"
+#include "config/options_mptcp.h"
 #include "config/options_net.h"
 #include "config/options_parse.h"
 #include "config/options_process.h"
@@ -89,6 +90,7 @@ static const struct opt_def opt_table[] = {
 	{ "setenv", 1, 2, opt_setenv, false, NOBLOB, 0 },
 	/* braidd always keeps the key and the device across a ping-restart */
 	{ "multipath", 0, 1, opt_multipath, false, NOBLOB, 0 },
+	{ "mptcp", 0, 1, opt_mptcp, false, NOBLOB, 0 },
 	{ "mp-path", 1, 3, opt_mp_path, false, NOBLOB, 0 },
 	{ "mp-backup", 1, 1, opt_mp_backup, false, NOBLOB, 0 },
 	{ "mp-cap", 2, 2, opt_mp_cap, false, NOBLOB, 0 },
@@ -194,8 +196,8 @@ static const struct opt_def opt_table[] = {
 	{ "comp-noadapt", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "mute-replay-warnings", 0, 0, opt_flag, false, FIELD(mute_replay_warnings) },
 	{ "mute", 1, 1, opt_int_check, false, NOBLOB, 0 },
-	{ "sndbuf", 1, 1, opt_int_check, false, NOBLOB, 0 },
-	{ "rcvbuf", 1, 1, opt_int_check, false, NOBLOB, 0 },
+	{ "sndbuf", 1, 1, opt_sockbuf, false, NOBLOB, 0 },
+	{ "rcvbuf", 1, 1, opt_sockbuf, false, NOBLOB, 0 },
 	{ "ping-timer-rem", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "route-delay", 0, 2, opt_route_delay, false, NOBLOB, 0 },
 	{ "route-metric", 1, 1, opt_unsupported, false, NOBLOB, 0 },

@@ -140,6 +140,10 @@ struct braid_opt_remote {
 #define BRAID_MP_LOCAL_ADDR 0	/* a numeric address */
 #define BRAID_MP_LOCAL_IF 1	/* an interface name: its address, followed through rtnetlink */
 #define BRAID_MP_LOCAL_AUTO 2	/* `auto`: every interface with a route to the peer */
+/* `mptcp` values (the same numbers as os/mptcp.h enum braid_mptcp_mode) */
+#define BRAID_OPT_MPTCP_OFF 0
+#define BRAID_OPT_MPTCP_ON 1
+#define BRAID_OPT_MPTCP_AUTO 2
 #define BRAID_OPT_MAX_MP_AUTO_PAT 8	/* mp-auto-include / mp-auto-exclude patterns each */
 
 /* `mp-path LOCAL [REMOTE [PORT]]`, with `mp-backup` / `mp-cap` folded in by finalize. */
@@ -236,6 +240,10 @@ struct braid_options {
 	/* multipath (Braid point-to-point mode; docs/braidd.md "Multipath") */
 	int multipath;			/* -1 unset (on iff mp-path given), 0 off, 1 on */
 	bool mp_refuse;			/* TLS client: `multipath off` (IV_BRAID_MP not announced) */
+	/* MPTCP transport (`mptcp on|off|auto`, docs/braidd.md "MPTCP"; os/mptcp.h modes) */
+	int mptcp;			/* BRAID_OPT_MPTCP_*: off (0), on, auto */
+	bool mptcp_paths;		/* TCP over MPTCP: mp-path lines name MPTCP endpoints */
+	int sndbuf, rcvbuf;		/* TCP socket buffers, bytes; 0 = the kernel's */
 	struct braid_opt_mp_path mp_paths[BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_mp_paths;
 	struct braid_opt_mp_attr mp_attrs[2 * BRAID_OPT_MAX_MP_PATHS];

@@ -33,6 +33,8 @@
 #include "gateway/gw_udp.h"
 #include "util/log.h"
 #include "os/netlink.h"
+#include "os/mptcp.h"
+#include "dataplane/mptcp_endp.h"
 #include "os/sdnotify.h"
 #include "control/ovpn_status.h"
 #include "session/push.h"
@@ -347,9 +349,18 @@ static int setup_socket(struct braid_gateway *g)
 			return r;
 		}
 	} else {
-		g->fd = socket(g->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (g->fd < 0)
-			return -errno;
+		int why = 0;
+
+		r = braid_mptcp_socket(g->family, o->mptcp, o->sndbuf, o->rcvbuf, &g->fd, &g->mptcp,
+				       &why);
+		if (r)
+			return r;
+		if (why && o->mptcp == BRAID_OPT_MPTCP_ON)
+			braid_warn("MPTCP: the kernel refuses MPTCP sockets (%s): the gateway listens "
+				   "on plain TCP", strerror(why));
+		else if (why)
+			braid_info("MPTCP: not enabled in this kernel (net.mptcp.enabled): the gateway "
+				   "listens on plain TCP");
 		setsockopt(g->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 		if (g->family == AF_INET6) {
 			int zero = 0;
@@ -377,7 +388,7 @@ static int setup_socket(struct braid_gateway *g)
 			braid_info("multihome: each client is answered from the address it talks "
 				   "to%s", o->multihome_same_if ? ", out of the interface it came in on" : "");
 	}
-	braid_info("gateway listening on %s %s%s", g->tcp ? "TCP" : "UDP",
+	braid_info("gateway listening on %s %s%s", g->tcp ? (g->mptcp ? "MPTCP" : "TCP") : "UDP",
 		   braid_sockaddr_str(&bind_addr, s, sizeof(s)),
 		   g->kept_socket ? " (the socket kept from before the restart)" : "");
 	return 0;
@@ -467,6 +478,16 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	g->tun_r.data = g->sock_r.data = g;
 	ev_io_start(g->loop, &g->tun_r);
 	ev_io_start(g->loop, &g->sock_r);
+	if (g->mptcp) {
+		const union braid_sockaddr *b = &g->bind_addr;
+		bool wild = b->sa.sa_family == AF_INET ? b->in.sin_addr.s_addr == htonl(INADDR_ANY)
+						       : IN6_IS_ADDR_UNSPECIFIED(&b->in6.sin6_addr);
+		uint16_t port = ntohs(b->sa.sa_family == AF_INET ? b->in.sin_port : b->in6.sin6_port);
+
+		r = braid_mptcp_endps_start(&g->mptcp_endps, g->loop, o, true, wild ? 0 : port);
+		if (r)
+			goto fail;
+	}
 	ev_timer_init(&g->tick, braid_gw_tick_cb, 1.0, 1.0);
 	g->tick.data = g;
 	ev_timer_start(g->loop, &g->tick);
@@ -559,6 +580,7 @@ void braid_gateway_free(struct braid_gateway *g)
 	free(g->bg);
 	if (g->pool && g->o->ifconfig_pool_persist)
 		braid_pool_persist_save(g->pool, g->o->ifconfig_pool_persist);
+	braid_mptcp_endps_stop(g->mptcp_endps);	/* only the endpoints it created */
 	if (g->loop) {
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(g->loop, &g->sig[i]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_user.h"
 #include "control/status.h"
 
@@ -171,6 +172,8 @@ void braid_gw_mp_send(struct gw_client *c, const uint8_t *p, size_t len)
 
 struct braid_dp *braid_gw_mp_dp(const struct gw_client *c)
 {
+	if (!c->mp && braid_dp_is_mptcp(c->sp))
+		return c->sp;	/* the MPTCP transport: its paths are the subflows */
 	return c->mp ? c->mp->dp : NULL;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_sp.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_link.h"
@@ -169,12 +170,14 @@ int braid_gw_sp_start(struct gw_client *c)
 		.deliver = sp_deliver, .xmit = sp_xmit, .rx_auth = sp_rx_auth,
 		.rx_drop = sp_rx_drop, .user = c,
 	};
+	bool mptcp = c->tcp && c->g->mptcp && c->fd >= 0;
 	const struct braid_dp_config cfg = { .loop = c->g->loop, .o = c->g->o, .dc = c->dc,
-					     .mss = &c->g->mss, .shared_fd = -1 };
+					     .mss = &c->g->mss, .shared_fd = mptcp ? c->fd : -1 };
 
 	braid_dp_close(c->sp);
 	c->sp = NULL;
-	return braid_dp_open(&braid_dp_sp_ops, &c->sp, &cfg, &role);
+	/* an MPTCP listener's client: the same data path, its subflows as paths */
+	return braid_dp_open(mptcp ? &braid_dp_mptcp_ops : &braid_dp_sp_ops, &c->sp, &cfg, &role);
 }
 
 /* A data packet for client c (already matched by peer-id or address). */

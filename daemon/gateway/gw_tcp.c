@@ -17,6 +17,7 @@
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
+#include "os/mptcp.h"
 #include "util/log.h"
 
 static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents);
@@ -102,14 +103,14 @@ void braid_gw_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	socklen_t fl = sizeof(from);
 	struct gw_client *c;
 	char err[256];
-	int fd, one = 1, r;
+	int fd, r;
 
 	(void)loop;
 	(void)revents;
 	fd = accept4(g->fd, &from.sa, &fl, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	braid_mptcp_stream_opts(fd, g->o->sndbuf, g->o->rcvbuf);
 	if (braid_gw_n_clients(g) >= g->max_clients) {
 		g->st.max_clients_refused++;
 		close(fd);
@@ -136,5 +137,11 @@ void braid_gw_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 		braid_gw_reap(g);
 		return;
 	}
-	braid_info("%s: TCP connection accepted (peer-id %u)", c->real, c->pid);
+	if (!g->mptcp)
+		braid_info("%s: TCP connection accepted (peer-id %u)", c->real, c->pid);
+	else if (braid_mptcp_active(fd) == 1)
+		braid_info("%s: TCP connection accepted (peer-id %u), MPTCP", c->real, c->pid);
+	else	/* said once per connection */
+		braid_info("%s: TCP connection accepted (peer-id %u), plain TCP: the client (or a "
+			   "middlebox) does not speak MPTCP", c->real, c->pid);
 }

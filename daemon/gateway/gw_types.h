@@ -142,6 +142,8 @@ struct gw_client {
 	struct braid_pktinfo local;	/* multihome: the address it talks to (family 0: any) */
 };
 
+struct braid_mptcp_endps;
+
 struct braid_gateway {
 	struct ev_loop *loop;
 	struct braid_options *o;
@@ -194,6 +196,8 @@ struct braid_gateway {
 	union braid_sockaddr bind_addr;	/* the socket's address */
 	bool kept_socket;		/* taken over from before a SIGHUP */
 	bool pktinfo;			/* the UDP socket reads each datagram's local address (rx_local) */
+	bool mptcp;			/* the TCP listener is IPPROTO_MPTCP (`mptcp on|auto`) */
+	struct braid_mptcp_endps *mptcp_endps;	/* signal endpoints of our mp-path lines, or NULL */
 	int restart_sig;		/* SIGHUP/SIGUSR1 being acted on, else 0 */
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;

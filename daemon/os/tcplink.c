@@ -6,11 +6,12 @@
 
 #include <errno.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "os/mptcp.h"
 
 void braid_tcplink_init(struct braid_tcplink *l)
 {
@@ -28,20 +29,21 @@ void braid_tcplink_close(struct braid_tcplink *l)
 }
 
 int braid_tcplink_connect(struct braid_tcplink *l, const union braid_sockaddr *remote,
-			  const union braid_sockaddr *local)
+			  const union braid_sockaddr *local, const struct braid_tcplink_opts *opts)
 {
-	int one = 1, r;
+	static const struct braid_tcplink_opts plain;
+	int r;
 
 	braid_tcplink_close(l);
 	r = braid_tcpframe_init(&l->rx, BRAID_TCPFRAME_MAX_PKT);
 	if (r)
 		return r;
-	l->fd = socket(remote->sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (l->fd < 0) {
-		r = -errno;
+	if (!opts)
+		opts = &plain;
+	r = braid_mptcp_socket(remote->sa.sa_family, opts->mptcp, opts->sndbuf, opts->rcvbuf,
+			       &l->fd, &l->mptcp_socket, &l->mptcp_refused);
+	if (r)
 		goto err;
-	}
-	setsockopt(l->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	if (local && bind(l->fd, &local->sa, braid_sockaddr_len(local)) < 0) {
 		r = -errno;
 		goto err;

@@ -22,9 +22,17 @@
 /* Output queue limit: above it braid_tcplink_send refuses (-ENOBUFS). */
 #define BRAID_TCPLINK_WQ_MAX (512 * 1024)
 
+/* How to open the socket: plain TCP (mptcp 0) or MPTCP (os/mptcp.h modes), buffer sizes (0: the kernel's). */
+struct braid_tcplink_opts {
+	int mptcp;
+	int sndbuf, rcvbuf;
+};
+
 struct braid_tcplink {
 	int fd;
 	bool connecting, connected;
+	bool mptcp_socket;	/* the socket is IPPROTO_MPTCP */
+	int mptcp_refused;	/* MPTCP wanted, the kernel refused it: errno (positive), else 0 */
 	union braid_sockaddr remote;
 	struct braid_tcpframe rx;	/* stream bytes not yet returned as packets */
 	uint8_t *wbuf;		/* framed packets not yet written */
@@ -34,11 +42,12 @@ struct braid_tcplink {
 
 void braid_tcplink_init(struct braid_tcplink *l);
 /*
- * Start a non-blocking connect to remote (bound to local if not NULL).
- * 0 (in progress or done), -errno. Any previous connection is closed.
+ * Start a non-blocking connect to remote (bound to local if not NULL) on a
+ * socket opened as opts says (NULL: plain TCP). 0 (in progress or done),
+ * -errno. Any previous connection is closed.
  */
 int braid_tcplink_connect(struct braid_tcplink *l, const union braid_sockaddr *remote,
-			  const union braid_sockaddr *local);
+			  const union braid_sockaddr *local, const struct braid_tcplink_opts *opts);
 /* Writable while connecting: 0 connected, -EINPROGRESS still waiting, -errno failed. */
 int braid_tcplink_connect_done(struct braid_tcplink *l);
 int braid_tcplink_fd(const struct braid_tcplink *l);

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * backend_mptcp.c - the MPTCP transport's data-plane backend
+ * (backend_mptcp.h): data through the single-path backend, paths from the
+ * kernel's per-subflow telemetry (MPTCP_FULL_INFO, or MPTCP_TCPINFO +
+ * MPTCP_SUBFLOW_ADDRS), with per-interval rates and shares computed here.
+ */
+#include "dataplane/backend_mptcp.h"
+
+#include <errno.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dataplane/backend_sp.h"
+#include "os/linkmon.h"
+#include "os/mptcp.h"
+
+/* The last sample of a subflow (for the interval rates). */
+struct sf_prev {
+	bool used;
+	uint32_t id;
+	union braid_sockaddr local;
+	uint64_t tx, rx;		/* bytes at the interval's start */
+	uint64_t iv_tx_bps, iv_rx_bps;
+	uint32_t iv_share_pm;
+};
+
+struct mptcp_dp {
+	struct braid_dp dp;		/* first: the handle the role holds */
+	struct braid_dp *sp;		/* the data channel over the stream */
+	int fd;
+	double iv_start;		/* monotonic seconds; 0 = none yet */
+	double iv_len;
+	struct sf_prev prev[BRAID_MPTCP_MAX_SUBFLOWS];
+};
+
+static struct mptcp_dp *M(const struct braid_dp *dp)
+{
+	return (struct mptcp_dp *)(uintptr_t)dp;	/* dp is the first member */
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int m_open(struct braid_dp **out, const struct braid_dp_config *cfg,
+		  const struct braid_dp_role *role)
+{
+	struct mptcp_dp *m;
+	int r;
+
+	if (cfg->shared_fd < 0)
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	r = braid_dp_open(&braid_dp_sp_ops, &m->sp, cfg, role);
+	if (r) {
+		free(m);
+		return r;
+	}
+	m->dp.ops = &braid_dp_mptcp_ops;
+	m->fd = cfg->shared_fd;
+	*out = &m->dp;
+	return 0;
+}
+
+static void m_close(struct braid_dp *dp)
+{
+	braid_dp_close(M(dp)->sp);
+	free(M(dp));
+}
+
+static int m_send(struct braid_dp *dp, const uint8_t *p, size_t len)
+{
+	return braid_dp_send(M(dp)->sp, p, len);
+}
+
+static int m_seal(struct braid_dp *dp, const uint8_t *pt, size_t len, uint8_t *out, size_t cap,
+		  size_t *out_len)
+{
+	return braid_dp_seal(M(dp)->sp, pt, len, out, cap, out_len);
+}
+
+static void m_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
+		    const union braid_sockaddr *from)
+{
+	braid_dp_input(M(dp)->sp, pkt, len, from);
+}
+
+static void m_stats(const struct braid_dp *dp, struct braid_tunnel_stats *st)
+{
+	braid_dp_stats(M(dp)->sp, st);
+}
+
+static bool has_peer(const struct braid_dp *dp)
+{
+	(void)dp;
+	return true;
+}
+
+static int outer_hdr(const struct braid_dp *dp)
+{
+	union braid_sockaddr a;
+	socklen_t l = sizeof(a);
+
+	if (!getpeername(M(dp)->fd, &a.sa, &l) && a.sa.sa_family == AF_INET)
+		return 20;
+	return 40;
+}
+
+static struct sf_prev *prev_of(struct mptcp_dp *m, const struct braid_mptcp_subflow *s)
+{
+	struct sf_prev *free_slot = NULL;
+
+	for (int i = 0; i < BRAID_MPTCP_MAX_SUBFLOWS; i++) {
+		struct sf_prev *p = &m->prev[i];
+
+		if (p->used && p->id == s->id && braid_sockaddr_equal(&p->local, &s->local))
+			return p;
+		if (!p->used && !free_slot)
+			free_slot = p;
+	}
+	return free_slot;
+}
+
+/* Roll the interval over when a second has passed: rates and shares per subflow. */
+static void interval(struct mptcp_dp *m, const struct braid_mptcp_conn *c)
+{
+	double now = mono(), dt = now - m->iv_start;
+	uint64_t d_tx[BRAID_MPTCP_MAX_SUBFLOWS] = { 0 }, d_rx[BRAID_MPTCP_MAX_SUBFLOWS] = { 0 };
+	uint64_t sum = 0;
+	bool seen[BRAID_MPTCP_MAX_SUBFLOWS] = { false };
+
+	if (m->iv_start && dt < 1.0)
+		return;
+	for (int i = 0; i < c->n; i++) {
+		struct sf_prev *p = prev_of(m, &c->sf[i]);
+		int k;
+
+		if (!p)
+			continue;
+		k = (int)(p - m->prev);
+		seen[k] = true;
+		if (p->used && m->iv_start) {	/* counters only grow; a reused slot counts from here */
+			d_tx[k] = c->sf[i].bytes_acked >= p->tx ? c->sf[i].bytes_acked - p->tx : 0;
+			d_rx[k] = c->sf[i].bytes_received >= p->rx ? c->sf[i].bytes_received - p->rx : 0;
+			sum += d_tx[k] + d_rx[k];
+		}
+		p->used = true;
+		p->id = c->sf[i].id;
+		p->local = c->sf[i].local;
+		p->tx = c->sf[i].bytes_acked;
+		p->rx = c->sf[i].bytes_received;
+	}
+	for (int k = 0; k < BRAID_MPTCP_MAX_SUBFLOWS; k++) {
+		struct sf_prev *p = &m->prev[k];
+
+		if (!seen[k]) {
+			memset(p, 0, sizeof(*p));	/* the subflow is gone */
+			continue;
+		}
+		p->iv_tx_bps = m->iv_start ? (uint64_t)(d_tx[k] * 8 / dt) : 0;
+		p->iv_rx_bps = m->iv_start ? (uint64_t)(d_rx[k] * 8 / dt) : 0;
+		p->iv_share_pm = sum ? (uint32_t)((d_tx[k] + d_rx[k]) * 1000 / sum) : 0;
+	}
+	m->iv_len = m->iv_start ? dt : 0;
+	m->iv_start = now;
+}
+
+static void fill(struct braid_mpath_path_info *o, const struct braid_mptcp_subflow *s,
+		 const struct sf_prev *p, double iv_len, int index)
+{
+	struct braid_linkmon_where w;
+
+	memset(o, 0, sizeof(*o));
+	o->index = index;
+	braid_sockaddr_str(&s->local, o->local, sizeof(o->local));
+	braid_sockaddr_str(&s->remote, o->remote, sizeof(o->remote));
+	if (braid_linkmon_addr_where(&s->local, &w) == 1)
+		snprintf(o->dev, sizeof(o->dev), "%s", w.ifname);
+	o->route_ok = true;
+	if (s->state != TCP_ESTABLISHED)
+		o->mp.state = BRAID_MP_PATH_FAILED;
+	else
+		o->mp.state = s->backup ? BRAID_MP_PATH_STANDBY : BRAID_MP_PATH_ACTIVE;
+	o->mp.flags = s->backup ? BRAID_MP_PATH_F_BACKUP : 0;
+	o->mp.srtt_us = s->rtt_us;
+	o->mp.rttvar_us = s->rttvar_us;
+	o->mp.bw_bps = s->delivery_rate * 8;
+	o->mp.rate_bps = s->pacing_rate * 8;
+	o->mp.tx_pkts = s->segs_out;
+	o->mp.rx_pkts = s->segs_in;
+	o->mp.tx_bytes = s->bytes_acked;
+	o->mp.rx_bytes = s->bytes_received;
+	o->mp.resent_pkts = s->total_retrans;
+	o->mp.slot = o->mp.peer_slot = -1;
+	o->wire_tx_pkts = s->segs_out;
+	o->wire_tx_bytes = s->bytes_acked;
+	o->wire_rx_pkts = s->segs_in;
+	o->wire_rx_bytes = s->bytes_received;
+	o->rtt_fresh = s->state == TCP_ESTABLISHED;
+	o->last_rx_ms = -1;
+	o->iv_loss_pm = -1;
+	if (p) {
+		o->iv_s = iv_len;
+		o->iv_tx_bps = p->iv_tx_bps;
+		o->iv_rx_bps = p->iv_rx_bps;
+		o->iv_share_pm = p->iv_share_pm;
+		o->mp.share_pm = p->iv_share_pm;
+	}
+}
+
+static int m_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out, int max)
+{
+	struct mptcp_dp *m = M(dp);
+	struct braid_mptcp_conn c;
+	int n;
+
+	if (braid_mptcp_telemetry(m->fd, &c))
+		return 0;
+	interval(m, &c);
+	n = c.n < max ? c.n : max;
+	for (int i = 0; i < n; i++)
+		fill(&out[i], &c.sf[i], prev_of(m, &c.sf[i]), m->iv_len, i);
+	return n;
+}
+
+static const char *m_sched_name(const struct braid_dp *dp)
+{
+	int r = braid_mptcp_active(M(dp)->fd);
+
+	return r == 1 ? "mptcp" : "tcp (mptcp fallback)";
+}
+
+const struct braid_dp_ops braid_dp_mptcp_ops = {
+	.name = "mptcp",
+	.open = m_open,
+	.close = m_close,
+	.has_peer = has_peer,
+	.outer_hdr = outer_hdr,
+	.send = m_send,
+	.seal = m_seal,
+	.input = m_input,
+	.stats = m_stats,
+	.paths = m_paths,
+	.sched_name = m_sched_name,
+};

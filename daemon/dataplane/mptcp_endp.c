@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mptcp_endp.c - MPTCP endpoints for the configured paths, following the
+ * host's links and addresses (mptcp_endp.h).
+ */
+#include "dataplane/mptcp_endp.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/linkmon.h"
+#include "os/mptcp.h"
+#include "os/mptcp_pm.h"
+#include "util/log.h"
+
+#define MAX_ENDP 64		/* endpoints read back from a dump */
+#define LIMIT_MAX 8		/* the kernel's MPTCP_PM_ADDR_MAX */
+#define DEBOUNCE_S 0.05
+
+struct epath {
+	const struct braid_opt_mp_path *p;
+	bool have;			/* an endpoint is in place for it */
+	bool ours;			/* created by us (deleted on stop) */
+	uint8_t id;
+	struct braid_mptcp_endp e;	/* what is in place */
+};
+
+struct braid_mptcp_endps {
+	struct ev_loop *loop;
+	struct braid_mptcp_pm *pm;
+	bool server;
+	uint16_t signal_port;
+	int nl_fd;
+	ev_io nl_r;
+	ev_timer debounce;
+	int n;
+	struct epath path[BRAID_OPT_MAX_MP_PATHS];
+	bool limits_set;
+	uint32_t old_subflows, old_accept, set_subflows, set_accept;
+};
+
+static bool same_addr(const struct braid_mptcp_endp *a, const struct braid_mptcp_endp *b)
+{
+	if (a->family != b->family)
+		return false;
+	return !memcmp(&a->addr, &b->addr, a->family == AF_INET ? 4 : 16);
+}
+
+/* Where path p's endpoint belongs now: 1 and *e (addr, ifindex), 0 nowhere (down, no address). */
+static int resolve(const struct braid_opt_mp_path *p, struct braid_mptcp_endp *e)
+{
+	struct braid_linkmon_where w;
+	union braid_sockaddr a;
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	memset(&w, 0, sizeof(w));
+	if (p->kind == BRAID_MP_LOCAL_IF) {
+		r = braid_linkmon_if_where(p->local, AF_INET, &w);
+		if (r == 0)
+			r = braid_linkmon_if_where(p->local, AF_INET6, &w);
+	} else {
+		memset(&a, 0, sizeof(a));
+		if (inet_pton(AF_INET, p->local, &a.in.sin_addr) == 1)
+			a.sa.sa_family = AF_INET;
+		else if (inet_pton(AF_INET6, p->local, &a.in6.sin6_addr) == 1)
+			a.sa.sa_family = AF_INET6;
+		else
+			return 0;
+		r = braid_linkmon_addr_where(&a, &w);
+	}
+	if (r <= 0 || !w.up)
+		return 0;
+	e->family = w.addr.sa.sa_family;
+	if (e->family == AF_INET)
+		e->addr.v4 = w.addr.in.sin_addr;
+	else
+		e->addr.v6 = w.addr.in6.sin6_addr;
+	e->ifindex = w.ifindex;
+	return 1;
+}
+
+/* The endpoint in the kernel's table with e's address: 1 and *found, 0 none, -errno. */
+static int lookup(struct braid_mptcp_endps *m, const struct braid_mptcp_endp *e,
+		  struct braid_mptcp_endp *found)
+{
+	struct braid_mptcp_endp t[MAX_ENDP];
+	int n = braid_mptcp_pm_dump(m->pm, t, MAX_ENDP);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && i < MAX_ENDP; i++)
+		if (same_addr(&t[i], e)) {
+			*found = t[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void drop(struct braid_mptcp_endps *m, struct epath *ep, const char *why)
+{
+	char b[96];
+	int r;
+
+	if (!ep->have)
+		return;
+	if (ep->ours) {
+		r = braid_mptcp_pm_del(m->pm, ep->id);
+		if (r && r != -ENOENT && r != -EINVAL)
+			braid_warn("MPTCP: cannot delete endpoint %u (%s): %s", ep->id,
+				   braid_mptcp_endp_str(&ep->e, b, sizeof(b)), strerror(-r));
+		else
+			braid_info("MPTCP: endpoint %u %s of path %s removed (%s)", ep->id,
+				   braid_mptcp_endp_str(&ep->e, b, sizeof(b)), ep->p->local, why);
+	}
+	ep->have = ep->ours = false;
+	ep->id = 0;
+}
+
+static void place(struct braid_mptcp_endps *m, struct epath *ep, const struct braid_mptcp_endp *want)
+{
+	struct braid_mptcp_endp e = *want, found;
+	char b[96];
+	int r;
+
+	e.flags = (m->server ? BRAID_MPTCP_F_SIGNAL : BRAID_MPTCP_F_SUBFLOW) |
+		  (ep->p->backup ? BRAID_MPTCP_F_BACKUP : 0);
+	e.port = m->signal_port;
+	r = lookup(m, &e, &found);
+	if (r == 1) {	/* not ours: someone configured it; use it as it is */
+		ep->have = true;
+		ep->ours = false;
+		ep->id = found.id;
+		ep->e = found;
+		braid_info("MPTCP: path %s: endpoint %u %s exists already (flags 0x%x): used, not "
+			   "changed", ep->p->local, found.id, braid_mptcp_endp_str(&found, b, sizeof(b)),
+			   found.flags);
+		return;
+	}
+	r = braid_mptcp_pm_add(m->pm, &e);
+	if (!r)
+		r = lookup(m, &e, &found) == 1 ? 0 : -ENOENT;
+	if (r) {
+		braid_warn("MPTCP: path %s: cannot add endpoint %s: %s", ep->p->local,
+			   braid_mptcp_endp_str(&e, b, sizeof(b)), strerror(-r));
+		return;
+	}
+	ep->have = ep->ours = true;
+	ep->id = found.id;
+	ep->e = found;
+	braid_info("MPTCP: path %s: endpoint %u %s %s%s added", ep->p->local, found.id,
+		   braid_mptcp_endp_str(&found, b, sizeof(b)), m->server ? "signal" : "subflow",
+		   ep->p->backup ? " backup" : "");
+}
+
+/* Bring every path's endpoint in line with where its interface / address is now. */
+static void sync_all(struct braid_mptcp_endps *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		struct epath *ep = &m->path[i];
+		struct braid_mptcp_endp want;
+		int r = resolve(ep->p, &want);
+
+		if (!r) {
+			drop(m, ep, "interface down or address gone");
+			continue;
+		}
+		if (ep->have && same_addr(&ep->e, &want) && ep->e.ifindex == want.ifindex)
+			continue;
+		drop(m, ep, "address changed");
+		place(m, ep, &want);
+	}
+}
+
+static void debounce_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop, (void)revents;
+	sync_all(w->data);
+}
+
+static void nl_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mptcp_endps *m = w->data;
+
+	(void)revents;
+	if (braid_linkmon_drain(m->nl_fd) <= 0)
+		return;
+	ev_timer_stop(loop, &m->debounce);
+	ev_timer_set(&m->debounce, DEBOUNCE_S, 0.);
+	ev_timer_start(loop, &m->debounce);
+}
+
+static void limits(struct braid_mptcp_endps *m)
+{
+	uint32_t sf, acc, want = (uint32_t)(m->n < LIMIT_MAX ? m->n : LIMIT_MAX);
+	int r = braid_mptcp_pm_get_limits(m->pm, &sf, &acc);
+
+	if (r) {
+		braid_warn("MPTCP: cannot read the path manager's limits: %s", strerror(-r));
+		return;
+	}
+	if (sf >= want && acc >= want)
+		return;
+	m->old_subflows = sf;
+	m->old_accept = acc;
+	m->set_subflows = sf > want ? sf : want;
+	m->set_accept = acc > want ? acc : want;
+	r = braid_mptcp_pm_set_limits(m->pm, m->set_subflows, m->set_accept);
+	if (r) {
+		braid_warn("MPTCP: cannot set the limits (subflows %u, add_addr_accepted %u): %s",
+			   m->set_subflows, m->set_accept, strerror(-r));
+		return;
+	}
+	m->limits_set = true;
+	braid_info("MPTCP: limits subflows %u -> %u, add_addr_accepted %u -> %u", sf,
+		   m->set_subflows, acc, m->set_accept);
+}
+
+int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
+			    const struct braid_options *o, bool server, uint16_t signal_port)
+{
+	struct braid_mptcp_endps *m;
+	int r;
+
+	*out = NULL;
+	if (!o->mptcp_paths || !o->n_mp_paths)
+		return 0;
+	if (o->mptcp == BRAID_OPT_MPTCP_AUTO && braid_mptcp_sysctl_enabled() != 1)
+		return 0;	/* plain TCP: said where the socket is opened */
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->loop = loop;
+	m->server = server;
+	m->signal_port = server ? signal_port : 0;
+	m->nl_fd = -1;
+	r = braid_mptcp_pm_open(&m->pm);
+	if (r) {
+		braid_warn("MPTCP: no path management (the kernel's mptcp_pm netlink family: %s): "
+			   "the mp-path lines are not applied", strerror(-r));
+		free(m);
+		return 0;
+	}
+	for (unsigned int i = 0; i < o->n_mp_paths && i < BRAID_OPT_MAX_MP_PATHS; i++)
+		m->path[m->n++].p = &o->mp_paths[i];
+	limits(m);
+	r = braid_linkmon_open(&m->nl_fd);
+	if (r)
+		braid_warn("MPTCP: link and address changes are not followed: %s", strerror(-r));
+	ev_timer_init(&m->debounce, debounce_cb, DEBOUNCE_S, 0.);
+	m->debounce.data = m;
+	if (m->nl_fd >= 0) {
+		ev_io_init(&m->nl_r, nl_cb, m->nl_fd, EV_READ);
+		m->nl_r.data = m;
+		ev_io_start(loop, &m->nl_r);
+	}
+	sync_all(m);
+	*out = m;
+	return 0;
+}
+
+void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
+{
+	uint32_t sf, acc;
+
+	if (!m)
+		return;
+	if (m->nl_fd >= 0) {
+		ev_io_stop(m->loop, &m->nl_r);
+		close(m->nl_fd);
+	}
+	ev_timer_stop(m->loop, &m->debounce);
+	for (int i = 0; i < m->n; i++)
+		drop(m, &m->path[i], "exit");
+	/* restore the limits unless someone changed them since */
+	if (m->limits_set && !braid_mptcp_pm_get_limits(m->pm, &sf, &acc) &&
+	    sf == m->set_subflows && acc == m->set_accept &&
+	    !braid_mptcp_pm_set_limits(m->pm, m->old_subflows, m->old_accept))
+		braid_info("MPTCP: limits restored (subflows %u, add_addr_accepted %u)",
+			   m->old_subflows, m->old_accept);
+	braid_mptcp_pm_close(m->pm);
+	free(m);
+}

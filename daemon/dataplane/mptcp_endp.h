@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * mptcp_endp.h - the daemon's MPTCP path management (mptcp_endp.c): for
+ * each `mp-path IFNAME|ADDRESS` of an MPTCP-transport configuration, an
+ * endpoint of the kernel's in-kernel path manager (os/mptcp_pm.h) on the
+ * interface's address: `subflow` on a client (it opens a subflow from
+ * there), `signal` on a gateway (it announces the address to its clients),
+ * `backup` from mp-backup. The limits (subflows, add_addr_accepted) are
+ * raised to the number of paths when lower. Link and address changes
+ * (rtnetlink, os/linkmon.h) move, remove and re-add the endpoints, so the
+ * kernel adds and closes the subflows. On stop the endpoints this daemon
+ * created are deleted (only those: one that existed before is left as it
+ * is) and the limits it raised are restored.
+ *
+ * The path manager's rules are per network namespace: two braidd in one
+ * namespace share them.
+ */
+#ifndef BRAID_MPTCP_ENDP_H
+#define BRAID_MPTCP_ENDP_H
+
+#include <ev.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config/options.h"
+
+struct braid_mptcp_endps;
+
+/*
+ * Start when o->mptcp_paths and o has mp-path lines (else *out = NULL and 0).
+ * signal_port (a gateway whose listener is bound to one address): the
+ * signal endpoints carry it, so the kernel listens there for the joins (a
+ * listener on the wildcard address takes them itself: 0).
+ * Problems with the path manager (no CAP_NET_ADMIN, no MPTCP) are logged
+ * and leave *out NULL: the transport still works with whatever endpoints
+ * the host has. 0 or -ENOMEM.
+ */
+int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
+			    const struct braid_options *o, bool server, uint16_t signal_port);
+/* Delete our endpoints, restore the limits, free (NULL is fine). */
+void braid_mptcp_endps_stop(struct braid_mptcp_endps *e);
+
+#endif /* BRAID_MPTCP_ENDP_H */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# OpenVPN over kernel MPTCP (issue 14): braidd client `proto tcp-client` + `mptcp on` + `mp-path c1/c2` against a
+# braidd gateway `proto tcp-server` + `mptcp on`, both paths shaped to 20 Mbit/s. Asserts: the client's daemon
+# added its two `subflow` endpoints (by interface) and raised the limits; both logs say MPTCP; a 16 MiB
+# sha256-verified download through the tunnel; the status shows the two subflows as the session's paths and
+# each carried at least 20 % of the bytes received (and braidctl shows them, client and gateway); then path 2's link goes down: the endpoint is removed, the
+# session stays (no reconnect) and a second download is verified over path 1; at exit the client's endpoints
+# are gone and the limits restored; the gateway's namespace was never touched.
+set -uo pipefail
+TM_BLOB_BYTES=16777216
+source "$(dirname "$0")/mptcp_lib.sh"
+tm_setup 2
+tb_tbf 1 20
+tb_tbf 2 20
+for ns in "$TB_CLI" "$TB_SRV"; do tb_exec "$ns" sysctl -qw net.mptcp.enabled=1; done
+lim0=$(tb_exec "$TB_CLI" ip mptcp limits show)
+
+mt_gateway gw "control-socket $TB_DIR/gw.ctl"
+mt_client cli "mp-path c1" "mp-path c2" "control-socket $TB_DIR/cli.ctl"
+bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
+bd_wait_log cli "MPTCP: the connection to [AF_INET]10.1.2.2:1194 is multipath TCP" 2 || fail "client did not log MPTCP"
+bd_wait_log gw "TCP connection accepted (peer-id 0), MPTCP" 2 || fail "gateway did not log an MPTCP connection"
+grep -q "MPTCP: path c2: endpoint [0-9]* 10.2.1.2 dev #[0-9]* subflow added" "$TB_DIR/cli.log" || fail "no subflow endpoint for c2"
+eps=$(mt_endpoints "$TB_CLI")
+grep -q "10.1.1.2 id [0-9]* subflow dev c1" <<<"$eps" && grep -q "10.2.1.2 id [0-9]* subflow dev c2" <<<"$eps" ||
+	fail "endpoints in the client namespace: $eps"
+[ -z "$(mt_endpoints "$TB_SRV")" ] || fail "the gateway (no mp-path) created endpoints: $(mt_endpoints "$TB_SRV")"
+tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
+
+got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "download sha256 $got, want $TM_WANT"
+sleep 1.2	# one status rewrite
+[ "$(mt_paths cli | wc -l)" = 2 ] || fail "want 2 subflows as paths: $(mt_paths cli)"
+grep -q "^Braid multipath,on,2 paths,mptcp" "$TB_DIR/cli.status" || fail "status: $(grep '^Braid multipath' "$TB_DIR/cli.status")"
+# the same subflows through the control socket (braidctl), client and gateway
+ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" status --json) || fail "braidctl status"
+for a in 10.1.1.2 10.2.1.2; do grep -q "\"local\":\"\[AF_INET\]$a:" <<<"$ctl" || fail "braidctl (client): no subflow from $a: $ctl"; done
+grep -q '"scheduler":"mptcp"' <<<"$ctl" || fail "braidctl (client): scheduler: $ctl"
+ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths) || fail "braidctl paths (gateway)"
+for a in 10.1.1.2 10.2.1.2; do grep -q "$a" <<<"$ctl" || fail "braidctl paths (gateway): no subflow from $a: $ctl"; done
+rx1=$(mt_path_rx cli 10.1.1.2) rx2=$(mt_path_rx cli 10.2.1.2)
+tot=$((rx1 + rx2))
+echo "  subflow 10.1.1.2: rx $rx1 B, subflow 10.2.1.2: rx $rx2 B"
+[ "$tot" -gt "$TM_BLOB_BYTES" ] || fail "subflows received $tot bytes in all, want > $TM_BLOB_BYTES"
+[ $((rx1 * 5)) -gt "$tot" ] && [ $((rx2 * 5)) -gt "$tot" ] || fail "a subflow carried < 20 %: $rx1 / $rx2"
+
+# path cut: link down on path 2
+tb_link_down 2
+for _ in $(seq 1 40); do
+	grep -q "path c2 removed (interface down or address gone)" "$TB_DIR/cli.log" && break
+	sleep 0.1
+done
+grep -q "path c2 removed (interface down or address gone)" "$TB_DIR/cli.log" || fail "endpoint of c2 not removed on link down"
+got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "download after the cut: sha256 $got"
+[ "$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")" = 1 ] || fail "the client reconnected after the cut"
+sleep 1.2
+mt_paths cli | grep -q "10.2.1.2" && fail "subflow of path 2 still listed: $(mt_paths cli)"
+[ "$(mt_path_rx cli 10.1.1.2)" -gt "$rx1" ] || fail "path 1 carried nothing after the cut"
+echo "ok: path 2 cut: session alive, 16 MiB sha256 over path 1"
+
+bd_stop cli || fail "client exit code $?"
+[ -z "$(mt_endpoints "$TB_CLI")" ] || fail "endpoints left after exit: $(mt_endpoints "$TB_CLI")"
+[ "$(tb_exec "$TB_CLI" ip mptcp limits show)" = "$lim0" ] || fail "limits not restored: $(tb_exec "$TB_CLI" ip mptcp limits show), were $lim0"
+bd_stop gw || fail "gateway exit code $?"
+echo "ok: braidd over MPTCP: two subflows carried $rx1 / $rx2 B of a 16 MiB sha256-verified download, path cut survived, endpoints removed"
