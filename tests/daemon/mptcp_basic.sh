@@ -34,8 +34,8 @@ sleep 1.2	# one status rewrite
 grep -q "^Braid multipath,on,2 paths,mptcp" "$TB_DIR/cli.status" || fail "status: $(grep '^Braid multipath' "$TB_DIR/cli.status")"
 # the same subflows through the control socket (braidctl), client and gateway
 ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" status --json) || fail "braidctl status"
-for a in 10.1.1.2 10.2.1.2; do grep -q "\"local\":\"\[AF_INET\]$a:" <<<"$ctl" || fail "braidctl (client): no subflow from $a: $ctl"; done
-grep -q '"scheduler":"mptcp"' <<<"$ctl" || fail "braidctl (client): scheduler: $ctl"
+for a in 10.1.1.2 10.2.1.2; do grep -q "\"local\":\"$a:[0-9]*\",\"remote\":\"10.1.2.2:1194\",\"state\":\"up\"" <<<"$ctl" || fail "braidctl (client): no subflow from $a up: $ctl"; done
+# (the scheduler, mptcp, is in the status file line checked above; the management view has no scheduler field)
 ctl=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths) || fail "braidctl paths (gateway)"
 for a in 10.1.1.2 10.2.1.2; do grep -q "$a" <<<"$ctl" || fail "braidctl paths (gateway): no subflow from $a: $ctl"; done
 rx1=$(mt_path_rx cli 10.1.1.2) rx2=$(mt_path_rx cli 10.2.1.2)
