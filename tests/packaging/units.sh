@@ -35,6 +35,8 @@ for role in server client; do
 	grep -qF "| \`CapabilityBoundingSet\` | \`$caps\` |" "$root/docs/install.md" ||
 		fail "$u: CapabilityBoundingSet '$caps' differs from docs/install.md's table"
 	grep -q "^Type=notify$" "$D/$u" && grep -q "^WatchdogSec=" "$D/$u" || fail "$u: not Type=notify with a watchdog"
+	# the live reload: kill outside the sandbox ("+"), since braidd runs as another user after `user`
+	grep -qxF 'ExecReload=+/bin/kill -s RTMIN+1 $MAINPID' "$D/$u" || fail "$u: no ExecReload=+/bin/kill -s RTMIN+1 \$MAINPID"
 	# the command line: the options before --config parse (with a stand-in config), --config is last
 	line=$(sed -n 's/^ExecStart=//p' "$D/$u")
 	[[ $line == *" --config %i.conf" ]] || fail "$u: ExecStart does not end in --config %i.conf"
