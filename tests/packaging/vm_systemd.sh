@@ -82,12 +82,13 @@ if [ ! -s "$img" ]; then
 	echo braidvm >"$R/etc/hostname"
 	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$R/etc/machine-id"
 	echo >>"$R/etc/machine-id"
-	# no logins, timers or services the test does not need (each one costs seconds under TCG)
+	# no logins, timers or services the test does not need (each one costs seconds under TCG; kmod-static-nodes
+	# stays: it makes /dev/net/tun, whose open loads tun)
 	for u in getty@tty1 serial-getty@ttyS0 getty.target systemd-logind apt-daily.timer apt-daily-upgrade.timer \
 		dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap fstrim.timer systemd-tmpfiles-clean.timer \
 		modprobe@efi_pstore modprobe@dm_mod modprobe@fuse modprobe@loop modprobe@configfs modprobe@drm \
 		dev-hugepages.mount dev-mqueue.mount sys-kernel-debug.mount sys-kernel-tracing.mount sys-kernel-config.mount \
-		sys-fs-fuse-connections.mount proc-sys-fs-binfmt_misc.automount systemd-pstore kmod-static-nodes; do
+		sys-fs-fuse-connections.mount proc-sys-fs-binfmt_misc.automount systemd-pstore systemd-modules-load; do
 		case $u in *.*) ;; *) u=$u.service ;; esac
 		ln -sf /dev/null "$R/etc/systemd/system/$u"
 	done
@@ -146,7 +147,7 @@ EOF
 		"$root/packaging/examples/client.conf" >"$R/etc/braid/client/br.conf"
 	printf 'mp-path c1\nmp-path c2\n' >>"$R/etc/braid/client/br.conf"
 	for f in "$R"/etc/braid/{server,client}/*; do chown root:root "$f" && chmod 600 "$f"; done
-	chgrp braid "$R/etc/braid/server/gw.conf" "$R/etc/braid/client/br.conf"
+	in_root chgrp braid /etc/braid/server/gw.conf /etc/braid/client/br.conf || fail "chgrp braid in the image"
 	chmod 640 "$R/etc/braid/server/gw.conf" "$R/etc/braid/client/br.conf"
 	umount "$R/proc"
 	sz=$(($(du -sm "$R" | cut -f1) + 200))
