@@ -9,7 +9,8 @@
 # READY=1), two active paths, the path lines in `journalctl -u braid-client@br`, a ping through the tunnel
 # with 0 % loss, `systemctl reload` of the gateway and of the client with the session kept (one
 # "Initialization Sequence Completed", same client id and peer id at the gateway, same main PID, a ping
-# running across the reload, 0 % loss after it), both units active after the reloads.
+# running across the reload, 0 % loss after it), both units active after the reloads; the status files
+# written after the drop to `user braid` and no "Permission denied" in either journal.
 # Results: ok:/FAIL: lines and the journals in /run/vmtest, written as a tar to /dev/vdb; then power off.
 set -uo pipefail
 O=/run/vmtest
@@ -135,5 +136,15 @@ l2=$(ping_loss "$O/ping2.txt")
 [ "$l2" = 0 ] || bad "ping after the reloads: ${l2:-?}% loss"
 wait_for 10 two_active || bad "not 2 active paths after the reloads"
 for u in "$SRV" "$CLI"; do active_is "$u" || bad "$u: $(systemctl is-active "$u") at the end"; done
+
+# after `user braid` the status files are still written (RuntimeDirectoryMode=0751), nothing was refused
+f0=$nfail
+for u in "$SRV" "$CLI"; do
+	journalctl -u "$u" --no-pager -o cat | grep -i "permission denied\|operation not permitted" >"$O/denied.txt" &&
+		bad "journalctl -u $u: $(head -n 3 "$O/denied.txt")"
+done
+[ -s /run/braid/server-gw/status.log ] && [ -s /run/braid/client-br/status.log ] ||
+	bad "a status file is empty or missing: $(ls -l /run/braid/*/status.log 2>&1)"
+[ "$nfail" -eq "$f0" ] && ok "status files written after the privilege drop, no 'Permission denied' in either journal"
 [ "$nfail" -eq "$f0" ] && ok "systemctl reload kept the session: 1 x Initialization Sequence Completed, gateway row '$key1' unchanged (one 'connected, peer-id' line), same main PIDs, ping ${l}% loss across the reloads and 0% after; both units active"
 exit 0
