@@ -137,6 +137,8 @@ l2=$(ping_loss "$O/ping2.txt")
 wait_for 10 two_active || bad "not 2 active paths after the reloads"
 for u in "$SRV" "$CLI"; do active_is "$u" || bad "$u: $(systemctl is-active "$u") at the end"; done
 
+[ "$nfail" -eq "$f0" ] && ok "systemctl reload kept the session: 1 x Initialization Sequence Completed, gateway row '$key1' unchanged (one 'connected, peer-id' line), same main PIDs, ping ${l}% loss across the reloads and 0% after; both units active"
+
 # after `user braid` the status files are still written (RuntimeDirectoryMode=0751), nothing was refused
 f0=$nfail
 for u in "$SRV" "$CLI"; do
@@ -146,5 +148,4 @@ done
 [ -s /run/braid/server-gw/status.log ] && [ -s /run/braid/client-br/status.log ] ||
 	bad "a status file is empty or missing: $(ls -l /run/braid/*/status.log 2>&1)"
 [ "$nfail" -eq "$f0" ] && ok "status files written after the privilege drop, no 'Permission denied' in either journal"
-[ "$nfail" -eq "$f0" ] && ok "systemctl reload kept the session: 1 x Initialization Sequence Completed, gateway row '$key1' unchanged (one 'connected, peer-id' line), same main PIDs, ping ${l}% loss across the reloads and 0% after; both units active"
 exit 0
