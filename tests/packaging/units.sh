@@ -3,7 +3,8 @@
 # units.sh - packaging/systemd: `systemd-analyze verify` on braid-server@ and braid-client@ (ExecStart pointed
 # at the built braidd), their `systemd-analyze security --offline=true` exposure at most 3.0 and below Debian's
 # openvpn-server@.service when that is installed (docs/install.md records the numbers), the capability bounding
-# set exactly docs/install.md's, and the command line: the options before --config, braidd accepts them.
+# set exactly docs/install.md's, the command line: the options before --config, braidd accepts them; and the
+# ExecReload line (kill outside the sandbox, "+").
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 BRAIDD=${BRAIDD:-${BRAID_BIN_DIR:-$root/build/bin}/braidd}
