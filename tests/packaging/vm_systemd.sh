@@ -66,8 +66,8 @@ else
 fi
 
 # the disk image: the root + the package + the bed, cached by the package, the test files and the kernel
-imgkey=$(cat "$base" "$root/tests/packaging/vm_systemd.sh" "$root/tests/packaging/vm_guest.sh" "$root/tests/vm/lib.sh" \
-	"$root"/packaging/examples/{server,client}.conf <(echo "$debsum $KV") 2>/dev/null | sha256sum | cut -c1-16)
+imgkey=$(cat "$root/tests/packaging/vm_systemd.sh" "$root/tests/packaging/vm_guest.sh" "$root/tests/vm/lib.sh" \
+	"$root"/packaging/examples/{server,client}.conf <(echo "$basekey $debsum $KV") 2>/dev/null | sha256sum | cut -c1-16)
 img=$CACHE/img-$imgkey.raw
 if [ ! -s "$img" ]; then
 	t=$(date +%s)
