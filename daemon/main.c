@@ -23,13 +23,13 @@
 #include <sodium.h>
 
 #include "client/client.h"
-#include "client/client_ctlsock.h"
 #include "client/client_reload.h"
+#include "client/client_metrics.h"
 #include "config/config.h"
 #include "config/options_class.h"
 #include "config/options_reload.h"
 #include "gateway/gateway.h"
-#include "gateway/gw_ctlsock.h"
+#include "gateway/gw_metrics.h"
 #include "gateway/gw_mgmt.h"
 #include "gateway/gw_reload.h"
 #include "main_genkey.h"
@@ -40,8 +40,10 @@
 #include "session/privdrop.h"
 #include "session/reload.h"
 #include "p2p/tunnel.h"
+#include "p2p/tunnel_metrics.h"
 #include "p2p/tunnel_mgmt.h"
 #include "p2p/tunnel_reload.h"
+#include "control/metrics.h"
 #include "control/mgmt.h"
 
 
@@ -116,7 +118,7 @@ static int finish_options(struct braid_options *o)
 	int r;
 
 	braid_log_set_format(!o->suppress_timestamps, o->machine_readable);
-	if (o->mgmt_addr)
+	if (o->mgmt_addr || o->control_socket)
 		braid_log_keep_early(64);	/* the management log history starts here */
 	o->tls_mode_supported = true;
 	r = braid_options_finalize(o, err, sizeof(err));
@@ -161,9 +163,9 @@ static int test_config(int argc, char **argv)
 /* Set up the role the options name and run it: its exit code, or BRAID_RUN_RELOAD. */
 static int run_role(struct braid_options *o)
 {
-	struct braid_control *ctl = NULL;	/* TLS client / gateway control socket */
 	struct braid_tunnel *t = NULL;
 	struct braid_mgmt *mg = NULL;		/* p2p: the management interface */
+	struct braid_metrics *met = NULL;	/* `metrics` endpoint (control/metrics.h) */
 	int code;
 
 	if (o->tls == BRAID_TLS_CLIENT) {
@@ -171,14 +173,14 @@ static int run_role(struct braid_options *o)
 
 		if (braid_client_new(&c, o))
 			return 1;
-		if (client_ctlsock_open(c, &ctl)) {
+		if (client_metrics_open(c, &met)) {
 			braid_client_free(c);
 			return 1;
 		}
 		client_reload_listen(c);
 		code = braid_client_run(c);	/* it drops privileges once its first connection is up */
 		client_reload_unlisten(c);
-		client_ctlsock_close(ctl);
+		braid_metrics_free(met);
 		braid_client_free(c);
 		return code;
 	}
@@ -187,17 +189,17 @@ static int run_role(struct braid_options *o)
 
 		if (braid_gateway_new(&g, o))
 			return 1;
-		if (gw_ctlsock_open(g, &ctl) || gw_mgmt_open(g) || braid_privdrop_apply(o)) {
+		if (gw_mgmt_open(g) || gw_metrics_open(g, &met) || braid_privdrop_apply(o)) {
+			braid_metrics_free(met);
 			gw_mgmt_close(g);
-			gw_ctlsock_close(ctl);
 			braid_gateway_free(g);
 			return 1;
 		}
 		gw_reload_listen(g);
 		code = braid_gateway_run(g);
 		gw_reload_unlisten(g);
+		braid_metrics_free(met);
 		gw_mgmt_close(g);
-		gw_ctlsock_close(ctl);
 		braid_gateway_free(g);
 		return code;
 	}
@@ -208,7 +210,9 @@ static int run_role(struct braid_options *o)
 	}
 	if (braid_tunnel_new(&t, o))
 		return 1;
-	if (braid_tunnel_mgmt_open(t, &mg) || braid_privdrop_apply(o)) {
+	if (braid_tunnel_mgmt_open(t, &mg) || braid_tunnel_metrics_open(t, &met) ||
+	    braid_privdrop_apply(o)) {
+		braid_metrics_free(met);
 		braid_tunnel_mgmt_close(mg);
 		braid_tunnel_free(t);
 		return 1;
@@ -216,6 +220,7 @@ static int run_role(struct braid_options *o)
 	braid_tunnel_reload_listen(t);
 	code = braid_tunnel_run(t);
 	braid_tunnel_reload_unlisten(t);
+	braid_metrics_free(met);
 	braid_tunnel_mgmt_close(mg);
 	braid_tunnel_free(t);
 	return code;
@@ -311,7 +316,7 @@ int main(int argc, char **argv)
 			goto out_pid;
 		}
 		braid_info("SIGHUP: configuration read again; restarting");
-		if (!o.mgmt_addr)
+		if (!o.mgmt_addr && !o.control_socket)
 			braid_mgmt_shutdown();	/* else the next role takes the interface over */
 		if (o.writepid && (r = write_pidfile(o.writepid))) {
 			braid_err("option 'writepid': cannot write '%s': %s", o.writepid, strerror(-r));

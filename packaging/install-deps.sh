@@ -18,6 +18,8 @@ PKGS=(
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
+  # the metrics test validates the endpoint with a real OpenMetrics / Prometheus parser
+  python3-prometheus-client
   # GUI (gui/, Qt 6.4; tests run offscreen)
   qt6-base-dev qt6-declarative-dev qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript qt6-qpa-plugins fonts-dejavu-core
 )

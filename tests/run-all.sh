@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash packaging/install-deps.sh
+# the PyPI management libraries daemon.mgmt_pylibs drives (pip, into their own directory)
+bash tests/daemon/mgmt_pylibs_install.sh >/dev/null || echo "run-all: the PyPI libraries did not install (daemon.mgmt_pylibs tries again)" >&2
 jobs=$(nproc)
 rc=0
 for variant in release asan; do

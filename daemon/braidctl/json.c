@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * json.c - a small recursive-descent JSON reader (depth-limited).
+ * json.c - a small recursive-descent JSON reader (depth-limited) and a
+ * string writer.
  */
 #include "json.h"
 
@@ -243,4 +244,18 @@ const char *json_str(const struct json *j, const char *key, const char *dflt)
 	const struct json *v = json_get(j, key);
 
 	return v && v->t == JSON_STR ? v->str : dflt;
+}
+
+void json_put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
 }

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * json.h - a small JSON reader for braidd's status object (no writer).
+ * json.h - a small JSON reader for braidd's path and client objects, and the
+ * string writer of braidctl's --json output.
  */
 #ifndef BRAIDCTL_JSON_H
 #define BRAIDCTL_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum json_type { JSON_NULL, JSON_BOOL, JSON_NUM, JSON_STR, JSON_ARR, JSON_OBJ };
 
@@ -26,5 +28,7 @@ const struct json *json_get(const struct json *j, const char *key);
 /* Convenience: number / string member or a default. */
 double json_num(const struct json *j, const char *key, double dflt);
 const char *json_str(const struct json *j, const char *key, const char *dflt);
+/* s as a JSON string (quoted, escaped) to f. */
+void json_put_str(FILE *f, const char *s);
 
 #endif

@@ -1,103 +1,254 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * set.c - `braidctl set scheduler SCHED` / `braidctl set path PATH ACTION`
- * and `braidctl version`.
+ * set.c - `braidctl set scheduler NAME` / `braidctl set path PATH ACTION`
+ * (Braid's `braid scheduler` / `braid path` management commands),
+ * `braidctl paths [CLIENT]` and `braidctl version`.
  *
- * The arguments are checked here for the shape of the command (a usage
- * error exits 2 before anything is sent); the daemon checks the values and
- * its refusal is printed as it came (exit 1).
+ * The shape of a command is checked here (a usage error exits 2 before
+ * anything is sent); braidd checks the values and its refusal is printed
+ * as it came (exit 1).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "braidctl.h"
-#include "ipc.h"
+#include "info.h"
+#include "table.h"
 
-static int set_usage(const char *why)
+static const char set_use[] =
+	"braidctl set scheduler NAME [ARG]\n"
+	"       braidctl set path PATH backup|active|disable|enable|nocap|cap MBIT|weight W\n"
+	"       braidctl set client CN|ID scheduler ...|path ...   (a gateway's client)";
+
+static int run_one(struct braidctl *b, const char *cmd)
 {
-	fprintf(stderr, "%s: set: %s\n"
-		"Usage: %s set scheduler edf|rtt|ratio A:B|mpip|lowest-rtt|backup|redundant\n"
-		"       %s set path INDEX|LOCAL-ADDRESS|IFACE backup|active|cap MBIT|nocap\n"
-		"       %s set client CN|ID scheduler ...|path ...   (on a gateway)\n",
-		braidctl_prog, why, braidctl_prog, braidctl_prog, braidctl_prog);
-	return BRAIDCTL_EXIT_USAGE;
-}
+	struct mgmtc_reply r;
+	int e = braidctl_cmd(b, cmd, MGMTC_ONE, &r);
 
-static int run(const char *sock, const char *req, int print_payload)
-{
-	char *payload = NULL;
-	int ok = 0;
-
-	if (ipc_request(sock, req, &ok, &payload))
-		return BRAIDCTL_EXIT_DAEMON;
-	if (!ok) {
-		fprintf(stderr, "%s: braidd: %s\n", braidctl_prog, payload);
-		free(payload);
-		return BRAIDCTL_EXIT_DAEMON;
+	if (e)
+		return e;
+	if (b->json) {
+		printf("{\"ok\":true,\"message\":");
+		json_put_str(stdout, r.msg);
+		printf("}\n");
 	}
-	if (print_payload)
-		fputs(payload, stdout);
-	free(payload);
+	mgmtc_reply_free(&r);
 	return 0;
 }
 
-int set_main(const char *sock, int argc, char **argv)
+/*
+ * `set path PATH ACTION [V]` as `braid path "PATH" ...` (pre: "braid client-path CID"
+ * for a gateway's client) into cmd. 0 or a usage exit.
+ */
+static int path_cmd(int argc, char **argv, const char *pre, char *cmd, size_t n)
 {
-	char req[512] = "";
-	int want;
+	char q[160];
+	const char *a;
+	double v;
+	char *end;
+
+	if (argc < 4)
+		return braidctl_usage("set", argc < 3 ? "missing the path" : "missing the action",
+				      set_use);
+	if (strlen(argv[2]) > 64)
+		return braidctl_usage("set", "path name too long", set_use);
+	mgmtc_quote(q, sizeof(q), argv[2]);
+	a = argv[3];
+	if (!strcmp(a, "cap") || !strcmp(a, "weight")) {
+		if (argc != 5)
+			return braidctl_usage("set", argc < 5 ? (a[0] == 'c' ?
+					      "cap needs a rate in Mbit/s" : "weight needs a number") :
+					      "unexpected argument", set_use);
+		v = strtod(argv[4], &end);
+		if (*end || end == argv[4] || !(v >= 0) || v > 1e6)
+			return braidctl_usage("set", a[0] == 'c' ? "cap wants Mbit/s (0-1000000)" :
+					      "weight wants a number", set_use);
+		if (a[0] == 'c')
+			snprintf(cmd, n, "%s %s cap %.0f", pre, q, round(v * 1e6));
+		else
+			snprintf(cmd, n, "%s %s weight %s", pre, q, argv[4]);
+		return 0;
+	}
+	if (argc != 4)
+		return braidctl_usage("set", "unexpected argument", set_use);
+	if (!strcmp(a, "backup") || !strcmp(a, "active"))
+		snprintf(cmd, n, "%s %s backup %s", pre, q, a[0] == 'b' ? "on" : "off");
+	else if (!strcmp(a, "disable") || !strcmp(a, "enable"))
+		snprintf(cmd, n, "%s %s %s", pre, q, a);
+	else if (!strcmp(a, "nocap"))
+		snprintf(cmd, n, "%s %s cap 0", pre, q);
+	else
+		return braidctl_usage("set", "unknown path action", set_use);
+	return 0;
+}
+
+int set_main(struct braidctl *b, int argc, char **argv)
+{
+	char cmd[512], q[160], pre[64] = "braid path", spre[64] = "braid scheduler";
+	size_t l;
+	int e;
 
 	if (argc >= 2 && !strcmp(argv[1], "client")) {	/* set client CN|ID ...: a gateway's */
+		struct info_client *cl;
+		size_t n;
+		unsigned long cid;
+
 		if (argc < 3)
-			return set_usage("missing the client (CN or ID)");
-		if (strlen(argv[2]) > 63 || strpbrk(argv[2], " \t\r\n"))
-			return set_usage("bad client name");
-		snprintf(req, sizeof(req), "set client %s ", argv[2]);
+			return braidctl_usage("set", "missing the client (CN or ID)", set_use);
+		if (argc < 4)
+			return braidctl_usage("set", "missing what to set (scheduler or path)", set_use);
+		e = info_clients(b, &cl, &n);
+		if (!e)
+			e = info_find_client(cl, n, argv[2], &cid);
+		free(cl);
+		if (e)
+			return e;
+		snprintf(pre, sizeof(pre), "braid client-path %lu", cid);
+		snprintf(spre, sizeof(spre), "braid client-scheduler %lu", cid);
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc < 2)
-		return set_usage("missing what to set (scheduler or path)");
-	if (!strcmp(argv[1], "scheduler")) {
-		if (argc < 3)
-			return set_usage("missing the scheduler");
-		want = !strcmp(argv[2], "ratio") ? 4 : 3;
-		if (argc < want)
-			return set_usage("ratio needs weights A:B");
-	} else if (!strcmp(argv[1], "path")) {
-		if (argc < 4)
-			return set_usage(argc < 3 ? "missing the path" : "missing the action");
-		want = !strcmp(argv[3], "cap") ? 5 : 4;
-		if (argc < want)
-			return set_usage("cap needs a rate in Mbit/s");
-	} else {
-		fprintf(stderr, "%s: set: unknown setting '%s'\n", braidctl_prog, argv[1]);
-		return set_usage("expected scheduler or path");
+		return braidctl_usage("set", "missing what to set (scheduler or path)", set_use);
+	if (!strcmp(argv[1], "path")) {
+		e = path_cmd(argc, argv, pre, cmd, sizeof(cmd));
+		return e ? e : run_one(b, cmd);
 	}
-	if (argc > want) {
-		fprintf(stderr, "%s: set: unexpected argument '%s'\n", braidctl_prog, argv[want]);
-		return set_usage("too many arguments");
+	if (strcmp(argv[1], "scheduler"))
+		return braidctl_usage("set", "expected scheduler or path", set_use);
+	if (argc < 3)
+		return braidctl_usage("set", "missing the scheduler", set_use);
+	if (argc > 4)
+		return braidctl_usage("set", "unexpected argument", set_use);
+	snprintf(cmd, sizeof(cmd), "%s", spre);
+	for (int i = 2; i < argc; i++) {
+		if (strlen(argv[i]) > 64)
+			return braidctl_usage("set", "argument too long", set_use);
+		mgmtc_quote(q, sizeof(q), argv[i]);
+		l = strlen(cmd);
+		snprintf(cmd + l, sizeof(cmd) - l, " %s", q);
 	}
-	for (int i = req[0] ? 1 : 0; i < want; i++) {
-		if (strlen(req) + strlen(argv[i]) + 2 > sizeof(req))
-			return set_usage("arguments too long");
-		if (strpbrk(argv[i], " \t\r\n")) {
-			fprintf(stderr, "%s: set: argument '%s' contains a blank\n", braidctl_prog,
-				argv[i]);
-			return BRAIDCTL_EXIT_USAGE;
-		}
-		if (i && req[strlen(req) - 1] != ' ')
-			strcat(req, " ");
-		strcat(req, argv[i]);
-	}
-	return run(sock, req, 0);
+	return run_one(b, cmd);
 }
 
-int version_main(const char *sock, int argc, char **argv)
+/* A gateway without CLIENT: every client's paths. */
+static int all_clients(struct braidctl *b)
 {
-	if (argc > 1) {
-		fprintf(stderr, "%s: version: unexpected argument '%s'\n", braidctl_prog, argv[1]);
-		return BRAIDCTL_EXIT_USAGE;
+	struct info_client *cl;
+	size_t n;
+	int e = info_clients(b, &cl, &n);
+
+	if (e)
+		return e;
+	if (b->json)
+		printf("{\"clients\":[");
+	for (size_t i = 0; i < n && !e; i++) {
+		struct info_paths ps;
+
+		e = info_paths(b, (long)cl[i].cid, &ps);
+		if (e && ps.err[0]) {
+			fprintf(stderr, "%s: braidd: %s\n", braidctl_prog, ps.err);
+			break;
+		}
+		if (e)
+			break;
+		if (b->json) {
+			printf("%s{\"cid\":%lu,\"cn\":", i ? "," : "", cl[i].cid);
+			json_put_str(stdout, cl[i].cn);
+			printf(",\"paths\":");
+			table_paths_json(stdout, &ps);
+			printf("}");
+		} else {
+			printf("%sclient %lu %s (%s)\n", i ? "\n" : "", cl[i].cid, cl[i].cn,
+			       cl[i].real);
+			table_paths(&ps, "  ");
+		}
+		info_paths_free(&ps);
 	}
-	return run(sock, "version", 1);
+	if (b->json)
+		printf("]}\n");
+	if (!n && !b->json)
+		printf("  clients: none\n");
+	free(cl);
+	return e;
+}
+
+int paths_main(struct braidctl *b, int argc, char **argv)
+{
+	struct info_paths ps;
+	long cid = -1;
+	int e;
+
+	if (argc > 2)
+		return braidctl_usage("paths", "unexpected argument", "braidctl paths [CLIENT] [--json]");
+	if (argc == 2) {
+		struct info_client *cl;
+		size_t n;
+		unsigned long id;
+
+		e = info_clients(b, &cl, &n);
+		if (!e)
+			e = info_find_client(cl, n, argv[1], &id);
+		free(cl);
+		if (e)
+			return e;
+		cid = (long)id;
+	}
+	e = info_paths(b, cid, &ps);
+	if (!e && cid < 0 && ps.n && json_get(&ps.p[0], "cid")) {
+		/* a gateway: every client's paths (they carry "cid"), grouped by client */
+		info_paths_free(&ps);
+		return all_clients(b);
+	}
+	if (e) {
+		if (ps.err[0])
+			fprintf(stderr, "%s: braidd: %s\n", braidctl_prog, ps.err);
+		return e;
+	}
+	if (b->json) {
+		printf("{\"paths\":");
+		table_paths_json(stdout, &ps);
+		printf("}\n");
+	} else {
+		table_paths(&ps, "");
+	}
+	info_paths_free(&ps);
+	return 0;
+}
+
+int version_main(struct braidctl *b, int argc, char **argv)
+{
+	struct mgmtc_reply r;
+	const char *ov = "", *br;
+	char braid[32] = "";
+	int mv = 0, e;
+
+	(void)argv;
+	if (argc > 1)
+		return braidctl_usage("version", "unexpected argument", "braidctl version [--json]");
+	e = braidctl_cmd(b, "version", MGMTC_MULTI, &r);
+	if (e)
+		return e;
+	for (size_t i = 0; i < r.n; i++) {
+		if (!strncmp(r.lines[i], "OpenVPN Version: ", 17))
+			ov = r.lines[i] + 17;
+		else if (!strncmp(r.lines[i], "Management Version: ", 20))
+			mv = atoi(r.lines[i] + 20);
+	}
+	if ((br = strstr(ov, "[Braid ")))
+		snprintf(braid, sizeof(braid), "%.*s", (int)strcspn(br + 7, "]"), br + 7);
+	if (b->json) {
+		printf("{\"braidd\":");
+		json_put_str(stdout, braid);
+		printf(",\"openvpn\":");
+		json_put_str(stdout, ov);
+		printf(",\"management\":%d,\"braidctl\":\"%s\"}\n", mv, BRAID_VERSION_STR);
+	} else {
+		printf("braidd %s\nOpenVPN Version: %s\nManagement Version: %d\nbraidctl %s\n",
+		       braid[0] ? braid : "(not Braid)", ov, mv, BRAID_VERSION_STR);
+	}
+	mgmtc_reply_free(&r);
+	return 0;
 }

@@ -39,15 +39,18 @@ int client_open_session_socket(struct braid_client *c)
 	const struct braid_options *o = c->o;
 	const struct braid_opt_remote *rm = &o->remotes[c->order[c->cur]];
 	uint16_t port = rm->port ? rm->port : (o->rport ? o->rport : BRAID_OPT_DEFAULT_PORT);
+	const char *host = c->mg_mod ? c->mg_host : rm->host;	/* management `remote MOD` */
 	int family = rm->family != AF_UNSPEC ? rm->family : o->family;
 	union braid_sockaddr local, *lp = NULL;
 	char err[300], a[128];
 	int r;
 
+	if (c->mg_mod)
+		port = c->mg_port;
 	c->tcp = rm->proto == BRAID_PROTO_TCP_CLIENT;
-	r = braid_sock_resolve(rm->host, port, family, false, &c->remote, err, sizeof(err));
+	r = braid_sock_resolve(host, port, family, false, &c->remote, err, sizeof(err));
 	if (r) {
-		braid_err("remote %s: %s", rm->host, err);
+		braid_err("remote %s: %s", host, err);
 		return r;
 	}
 	/*

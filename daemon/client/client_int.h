@@ -152,6 +152,12 @@ struct braid_client {
 	bool mg_auth_seen;		/* AUTH announced for this session */
 	bool mg_get_config;		/* GET_CONFIG announced for this session */
 	int mg_hold_wait;		/* the restart pause (s) a hold announces */
+	bool mg_first;			/* the process's first attempt (password before remote) */
+	bool mg_remote_served;		/* remote-entry-* answered (from the first attempt on, as stock) */
+	bool mg_remote_ok;		/* this attempt's >REMOTE query was answered */
+	bool mg_mod;			/* `remote MOD`: mg_host/mg_port for this attempt */
+	char mg_host[256];
+	uint16_t mg_port;
 };
 
 #endif /* BRAID_CLIENT_INT_H */

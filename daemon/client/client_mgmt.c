@@ -88,6 +88,101 @@ static void op_credentials(void *user, const char *type, const char *username,
 	kick(c);
 }
 
+/* `braid paths` and the other braid commands: the multipath data path, while there is one */
+static struct braid_dp *op_braid_dp(void *user)
+{
+	return client_mp_dp(user);
+}
+
+/* a single-path session: its one path for `braid paths` */
+static int op_braid_single(void *user, struct braid_mgmt_client *out)
+{
+	struct braid_client *c = user;
+
+	if (c->st != CS_UP || client_mp_dp(c))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	braid_sockaddr_str(&c->remote, out->real, sizeof(out->real));
+	link_bytes(c, &out->rx_bytes, &out->tx_bytes);
+	return 0;
+}
+
+/* stock's proto2ascii of a connection entry: udp, udp4, udp6, tcp-client, tcp4-client, ... */
+static const char *entry_proto(const struct braid_options *o, const struct braid_opt_remote *rm)
+{
+	int family = rm->family != AF_UNSPEC ? rm->family : o->family;
+	bool tcp = rm->proto == BRAID_PROTO_TCP_CLIENT;
+
+	if (family == AF_INET)
+		return tcp ? "tcp4-client" : "udp4";
+	if (family == AF_INET6)
+		return tcp ? "tcp6-client" : "udp6";
+	return tcp ? "tcp-client" : "udp";
+}
+
+static unsigned entry_port(const struct braid_options *o, const struct braid_opt_remote *rm)
+{
+	return rm->port ? rm->port : (o->rport ? (unsigned)o->rport : BRAID_OPT_DEFAULT_PORT);
+}
+
+/* remote-entry-get: the configured list, in its order (as stock, not remote-random's) */
+static int op_remote_entry(void *user, unsigned i, char *buf, size_t len)
+{
+	struct braid_client *c = user;
+	const struct braid_options *o = c->o;
+
+	if (!c->mg_remote_served)
+		return -EAGAIN;
+	if (i >= o->n_remotes)
+		return -ENOENT;
+	snprintf(buf, len, "%s,%u,%s,enabled", o->remotes[i].host, entry_port(o, &o->remotes[i]),
+		 entry_proto(o, &o->remotes[i]));
+	return 0;
+}
+
+/* >REMOTE: for the remote this attempt would use */
+static void query_remote(struct braid_client *c)
+{
+	const struct braid_options *o = c->o;
+	const struct braid_opt_remote *rm = &o->remotes[c->order[c->cur]];
+	char port[8];
+
+	c->mg_mod = false;
+	snprintf(port, sizeof(port), "%u", entry_port(o, rm));
+	braid_mgmt_query_remote(c->mg, rm->host, port, entry_proto(o, rm));
+}
+
+static void op_remote(void *user, enum braid_mgmt_remote what, const char *host, const char *port)
+{
+	struct braid_client *c = user;
+	unsigned long p;
+	char *end;
+
+	switch (what) {
+	case BRAID_MGMT_REMOTE_SKIP:
+		/* the next remote, asked at once (stock's next_connection_entry) */
+		c->cur = (c->cur + 1) % c->o->n_remotes;
+		query_remote(c);
+		return;
+	case BRAID_MGMT_REMOTE_MOD:
+		p = strtoul(port, &end, 10);
+		if (*end || !p || p > 65535) {
+			braid_warn("management: remote MOD %s %s: not a port; the configured remote "
+				   "is used", host, port);
+			break;
+		}
+		snprintf(c->mg_host, sizeof(c->mg_host), "%s", host);
+		c->mg_port = (uint16_t)p;
+		c->mg_mod = true;
+		braid_info("management: remote modified to %s:%lu for this attempt", host, p);
+		break;
+	case BRAID_MGMT_REMOTE_ACCEPT:
+		break;
+	}
+	c->mg_remote_ok = true;
+	kick(c);
+}
+
 int client_mgmt_open(struct braid_client *c)
 {
 	const struct braid_options *o = c->o;
@@ -99,17 +194,23 @@ int client_mgmt_open(struct braid_client *c)
 		.load_stats = op_load_stats,
 		.hold_release = op_hold_release,
 		.credentials = op_credentials,
+		.braid_dp = op_braid_dp,
+		.braid_single = op_braid_single,
+		.remote_entry = op_remote_entry,
+		.remote = op_remote,
 	};
 	int r;
 
 	braid_mgmt_cfg_from_options(&cfg, o);
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	r = braid_mgmt_new(&c->mg, c->loop, &cfg, &ops);
 	if (r)
 		return r;
-	if (!braid_mgmt_state_name(c->mg)[0])	/* not after a reload (RECONNECTING,SIGHUP) */
+	if (!braid_mgmt_state_name(c->mg)[0]) {	/* not after a reload (RECONNECTING,SIGHUP) */
+		c->mg_first = true;
 		client_mgmt_state(c, "CONNECTING", NULL);
+	}
 	if (o->mgmt_query_passwords && o->has_auth_user_pass && !c->user) {
 		char *u, *p;
 
@@ -132,17 +233,37 @@ void client_mgmt_close(struct braid_client *c)
 	c->mg = NULL;
 }
 
+static bool need_password(struct braid_client *c)
+{
+	if (!braid_mgmt_query_passwords(c->mg) || !c->o->has_auth_user_pass || c->user)
+		return false;
+	braid_mgmt_need_password(c->mg, "Auth");
+	return true;
+}
+
 bool client_mgmt_gate(struct braid_client *c)
 {
 	if (!c->mg)
 		return true;
 	if (!c->mg_released && braid_mgmt_hold(c->mg, c->mg_hold_wait))
 		return false;
-	if (braid_mgmt_query_passwords(c->mg) && c->o->has_auth_user_pass && !c->user) {
-		braid_mgmt_need_password(c->mg, "Auth");
+	/*
+	 * As stock: at the process start the password is asked before the remote (main() queries it
+	 * when the interface opens); on a restart the remote comes first (next_connection_entry),
+	 * the password after it.
+	 */
+	if (c->mg_first && need_password(c))
+		return false;
+	c->mg_remote_served = true;	/* stock serves remote-entry-* from here on */
+	if (braid_mgmt_query_remote_on(c->mg) && !c->mg_remote_ok) {
+		query_remote(c);	/* management-query-remote: asked before every attempt */
 		return false;
 	}
+	if (!c->mg_first && need_password(c))
+		return false;
+	c->mg_first = false;
 	c->mg_released = false;	/* the next attempt holds again while the hold flag is on */
+	c->mg_remote_ok = false;
 	return true;
 }
 

@@ -49,6 +49,7 @@ void braid_options_init(struct braid_options *o)
 	strcpy(o->mp_sched, "edf");
 	o->mp_path_timeout = 30;
 	o->status_interval = 60;
+	o->metrics_max_clients = -1;	/* control/metrics.h's default */
 	o->connect_retry = 1;
 	o->connect_retry_max_backoff = 300;
 	o->server_poll_timeout = 120;
@@ -90,6 +91,7 @@ void braid_options_free(struct braid_options *o)
 	}
 	free(o->control_socket);
 	free(o->mgmt_addr);
+	free(o->metrics_addr);
 	free(o->mgmt_pwfile);
 	free(o->mgmt_client_user);
 	free(o->mgmt_client_group);

@@ -28,6 +28,13 @@
 void braid_options_init(struct braid_options *o);
 /* Free everything; inline key material is wiped first. */
 void braid_options_free(struct braid_options *o);
+/*
+ * One `mp-path LOCAL [REMOTE [PORT]]` line (argv[0] "mp-path") parsed as the
+ * config file's (for `braid path-add`): 0 and *out (its strings malloc'ed,
+ * the caller frees local and remote), or -errno with the reason in err.
+ */
+int braid_options_mp_path_line(int argc, char **argv, struct braid_opt_mp_path *out, char *err,
+			       size_t errlen);
 
 /*
  * Apply one directive: argv[0] is the name (without "--"), argv[1..argc-1]

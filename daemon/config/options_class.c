@@ -166,11 +166,15 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "management-hold", A, "mgmt_hold" },
 	{ "management-client-auth", A, "mgmt_client_auth" },
 	{ "management-query-passwords", A, "mgmt_query_passwords" },
+	{ "management-query-remote", A, "mgmt_query_remote" },
 	{ "management-log-cache", A, "mgmt_log_cache" },
 	{ "management-client-user", A, "mgmt_client_user" },
 	{ "management-client-group", A, "mgmt_client_group" },
 	{ "management-up-down", R, NULL },
 	{ "management-client", R, NULL },
+	/* metrics endpoint (control/metrics*.c) */
+	{ "metrics", A, "metrics_addr metrics_port metrics_remote" },
+	{ "metrics-max-clients", A, "metrics_max_clients" },
 	/* compatibility */
 	{ "tun-ipv6", N, "IPv6 on the TUN device is always available (OpenVPN 2.4+ ignores it too)" },
 	{ "fast-io", N, "braidd's socket I/O is always non-blocking and batched" },

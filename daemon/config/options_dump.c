@@ -269,10 +269,14 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "control-socket %s\n", str_or(o->control_socket));
 	if (o->mgmt_addr || o->mgmt_hold || o->mgmt_query_passwords || o->mgmt_client_auth)
 		out(&b, "management %s %d%s pw %s user %s group %s hold %d query-passwords %d "
-		    "client-auth %d log-cache %d\n", str_or(o->mgmt_addr), o->mgmt_port,
-		    o->mgmt_unix ? " unix" : "", str_or(o->mgmt_pwfile), str_or(o->mgmt_client_user),
-		    str_or(o->mgmt_client_group), o->mgmt_hold, o->mgmt_query_passwords,
-		    o->mgmt_client_auth, o->mgmt_log_cache);
+		    "client-auth %d log-cache %d query-remote %d\n", str_or(o->mgmt_addr),
+		    o->mgmt_port, o->mgmt_unix ? " unix" : "", str_or(o->mgmt_pwfile),
+		    str_or(o->mgmt_client_user), str_or(o->mgmt_client_group), o->mgmt_hold,
+		    o->mgmt_query_passwords, o->mgmt_client_auth, o->mgmt_log_cache,
+		    o->mgmt_query_remote);
+	if (o->metrics_addr)
+		out(&b, "metrics %s %d%s max-clients %d\n", o->metrics_addr, o->metrics_port,
+		    o->metrics_remote ? " allow-remote" : "", o->metrics_max_clients);
 	out(&b, "ignored-unknown %u\n", o->n_ignored);
 	return b.used;
 }

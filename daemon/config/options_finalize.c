@@ -20,6 +20,7 @@
 #include "config/options_int.h"
 #include "config/options_mp.h"
 #include "config/options_parse.h"
+#include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_process.h"
 #include "config/options_server.h"
@@ -145,6 +146,8 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	int dir, r;
 
 	r = opt_finalize_mgmt(o, err, err_len);	/* first: its errors name the line */
+	if (!r)
+		r = opt_finalize_metrics(o, err, err_len);
 	if (r)
 		return r;
 	if (!o->dev[0])

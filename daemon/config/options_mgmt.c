@@ -45,6 +45,8 @@ int opt_management_flag(struct ctx *c, int argc, char **argv)
 		c->o->mgmt_hold = true;
 	else if (!strcmp(argv[0], "management-query-passwords"))
 		c->o->mgmt_query_passwords = true;
+	else if (!strcmp(argv[0], "management-query-remote"))
+		c->o->mgmt_query_remote = true;
 	else
 		c->o->mgmt_client_auth = true;
 	return 0;
@@ -91,6 +93,8 @@ int opt_finalize_mgmt(const struct braid_options *o, char *err, size_t err_len)
 		need = "management-query-passwords";
 	else if (o->mgmt_client_auth)
 		need = "management-client-auth";
+	else if (o->mgmt_query_remote)
+		need = "management-query-remote";
 	else if (o->mgmt_log_cache)
 		need = "management-log-cache";
 	else if (o->mgmt_client_user)

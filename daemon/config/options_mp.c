@@ -15,6 +15,7 @@
 
 #include "util/log.h"
 #include "mp/mp.h"
+#include "mp/mp_wnames.h"
 #include "config/options_check.h"
 #include "config/options_int.h"
 #include "config/options_parse.h"
@@ -170,18 +171,37 @@ int opt_mp_auto_pat(struct ctx *c, int argc, char **argv)
 int opt_mp_scheduler(struct ctx *c, int argc, char **argv)
 {
 	char buf[BRAID_OPT_MP_SCHED_LEN];
+	struct braid_mp_wnames wn;
 	enum braid_mp_sched s;
 	uint32_t ratio[BRAID_MP_MAX_PATHS];
 	unsigned int n = 0, sum = 0;
+	size_t at = 0;
 
-	if (argc >= 3)
-		snprintf(buf, sizeof(buf), "%s %s", argv[1], argv[2]);
-	else
-		snprintf(buf, sizeof(buf), "%s", argv[1]);
-	if (strlen(argv[1]) + (argc >= 3 ? strlen(argv[2]) + 1 : 0) >= sizeof(buf) ||
-	    braid_mp_sched_parse(buf, &s, ratio, &n)) {
+	/* "ratio 3:1" (by slot) or "ratio wlan0=3 lte0=1" (by path name): one string */
+	for (int i = 1; i < argc; i++) {
+		int k = snprintf(buf + at, sizeof(buf) - at, "%s%s", i > 1 ? " " : "", argv[i]);
+
+		if (k < 0 || (size_t)k >= sizeof(buf) - at)
+			return opt_fail(c, "'%s...' is too long (max %d bytes)", argv[1],
+					BRAID_OPT_MP_SCHED_LEN - 1);
+		at += (size_t)k;
+	}
+	if (argc >= 3 && strcmp(argv[1], "ratio"))
+		return opt_fail(c, "scheduler '%s' takes no weights, got '%s'", argv[1], argv[2]);
+	if (argc >= 3 && strchr(argv[2], '=')) {
+		if (braid_mp_wnames_parse(buf, &wn) != 1)
+			return opt_fail(c, "'ratio' by name needs NAME=WEIGHT pairs like wlan0=3 lte0=1 "
+					"(distinct names, weights 0..%u, one above 0, max %d), got '%s'",
+					BRAID_MP_WEIGHT_MAX, BRAID_MP_MAX_PATHS, buf + 6);
+		strcpy(c->o->mp_sched, buf);
+		return 0;
+	}
+	if (argc > 3)
+		return opt_fail(c, "unexpected argument '%s'", argv[3]);
+	if (braid_mp_sched_parse(buf, &s, ratio, &n)) {
 		if (!strcmp(argv[1], "ratio"))
-			return opt_fail(c, "'ratio' needs weights like 3:1 (one per path, max %d), got '%s'",
+			return opt_fail(c, "'ratio' needs weights like 3:1 (one per path, max %d) or "
+					"NAME=WEIGHT pairs, got '%s'",
 					BRAID_MP_MAX_PATHS, argc >= 3 ? argv[2] : "");
 		return opt_fail(c,
 				"unknown scheduler '%s' (expected edf, rtt, ratio A:B..., mpip, lowest-rtt, "
@@ -349,5 +369,28 @@ int opt_finalize_mp_tls(struct braid_options *o, char *err, size_t err_len)
 		o->nobind = nobind;
 		o->replay_window = rw;	/* the gateway's braid-mp push sets it when negotiated */
 	}
+	return r;
+}
+
+int braid_options_mp_path_line(int argc, char **argv, struct braid_opt_mp_path *out, char *err,
+			       size_t errlen)
+{
+	struct braid_options *o;
+	struct ctx c = { .name = "mp-path", .err = err, .err_len = errlen };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (argc < 2 || argc > 4) {
+		snprintf(err, errlen, "mp-path takes LOCAL [REMOTE [PORT]]");
+		return -EINVAL;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	c.o = o;
+	r = opt_mp_path(&c, argc, argv);
+	if (!r)
+		*out = o->mp_paths[0];	/* its strings move to out */
+	free(o);
 	return r;
 }

@@ -14,6 +14,7 @@
 #include "config/options_client.h"
 #include "config/options_data.h"
 #include "config/options_int.h"
+#include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_mp.h"
 #include "config/options_net.h"
@@ -93,7 +94,7 @@ static const struct opt_def opt_table[] = {
 	{ "mp-cap", 2, 2, opt_mp_cap, false, NOBLOB, 0 },
 	{ "mp-auto-include", 1, OPT_MANY, opt_mp_auto_pat, false, NOBLOB, 0 },
 	{ "mp-auto-exclude", 1, OPT_MANY, opt_mp_auto_pat, false, NOBLOB, 0 },
-	{ "mp-scheduler", 1, 2, opt_mp_scheduler, false, NOBLOB, 0 },
+	{ "mp-scheduler", 1, 1 + BRAID_OPT_MAX_MP_PATHS, opt_mp_scheduler, false, NOBLOB, 0 },
 	{ "mp-reorder-ms", 1, 1, opt_mp_reorder_ms, false, NOBLOB, 0 },
 	{ "mp-path-timeout", 1, 1, opt_mp_path_timeout, false, NOBLOB, 0 },
 	{ "status", 1, 2, opt_status, false, NOBLOB, 0 },
@@ -178,11 +179,14 @@ static const struct opt_def opt_table[] = {
 	{ "management-hold", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-client-auth", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-query-passwords", 0, 0, opt_management_flag, false, NOBLOB, 0 },
+	{ "management-query-remote", 0, 0, opt_management_flag, false, NOBLOB, 0 },
 	{ "management-log-cache", 1, 1, opt_management_log_cache, false, NOBLOB, 0 },
 	{ "management-client-user", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
 	{ "management-client-group", 1, 1, opt_management_client_id, false, NOBLOB, 0 },
 	{ "management-up-down", 0, 0, opt_unsupported, false, NOBLOB, 0 },
 	{ "management-client", 0, 0, opt_unsupported, false, NOBLOB, 0 },
+	{ "metrics", 0, 3, opt_metrics, false, NOBLOB, 0 },
+	{ "metrics-max-clients", 1, 1, opt_metrics_max_clients, false, NOBLOB, 0 },
 	/* common in real profiles: applied, no-ops (options_class.c says why) or refused */
 	{ "tun-ipv6", 0, 0, opt_tun_ipv6, false, NOBLOB, 0 },
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },

@@ -27,7 +27,7 @@
 #define BRAID_OPT_TUN_MTU_MAX 9000
 #define BRAID_OPT_DEFAULT_MSSFIX 1492
 #define BRAID_OPT_MAX_MP_PATHS 8	/* = BRAID_MP_MAX_PATHS */
-#define BRAID_OPT_MP_SCHED_LEN 96
+#define BRAID_OPT_MP_SCHED_LEN 200	/* "ratio" + 8 x " IFNAME=1000000" */
 #define BRAID_OPT_MAX_PULL_FILTERS 32
 #define BRAID_OPT_MAX_DHCP_OPTIONS 32
 #define BRAID_OPT_MAX_PUSH 128
@@ -336,8 +336,14 @@ struct braid_options {
 	bool mgmt_unix;
 	char *mgmt_pwfile;
 	char *mgmt_client_user, *mgmt_client_group;
-	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth;
+	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth, mgmt_query_remote;
 	int mgmt_log_cache;		/* 0: the default (250) */
+
+	/* metrics endpoint (control/metrics.h; options_metrics.c) */
+	char *metrics_addr;		/* `metrics [ADDR [PORT [allow-remote]]]`; NULL = off */
+	int metrics_port;
+	bool metrics_remote;		/* allow-remote: a non-loopback address is accepted */
+	int metrics_max_clients;	/* `metrics-max-clients N`; -1: the default (100) */
 
 	/* keepalive */
 	int ping, ping_restart, ping_exit;

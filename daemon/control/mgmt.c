@@ -15,6 +15,7 @@
 
 #include <sodium.h>
 
+#include "control/mgmt_braid.h"
 #include "control/mgmt_cmd.h"
 #include "control/mgmt_conn.h"
 #include "control/mgmt_int.h"
@@ -146,6 +147,7 @@ static void destroy(struct braid_mgmt *m)
 		return;
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
+	mgmt_braid_free(m);
 	mgmt_conn_close_all(m);
 	braid_mgmt_hist_free(&m->log);
 	braid_mgmt_hist_free(&m->state);
@@ -160,6 +162,7 @@ static void destroy(struct braid_mgmt *m)
 	wipe_str(&m->st_pass);
 	sodium_memzero(m->pw, sizeof(m->pw));
 	free(m->addr);
+	free(m->ctl_path);
 	free(m->pwfile);
 	free(m->client_user);
 	free(m->client_group);
@@ -174,9 +177,11 @@ void braid_mgmt_free(struct braid_mgmt *m)
 	braid_log_set_hook(NULL, NULL);
 	mgmt_defer(m, false);
 	mgmt_conn_detach(m);
+	mgmt_braid_detach(m);
 	memset(&m->ops, 0, sizeof(m->ops));
 	m->holding = false;
 	m->pw_wanted = false;
+	m->remote_wanted = false;
 	m->loop = NULL;		/* the role's loop goes with it; braid_mgmt_new sets the next one */
 	destroy(kept);
 	kept = m;
@@ -191,7 +196,9 @@ void braid_mgmt_shutdown(void)
 /* The kept interface serves the same listener as cfg asks for. */
 static bool same_listener(const struct braid_mgmt *m, const struct braid_mgmt_cfg *cfg)
 {
-	return m && !strcmp(m->addr, cfg->addr) && m->cfg.port == cfg->port &&
+	return m && !strcmp(m->addr ? m->addr : "", cfg->addr ? cfg->addr : "") &&
+	       !strcmp(m->ctl_path ? m->ctl_path : "", cfg->ctl_path ? cfg->ctl_path : "") &&
+	       m->cfg.port == cfg->port &&
 	       m->cfg.unix_sock == cfg->unix_sock &&
 	       !strcmp(m->pwfile ? m->pwfile : "", cfg->pwfile ? cfg->pwfile : "") &&
 	       !strcmp(m->client_user ? m->client_user : "", cfg->client_user ? cfg->client_user : "") &&
@@ -207,7 +214,7 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	int r = 0;
 
 	*out = NULL;
-	if (!cfg->addr)
+	if (!cfg->addr && !cfg->ctl_path)
 		return -EINVAL;
 	if (same_listener(kept, cfg)) {
 		/* a reload: the connections stay, the new role's callbacks and loop take over */
@@ -217,7 +224,10 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 		m->ops = *ops;
 		m->cfg.query_passwords = cfg->query_passwords;
 		m->cfg.client_auth = cfg->client_auth;
+		m->cfg.query_remote = cfg->query_remote;
+		m->remote_wanted = false;
 		mgmt_conn_attach(m);
+		mgmt_braid_attach(m);
 		braid_log_set_hook(log_hook, m);
 		*out = m;
 		return 0;
@@ -227,14 +237,16 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 	if (!m)
 		return -ENOMEM;
 	m->loop = loop;
-	m->lfd = -1;
+	m->lfd = m->cfd = -1;
 	m->ops = *ops;
 	m->cfg = *cfg;
 	m->addr = dup_opt(cfg->addr, &r);
+	m->ctl_path = dup_opt(cfg->ctl_path, &r);
 	m->pwfile = dup_opt(cfg->pwfile, &r);
 	m->client_user = dup_opt(cfg->client_user, &r);
 	m->client_group = dup_opt(cfg->client_group, &r);
 	m->cfg.addr = m->addr;
+	m->cfg.ctl_path = m->ctl_path;
 	m->cfg.pwfile = m->pwfile;
 	m->cfg.client_user = m->client_user;
 	m->cfg.client_group = m->client_group;
@@ -321,6 +333,20 @@ void braid_mgmt_auth_failed(struct braid_mgmt *m, const char *type)
 {
 	if (m)
 		mgmt_broadcast(m, MGMT_TO_ALL, ">PASSWORD:Verification Failed: '%s'", type);
+}
+
+bool braid_mgmt_query_remote_on(const struct braid_mgmt *m)
+{
+	return m && m->cfg.query_remote;
+}
+
+void braid_mgmt_query_remote(struct braid_mgmt *m, const char *host, const char *port,
+			     const char *proto)
+{
+	if (!m)
+		return;
+	m->remote_wanted = true;
+	mgmt_broadcast(m, MGMT_TO_ALL, ">REMOTE:%s,%s,%s", host, port, proto);
 }
 
 bool braid_mgmt_client_auth(const struct braid_mgmt *m)

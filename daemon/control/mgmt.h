@@ -78,6 +78,12 @@ void braid_mgmt_take_credentials(struct braid_mgmt *m, char **user, char **pass)
 /* >PASSWORD:Verification Failed: 'type' */
 void braid_mgmt_auth_failed(struct braid_mgmt *m, const char *type);
 
+/* management-query-remote is set (the client asks with braid_mgmt_query_remote). */
+bool braid_mgmt_query_remote_on(const struct braid_mgmt *m);
+/* >REMOTE:host,port,proto; ops->remote gets the answer (`remote ACCEPT|SKIP|MOD`). */
+void braid_mgmt_query_remote(struct braid_mgmt *m, const char *host, const char *port,
+			     const char *proto);
+
 /* management-client-auth is set (the gateway defers authentication to it). */
 bool braid_mgmt_client_auth(const struct braid_mgmt *m);
 /*

@@ -19,5 +19,7 @@ void braid_mgmt_cfg_from_options(struct braid_mgmt_cfg *cfg, const struct braid_
 	cfg->hold = o->mgmt_hold;
 	cfg->query_passwords = o->mgmt_query_passwords;
 	cfg->client_auth = o->mgmt_client_auth;
+	cfg->query_remote = o->mgmt_query_remote;
 	cfg->log_cache = (unsigned)o->mgmt_log_cache;
+	cfg->ctl_path = o->control_socket;
 }

@@ -16,7 +16,9 @@
 
 #include <sodium.h>
 
+#include "control/mgmt_braid.h"
 #include "control/mgmt_conn.h"
+#include "control/mgmt_remote.h"
 #include "util/log.h"
 
 #define NOT_MODE "ERROR: The '%s' command is not supported by the current daemon mode"
@@ -433,6 +435,8 @@ void mgmt_cmd_line(struct mgmt_conn *k, const char *line, size_t len)
 		return;	/* a blank line: stock answers nothing */
 	log_cmd(k, &a, line, len);
 	c = a.argv[0];
+	if (mgmt_remote_cmd(k, &a))
+		return;
 	if (!strcmp(c, "help")) {
 		mgmt_printf(k, "Management Interface for %s", braid_mgmt_title());
 		for (size_t i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
@@ -541,10 +545,10 @@ void mgmt_cmd_line(struct mgmt_conn *k, const char *line, size_t len)
 		unavailable(k, c, "no PKCS#11 support");
 	} else if (!strcmp(c, "proxy")) {
 		unavailable(k, c, "no proxy support");
-	} else if (!strcmp(c, "remote") || !strncmp(c, "remote-entry-", 13)) {
-		unavailable(k, c, "remote overrides are not implemented yet");
-	} else if (!strcmp(c, "cr-response") || !strcmp(c, "client-pending-auth")) {
-		unavailable(k, c, "challenge/response and pending auth are not implemented yet");
+	} else if (!strcmp(c, "cr-response")) {
+		unavailable(k, c, "challenge/response is not implemented yet");
+	} else if (!strcmp(c, "braid")) {
+		mgmt_braid_cmd(k, &a);	/* the multipath extension */
 	} else {
 		mgmt_reject(m, BRAID_MGMT_REJ_UNKNOWN, "unknown command");
 		mgmt_printf(k, "ERROR: unknown command, enter 'help' for more options");

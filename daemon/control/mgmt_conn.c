@@ -380,13 +380,16 @@ static void write_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 /* ---- accepting ---- */
 
-/* A unix-socket peer must be management-client-user / -group when those are set. */
-static bool peer_allowed(struct braid_mgmt *m, int fd)
+/*
+ * A unix-socket peer must be management-client-user / -group when those are set
+ * (not on the control socket: its mode 0600 lets only braidd's user in).
+ */
+static bool peer_allowed(struct braid_mgmt *m, int fd, bool ctl)
 {
 	struct ucred cr;
 	socklen_t l = sizeof(cr);
 
-	if (!m->cfg.unix_sock || (!m->check_uid && !m->check_gid))
+	if (ctl || !m->cfg.unix_sock || (!m->check_uid && !m->check_gid))
 		return true;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &l))
 		return false;
@@ -400,6 +403,8 @@ static bool peer_allowed(struct braid_mgmt *m, int fd)
 static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_mgmt *m = w->data;
+	bool ctl = w == &m->ctl_accept_w;	/* the control socket's */
+	bool unix_sock = ctl || m->cfg.unix_sock;
 	union braid_sockaddr sa;
 	socklen_t sl;
 	struct mgmt_conn *k;
@@ -408,14 +413,14 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	(void)revents;
 	for (;;) {
 		sl = sizeof(sa);
-		fd = accept4(m->lfd, &sa.sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		fd = accept4(w->fd, &sa.sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 			    errno != ECONNABORTED)
 				braid_warn("MANAGEMENT: accept: %s", strerror(errno));
 			return;
 		}
-		if (!peer_allowed(m, fd)) {
+		if (!peer_allowed(m, fd, ctl)) {
 			mgmt_reject(m, BRAID_MGMT_REJ_CONN,
 				    "UNIX domain socket client connection rejected: uid/gid of client "
 				    "process doesn't match --management-client-user/group");
@@ -437,7 +442,7 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		k->m = m;
 		k->fd = fd;
-		if (m->cfg.unix_sock)
+		if (unix_sock)
 			snprintf(k->peer, sizeof(k->peer), "unix");
 		else
 			braid_sockaddr_str(&sa, k->peer, sizeof(k->peer));
@@ -448,8 +453,8 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 		m->conn[slot] = k;
 		ev_io_start(loop, &k->r);
 		braid_info("MANAGEMENT: Client connected from %s",
-			   m->cfg.unix_sock ? m->addr : k->peer);
-		if (m->has_pw) {
+			   ctl ? m->ctl_path : unix_sock ? m->addr : k->peer);
+		if (m->has_pw && !ctl) {
 			mgmt_write(k, "ENTER PASSWORD:", 15);
 		} else {
 			k->authed = true;
@@ -469,38 +474,42 @@ static bool is_loopback(const union braid_sockaddr *a)
 	return a->sa.sa_family == AF_INET6 && !memcmp(&a->in6.sin6_addr, v6lo, 16);
 }
 
-static int listen_unix(struct braid_mgmt *m)
+/* A unix socket at path into *fd (0600; 0666 with open: the peers are checked). */
+static int listen_unix(const char *path, int *fd, bool open)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct stat st;
 	mode_t old;
 	int r;
 
-	if (strlen(m->addr) >= sizeof(sa.sun_path)) {
-		braid_err("management: socket path '%s' too long (max %zu bytes)", m->addr,
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		braid_err("management: socket path '%s' too long (max %zu bytes)", path,
 			  sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
-	memcpy(sa.sun_path, m->addr, strlen(m->addr) + 1);
-	if (!lstat(m->addr, &st)) {
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (!lstat(path, &st)) {
 		if (!S_ISSOCK(st.st_mode)) {
-			braid_err("management: '%s' exists and is not a socket", m->addr);
+			braid_err("management: '%s' exists and is not a socket", path);
 			return -EEXIST;
 		}
-		unlink(m->addr);	/* as stock: the path is ours */
+		unlink(path);	/* as stock: the path is ours */
 	}
-	m->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (m->lfd < 0)
+	*fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (*fd < 0)
 		return -errno;
 	old = umask(0177);
-	r = bind(m->lfd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	r = bind(*fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
 	umask(old);
-	if (!r && (m->check_uid || m->check_gid) && chmod(m->addr, 0666))
+	if (!r && open && chmod(path, 0666))
 		r = -errno;	/* others may connect; their credentials are checked */
+	if (!r && listen(*fd, 4))
+		r = -errno;
 	if (r) {
-		braid_err("management: cannot bind '%s': %s", m->addr, strerror(-r));
+		braid_err("management: cannot bind '%s': %s", path, strerror(-r));
 		return r;
 	}
+	braid_info("MANAGEMENT: unix domain socket listening on %s", path);
 	return 0;
 }
 
@@ -531,7 +540,7 @@ static int listen_tcp(struct braid_mgmt *m)
 	if (m->lfd < 0)
 		return -errno;
 	setsockopt(m->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(m->lfd, &sa.sa, braid_sockaddr_len(&sa))) {
+	if (bind(m->lfd, &sa.sa, braid_sockaddr_len(&sa)) || listen(m->lfd, 4)) {
 		r = -errno;
 		braid_err("management: cannot bind %s: %s", braid_sockaddr_str(&sa, a, sizeof(a)),
 			  strerror(-r));
@@ -545,25 +554,42 @@ static int listen_tcp(struct braid_mgmt *m)
 	return 0;
 }
 
+static void start_accept(struct braid_mgmt *m)
+{
+	if (m->lfd >= 0) {
+		ev_io_init(&m->accept_w, accept_cb, m->lfd, EV_READ);
+		m->accept_w.data = m;
+		ev_io_start(m->loop, &m->accept_w);
+	}
+	if (m->cfd >= 0) {
+		ev_io_init(&m->ctl_accept_w, accept_cb, m->cfd, EV_READ);
+		m->ctl_accept_w.data = m;
+		ev_io_start(m->loop, &m->ctl_accept_w);
+	}
+}
+
 int mgmt_conn_listen(struct braid_mgmt *m)
 {
-	int r;
+	int r = 0;
 
-	m->lfd = -1;
-	r = m->cfg.unix_sock ? listen_unix(m) : listen_tcp(m);
-	if (!r && listen(m->lfd, 4))
-		r = -errno;
+	m->lfd = m->cfd = -1;
+	if (m->addr)
+		r = m->cfg.unix_sock ? listen_unix(m->addr, &m->lfd, m->check_uid || m->check_gid)
+				     : listen_tcp(m);
+	if (!r && m->ctl_path)
+		r = listen_unix(m->ctl_path, &m->cfd, false);
 	if (r) {
-		if (m->lfd >= 0)
+		if (m->lfd >= 0) {
 			close(m->lfd);
-		m->lfd = -1;
+			if (m->cfg.unix_sock && m->cfd < 0)
+				unlink(m->addr);
+		}
+		if (m->cfd >= 0)
+			close(m->cfd);
+		m->lfd = m->cfd = -1;
 		return r;
 	}
-	if (m->cfg.unix_sock)
-		braid_info("MANAGEMENT: unix domain socket listening on %s", m->addr);
-	ev_io_init(&m->accept_w, accept_cb, m->lfd, EV_READ);
-	m->accept_w.data = m;
-	ev_io_start(m->loop, &m->accept_w);
+	start_accept(m);
 	return 0;
 }
 
@@ -580,6 +606,8 @@ void mgmt_conn_detach(struct braid_mgmt *m)
 	}
 	if (m->lfd >= 0)
 		ev_io_stop(m->loop, &m->accept_w);
+	if (m->cfd >= 0)
+		ev_io_stop(m->loop, &m->ctl_accept_w);
 }
 
 void mgmt_conn_attach(struct braid_mgmt *m)
@@ -600,11 +628,7 @@ void mgmt_conn_attach(struct braid_mgmt *m)
 		if (k->bytecount_s)
 			mgmt_conn_bytecount(k, k->bytecount_s);
 	}
-	if (m->lfd >= 0) {
-		ev_io_init(&m->accept_w, accept_cb, m->lfd, EV_READ);
-		m->accept_w.data = m;
-		ev_io_start(m->loop, &m->accept_w);
-	}
+	start_accept(m);
 }
 
 void mgmt_conn_close_all(struct braid_mgmt *m)
@@ -618,5 +642,10 @@ void mgmt_conn_close_all(struct braid_mgmt *m)
 		if (m->cfg.unix_sock)
 			unlink(m->addr);
 	}
-	m->lfd = -1;
+	if (m->cfd >= 0) {
+		ev_io_stop(m->loop, &m->ctl_accept_w);
+		close(m->cfd);
+		unlink(m->ctl_path);
+	}
+	m->lfd = m->cfd = -1;
 }

@@ -17,6 +17,7 @@
 #include <ev.h>
 
 #include "control/mgmt_types.h"
+#include "control/mgmt_braid_json.h"
 #include "control/mgmt_hist.h"
 #include "control/mgmt_line.h"
 
@@ -38,6 +39,8 @@ struct mgmt_conn {
 	bool dead;			/* gone: output dropped, freed from its write callback */
 	bool log_rt, state_rt, echo_rt;
 	unsigned bytecount_s;
+	unsigned braid_ev_s;		/* braid paths on N (0: off) */
+	ev_tstamp braid_next;		/* the next periodic >BRAID-PATH: round */
 	/* client-auth multi-line: collecting config lines until END */
 	bool ml;
 	unsigned long ml_cid;
@@ -50,15 +53,17 @@ struct mgmt_conn {
 struct braid_mgmt {
 	struct ev_loop *loop;
 	struct braid_mgmt_cfg cfg;
-	char *addr, *pwfile, *client_user, *client_group;
+	char *addr, *pwfile, *client_user, *client_group, *ctl_path;
 	char pw[MGMT_PW_MAX];
 	bool has_pw;
 	uid_t allow_uid;
 	gid_t allow_gid;
 	bool check_uid, check_gid;
 	struct braid_mgmt_ops ops;
-	int lfd;
+	int lfd;			/* the `management` listener, -1 none */
 	ev_io accept_w;
+	int cfd;			/* the `control-socket` listener, -1 none */
+	ev_io ctl_accept_w;
 	struct mgmt_conn *conn[BRAID_MGMT_MAX_CONN];
 	struct braid_mgmt_hist log, state, echo;
 	bool hold;			/* the hold flag (hold on/off, management-hold) */
@@ -67,6 +72,7 @@ struct braid_mgmt {
 	bool pw_wanted;			/* a >PASSWORD:Need is open */
 	char pw_type[32];
 	char *q_user, *q_pass;
+	bool remote_wanted;		/* a >REMOTE query is open */
 	char *st_user, *st_pass;	/* stashed across a reload */
 	bool in_hook;			/* a log line being written: no recursion */
 	/* notifications held back while a command runs, sent after its reply (client-auth) */
@@ -76,6 +82,16 @@ struct braid_mgmt {
 		char *line;
 	} *deferred;
 	size_t n_deferred;
+	/* braid extension (mgmt_braid.c): the event poll and the states last sent */
+	ev_timer braid_t;
+	struct mgmt_braid_seen {
+		long cid;
+		int id;
+		const char *state;	/* a static string (mgmt_bpath_state) */
+		struct mgmt_bpath last;	/* for the removed event */
+		bool mark;
+	} *braid_seen;
+	size_t n_braid_seen, cap_braid_seen;
 	uint64_t rej[BRAID_MGMT_REJ_N];
 	ev_tstamp rej_logged[BRAID_MGMT_REJ_N];
 	/* the line handler (mgmt_cmd.c), set by mgmt.c */

@@ -15,16 +15,22 @@
 #define BRAID_MGMT_MAX_CONN 4
 
 struct braid_mgmt;
+struct braid_dp;
 
 /* The options (config/options_types.h fills it). */
 struct braid_mgmt_cfg {
-	const char *addr;		/* IP, or the socket path with unix */
+	const char *addr;		/* IP, or the socket path with unix; NULL: ctl_path only */
 	unsigned port;
 	bool unix_sock;
 	const char *pwfile;		/* NULL: no password */
 	const char *client_user, *client_group;	/* unix socket: who may connect */
-	bool hold, query_passwords, client_auth;
+	bool hold, query_passwords, client_auth, query_remote;
 	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
+	/*
+	 * `control-socket PATH`: a second unix socket (0600, no password, no peer
+	 * check: the file's mode guards it) serving the same interface (braidctl's)
+	 */
+	const char *ctl_path;
 };
 
 /* `kill` / `client-kill` forms. */
@@ -33,6 +39,18 @@ enum braid_mgmt_kill {
 	BRAID_MGMT_KILL_ADDR,		/* kill IP:port (real address; proto: prefix allowed) */
 	BRAID_MGMT_KILL_CID,		/* client-kill CID [msg] */
 };
+
+/* A gateway's client for the braid extension (`braid clients`, `braid client-paths`). */
+struct braid_mgmt_client {
+	unsigned long cid;		/* the Client ID of `status 3` */
+	char cn[65];
+	char real[80];			/* its address:port (a stock client's one path) */
+	char local[80];			/* the gateway's address:port it talks to, or "" */
+	uint64_t rx_bytes, tx_bytes;
+	struct braid_dp *dp;		/* its multipath data path; NULL: a stock (single-path) client */
+};
+/* `remote ACCEPT|SKIP|MOD` answers to a >REMOTE query. */
+enum braid_mgmt_remote { BRAID_MGMT_REMOTE_ACCEPT, BRAID_MGMT_REMOTE_SKIP, BRAID_MGMT_REMOTE_MOD };
 
 typedef void (*braid_mgmt_bytes_fn)(void *ctx, long cid, uint64_t in, uint64_t out);
 
@@ -64,6 +82,37 @@ struct braid_mgmt_ops {
 	 */
 	int (*client_auth)(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
 			   const char *client_reason, const char *config);
+
+	/*
+	 * The braid extension (mgmt_braid.c, docs/management.md "Braid extensions"):
+	 * braid_dp - the role's own session's multipath data path, NULL when it has none
+	 *   (single path, not connected); NULL op: the role has no own session (gateway).
+	 * braid_clients - a gateway's active clients, up to max into out; returns how many
+	 *   there are (may exceed max). NULL: not a gateway.
+	 */
+	struct braid_dp *(*braid_dp)(void *user);
+	/*
+	 * braid_single - the role's own single-path session as its one path (real: the peer's
+	 * address, local: ours or "", the link byte counts; cid and dp unused): 0, or -ENOENT
+	 * while there is none up (or the session is multipath). NULL: never.
+	 */
+	int (*braid_single)(void *user, struct braid_mgmt_client *out);
+	int (*braid_clients)(void *user, struct braid_mgmt_client *out, int max);
+	/*
+	 * remote-entry-count / remote-entry-get: entry i of the remote list as
+	 * "host,port,proto,enabled" into buf. -ENOENT past the end, -EAGAIN
+	 * while the list is not served yet (stock: before the first attempt).
+	 */
+	int (*remote_entry)(void *user, unsigned i, char *buf, size_t len);
+	/* the answer to the open >REMOTE query (host/port: MOD only) */
+	void (*remote)(void *user, enum braid_mgmt_remote what, const char *host,
+		       const char *port);
+	/*
+	 * client-pending-auth CID KID EXTRA TIMEOUT for a client waiting in
+	 * >CLIENT:CONNECT/REAUTH. 0, -ENOENT (no such CID/KID waiting), -errno.
+	 */
+	int (*pending_auth)(void *user, unsigned long cid, unsigned kid, const char *extra,
+			    unsigned timeout);
 };
 
 #endif /* BRAID_MGMT_TYPES_H */

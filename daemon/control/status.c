@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "util/log.h"
+#include "control/metrics_snap.h"
 #include "control/statfile.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -64,8 +65,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 	braid_status_json_str(f, p->dev);
 	fputs(",\"route\":", f);
 	braid_status_json_str(f, p->route);
-	fprintf(f, ",\"route_ok\":%s,\"rebinds\":%u,\"bind_failures\":%u", p->route_ok ? "true" : "false",
-		p->rebinds, p->bind_failures);
+	fprintf(f, ",\"route_ok\":%s,\"route_warnings\":%u,\"rebinds\":%u,\"bind_failures\":%u",
+		p->route_ok ? "true" : "false", p->route_warnings, p->rebinds, p->bind_failures);
 	fprintf(f,
 		",\"learned\":%s,\"state\":\"%s\",\"backup\":%s,"
 		"\"srtt_ms\":%.3f,\"rttvar_ms\":%.3f,\"min_rtt_ms\":%.3f,\"owd_rel_ms\":%.3f,"
@@ -97,12 +98,18 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 	fputc('}', f);
 }
 
-void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_dp *dp)
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_dp *dp,
+			bool up)
 {
 	struct braid_mpath_stats ms;
+	double start, uptime = 0;
 
-	fprintf(f, "{\"version\":1,\"time\":%lld,\"multipath\":%s,", (long long)time(NULL),
-		dp ? "true" : "false");
+	braid_met_process_times(&start, &uptime);
+	/* role, uptime_s, up, failovers: the metrics endpoint's braid_build{role},
+	 * braid_uptime_seconds, braid_session_up, braid_session_failovers_total */
+	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"p2p\",\"uptime_s\":%.3f,\"up\":%s,"
+		"\"failovers\":%llu,\"multipath\":%s,", (long long)time(NULL), uptime,
+		up ? "true" : "false", U(braid_met_failovers(dp)), dp ? "true" : "false");
 	if (dp) {
 		fputs("\"scheduler\":", f);
 		braid_status_json_str(f, braid_dp_sched_name(dp));
@@ -156,14 +163,14 @@ void braid_status_paths_json(FILE *f, const struct braid_dp *dp)
 }
 
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
-		       const struct braid_dp *dp)
+		       const struct braid_dp *dp, bool up)
 {
 	struct braid_statfile sf;
 	int r = braid_statfile_open(&sf, path);	/* FILE.tmp + rename, or in place */
 
 	if (r)
 		return r;
-	braid_status_json(sf.f, ts, dp);
+	braid_status_json(sf.f, ts, dp, up);
 	return braid_statfile_commit(&sf, 0);
 }
 

@@ -4,7 +4,8 @@
  *
  * The file is one JSON object, replaced atomically (written to FILE.tmp,
  * then renamed) every SECONDS:
- *   {"version":1,"time":UNIX_S,"multipath":true,"scheduler":"edf",
+ *   {"version":1,"time":UNIX_S,"role":"p2p","uptime_s":..,"up":true,
+ *    "failovers":..,"multipath":true,"scheduler":"edf",
  *    "tunnel":{...braid_tunnel_stats...},
  *    "engine":{...}, "paths":[{"index":0,"local":"...","remote":"...",
  *      "learned":false,"state":"active","tx_mbit":..,"rx_mbit":..,
@@ -18,20 +19,25 @@
 #ifndef BRAID_STATUS_H
 #define BRAID_STATUS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "dataplane/backend.h"
 #include "dataplane/tunstats.h"
 
-/* Write the JSON object to f. dp: the session's data path, NULL in single-path mode. */
-void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_dp *dp);
+/*
+ * Write the JSON object to f. dp: the session's data path, NULL in single-path
+ * mode; up: a peer answered in this session (the metrics' braid_session_up).
+ */
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_dp *dp,
+		       bool up);
 /* The "paths" array alone ([] for NULL); the control surface's `paths`. */
 void braid_status_paths_json(FILE *f, const struct braid_dp *dp);
 /* s as a JSON string (quotes and backslashes escaped, control characters left out). */
 void braid_status_json_str(FILE *f, const char *s);
 /* Write it to path atomically. 0 or -errno. */
 int braid_status_write(const char *path, const struct braid_tunnel_stats *ts,
-		       const struct braid_dp *dp);
+		       const struct braid_dp *dp, bool up);
 /* One log line per path plus one for the engine (SIGUSR2); nothing for NULL. */
 void braid_status_log(const struct braid_dp *dp);
 

@@ -39,6 +39,7 @@
 #include "session_key.h"
 #include "session_text.h"
 #include "tls.h"
+#include "tls_certenv.h"
 #include "tls_auth.h"
 #include "tls_crypt.h"
 
@@ -651,6 +652,13 @@ const char *braid_ctls_peer_serial(const struct braid_ctls *s)
 	const struct key_state *ks = ctls_ks_primary_c(s);
 
 	return ks && ks->tls ? braid_tls_peer_serial(ks->tls) : "";
+}
+
+size_t braid_ctls_peer_cert_env(const struct braid_ctls *s, char **v, size_t max)
+{
+	const struct key_state *ks = ctls_ks_primary_c(s);
+
+	return ks && ks->tls ? braid_tls_cert_env(ks->tls, v, max) : 0;
 }
 
 void braid_ctls_session_ids(const struct braid_ctls *s, uint8_t local[BRAID_CTL_SID_LEN],

@@ -120,6 +120,8 @@ const char *braid_ctls_peer_username(const struct braid_ctls *s);
 const char *braid_ctls_peer_password(const struct braid_ctls *s);
 const char *braid_ctls_peer_cn(const struct braid_ctls *s);
 const char *braid_ctls_peer_serial(const struct braid_ctls *s);
+/* The newest ready key's certificate variables (tls_certenv.h): "NAME=VALUE" into v, the count. */
+size_t braid_ctls_peer_cert_env(const struct braid_ctls *s, char **v, size_t max);
 
 /* Session ids (8 bytes each); the remote one is all zero until known. */
 void braid_ctls_session_ids(const struct braid_ctls *s, uint8_t local[BRAID_CTL_SID_LEN],

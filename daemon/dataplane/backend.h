@@ -138,11 +138,34 @@ struct braid_dp_ops {
 	 */
 	int (*path_set)(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps);
 	/**
+	 * path_enable() - take path index out of use (down, not probed, shown
+	 * "disabled") or give it back (validated again). 0 or -errno.
+	 * kmod: BRAID_DCO_CMD_SET_PATH; mptcp: SUBFLOW_DESTROY / _CREATE.
+	 */
+	int (*path_enable)(struct braid_dp *dp, int path, bool on);
+	/**
+	 * path_cfg_add() / path_cfg_remove() - at run time, an mp-path line
+	 * more (its socket and its paths, as at start) / the paths of the
+	 * mp-path LOCAL given (its socket closed). 0 or -errno with the reason
+	 * in err. user: configured paths only (not a gateway's learned ones).
+	 */
+	int (*path_cfg_add)(struct braid_dp *dp, const struct braid_opt_mp_path *p, char *err,
+			    size_t errlen);
+	int (*path_cfg_remove)(struct braid_dp *dp, const char *local, char *err, size_t errlen);
+	/**
 	 * set_sched() - the scheduler (an mp-scheduler value, e.g. "ratio 1:0");
 	 * it holds for later restarts too. kmod: BRAID_DCO_CMD_SET_PEER;
 	 * mptcp: net.mptcp.scheduler (per socket where the kernel allows).
 	 */
 	int (*set_sched)(struct braid_dp *dp, const char *spec);
+	/**
+	 * set_weight() - the ratio weight (0..1000000) of a path by name (its
+	 * interface or numeric mp-path LOCAL: kept for that name's paths to
+	 * come) or by number ("1": that path until it is re-added); counts under
+	 * the ratio scheduler (docs/braidd.md "Ratio weights by name"). 0,
+	 * -EINVAL, -ENOENT, -ENOSPC. user: braid_mpath_set_weight.
+	 */
+	int (*set_weight)(struct braid_dp *dp, const char *path, uint32_t weight);
 	/**
 	 * key_install() - a new data-channel key (key_id) is in cfg->dc. user:
 	 * NULL (the engine seals and opens with cfg->dc itself, so a key
@@ -255,9 +278,32 @@ static inline int braid_dp_path_set(struct braid_dp *dp, int path, unsigned int 
 	return dp->ops->path_set ? dp->ops->path_set(dp, path, flags, cap_bps) : -EOPNOTSUPP;
 }
 
+static inline int braid_dp_path_enable(struct braid_dp *dp, int path, bool on)
+{
+	return dp->ops->path_enable ? dp->ops->path_enable(dp, path, on) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_path_cfg_add(struct braid_dp *dp, const struct braid_opt_mp_path *p,
+					char *err, size_t errlen)
+{
+	return dp->ops->path_cfg_add ? dp->ops->path_cfg_add(dp, p, err, errlen) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_path_cfg_remove(struct braid_dp *dp, const char *local, char *err,
+					   size_t errlen)
+{
+	return dp->ops->path_cfg_remove ? dp->ops->path_cfg_remove(dp, local, err, errlen)
+					: -EOPNOTSUPP;
+}
+
 static inline int braid_dp_set_sched(struct braid_dp *dp, const char *spec)
 {
 	return dp->ops->set_sched ? dp->ops->set_sched(dp, spec) : -EOPNOTSUPP;
+}
+
+static inline int braid_dp_set_weight(struct braid_dp *dp, const char *path, uint32_t weight)
+{
+	return dp->ops->set_weight ? dp->ops->set_weight(dp, path, weight) : -EOPNOTSUPP;
 }
 
 static inline int braid_dp_key_install(struct braid_dp *dp, int key_id)

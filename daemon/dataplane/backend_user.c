@@ -122,6 +122,22 @@ static int user_outer_hdr(const struct braid_dp *dp)
 	return braid_mpath_outer_hdr(U(dp)->s.m);
 }
 
+static int user_path_enable(struct braid_dp *dp, int path, bool on)
+{
+	return braid_mpath_path_enable(U(dp)->s.m, path, on);
+}
+
+static int user_path_cfg_add(struct braid_dp *dp, const struct braid_opt_mp_path *p, char *err,
+			     size_t errlen)
+{
+	return braid_mpath_path_cfg_add(U(dp)->s.m, p, err, errlen);
+}
+
+static int user_path_cfg_remove(struct braid_dp *dp, const char *local, char *err, size_t errlen)
+{
+	return braid_mpath_path_cfg_remove(U(dp)->s.m, local, err, errlen);
+}
+
 static int user_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps)
 {
 	return braid_mpath_path_set(U(dp)->s.m, path, flags, cap_bps);
@@ -130,6 +146,11 @@ static int user_path_set(struct braid_dp *dp, int path, unsigned int flags, uint
 static int user_set_sched(struct braid_dp *dp, const char *spec)
 {
 	return braid_mpath_set_sched(U(dp)->s.m, spec);
+}
+
+static int user_set_weight(struct braid_dp *dp, const char *path, uint32_t weight)
+{
+	return braid_mpath_set_weight(U(dp)->s.m, path, weight);
 }
 
 static int user_send(struct braid_dp *dp, const uint8_t *p, size_t len)
@@ -182,7 +203,11 @@ const struct braid_dp_ops braid_dp_user_ops = {
 	.has_peer = user_has_peer,
 	.outer_hdr = user_outer_hdr,
 	.path_set = user_path_set,
+	.path_enable = user_path_enable,
+	.path_cfg_add = user_path_cfg_add,
+	.path_cfg_remove = user_path_cfg_remove,
 	.set_sched = user_set_sched,
+	.set_weight = user_set_weight,
 	.send = user_send,
 	.send_ip = user_send_ip,
 	.input = user_input,

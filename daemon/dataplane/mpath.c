@@ -27,6 +27,7 @@
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
+#include "dataplane/mpath_weight.h"
 
 /* ---- engine callbacks ---- */
 
@@ -244,8 +245,10 @@ int braid_mpath_paths(const struct braid_mpath *m, struct braid_mpath_path_info 
 		p->route_ok = !e->route_bad;
 		p->rebinds = m->sock[e->sock].rebinds;
 		p->bind_failures = m->sock[e->sock].bind_failures;
+		p->route_warnings = m->sock[e->sock].route_warnings;
 		braid_sockaddr_str(&e->peer, p->remote, sizeof(p->remote));
 		p->learned = e->learned;
+		p->disabled = e->disabled;
 		braid_mp_path_stats(m->mp, i, &p->mp);
 		mpath_stats_fill(m, i, p, now_us());	/* totals, the last interval */
 		n++;
@@ -266,20 +269,25 @@ const char *braid_mpath_sched_name(const struct braid_mpath *m)
 
 int braid_mpath_set_sched(struct braid_mpath *m, const char *spec)
 {
-	uint32_t ratio[BRAID_MP_MAX_PATHS];
-	enum braid_mp_sched s;
-	unsigned int n = 0;
 	int r;
 
-	if (strlen(spec) >= sizeof(m->sched_name) || braid_mp_sched_parse(spec, &s, ratio, &n))
+	if (strlen(spec) >= sizeof(m->sched_name))
 		return -EINVAL;
-	r = braid_mp_set_sched(m->mp, s, ratio, n);
+	r = mpath_weight_sched(m, spec);
 	if (r)
 		return r;
-	m->sched = s;
 	snprintf(m->sched_name, sizeof(m->sched_name), "%s", spec);
 	mpath_pump(m);
 	return 0;
+}
+
+int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight)
+{
+	int r = mpath_weight_set(m, path, weight);
+
+	if (!r && m->mp)
+		mpath_pump(m);
+	return r;
 }
 
 int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps)
@@ -289,6 +297,44 @@ int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, ui
 	if (!r)
 		mpath_pump(m);
 	return r;
+}
+
+int braid_mpath_path_enable(struct braid_mpath *m, int path, bool on)
+{
+	struct msock *s;
+	uint64_t now = now_us();
+	char d[200];
+
+	if (path < 0 || path >= MAX_EPS || !m->ep[path].used)
+		return -ENOENT;
+	s = &m->sock[m->ep[path].sock];
+	if (m->ep[path].disabled == !on)
+		return 0;
+	m->ep[path].disabled = !on;
+	if (!s->shared) {
+		/* the socket's other paths and its paths re-added after a restart follow */
+		s->disabled = !on;
+		for (int i = 0; i < MAX_EPS; i++)
+			if (i != path && m->ep[i].used && m->ep[i].sock == m->ep[path].sock &&
+			    m->ep[i].disabled != !on)
+				braid_mpath_path_enable(m, i, on);
+	}
+	braid_mp_path_link_event(m->mp, now, path, on && s->up != 0);
+	braid_info("multipath: path %s %s by the operator", mpath_ep_str(m, path, d, sizeof(d)),
+		   on ? "enabled" : "disabled");
+	mpath_pump(m);
+	return 0;
+}
+
+int braid_mpath_path_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+			     size_t errlen)
+{
+	return mpath_bind_cfg_add(m, p, err, errlen);
+}
+
+int braid_mpath_path_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen)
+{
+	return mpath_bind_cfg_remove(m, local, err, errlen);
 }
 
 void braid_mpath_free(struct braid_mpath *m)
@@ -306,9 +352,11 @@ void braid_mpath_free(struct braid_mpath *m)
 				mpath_bind_io(m, &m->sock[i], false);
 	}
 	braid_mp_free(m->mp);
-	for (int i = 0; i < m->n_sock; i++)
+	for (int i = 0; i < m->n_sock; i++) {
 		if (m->sock[i].in_use && !m->sock[i].shared && m->sock[i].fd >= 0)
 			close(m->sock[i].fd);
+		free(m->sock[i].own_local);
+	}
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);
 	/* the buffers held plaintext */

@@ -95,6 +95,23 @@ const char *braid_mpath_sched_name(const struct braid_mpath *m);
  */
 int braid_mpath_set_sched(struct braid_mpath *m, const char *spec);
 int braid_mpath_path_set(struct braid_mpath *m, int path, unsigned int flags, uint64_t cap_bps);
+/*
+ * The ratio weight (0..BRAID_MP_WEIGHT_MAX) of a path by name (its interface,
+ * or its numeric mp-path LOCAL as written): kept for the paths of that name
+ * to come (re-added, re-bound, after a session restart); or by path number
+ * ("1"): that path only, until it is re-added. Counts under the ratio
+ * scheduler. 0, -EINVAL, -ENOENT (no such path number), -ENOSPC (8 names).
+ */
+int braid_mpath_set_weight(struct braid_mpath *m, const char *path, uint32_t weight);
+/* Take path out of use (held down, shown disabled; with it the other paths of its socket) or back. */
+int braid_mpath_path_enable(struct braid_mpath *m, int path, bool on);
+/*
+ * At run time: one mp-path line more (a copy of p is kept) / the paths of
+ * mp-path LOCAL removed and its socket closed. 0 or -errno, the reason in err.
+ */
+int braid_mpath_path_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+			     size_t errlen);
+int braid_mpath_path_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen);
 
 void braid_mpath_free(struct braid_mpath *m);
 

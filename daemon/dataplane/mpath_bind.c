@@ -9,8 +9,9 @@
  * reconnect) or moves to another interface gets a new socket and the
  * engine re-validates the slot's paths (PATH_CHALLENGE) while the other
  * paths carry the session. `mp-path auto` adds a slot for every interface
- * with a route to the peer and drops it when the interface goes down or
- * away (an address change keeps it: re-bound like a named interface).
+ * with a route to the peer and drops it when the interface goes away (a
+ * link down or an address change keeps it: down, then re-bound and
+ * re-validated like a named interface).
  *
  * Routing (docs/braidd.md "Paths by interface"): a socket with configured
  * peers (it sends first: a client's paths) is bound to its interface with
@@ -28,6 +29,7 @@
 #include <fnmatch.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -35,8 +37,11 @@
 #include "os/linkmon.h"
 #include "os/nlroute.h"
 #include "util/log.h"
+#include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
+
+#define NO_DEVBIND_ENV "BRAID_TEST_NO_DEVBIND"
 
 void mpath_bind_io(struct braid_mpath *m, struct msock *s, bool on)
 {
@@ -95,8 +100,13 @@ static int open_on(struct braid_mpath *m, struct msock *s, const struct braid_li
 	if (r)
 		return r;
 	*devbound = false;
-	/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
-	if (s->sends_first && w->ifindex > 0) {
+	/* test only (docs/braidd.md "Test knobs"): neither option, as under a seccomp filter that
+	 * refuses both or a kernel without them: the packets follow the routing table */
+	if (s->sends_first && w->ifindex > 0 && getenv(NO_DEVBIND_ENV) && !strcmp(getenv(NO_DEVBIND_ENV), "1")) {
+		braid_warn("multipath: %s=1: socket on %s not bound to its interface (test only)",
+			   NO_DEVBIND_ENV, w->ifname);
+	} else if (s->sends_first && w->ifindex > 0) {
+		/* before bind: unprivileged since Linux 5.7 on a socket not yet bound to a device */
 		if (!setsockopt(*fd, SOL_SOCKET, SO_BINDTODEVICE, w->ifname, (socklen_t)strlen(w->ifname) + 1)) {
 			*devbound = true;
 		} else {
@@ -246,7 +256,7 @@ static void follow(struct braid_mpath *m, int si, uint64_t now, bool log_all)
 			continue;
 		if (rebound && up && s->up == 1)
 			braid_mp_path_link_event(m->mp, now, i, 0);	/* old address: re-validate */
-		braid_mp_path_link_event(m->mp, now, i, up);
+		braid_mp_path_link_event(m->mp, now, i, up && !m->ep[i].disabled);
 		m->ep[i].route[0] = 0;
 	}
 	s->up = up;
@@ -484,9 +494,12 @@ static void check_route(struct braid_mpath *m, int i)
 		return;
 	snprintf(e->route, sizeof(e->route), "%s", t);
 	e->route_bad = bad;
-	if (bad)
+	if (bad) {
+		/* once per change of the route (not per scan): a route that stays wrong is not repeated */
+		m->sock[e->sock].route_warnings++;
 		braid_warn("multipath: path %s: %s: its packets do not take the path's interface",
 			   mpath_ep_str(m, i, d, sizeof(d)), t);
+	}
 	else
 		braid_info("multipath: path %s: route %s%s", mpath_ep_str(m, i, d, sizeof(d)), t,
 			   s->devbound ? " (socket bound to the device)" : "");
@@ -558,7 +571,8 @@ static bool auto_usable(const struct braid_mpath *m, const char *name)
 	return false;
 }
 
-static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
+/* Remove socket si's paths and configured pairs, close it and free its slot. */
+static void sock_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
 {
 	struct msock *s = &m->sock[si];
 	int k = 0;
@@ -576,9 +590,17 @@ static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *w
 		mpath_bind_io(m, s, false);
 		close(s->fd);
 	}
-	braid_info("multipath: mp-path auto: interface %s dropped: %s", s->ifname, why);
 	s->fd = -1;
 	s->in_use = false;
+	free(s->own_local);
+	s->own_local = NULL;
+	s->cfg_local = NULL;
+}
+
+static void auto_drop(struct braid_mpath *m, int si, uint64_t now, const char *why)
+{
+	braid_info("multipath: mp-path auto: interface %s dropped: %s", m->sock[si].ifname, why);
+	sock_drop(m, si, now, why);
 }
 
 static void auto_add(struct braid_mpath *m, const char *name, uint64_t now)
@@ -645,10 +667,12 @@ static void auto_scan(struct braid_mpath *m, uint64_t now)
 			continue;
 		for (int k = 0; k < n && !listed; k++)
 			listed = !strcmp(names[k], s->ifname);
-		/* listed but without address or route for now (a DHCP renew): kept, down or
-		 * flagged by follow() and the route check, re-bound when the address is back */
-		if (!listed)
-			auto_drop(m, si, now, "interface down or gone");
+		/* listed but without address or route for now (a DHCP renew), or not listed
+		 * because its link is down (a flap, a suspend): kept, down or flagged by
+		 * follow() and the route check, its paths re-validated when it is back (no
+		 * PATH_CLOSE, no new engine path); dropped only when the interface is gone */
+		if (!listed && !if_nametoindex(s->ifname))
+			auto_drop(m, si, now, "interface gone");
 	}
 	for (int k = 0; k < n; k++) {
 		bool have = false;
@@ -681,4 +705,92 @@ void mpath_bind_check_routes(struct braid_mpath *m)
 	for (int i = 0; i < MAX_EPS; i++)
 		if (m->ep[i].used && !m->ep[i].route[0])
 			check_route(m, i);
+}
+
+/* ---- mp-path lines at run time (`braid path-add` / `braid path-remove`) ---- */
+
+static int cfg_sock(const struct braid_mpath *m, const char *local)
+{
+	for (int i = 0; i < m->n_sock; i++)
+		if (m->sock[i].in_use && m->sock[i].cfg_local && m->sock[i].kind != BRAID_MP_LOCAL_AUTO &&
+		    !strcmp(m->sock[i].cfg_local, local))
+			return i;
+	return -ENOENT;
+}
+
+int mpath_bind_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+		       size_t errlen)
+{
+	struct braid_opt_mp_path q = *p;
+	uint64_t now = now_us();
+	int n0 = m->n_cfgp, si, r;
+
+	if (m->shared) {
+		snprintf(err, errlen, "a gateway learns its clients' paths");
+		return -EOPNOTSUPP;
+	}
+	if (p->kind == BRAID_MP_LOCAL_AUTO) {
+		snprintf(err, errlen, "mp-path auto cannot be added at run time (put it in the config)");
+		return -EOPNOTSUPP;
+	}
+	if (p->remote && (m->o->client || m->o->opt_tls_client)) {
+		snprintf(err, errlen, "a TLS client's paths go to the server it connected to: give only "
+			 "the local address");
+		return -EINVAL;
+	}
+	if (cfg_sock(m, p->local) >= 0) {
+		snprintf(err, errlen, "mp-path %s is there already (braid path-remove it first)", p->local);
+		return -EEXIST;
+	}
+	q.local = strdup(p->local);
+	if (!q.local)
+		return -ENOMEM;
+	si = open_path(m, &q, q.kind == BRAID_MP_LOCAL_IF ? if_family(m, &q) : AF_UNSPEC,
+		       m->o->nobind ? 0 : m->o->lport);
+	if (si < 0) {
+		free(q.local);
+		snprintf(err, errlen, "cannot open its socket: %s", strerror(-si));
+		return si;
+	}
+	m->sock[si].own_local = q.local;
+	r = path_remotes(m, &q, si);
+	if (!r && m->n_cfgp == n0)
+		r = -EDESTADDRREQ;
+	if (r) {
+		snprintf(err, errlen, "%s", r == -EDESTADDRREQ ? "no remote to send to" :
+			 r == -ENOSPC ? "no room for another path" : "its remote does not resolve (see the log)");
+		sock_drop(m, si, now, "refused");
+		return r;
+	}
+	braid_info("multipath: mp-path %s%s%s added by the operator", q.local, q.remote ? " " : "",
+		   q.remote ? q.remote : "");
+	for (int k = n0; k < m->n_cfgp && m->mp; k++)
+		mpath_ep_add(m, si, &m->cfgp[k].peer, false, now);
+	mpath_bind_check_routes(m);
+	mpath_pump(m);
+	return 0;
+}
+
+int mpath_bind_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen)
+{
+	int si = cfg_sock(m, local), others = 0;
+
+	if (m->shared) {
+		snprintf(err, errlen, "a gateway learns its clients' paths");
+		return -EOPNOTSUPP;
+	}
+	if (si < 0) {
+		snprintf(err, errlen, "no mp-path %s", local);
+		return -ENOENT;
+	}
+	for (int i = 0; i < m->n_cfgp; i++)
+		others += m->cfgp[i].sock != si;
+	if (!others) {
+		snprintf(err, errlen, "it has the session's last paths");
+		return -EBUSY;
+	}
+	braid_info("multipath: mp-path %s removed by the operator", local);
+	sock_drop(m, si, now_us(), "removed by the operator");
+	mpath_pump(m);
+	return 0;
 }

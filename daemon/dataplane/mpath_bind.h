@@ -31,6 +31,10 @@ int mpath_auto_setup(struct braid_mpath *m, const struct braid_opt_mp_path *p, i
 void mpath_bind_scan(struct braid_mpath *m, bool log_all);
 /* Check the route of every path not checked yet (new, learned or re-bound). */
 void mpath_bind_check_routes(struct braid_mpath *m);
+/* braid_mpath_path_cfg_add / _remove (mpath.h): an mp-path line at run time. */
+int mpath_bind_cfg_add(struct braid_mpath *m, const struct braid_opt_mp_path *p, char *err,
+		       size_t errlen);
+int mpath_bind_cfg_remove(struct braid_mpath *m, const char *local, char *err, size_t errlen);
 /* Start or stop the read watcher of a socket (once the data plane runs). */
 void mpath_bind_io(struct braid_mpath *m, struct msock *s, bool on);
 

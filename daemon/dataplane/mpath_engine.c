@@ -17,6 +17,7 @@
 #include "util/log.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
+#include "dataplane/mpath_weight.h"
 
 /* ---- key generations ---- */
 
@@ -55,8 +56,6 @@ uint64_t mpath_engine_pid(struct braid_mpath *m, unsigned kid, uint32_t pid)
 
 int mpath_engine_create(struct braid_mpath *m)
 {
-	uint32_t ratio[BRAID_MP_MAX_PATHS];
-	unsigned int n = 0;
 	uint64_t now = mnow(m);
 	int r;
 
@@ -65,13 +64,11 @@ int mpath_engine_create(struct braid_mpath *m)
 		braid_err("multipath: cannot create the engine: %s", strerror(-r));
 		return r;
 	}
-	if (!braid_mp_sched_parse(m->sched_name, &m->sched, ratio, &n)) {
-		r = braid_mp_set_sched(m->mp, m->sched, ratio, n);
-		if (r)
-			braid_warn("multipath: scheduler '%s' refused (%s); using edf", m->sched_name,
-				   strerror(-r));
-	}
 	memset(m->ep, 0, sizeof(m->ep));
+	r = mpath_weight_sched(m, m->sched_name);	/* weights by name given as paths are added */
+	if (r)
+		braid_warn("multipath: scheduler '%s' refused (%s); using edf", m->sched_name,
+			   strerror(-r));
 	for (int k = 0; k < m->n_cfgp; k++) {
 		r = mpath_ep_add(m, m->cfgp[k].sock, &m->cfgp[k].peer, false, now);
 		if (r < 0) {

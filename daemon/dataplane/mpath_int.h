@@ -21,6 +21,7 @@
 #include "config/options.h"
 #include "dc/dc.h"
 #include "mp/mp.h"
+#include "mp/mp_wnames.h"
 #include "os/sock.h"
 #include "os/tun.h"
 #include "dataplane/mpath_types.h"
@@ -77,12 +78,15 @@ struct msock {
 	unsigned int rebinds;	/* sockets re-opened on address/interface changes */
 	int bind_err;		/* the last re-bind's error (logged once per change), 0 none */
 	unsigned int bind_failures;	/* re-binds that failed (retried) */
+	unsigned int route_warnings;	/* a path of it found not to leave through ifname (logged) */
 	bool backup;
 	uint64_t cap_bps;
 	int up;			/* last linkmon answer (1 up, 0 down, -1 unknown) */
 	bool gso;		/* UDP GSO accepted (cleared if a send is refused) */
 	bool gro;		/* UDP GRO on: a read may hold several datagrams */
 	bool shared;		/* the caller's socket (braid_mpath_new_shared): not read, not closed */
+	bool disabled;		/* its paths are taken out of use (braid_mpath_path_enable) */
+	char *own_local;	/* cfg_local of a path added at run time (malloc'ed), or NULL */
 	ev_io r;
 };
 
@@ -110,6 +114,7 @@ struct ep {
 	union braid_sockaddr peer;
 	bool learned;
 	bool configured;
+	bool disabled;		/* taken out of use by the operator: held down (braid_mpath_path_enable) */
 	uint64_t failed_since_us;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, tx_errors;
 	uint32_t mtu_logged;	/* the engine's path MTU last logged */
@@ -122,6 +127,7 @@ struct ep {
 	uint64_t iv_t0, iv_dt;	/* the current interval's start; the last one's length (us) */
 	uint64_t last_rx_us;	/* last authenticated datagram, 0 none */
 	bool adopted_slot;	/* a predecessor by peer slot was looked for */
+	bool weight_set;	/* mpath_weight.c gave the engine path its own ratio weight */
 };
 
 /* A configured (socket, remote) pair, re-added at each restart. */
@@ -143,6 +149,8 @@ struct braid_mpath {
 	struct braid_mp *mp;
 	enum braid_mp_sched sched;
 	char sched_name[BRAID_OPT_MP_SCHED_LEN];	/* in use: config, then `set scheduler` */
+	struct braid_mp_wnames wn;	/* ratio weights by path name (mpath_weight.c) */
+	bool wn_named;			/* the named form: paths not in wn get 0 */
 
 	struct msock sock[MAX_SOCKS];
 	int n_sock;

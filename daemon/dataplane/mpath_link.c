@@ -3,7 +3,8 @@
  * mpath_link.c - link events and timers of the multipath data plane: an
  * rtnetlink change (os/linkmon) makes mpath_bind.c follow every path's
  * address and interface (engine link events, re-binds, auto interfaces); the housekeeping timer logs path and tunnel MTUs and removes
- * learned paths failed for mp-path-timeout.
+ * learned paths failed for mp-path-timeout, or at once when the peer's path
+ * of the same slot answers from another address.
  */
 #include "dataplane/mpath_link.h"
 
@@ -46,6 +47,31 @@ void mpath_nl_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 }
 
+
+/*
+ * A failed learned path whose peer slot another learned path of the same
+ * socket now carries, usable (the peer's path came back from a new address:
+ * a DHCP renew, an LTE reconnect, a NAT rebinding): nothing will come from
+ * the old address again, so it goes now instead of after mp-path-timeout
+ * (its totals pass to the new path, mpath_stats.c).
+ */
+static bool replaced(const struct braid_mpath *m, int i, int slot)
+{
+	if (slot < 0)
+		return false;
+	for (int j = 0; j < MAX_EPS; j++) {
+		struct braid_mp_path_stats pj;
+
+		if (j == i || !m->ep[j].used || !m->ep[j].learned || m->ep[j].sock != m->ep[i].sock ||
+		    braid_mp_path_stats(m->mp, j, &pj) || pj.peer_slot != slot)
+			continue;
+		if (pj.state == BRAID_MP_PATH_ACTIVE || pj.state == BRAID_MP_PATH_STANDBY ||
+		    pj.state == BRAID_MP_PATH_DEGRADED)
+			return true;
+	}
+	return false;
+}
+
 void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_mpath *m = w->data;
@@ -77,8 +103,11 @@ void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		}
 		if (!m->ep[i].failed_since_us)
 			m->ep[i].failed_since_us = now;
-		if (m->ep[i].learned &&
-		    now - m->ep[i].failed_since_us >= (uint64_t)m->o->mp_path_timeout * 1000000u)
+		if (m->ep[i].learned && ps.state == BRAID_MP_PATH_FAILED && replaced(m, i, ps.peer_slot))
+			mpath_ep_del(m, i, now, "the peer's path of the same slot answers from another "
+				     "address now");
+		else if (m->ep[i].learned &&
+			 now - m->ep[i].failed_since_us >= (uint64_t)m->o->mp_path_timeout * 1000000u)
 			mpath_ep_del(m, i, now, "no answer for mp-path-timeout");
 	}
 	{

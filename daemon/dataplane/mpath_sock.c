@@ -17,6 +17,7 @@
 
 #include "util/log.h"
 #include "dataplane/mpath_stats.h"
+#include "dataplane/mpath_weight.h"
 
 /*
  * Path MTU discovery on a path socket: probe = DF set, and the kernel's
@@ -72,7 +73,9 @@ int mpath_ep_add(struct braid_mpath *m, int sock, const union braid_sockaddr *pe
 	m->ep[i].learned = learned;
 	m->ep[i].configured = !learned;
 	mpath_stats_adopt(m, i, now);
-	if (s->up == 0)
+	mpath_weight_apply(m, i);	/* ratio weight by name, whatever index it got */
+	m->ep[i].disabled = s->disabled;
+	if (s->up == 0 || s->disabled)
 		braid_mp_path_link_event(m->mp, now, i, 0);
 	braid_info("multipath: path %s %s%s", mpath_ep_str(m, i, d, sizeof(d)),
 		   learned ? "learned from an authenticated packet, validating" :

@@ -31,11 +31,13 @@ struct braid_mpath_path_info {
 	int index;			/* engine path index */
 	char local[80], remote[80];	/* printable addresses */
 	bool learned;			/* from an authenticated packet (not configured) */
+	bool disabled;			/* taken out of use by the operator (path_enable) */
 	char dev[16];			/* the local interface ("" unknown) */
 	char route[72];			/* the kernel's route for the path ("" unchecked) */
 	bool route_ok;			/* false: its packets would not leave through dev */
 	unsigned int rebinds;		/* its socket re-bound after address changes */
 	unsigned int bind_failures;	/* re-binds that failed (retried) */
+	unsigned int route_warnings;	/* times its socket's route was found not to take dev */
 	struct braid_mp_path_stats mp;
 	uint64_t wire_tx_pkts, wire_tx_bytes;	/* datagrams incl. control, as sent */
 	uint64_t wire_rx_pkts, wire_rx_bytes;	/* authenticated datagrams */

@@ -184,6 +184,7 @@ int braid_gw_mp_paths(const struct gw_client *c)
 bool braid_gw_mp_check(struct gw_client *c, int64_t now_ms)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
+	struct braid_mpath_stats ms;
 	struct braid_tunnel_stats st;
 	int n;
 
@@ -195,6 +196,13 @@ bool braid_gw_mp_check(struct gw_client *c, int64_t now_ms)
 			c->mp->confirmed = true;
 			return false;
 		}
+	}
+	/* a client that sent multipath control messages (its PATH_CHALLENGEs, PROBEs, ...) took it
+	 * up, even if no path validated yet (lossy links at the start): a client that did not take it
+	 * up sends data only */
+	if (!braid_dp_engine_stats(c->mp->dp, &ms) && ms.mp.ctl_rx) {
+		c->mp->confirmed = true;
+		return false;
 	}
 	braid_dp_stats(c->mp->dp, &st);
 	if (st.link_rx_pkts < BRAID_GW_MP_CONFIRM_PKTS)

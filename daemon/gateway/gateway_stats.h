@@ -15,6 +15,7 @@ struct braid_gateway_stats {
 	uint64_t cookie_rejected;	/* unknown-address packets that created nothing */
 	uint64_t sessions_created;	/* clients created (cookie ACKed or TCP accept) */
 	uint64_t clients_removed;
+	uint64_t gone_rx_bytes, gone_tx_bytes;	/* the link bytes of removed clients (load-stats) */
 	uint64_t max_clients_refused;
 	uint64_t connect_freq_refused;	/* connect-freq N S exceeded (UDP) */
 	uint64_t auth_failed;		/* AUTH_FAILED sent */

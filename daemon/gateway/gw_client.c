@@ -389,10 +389,10 @@ static void client_authenticate(struct gw_client *c)
 	snprintf(c->cn, sizeof(c->cn), "%s", braid_ctls_peer_cn(c->ctl));
 	snprintf(c->cert_cn, sizeof(c->cert_cn), "%s", c->cn);
 	snprintf(c->user, sizeof(c->user), "%s", user);
+	c->mgmt_kid++;	/* the management KID of this key (client-pending-auth), as stock's */
 	if (braid_mgmt_client_auth(g->mg)) {
 		/* management-client-auth: the management client decides (client-auth / client-deny) */
 		c->mgmt_wait = true;
-		c->mgmt_kid++;
 		c->mgmt_deadline_ms = c->created_ms + (o->hand_window > 0 ? o->hand_window : 60) * 1000;
 		c->st = C_AUTH;
 		braid_gw_mgmt_connect(c, false);
@@ -566,7 +566,11 @@ static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
 		if (!c->dc) {
 			if (c->st == C_HANDSHAKE)
 				client_authenticate(c);
-		} else if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
+			break;
+		}
+		if (!c->mgmt_wait)
+			c->mgmt_kid++;	/* the new key's management KID */
+		if (strcmp(braid_ctls_peer_cn(c->ctl), c->cert_cn)) {
 			braid_gw_client_kill(c, "the certificate's common name changed in a renegotiation");
 		} else if (braid_mgmt_client_auth(c->g->mg) && !c->mgmt_wait) {
 			/* as stock: every new key is authorised again (>CLIENT:REAUTH) */
@@ -574,7 +578,6 @@ static void on_event(struct gw_client *c, const struct braid_ctls_event *ev)
 
 			c->reauth_key = ev->key_id;
 			c->mgmt_wait = true;
-			c->mgmt_kid++;
 			c->mgmt_deadline_ms = braid_gw_now_ms() +
 					      (o->hand_window > 0 ? o->hand_window : 60) * 1000;
 			braid_gw_mgmt_connect(c, true);

@@ -12,7 +12,10 @@
 #include "control/mgmt.h"
 #include "control/mgmt_cfg.h"
 #include "control/mgmt_cmd.h"
+#include "ctl/km2.h"
+#include "ctl/session.h"
 #include "gateway/gw_client.h"
+#include "gateway/gateway_mp.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
@@ -60,8 +63,10 @@ static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
 {
 	struct braid_gateway *g = user;
 
+	/* as stock: the process's link byte totals, the clients gone included */
 	*n = 0;
-	*in = *out = 0;
+	*in = g->st.gone_rx_bytes;
+	*out = g->st.gone_tx_bytes;
 	for (uint32_t i = 0; i < g->max_clients; i++) {
 		struct gw_client *c = g->by_pid[i];
 
@@ -110,6 +115,33 @@ static int op_kill(void *user, enum braid_mgmt_kill how, const char *arg, const 
 	return *n ? 0 : -ENOENT;
 }
 
+/* `braid clients`, `braid client-paths`: the active clients, with their multipath data paths */
+static int op_braid_clients(void *user, struct braid_mgmt_client *out, int max)
+{
+	struct braid_gateway *g = user;
+	int n = 0;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+
+		if (!c || c->dead || c->st != C_ACTIVE)
+			continue;
+		if (n < max) {
+			struct braid_mgmt_client *o = &out[n];
+
+			memset(o, 0, sizeof(*o));
+			o->cid = c->cid;
+			snprintf(o->cn, sizeof(o->cn), "%s", braid_gw_cname(c));
+			snprintf(o->real, sizeof(o->real), "%s", c->real);
+			o->rx_bytes = c->rx_bytes;
+			o->tx_bytes = c->tx_bytes;
+			o->dp = braid_gw_mp_dp(c);
+		}
+		n++;
+	}
+	return n;
+}
+
 static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
 			  const char *client_reason, const char *config)
 {
@@ -121,6 +153,53 @@ static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, 
 		if (!c || c->dead || c->cid != cid || !c->mgmt_wait || c->mgmt_kid != kid)
 			continue;
 		braid_gw_mgmt_answer(c, ok, reason, client_reason, config);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * client-pending-auth: as stock's send_auth_pending_messages, AUTH_PENDING (with ",timeout N"
+ * when the client's IV_PROTO says it understands it) and INFO_PRE,EXTRA go to the client; a
+ * client waiting for client-auth gets the time (at most max(reneg-sec/2, hand-window)).
+ */
+static int op_pending_auth(void *user, unsigned long cid, unsigned kid, const char *extra,
+			   unsigned timeout)
+{
+	struct braid_gateway *g = user;
+	const struct braid_options *o = g->o;
+
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+		unsigned max = (unsigned)(o->hand_window > 0 ? o->hand_window : 60);
+		uint32_t proto = 0;
+		char msg[1280];
+		int n;
+
+		if (!c || c->dead || c->cid != cid || c->mgmt_kid != kid || !c->ctl)
+			continue;
+		if (o->reneg_sec > 0 && (unsigned)o->reneg_sec / 2 > max)
+			max = (unsigned)o->reneg_sec / 2;
+		if (timeout > max)
+			timeout = max;
+		braid_peer_info_iv_proto(braid_ctls_peer_info(c->ctl), &proto);
+		if (proto & BRAID_IV_PROTO_AUTH_PENDING_KW)
+			snprintf(msg, sizeof(msg), "AUTH_PENDING,timeout %u", timeout);
+		else
+			snprintf(msg, sizeof(msg), "AUTH_PENDING");
+		n = snprintf(NULL, 0, "INFO_PRE,%s", extra);
+		if (n < 0 || (size_t)n >= sizeof(msg))
+			return -EMSGSIZE;	/* stock: "Extra parameter might be too long" */
+		if (braid_ctls_send_text(c->ctl, msg))
+			return -EIO;
+		snprintf(msg, sizeof(msg), "INFO_PRE,%s", extra);
+		if (braid_ctls_send_text(c->ctl, msg))
+			return -EIO;
+		braid_gw_ctl_run(c);
+		if (c->mgmt_wait)
+			c->mgmt_deadline_ms = braid_gw_now_ms() + (int64_t)timeout * 1000;
+		braid_info("%s/%s: client-pending-auth: AUTH_PENDING (%u s) sent", braid_gw_cname(c),
+			   c->real, timeout);
 		return 0;
 	}
 	return -ENOENT;
@@ -162,11 +241,13 @@ int gw_mgmt_open(struct braid_gateway *g)
 		.load_stats = op_load_stats,
 		.kill = op_kill,
 		.client_auth = op_client_auth,
+		.braid_clients = op_braid_clients,
+		.pending_auth = op_pending_auth,
 	};
 	int r;
 
 	braid_mgmt_cfg_from_options(&cfg, o);
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	if (o->mgmt_client_auth && o->auth_user_pass_verify)
 		braid_warn("management-client-auth: the management client decides; "

@@ -12,9 +12,11 @@
 #include <sodium.h>
 
 #include "control/mgmt.h"
+#include "ctl/session.h"
 #include "gateway/gw_script.h"
 
-#define ENV_MAX 64
+#define CERT_ENV_MAX 32
+#define ENV_MAX (64 + CERT_ENV_MAX)
 
 /* stock's n_clients: the clients connected (pushed, keys installed) */
 static unsigned active_clients(const struct braid_gateway *g)
@@ -33,7 +35,9 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 	char *env[ENV_MAX];
 	size_t n;
 
-	n = braid_gw_client_env(c, env, ENV_MAX - 7, disconnect);
+	n = braid_gw_client_env(c, env, ENV_MAX - 7 - CERT_ENV_MAX, disconnect);
+	if (c->ctl)	/* tls_id_N, X509_N_*, tls_serial_N, tls_digest_N ... as stock */
+		n += braid_ctls_peer_cert_env(c->ctl, env + n, CERT_ENV_MAX);
 	if (connect) {
 		/* before authentication stock has no trusted_* / time_unix yet */
 		size_t k = 0;

@@ -192,6 +192,8 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		braid_gw_addr_remove(g, c);
 	g->st.clients--;
 	g->st.clients_removed++;
+	g->st.gone_rx_bytes += c->rx_bytes;	/* load-stats counts them on, as stock's totals */
+	g->st.gone_tx_bytes += c->tx_bytes;
 	c->next_dead = g->dead;
 	g->dead = c;
 }

@@ -253,10 +253,11 @@ int braid_mp_set_sched(struct braid_mp *mp, enum braid_mp_sched s, const uint32_
 	if (s == BRAID_MP_SCHED_RATIO) {
 		for (i = 0; i < n; i++)
 			sum += ratio[i];
-		if (!sum)
+		if (n && !sum)
 			return -EINVAL;
 		memset(mp->cfg.ratio, 0, sizeof(mp->cfg.ratio));
-		memcpy(mp->cfg.ratio, ratio, n * sizeof(*ratio));
+		if (n)
+			memcpy(mp->cfg.ratio, ratio, n * sizeof(*ratio));
 	}
 	mp->cfg.sched = s;
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++)

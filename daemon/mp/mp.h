@@ -63,7 +63,8 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg);
 /* Releases every held ref through the callbacks. */
 void braid_mp_free(struct braid_mp *mp);
 
-/* Switch scheduler at run time; ratio (n weights) only for RATIO. */
+/* Switch scheduler at run time; ratio (n weights) only for RATIO. RATIO with
+ * n = 0: no weights by slot (each path's from braid_mp_path_set_weight). */
 int braid_mp_set_sched(struct braid_mp *mp, enum braid_mp_sched s, const uint32_t *ratio,
 		       unsigned int n);
 /* "edf", "rtt", "ratio 3:1", "mpip", "lowest-rtt", "backup", "redundant". */
@@ -93,6 +94,15 @@ int braid_mp_path_set(struct braid_mp *mp, int path, unsigned int flags, uint64_
  * once (docs/multipath.md §6). 0, -ENOENT or -EINVAL.
  */
 int braid_mp_path_set_slot(struct braid_mp *mp, int path, unsigned int slot);
+/*
+ * The ratio scheduler's weight of one path (0..BRAID_MP_WEIGHT_MAX),
+ * overriding its slot's weight; BRAID_MP_WEIGHT_NONE goes back to the
+ * slot's; BRAID_MP_WEIGHT_SPARE: it carries data (weight 1) only while no
+ * other usable path has a weight above 0. Weight 0: never (as ratio 1:0).
+ * The caller binds weights to names (dataplane/mpath_weight.c). Local only
+ * (the peer is not told). 0, -ENOENT or -EINVAL.
+ */
+int braid_mp_path_set_weight(struct braid_mp *mp, int path, uint32_t weight);
 
 /*
  * Queue a data packet. meta = braid_mp_classify() result. 0, -ENETUNREACH

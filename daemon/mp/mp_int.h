@@ -121,6 +121,8 @@ struct mp_path {
 	uint8_t slot;		/* own configuration slot, BRAID_MP_SLOT_NONE */
 	uint8_t peer_slot;	/* the peer's, from its PATH_STATUS */
 	uint8_t peer_flags;	/* BRAID_MP_STATUS_F_* from the peer */
+	uint8_t has_weight;	/* ratio: weight below overrides the slot's */
+	uint32_t weight;	/* braid_mp_path_set_weight() */
 	uint32_t status_left;	/* PATH_STATUS repeats left (with probes) */
 	uint64_t redundant_skipped;
 	uint64_t status_sent, status_rx;

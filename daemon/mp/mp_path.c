@@ -155,6 +155,23 @@ int braid_mp_path_set_slot(struct braid_mp *mp, int path, unsigned int slot)
 	return 0;
 }
 
+int braid_mp_path_set_weight(struct braid_mp *mp, int path, uint32_t weight)
+{
+	struct mp_path *p = mp_get_path(mp, path);
+
+	if (!p)
+		return -ENOENT;
+	if (weight > BRAID_MP_WEIGHT_MAX && weight != BRAID_MP_WEIGHT_NONE &&
+	    weight != BRAID_MP_WEIGHT_SPARE)
+		return -EINVAL;
+	if (weight == BRAID_MP_WEIGHT_NONE ? !p->has_weight : p->has_weight && p->weight == weight)
+		return 0;
+	p->has_weight = weight != BRAID_MP_WEIGHT_NONE;
+	p->weight = p->has_weight ? weight : 0;
+	mp_sched_reweigh(mp);
+	return 0;
+}
+
 /* A path that never carried data (a standby, or one just validated) takes
  * over from a failed one: start it at the failed path's rate instead of
  * the slow initial ramp; a standing queue cuts it back within a round. */

@@ -8,7 +8,9 @@
  * deterministic form of MPIP's weighted random choice, with the same shares.
  *
  * ratio and backup know paths by slot, not by engine index: the index of a
- * learned path is the order the paths were learned in (docs/multipath.md §6).
+ * learned path is the order the paths were learned in (docs/multipath.md §6);
+ * a path's own ratio weight (set by name in dataplane/mpath_weight.c)
+ * overrides its slot's.
  */
 #include <float.h>
 
@@ -108,17 +110,32 @@ unsigned int mp_sched_slot(const struct mp_path *p)
 	return p->slot != BRAID_MP_SLOT_NONE ? p->slot : p->peer_slot;
 }
 
-/* ratio: the weight of the path's slot; a path without a slot gets 0 while
- * a usable path has one, and all get 1 when none has. */
-static double ratio_weight(const struct braid_mp *mp, int i)
+/* ratio: the path's own weight (braid_mp_path_set_weight; a spare has 0
+ * here), else its slot's; a path with neither gets 0 while a usable path has
+ * a slot, and all get 1 when none has. */
+static double ratio_weight1(const struct braid_mp *mp, int i)
 {
 	unsigned int s = mp_sched_slot(&mp->path[i]);
 	int j;
 
+	if (mp->path[i].has_weight)
+		return mp->path[i].weight == BRAID_MP_WEIGHT_SPARE ? 0.0 : (double)mp->path[i].weight;
 	if (s != BRAID_MP_SLOT_NONE)
 		return s < BRAID_MP_MAX_PATHS ? (double)mp->cfg.ratio[s] : 0.0;
 	for (j = 0; j < BRAID_MP_MAX_PATHS; j++)
 		if (mp_usable(&mp->path[j]) && mp_sched_slot(&mp->path[j]) != BRAID_MP_SLOT_NONE)
+			return 0.0;
+	return 1.0;
+}
+
+/* ... and a spare (BRAID_MP_WEIGHT_SPARE) gets 1 while no other usable path
+ * has a weight above 0. */
+static double ratio_weight(const struct braid_mp *mp, int i)
+{
+	if (!mp->path[i].has_weight || mp->path[i].weight != BRAID_MP_WEIGHT_SPARE)
+		return ratio_weight1(mp, i);
+	for (int j = 0; j < BRAID_MP_MAX_PATHS; j++)
+		if (j != i && mp_usable(&mp->path[j]) && ratio_weight1(mp, j) > 0.0)
 			return 0.0;
 	return 1.0;
 }

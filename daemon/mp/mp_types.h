@@ -16,6 +16,9 @@
 #include "mp_msg.h"
 
 #define BRAID_MP_MAX_PATHS 8
+#define BRAID_MP_WEIGHT_MAX 1000000u	/* largest ratio weight */
+#define BRAID_MP_WEIGHT_NONE UINT32_MAX	/* braid_mp_path_set_weight: the slot's */
+#define BRAID_MP_WEIGHT_SPARE (UINT32_MAX - 1)	/* ... only while no other usable path has a weight */
 
 struct braid_mp;
 

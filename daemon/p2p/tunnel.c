@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tunnel.c - the point-to-point data plane on libev (see tunnel.h): set-up
- * (static key, data channel, UDP socket, TUN, multipath data plane, control
- * socket, signals), the run loop, session restarts, statistics and
+ * (static key, data channel, UDP socket, TUN, multipath data plane,
+ * signals), the run loop, session restarts, statistics and
  * teardown. The I/O is in tunnel_io.c, the keepalive timer and the signal
  * callbacks in tunnel_keepalive.c.
  */
@@ -19,8 +19,6 @@
 #include <sodium.h>
 
 #include "config/config.h"
-#include "control/control.h"
-#include "control/ctlops.h"
 #include "dc/dc.h"
 #include "dc/static_key.h"
 #include "util/log.h"
@@ -193,7 +191,7 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, t->mpd);
+	r = braid_status_write(t->o->status_path, &t->st, t->mpd, t->connected);
 	if (r)
 		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
 }
@@ -380,16 +378,6 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		ev_timer_start(t->loop, &t->status_t);
 		status_cb(t->loop, &t->status_t, 0);
 	}
-	if (o->control_socket) {
-		struct braid_control_ops ops;
-
-		t->ctlops.st = &t->st;
-		t->ctlops.dp = t->mpd;
-		braid_ctlops_init(&ops, &t->ctlops, BRAID_VERSION_STR);
-		r = braid_control_new(&t->ctl, t->loop, o->control_socket, &ops);
-		if (r)
-			goto err_ctl;
-	}
 	for (int i = 0; i < SIG_N; i++) {
 		ev_signal_init(&t->sig[i], tunnel_signal_cb, signums[i]);
 		t->sig[i].data = t;
@@ -402,13 +390,6 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	*out = t;
 	return 0;
 
-err_ctl:
-	ev_timer_stop(t->loop, &t->status_t);
-	ev_timer_stop(t->loop, &t->tick);
-	ev_io_stop(t->loop, &t->tun_r);
-	ev_io_stop(t->loop, &t->sock_r);
-	braid_dp_close(t->mpd);
-	t->mpd = NULL;
 err_loop:
 	ev_loop_destroy(t->loop);
 	t->loop = NULL;
@@ -439,8 +420,6 @@ void braid_tunnel_free(struct braid_tunnel *t)
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_timer_stop(t->loop, &t->tick);
 		ev_timer_stop(t->loop, &t->status_t);
-		braid_control_free(t->ctl);
-		t->ctl = NULL;
 		braid_dp_close(t->mpd);
 		t->mpd = NULL;
 		for (int i = 0; i < SIG_N; i++)

@@ -14,8 +14,6 @@
 #include <sys/socket.h>
 
 #include "config/options.h"
-#include "control/control.h"
-#include "control/ctlops.h"
 #include "dc/dc.h"
 #include "dc/static_key.h"
 #include "os/sock.h"
@@ -49,8 +47,6 @@ struct braid_tunnel {
 	int rx_path;			/* the path of the packet being opened */
 	struct braid_dp *mpd;		/* multipath data path (backend.h), or NULL (single path) */
 	ev_timer status_t;
-	struct braid_control *ctl;	/* control socket, or NULL */
-	struct braid_ctlops ctlops;
 
 	ev_io tun_r, sock_r, sock_w;
 	ev_timer tick;

@@ -6,6 +6,8 @@
 #include "p2p/tunnel_mgmt.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
 #include <time.h>
 
 #include "control/mgmt.h"
@@ -48,6 +50,35 @@ static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
 	*out = t->st.link_tx_bytes;
 }
 
+/* single-path mode: the current peer as the one path, once a packet authenticated */
+static int op_braid_single(void *user, struct braid_mgmt_client *out)
+{
+	const struct braid_tunnel *t = user;
+	const struct braid_path *p = &t->ps.path[0];
+
+	if (t->mpd || !t->connected || !t->ps.n)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < t->ps.n && i < BRAID_PATHSET_MAX; i++)
+		if (t->ps.path[i].has_peer && t->ps.path[i].rx_packets) {
+			p = &t->ps.path[i];
+			break;
+		}
+	if (p->has_peer)
+		braid_sockaddr_str(&p->peer, out->real, sizeof(out->real));
+	out->rx_bytes = t->st.link_rx_bytes;
+	out->tx_bytes = t->st.link_tx_bytes;
+	return 0;
+}
+
+/* the braid commands: the multipath data path (NULL in single-path mode) */
+static struct braid_dp *op_braid_dp(void *user)
+{
+	const struct braid_tunnel *t = user;
+
+	return t->mpd;
+}
+
 int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 {
 	const struct braid_options *o = t->o;
@@ -57,6 +88,8 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 		.status = op_status,
 		.bytecount = op_bytecount,
 		.load_stats = op_load_stats,
+		.braid_dp = op_braid_dp,
+		.braid_single = op_braid_single,
 	};
 	char t4[INET_ADDRSTRLEN] = "";
 	struct braid_mgmt_state s = { .tun4 = t4 };
@@ -66,7 +99,7 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 	/* no hold, password query or client-auth in the static-key mode (no effect: warned below) */
 	cfg.hold = cfg.query_passwords = cfg.client_auth = false;
 	*out = NULL;
-	if (!o->mgmt_addr)
+	if (!o->mgmt_addr && !o->control_socket)	/* control-socket: braidctl's own listener */
 		return 0;
 	if (o->mgmt_hold || o->mgmt_query_passwords || o->mgmt_client_auth)
 		braid_warn("management-hold/-query-passwords/-client-auth have no effect in "

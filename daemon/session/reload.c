@@ -4,13 +4,15 @@
  */
 #include "session/reload.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <ev.h>
 
-#include "control/surface.h"
+#include "dataplane/backend.h"
+#include "mp/mp.h"
 #include "os/sdnotify.h"
 #include "util/log.h"
 
@@ -80,17 +82,87 @@ int braid_reload_begin(struct braid_options *cur, struct braid_reload_diff *d)
 	return 0;
 }
 
+/* The address of a printable path address "[AF_INET]10.0.1.1:1194" into a (family or 0). */
+static int path_addr(const char *s, unsigned char a[16])
+{
+	const char *b = strchr(s, ']'), *colon = strrchr(s, ':');
+	char ip[INET6_ADDRSTRLEN];
+	size_t n;
+
+	if (!b || !colon || colon <= b || (n = (size_t)(colon - b - 1)) >= sizeof(ip))
+		return 0;
+	memcpy(ip, b + 1, n);
+	ip[n] = '\0';
+	if (inet_pton(AF_INET, ip, a) == 1)
+		return AF_INET;
+	return inet_pton(AF_INET6, ip, a) == 1 ? AF_INET6 : 0;
+}
+
+/* Does mp-path LOCAL (an interface name or a numeric address) name path p? */
+static bool path_is(const char *local, const struct braid_mpath_path_info *p)
+{
+	unsigned char want[16], have[16];
+	int wf, hf;
+
+	if (p->dev[0] && !strcmp(local, p->dev))
+		return true;
+	wf = inet_pton(AF_INET, local, want) == 1 ? AF_INET :
+	     inet_pton(AF_INET6, local, want) == 1 ? AF_INET6 : 0;
+	hf = path_addr(p->local, have);
+	return wf && wf == hf && !memcmp(want, have, wf == AF_INET ? 4 : 16);
+}
+
+/* mp-path LOCAL's paths get backup (set_backup) and/or cap (set_cap) from the config. */
+static void set_path(struct braid_dp *dp, const char *prefix, const struct braid_opt_mp_path *c,
+		     bool set_backup, bool set_cap)
+{
+	struct braid_mpath_path_info pi[BRAID_MP_MAX_PATHS];
+	int n = braid_dp_paths(dp, pi, BRAID_MP_MAX_PATHS), hits = 0, r;
+
+	if (n > BRAID_MP_MAX_PATHS)
+		n = BRAID_MP_MAX_PATHS;
+	for (int i = 0; i < n; i++) {
+		unsigned int flags = pi[i].mp.flags;
+		uint64_t cap = pi[i].mp.cap_bps;
+
+		if (!path_is(c->local, &pi[i]))
+			continue;
+		hits++;
+		if (set_backup)
+			flags = c->backup ? flags | BRAID_MP_PATH_F_BACKUP : flags & ~BRAID_MP_PATH_F_BACKUP;
+		if (set_cap)
+			cap = c->cap_bps;
+		r = braid_dp_path_set(dp, pi[i].index, flags, cap);
+		if (r)
+			braid_warn("%s: mp-path %s: path %d refused the change: %s", prefix, c->local,
+				   pi[i].index, strerror(-r));
+		else
+			braid_info("%s: path %d %s -> %s: %s%s", prefix, pi[i].index, pi[i].local,
+				   pi[i].remote, flags & BRAID_MP_PATH_F_BACKUP ? "backup" : "active",
+				   cap ? ", capped" : "");
+	}
+	if (!hits)
+		braid_warn("%s: mp-path %s: no such path now",
+			   prefix, c->local);
+}
+
 void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 			   const struct braid_reload_diff *d, const char *who)
 {
-	char err[256], prefix[160];
+	char prefix[160];
 
 	if (!dp)
 		return;
 	snprintf(prefix, sizeof(prefix), "reload%s%s", who ? ": " : "", who ? who : "");
-	if ((d->changed & BRAID_RELOAD_SCHED) &&
-	    braid_surface_set_sched(dp, prefix, o->mp_sched, err, sizeof(err)))
-		braid_warn("%s: mp-scheduler %s: %s", prefix, o->mp_sched, err);
+	if (d->changed & BRAID_RELOAD_SCHED) {
+		int r = braid_dp_set_sched(dp, o->mp_sched);
+
+		if (r)
+			braid_warn("%s: mp-scheduler %s: refused by the engine: %s", prefix, o->mp_sched,
+				   strerror(-r));
+		else
+			braid_info("%s: scheduler set to %s", prefix, o->mp_sched);
+	}
 	if (!(d->changed & BRAID_RELOAD_PATHS))
 		return;
 	for (unsigned i = 0; i < o->n_mp_paths; i++) {
@@ -103,16 +175,8 @@ void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 				   "(SIGHUP)", prefix);
 			continue;
 		}
-		/* what changed (each set is logged with the path's settings) */
-		if (((d->paths_backup_changed & (1u << i)) &&
-		     braid_surface_set_path(dp, prefix, p->local,
-					    p->backup ? BRAID_CTL_PATH_BACKUP : BRAID_CTL_PATH_ACTIVE, 0,
-					    err, sizeof(err))) ||
-		    ((d->paths_cap_changed & (1u << i)) &&
-		     braid_surface_set_path(dp, prefix, p->local,
-					    p->cap_bps ? BRAID_CTL_PATH_CAP : BRAID_CTL_PATH_NOCAP,
-					    p->cap_bps, err, sizeof(err))))
-			braid_warn("%s: mp-path %s: %s", prefix, p->local, err);
+		set_path(dp, prefix, p, d->paths_backup_changed & (1u << i),
+			 d->paths_cap_changed & (1u << i));
 	}
 }
 

@@ -27,6 +27,9 @@ tc_server srv "$SP" tls-auth "script-security 2" "auth-user-pass-verify $TB_DIR/
 
 common=("auth-user-pass" "management-hold" "management-query-passwords")
 [ "$SCRIPT" = mgmt_client_authfail.script ] && common+=("auth-retry interact")
+# management-query-remote with a second remote where nothing listens (skipped / modified by the script)
+[ "$SCRIPT" = mgmt_client.script ] && common+=("remote $(tb_srv_addr 1) 1195" "management-query-remote")
+sed "s|@SRV@|$(tb_srv_addr 1)|g" "$HERE/$SCRIPT" >"$TB_DIR/script"
 [ "$PROTO" = udp ] && common+=("explicit-exit-notify 1")
 
 # stock openvpn as the client
@@ -38,18 +41,19 @@ printf '%s\n' "client" "dev tun" "proto $CP" "remote $(tb_srv_addr 1) 1194" "nob
 tb_bg "$TB_CLI" openvpn --cd "$TB_DIR" --config "$TB_DIR/ovc.conf" --log "$TB_DIR/ovc.log"
 OVC=$TB_LAST_PID
 for _ in $(seq 1 100); do grep -q "Need hold release" "$TB_DIR/ovc.log" && break; sleep 0.05; done
-tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7505 "$HERE/$SCRIPT" \
+tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7505 "$TB_DIR/script" \
 	"$TB_DIR/stock.json" || fail "stock client: the script failed ($(tail -c 600 "$TB_DIR/stock.json"))"
 wait "$OVC" 2>/dev/null
 echo "ok: stock openvpn client driven through the script"
 
 tc_client cli "$PROTO" tls-auth "${common[@]}" "management 127.0.0.1 7506"
 bd_wait_log cli "Need hold release" 10 || fail "braidd: no hold"
-tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7506 "$HERE/$SCRIPT" \
+tb_exec "$TB_CLI" python3 "$HERE/mgmt_drive.py" 127.0.0.1:7506 "$TB_DIR/script" \
 	"$TB_DIR/braid.json" || fail "braidd client: the script failed ($(tail -c 600 "$TB_DIR/braid.json"))"
 wait "${BD_PID[cli]}" 2>/dev/null
 echo "ok: braidd client driven through the script"
 
+[ -n "${MGMT_KEEP:-}" ] && cp "$TB_DIR"/*.json "$MGMT_KEEP"/	# for a look at the raw transcripts
 python3 "$HERE/mgmt_compare.py" "$TB_DIR/stock.json" "$TB_DIR/braid.json" || fail "transcripts differ"
 grep -q "MANAGEMENT: Client connected from" "$TB_DIR/cli.log" || fail "braidd did not log the connection"
 # the log history starts at the process start, as stock's

@@ -4,7 +4,8 @@
 # interface, metric 100/200, as DHCP leaves it; the kernel alone sends everything out c1). Client `mp-path c1` and
 # `mp-path c2` to one server address: each socket is bound to its interface, so both links carry the session.
 # c2's default route is missing at start: braidd says so (log, status route_ok false, "no route via c2") and
-# path 2 comes up once the route is added, without a restart; `braidctl status` flags it under the table, then not.
+# path 2 comes up once the route is added, without a restart; `braidctl status` flags it under the table, then not
+# (the path object of `braid paths` carries route_ok false and the route while the check flags it).
 # Asserts: the bed really has no source routing (ip route get from c2's address says c1); both paths active with
 # dev c1/c2 and route_ok in the status file; a 16 MB download through the tunnel has the right sha256; the
 # interface byte counters of c1 and c2 each carry more than 30 % of the bytes of both (equal 50 Mbit/s links).

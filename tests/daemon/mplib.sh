@@ -86,3 +86,32 @@ mp_http_get() {
 	done
 	echo "$got"
 }
+
+# mp_up_start PORT OUT: a TCP sink on the server side (tunnel address), writing the sha256 of what it gets to
+# $TB_DIR/OUT; sets MP_UP_PID. mp_up_send FILE PORT [ADDR]: send $TB_DIR/FILE from the client through the tunnel.
+mp_up_start() {
+	tb_bg "$TB_SRV" python3 -c 'import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", int(sys.argv[1]))); s.listen(1); c, _ = s.accept(); h = hashlib.sha256()
+while True:
+    d = c.recv(65536)
+    if not d:
+        break
+    h.update(d)
+open(sys.argv[2], "w").write(h.hexdigest() + "\n")' "$1" "$TB_DIR/$2"
+	MP_UP_PID=$TB_LAST_PID
+	sleep 0.3
+}
+mp_up_send() {
+	tb_exec "$TB_CLI" python3 -c 'import socket, sys, time
+for k in range(50):  # the sink may not listen yet (a busy host)
+    try:
+        s = socket.create_connection((sys.argv[3], int(sys.argv[2])), timeout=60)
+        break
+    except ConnectionRefusedError:
+        if k == 49:
+            raise
+        time.sleep(0.2)
+s.sendall(open(sys.argv[1], "rb").read()); s.shutdown(socket.SHUT_WR); s.recv(1); s.close()' \
+		"$TB_DIR/$1" "$2" "${3:-10.200.0.1}"
+}

@@ -62,7 +62,7 @@ draw() { # the client's own view, as `braidctl status` prints it
 	fi
 }
 # active paths whose local address is $1 (a re-bound path may come back under a new index)
-active_on() { ctl status --json | jq --arg a "$1:" '[.paths[] | select((.local | contains($a)) and .state == "active")] | length'; }
+active_on() { ctl status --json | jq --arg a "$1:" '[.paths[] | select((.local | contains($a)) and .state == "up" and (.backup | not))] | length'; }
 
 renew() { # path 1's address 10.2.1.2 -> $NEW2, as a DHCP renew with a new lease does (tests/lib/testbed.sh)
 	tb_addr_change 2 "${NEW2##*.}" || fail "tb_addr_change"

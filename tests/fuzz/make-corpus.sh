@@ -67,12 +67,13 @@ capture tcp tls-auth AES-256-GCM
 capture tcp tls-crypt AES-256-GCM
 
 python3 "$here/pcap2corpus.py" "$raw" "$seeds" || fail "pcap2corpus"
-mkdir -p "$seeds"/{dc,cookie,km2,mp_msg,netlink,config,argv,ctlproto,push}
+mkdir -p "$seeds"/{dc,cookie,km2,mp_msg,netlink,config,argv,push}
 "$BRAID_BIN_DIR/fuzz_mkseeds" dc "$seeds/dc" "$seeds"/inner/*.bin || fail "mkseeds dc"
 for h in cookie km2 mp_msg; do "$BRAID_BIN_DIR/fuzz_mkseeds" $h "$seeds/$h" || fail "mkseeds $h"; done
 nsn="fzseed$$"
 ip netns add "$nsn" && ip netns exec "$nsn" python3 "$here/netlink_seeds.py" "$seeds/netlink"
 ip netns del "$nsn"
+python3 "$here/mgmt_braid_seeds.py" "$seeds/mgmt_braid" || fail "mgmt_braid seeds"
 
 # configs: the golden profiles, and the runs' configs (as files and as command lines)
 cp "$repo"/tests/unit/config/corpus/*.ovpn "$repo"/tests/unit/config/corpus/*.conf "$seeds/config/" 2>/dev/null
@@ -104,23 +105,6 @@ for line in open(sys.argv[1]):
 open(sys.argv[2], 'wb').write(b'\0'.join(w.encode() for w in words))
 PY
 done
-# control socket requests (docs/control-protocol.md)
-i=0
-while IFS= read -r line; do
-	printf '%s' "$line" >"$seeds/ctlproto/req-$i"
-	i=$((i + 1))
-done <<'EOF2'
-status
-version
-set scheduler edf
-set scheduler ratio 1:0
-set scheduler redundant
-set path 1 backup
-set path 0 active
-set path 10.1.1.2 cap 20
-set path fd0b:1:1::2 nocap
-status	
-EOF2
 # control messages a server sends besides PUSH_REPLY (fact sheet §6), and a reply in parts
 j=0
 while IFS= read -r m; do

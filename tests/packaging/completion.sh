@@ -29,6 +29,12 @@ want _braidd "braidd --mp-auto-in" "--mp-auto-include"
 want _braidd "braidd --genkey tls" "tls-auth tls-crypt"
 want _braidctl "braidctl st" "status"
 want _braidctl "braidctl v" "version"
+want _braidctl "braidctl -s /tmp/x.sock l" "log"
+want _braidctl "braidctl set " "scheduler path client"
+want _braidctl "braidctl set path c1 d" "disable"
+want _braidctl "braidctl set scheduler lo" "lowest-rtt"
+want _braidctl "braidctl status --w" "--watch"
+want _braidctl "braidctl --tc" "--tcp"
 n=$(braidd --help-options | wc -l)
 want _braidd "braidd --zz" ""
 COMP_WORDS=(braidd --); COMP_CWORD=1; _braidd

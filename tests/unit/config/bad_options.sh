@@ -23,6 +23,15 @@ check() {
 conf() { printf '%s\n' "$@" >"$D/c.conf"; }
 C=$D/c.conf
 
+# mp-scheduler ratio by path name (docs/braidd.md "Ratio weights by name")
+conf "dev tun" "mp-scheduler ratio wlan0=3 wlan0=1"
+check "$C:2: option 'mp-scheduler': 'ratio' by name needs NAME=WEIGHT pairs like wlan0=3 lte0=1 (distinct names, weights 0..1000000, one above 0, max 8), got 'wlan0=3 wlan0=1'" --config "$C"
+conf "dev tun" "mp-scheduler ratio wlan0=0 lte0=0"
+check "$C:2: option 'mp-scheduler': 'ratio' by name needs NAME=WEIGHT pairs like wlan0=3 lte0=1 (distinct names, weights 0..1000000, one above 0, max 8), got 'wlan0=0 lte0=0'" --config "$C"
+conf "dev tun" "mp-scheduler edf wlan0=1"
+check "$C:2: option 'mp-scheduler': scheduler 'edf' takes no weights, got 'wlan0=1'" --config "$C"
+conf "dev tun" "mp-scheduler ratio 3:1 2:1"
+check "$C:2: option 'mp-scheduler': unexpected argument '2:1'" --config "$C"
 conf "client" "dev tun" "remote 192.0.2.1" "compress lz4"
 check "$C:4: option 'compress': 'lz4': compression is not supported (VORACLE); use 'compress' stub, 'comp-lzo no' or 'allow-compression no'" --config "$C"
 conf "client" "comp-lzo"

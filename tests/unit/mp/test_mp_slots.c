@@ -14,7 +14,7 @@
  * cross at once; data is not carried: its placement is read from the queue
  * stats right after it was queued.
  *
- * Usage: test_mp_slots learned|ratio|backup|prio|old|redundant
+ * Usage: test_mp_slots learned|ratio|weight|backup|prio|old|redundant
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -219,6 +219,59 @@ static void case_ratio(void)
 			(unsigned long long)st(h.a, 1).queue_bytes);
 		teardown(&h);
 	}
+}
+
+/* Per-path weights (braid_mp_path_set_weight) override the slots' and survive a
+ * scheduler switch; no weighted path usable: the others share equally. */
+static void case_weight(void)
+{
+	const uint32_t r52[2] = { 5, 2 };
+	struct h h;
+	uint64_t pid = 0;
+
+	setup(&h, 0, 0);
+	pump(&h, 300000);
+	CHECK_EQ(braid_mp_set_sched(h.a, BRAID_MP_SCHED_RATIO, r52, 2), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, 1), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, 3), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, BRAID_MP_WEIGHT_MAX + 1), -EINVAL);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 5, 1), -ENOENT);
+	CHECK_EQ(offer(h.a, h.now, 400, &pid), 400);
+	CHECK_EQ(st(h.a, 0).queue_pkts, 100);
+	CHECK_EQ(st(h.a, 1).queue_pkts, 300);
+	teardown(&h);
+
+	/* back to the slot's weight; a weight by path only (n = 0), the other unlisted */
+	setup(&h, 0, 0);
+	pump(&h, 300000);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, 1), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, BRAID_MP_WEIGHT_NONE), 0);
+	CHECK_EQ(braid_mp_set_sched(h.a, BRAID_MP_SCHED_RATIO, r52, 2), 0);
+	CHECK_EQ(offer(h.a, h.now, 700, &pid), 700);
+	CHECK_EQ(st(h.a, 0).queue_pkts, 500);
+	CHECK_EQ(st(h.a, 1).queue_pkts, 200);
+	teardown(&h);
+
+	setup(&h, 0, 0);
+	pump(&h, 300000);
+	CHECK_EQ(braid_mp_set_sched(h.a, BRAID_MP_SCHED_RATIO, NULL, 0), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, BRAID_MP_WEIGHT_SPARE), 0);
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, 2), 0);
+	CHECK_EQ(offer(h.a, h.now, 100, &pid), 100);
+	CHECK_EQ(st(h.a, 0).queue_pkts, 0);
+	CHECK_EQ(st(h.a, 1).queue_pkts, 100);
+	/* the only weighted path at 0 (never, as ratio 1:0): the spare takes the data */
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 1, 0), 0);
+	CHECK_EQ(offer(h.a, h.now, 100, &pid), 100);
+	CHECK_EQ(st(h.a, 0).queue_pkts, 100);
+	CHECK_EQ(st(h.a, 1).queue_pkts, 100);
+	/* no spare and every weight 0: no path (unchanged: ratio 1:0 never uses path 1) */
+	CHECK_EQ(braid_mp_path_set_weight(h.a, 0, 0), 0);
+	CHECK_EQ(braid_mp_enqueue(h.a, h.now, pkt, sizeof(pkt), BRAID_MP_CLASS_BULK, ++pid),
+		 -ENETUNREACH);
+	teardown(&h);
+	fprintf(stderr, "weight: per-path weights 1:3 over slots 5:2, cleared back to 5:2, "
+		"spare path only when no weighted path, weight 0 never\n");
 }
 
 static void case_backup(void)
@@ -441,6 +494,8 @@ int main(int argc, char **argv)
 		case_learned();
 	else if (!strcmp(c, "ratio"))
 		case_ratio();
+	else if (!strcmp(c, "weight"))
+		case_weight();
 	else if (!strcmp(c, "backup"))
 		case_backup();
 	else if (!strcmp(c, "prio"))
@@ -450,7 +505,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(c, "redundant"))
 		case_redundant();
 	else {
-		fprintf(stderr, "usage: %s learned|ratio|backup|prio|old|redundant\n", argv[0]);
+		fprintf(stderr, "usage: %s learned|ratio|weight|backup|prio|old|redundant\n", argv[0]);
 		return 2;
 	}
 	CHECK_DONE();

@@ -205,7 +205,11 @@ int main(void)
 		CHECK_EQ(s, BRAID_MP_SCHED_LOWEST_RTT);
 		CHECK_EQ(braid_mp_sched_parse("ratio 3:", &s, ratio, &n), -EINVAL);
 		CHECK_EQ(braid_mp_sched_parse("edfx", &s, ratio, &n), -EINVAL);
-		CHECK_EQ(braid_mp_set_sched(mp, BRAID_MP_SCHED_RATIO, ratio, 0), -EINVAL);
+		/* n = 0: weights by path only (braid_mp_path_set_weight); n > 0 all zero: refused */
+		CHECK_EQ(braid_mp_set_sched(mp, BRAID_MP_SCHED_RATIO, ratio, 0), 0);
+		ratio[0] = ratio[1] = 0;
+		CHECK_EQ(braid_mp_set_sched(mp, BRAID_MP_SCHED_RATIO, ratio, 2), -EINVAL);
+		CHECK_EQ(braid_mp_path_set_weight(mp, 7, 1), -ENOENT);
 	}
 	braid_mp_free(mp);
 	CHECK_DONE();
