@@ -13,6 +13,8 @@ PKGS=(
   libclang-rt-14-dev
   # Debian package and its install test (packaging/build-deb.sh, tests/packaging/install.sh)
   dpkg-dev debhelper fakeroot lintian mmdebstrap man-db
+  # the Debian 12 VM with systemd as init (tests/packaging/vm_systemd.sh, tests/vm/): QEMU TCG, Debian's kernel
+  qemu-system-x86 linux-image-amd64 busybox-static cpio xz-utils e2fsprogs
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The whole test suite, from a fresh Debian 12 machine as root: install dependencies, build twice (release and
 # ASan+UBSan), run every ctest entry in both builds, except the soak test (label soak: ASan+UBSan build only),
-# the GUI (built and tested, label gui, in the ASan+UBSan build only) and the package install test (label pkg:
-# release build only; it builds the .deb itself).
+# the GUI (built and tested, label gui, in the ASan+UBSan build only) and the package tests (label pkg:
+# release build only; pkg.install builds the .deb itself, pkg.vm_systemd boots it in a Debian 12 VM with systemd).
 # Benchmarks (label bench) are not part of it.
 # Third stage: the libFuzzer harnesses (tests/fuzz/, clang) built in build-ci-fuzz, each fuzzed 20-30 s (ctest -L fuzz).
 set -euo pipefail

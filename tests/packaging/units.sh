@@ -3,7 +3,8 @@
 # units.sh - packaging/systemd: `systemd-analyze verify` on braid-server@ and braid-client@ (ExecStart pointed
 # at the built braidd), their `systemd-analyze security --offline=true` exposure at most 3.0 and below Debian's
 # openvpn-server@.service when that is installed (docs/install.md records the numbers), the capability bounding
-# set exactly docs/install.md's, and the command line: the options before --config, braidd accepts them.
+# set exactly docs/install.md's, the command line: the options before --config, braidd accepts them; and the
+# ExecReload line (kill outside the sandbox, "+").
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 BRAIDD=${BRAIDD:-${BRAID_BIN_DIR:-$root/build/bin}/braidd}
@@ -35,6 +36,8 @@ for role in server client; do
 	grep -qF "| \`CapabilityBoundingSet\` | \`$caps\` |" "$root/docs/install.md" ||
 		fail "$u: CapabilityBoundingSet '$caps' differs from docs/install.md's table"
 	grep -q "^Type=notify$" "$D/$u" && grep -q "^WatchdogSec=" "$D/$u" || fail "$u: not Type=notify with a watchdog"
+	# the live reload: kill outside the sandbox ("+"), since braidd runs as another user after `user`
+	grep -qxF 'ExecReload=+/bin/kill -s RTMIN+1 $MAINPID' "$D/$u" || fail "$u: no ExecReload=+/bin/kill -s RTMIN+1 \$MAINPID"
 	# the command line: the options before --config parse (with a stand-in config), --config is last
 	line=$(sed -n 's/^ExecStart=//p' "$D/$u")
 	[[ $line == *" --config %i.conf" ]] || fail "$u: ExecStart does not end in --config %i.conf"

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# tests/vm/lib.sh - Debian's 6.1 kernel in QEMU under TCG (KVM does not work on this host:
+# shared/notes/kernel-and-vm.md). Sourced by the VM tests (tests/packaging/vm_systemd.sh).
+#
+#   vm_kver                          the newest /boot/vmlinuz-*-amd64 that has /lib/modules (its version)
+#   vm_require                       exit 77 (skip) without qemu-system-x86_64, a kernel, busybox (static)
+#   vm_vmlinux KV DIR                DIR/vmlinux-KV: the ELF inside the XZ bzImage, booted through the PVH entry
+#                                    (no decompression in the guest under TCG: ~5 s less per boot); prints the path
+#   vm_initrd KV DIR MODULE...       DIR/initrd-KV.cpio.gz: busybox + MODULE... and their dependencies, an init
+#                                    that loads them, mounts /dev/vda (ext4) and switch_roots to systemd
+#   vm_copy_modules KV ROOT MODULE...  MODULE... and their dependencies into ROOT/lib/modules/KV + depmod
+#   vm_boot KV DIR DISK RESULTS LOG  boot DISK (raw ext4, read-only: the writes go to a throw-away snapshot)
+#                                    with RESULTS as the second disk (/dev/vdb); serial console to LOG;
+#                                    killed after $VM_TIMEOUT s (default 600); returns qemu's status (124: timeout)
+set -o pipefail
+
+vm_kver() {
+	local k v
+	for k in $(ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V -r); do
+		v=${k#/boot/vmlinuz-}
+		[ -d "/lib/modules/$v/kernel" ] && { echo "$v"; return 0; }
+	done
+	return 1
+}
+
+vm_require() {
+	local t
+	for t in qemu-system-x86_64 busybox xz cpio gzip modprobe depmod; do
+		command -v $t >/dev/null || { echo "SKIP: no $t (packaging/install-deps.sh installs qemu-system-x86, linux-image-amd64, busybox-static)"; exit 77; }
+	done
+	vm_kver >/dev/null || { echo "SKIP: no Debian kernel in /boot (apt-get install linux-image-amd64)"; exit 77; }
+	file -L "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
+		ldd "$(command -v busybox)" 2>&1 | grep -q 'not a dynamic' ||
+		{ echo "SKIP: busybox is not static (apt-get install busybox-static)"; exit 77; }
+}
+
+vm_vmlinux() {
+	local kv=$1 dir=$2 bz=/boot/vmlinuz-$1 out off
+	out=$dir/vmlinux-$kv
+	[ -s "$out" ] && { echo "$out"; return 0; }
+	# the XZ stream inside the bzImage: its magic FD 37 7A 58 5A 00
+	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" | head -n 1 | cut -d: -f1)
+	[ -n "$off" ] || { echo "vm_vmlinux: no XZ stream in $bz" >&2; return 1; }
+	tail -c +$((off + 1)) "$bz" | xz -dc 2>/dev/null >"$out.tmp"
+	[ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
+		{ rm -f "$out.tmp"; echo "vm_vmlinux: $bz: the XZ stream is not an ELF image" >&2; return 1; }
+	mv "$out.tmp" "$out"
+	echo "$out"
+}
+
+# the insmod lines of MODULE... in load order, each file once
+_vm_mod_lines() {
+	local kv=$1 m
+	shift
+	for m in "$@"; do
+		modprobe -S "$kv" --show-depends "$m" || { echo "vm: no module $m for $kv" >&2; return 1; }
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+}
+
+vm_copy_modules() {
+	local kv=$1 root=$2 f
+	shift 2
+	_vm_mod_lines "$kv" "$@" >"$root/.vm-mods" || return 1
+	while read -r f; do
+		mkdir -p "$root$(dirname "$f")" && cp "$f" "$root$f" || return 1
+	done <"$root/.vm-mods"
+	rm -f "$root/.vm-mods"
+	cp /lib/modules/"$kv"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kv/" 2>/dev/null
+	depmod -b "$root" "$kv"
+}
+
+vm_initrd() {
+	local kv=$1 dir=$2 t f a
+	shift 2
+	local out=$dir/initrd-$kv.cpio.gz
+	t=$(mktemp -d /tmp/braid-initrd.XXXXXX)
+	mkdir -p "$t"/{bin,dev,proc,sys,newroot,mods}
+	cp "$(command -v busybox)" "$t/bin/busybox"
+	for a in sh mount umount insmod sleep mkdir switch_root poweroff echo cat; do ln -s busybox "$t/bin/$a"; done
+	_vm_mod_lines "$kv" "$@" >"$t/list" || { rm -rf "$t"; return 1; }
+	while read -r f; do
+		cp "$f" "$t/mods/" && echo "/mods/$(basename "$f")"
+	done <"$t/list" >"$t/modules"
+	rm "$t/list"
+	cat >"$t/init" <<'EOF'
+#!/bin/sh
+# the VM's initramfs (tests/vm/lib.sh): modules for the root disk, then systemd on /dev/vda
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+while read -r m; do insmod "$m" || echo "initrd: insmod $m failed"; done </modules
+n=0
+while [ ! -b /dev/vda ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+mount -t ext4 -o rw /dev/vda /newroot || { echo "initrd: cannot mount /dev/vda"; poweroff -f; }
+umount /proc /sys
+mount --move /dev /newroot/dev
+exec switch_root /newroot /lib/systemd/systemd
+EOF
+	chmod 755 "$t/init"
+	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" && mv "$out.tmp" "$out"
+	rm -rf "$t"
+	[ -s "$out" ] && echo "$out"
+}
+
+vm_boot() {
+	local kv=$1 dir=$2 disk=$3 res=$4 log=$5
+	timeout --foreground -k 10 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -M pc -cpu max -smp 1 -m 1G \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$dir/vmlinux-$kv" -initrd "$dir/initrd-$kv.cpio.gz" \
+		-append "console=ttyS0 root=/dev/vda rw quiet loglevel=4 panic=-1 mitigations=off tsc=reliable random.trust_cpu=on systemd.show_status=0 ${VM_APPEND:-}" \
+		-drive "file=$disk,format=raw,if=virtio,snapshot=on" \
+		-drive "file=$res,format=raw,if=virtio" \
+		-serial "file:$log" -monitor none </dev/null
+}
