@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * client_metrics.c - the TLS client's samples (client_metrics.h), from the
- * same counters its status JSON prints (client_ctlsock.c).
+ * same counters its management `status 3` (client_status.c) and `braid paths`
+ * (control/mgmt_braid.c) print.
  */
 #include "client/client_metrics.h"
 

@@ -5,8 +5,25 @@
 #include "control/metrics_fmt.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The shortest of 9..17 significant digits that reads back as v: "%.9g" alone cut a Unix time
+ * (braid_start_time_seconds, braid_session_since_seconds: 10 digits) to tens of seconds. */
+static void real(FILE *f, double v)
+{
+	char b[32];
+
+	for (int p = 9; p < 17; p++) {
+		snprintf(b, sizeof(b), "%.*g", p, v);
+		if (strtod(b, NULL) == v) {
+			fputs(b, f);
+			return;
+		}
+	}
+	fprintf(f, "%.17g", v);
+}
 
 static void value(FILE *f, const struct braid_met_sample *s)
 {
@@ -17,7 +34,7 @@ static void value(FILE *f, const struct braid_met_sample *s)
 	else if (isinf(s->d))
 		fputs(s->d > 0 ? "+Inf" : "-Inf", f);
 	else
-		fprintf(f, "%.9g", s->d);
+		real(f, s->d);
 }
 
 static void help(FILE *f, const char *h)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gw_metrics.c - the gateway's samples (gw_metrics.h), from the same
- * counters its status JSON prints (gw_ctlsock.c).
+ * counters its management `status 3`, `load-stats` (gw_mgmt.c) and `braid
+ * client-paths` (control/mgmt_braid.c) print.
  */
 #include "gateway/gw_metrics.h"
 

@@ -8,10 +8,12 @@
       own parser (openmetrics.parser / parser): any syntax or semantic error fails. OUT.json gets
       {"type": {family: type}, "samples": {"name{k=v,...}": value}} for the other commands.
   bracket ROLE SCRAPE.json BEFORE.json AFTER.json [PATHS_BEFORE.json PATHS_AFTER.json]
-      Every counter that mirrors a status JSON field (docs/metrics.md) lies between the field in the
-      status taken just before the scrape and the one taken just after (the sampling skew: the two
-      status reads around the scrape); gauges that cannot move (session up, multipath, path count)
-      equal both. Prints how many samples were compared; at least MIN of them, else it fails.
+      Every counter that mirrors a status field a user sees (docs/braidd.md "Metrics endpoint": for
+      p2p the status file, for client and gateway `braidctl status --json` and, for a gateway,
+      `braidctl paths --json`) lies between the field taken just before the scrape and the one taken
+      just after (the sampling skew: the two status reads around the scrape); gauges that cannot move
+      (session up, multipath, path count, path state, client count) equal both. Prints how many
+      counters were compared; at least the expected number, else it fails.
   monotonic A.json B.json NAME...
       Every counter sample of A is in B and not smaller; each NAME (a sample name, or a prefix ending
       in '*') grew.
@@ -105,52 +107,117 @@ def paths_bracket(b, s, prefix_labels, pb, pa, who):
     return got
 
 
+# braid_path_state's state label -> the management path object's state ("braid paths",
+# mgmt_bpath_state): validated, active and standby are all "up" there, failed is "down".
+MGMT_STATE = {"probing": "probing", "validated": "up", "active": "up", "standby": "up",
+              "degraded": "degraded", "failed": "down"}
+
+
+def mgmt_paths_bracket(b, s, prefix_labels, pb, pa, who):
+    """Paths of braidctl's JSON (the management "braid paths" objects: id, state, tx_bytes,
+    rx_bytes, the latter two the wire bytes): braid_path_wire_{tx,rx}_bytes_total within them,
+    the path count and each stable path's state equal."""
+    pbi = {p["id"]: p for p in pb}
+    pai = {p["id"]: p for p in pa}
+    mine = lambda lab: all(lab.get(k) == str(v) for k, v in prefix_labels.items())
+    for metric, field in (("wire_tx_bytes", "tx_bytes"), ("wire_rx_bytes", "rx_bytes")):
+        for _, (lab, v) in by_label(s, f"braid_path_{metric}_total").items():
+            if not mine(lab):
+                continue
+            i = int(lab["path"])
+            assert i in pbi and i in pai, f"{who} path {i} not in braidctl's paths"
+            b.check(f"{who} path {i} {metric} (paths[].{field})", v, pbi[i][field], pai[i][field])
+    ids = {lab["path"] for _, (lab, _v) in by_label(s, "braid_path_wire_tx_bytes_total").items() if mine(lab)}
+    assert len(ids) == len(pb) == len(pa), f"{who}: {len(ids)} path series, braidctl {len(pb)} / {len(pa)}"
+    assert one_of(s, "braid_session_paths", prefix_labels) == len(pb), f"{who}: braid_session_paths"
+    states = 0
+    for _, (lab, v) in by_label(s, "braid_path_state").items():
+        if not mine(lab) or v != 1:
+            continue
+        i = int(lab["path"])
+        if pbi[i]["state"] == pai[i]["state"] != "disabled":
+            assert MGMT_STATE[lab["state"]] == pbi[i]["state"], \
+                f"{who} path {i}: braid_path_state {lab['state']}, braidctl {pbi[i]['state']}"
+            states += 1
+    return states
+
+
+def one_of(s, name, labels):
+    hits = [v for _, (lab, v) in by_label(s, name).items()
+            if all(lab.get(k) == str(val) for k, val in labels.items()) and
+            set(lab) == {str(k) for k in labels}]
+    assert len(hits) == 1, f"{name}{labels}: {len(hits)} samples"
+    return hits[0]
+
+
 def cmd_bracket(role, scrape, before, after, pbefore=None, pafter=None):
     s = json.load(open(scrape))["samples"]
     jb, ja = json.load(open(before)), json.load(open(after))
     b = Bracket()
     one = lambda name: s[name + "{}"]
-    if role in ("p2p", "client"):
+    if role == "p2p":
+        # the static-key tunnel's status file (docs/braidd.md "Status fields"): every field
         for f in tunnel_fields():
             b.check(f"tunnel.{f}", one(f"braid_tunnel_{f}_total"), jb["tunnel"][f], ja["tunnel"][f])
         b.check("failovers", one("braid_session_failovers_total"), jb["failovers"], ja["failovers"])
-        up_b = jb["up"] if role == "p2p" else jb["state"] == "up"
-        up_a = ja["up"] if role == "p2p" else ja["state"] == "up"
-        assert up_b == up_a == (one("braid_session_up") == 1), "session up"
+        assert jb["up"] == ja["up"] == (one("braid_session_up") == 1), "session up"
         assert (one("braid_session_multipath") == 1) == jb["multipath"] == ja["multipath"]
         assert one("braid_session_paths") == len(jb["paths"]) == len(ja["paths"])
         paths_bracket(b, s, {}, jb["paths"], ja["paths"], role)
         minimum = len(tunnel_fields()) + 1 + len(PATH_COUNTERS) * len(jb["paths"])
+        up = one("braid_uptime_seconds")
+        assert ja["uptime_s"] - 5 <= up <= ja["uptime_s"] + 5, f"uptime {up} vs {ja['uptime_s']}"
+    elif role == "client":
+        # `braidctl status --json` of the TLS client (management `state`, `status 3`, `braid paths`):
+        # the tunnel's byte totals and the paths' wire bytes; the packet counts, auth failures,
+        # replays, pings, restarts, failovers, the other path counters and the uptime have no
+        # counterpart there any more (docs/braidd.md "Metrics endpoint")
+        tun = {"tun_read_bytes": "tun_read_bytes", "tun_write_bytes": "tun_write_bytes",
+               "link_rx_bytes": "link_read_bytes", "link_tx_bytes": "link_write_bytes"}
+        for metric, field in tun.items():
+            b.check(f"braid_tunnel_{metric}_total (tunnel.{field})", one(f"braid_tunnel_{metric}_total"),
+                    jb["tunnel"][field], ja["tunnel"][field])
+        up_b, up_a = jb["state"]["name"] == "CONNECTED", ja["state"]["name"] == "CONNECTED"
+        assert up_b == up_a == (one("braid_session_up") == 1), \
+            f"session up {one('braid_session_up')}, state {jb['state']['name']} / {ja['state']['name']}"
+        assert one("braid_session_multipath") == 1 and "paths" in jb and "paths" in ja, "multipath"
+        states = mgmt_paths_bracket(b, s, {}, jb["paths"], ja["paths"], role)
+        assert states == len(jb["paths"]), f"{role}: {states} path states compared"
+        minimum = len(tun) + 2 * len(jb["paths"])
     else:
-        gw_fields = ["sessions_created", "clients_removed", "auth_failed", "max_clients_refused",
-                     "connect_freq_refused", "floats", "data_auth_failed", "tun_read_pkts",
-                     "tun_write_pkts", "link_rx_pkts", "link_tx_pkts"]
-        for f in gw_fields:
-            b.check(f"gateway.{f}", one(f"braid_gateway_{f}_total"), jb["gateway"][f], ja["gateway"][f])
-        assert one("braid_gateway_clients") == jb["gateway"]["clients"] == ja["gateway"]["clients"]
-        cb = {c["id"]: c for c in jb["clients"]}
-        ca = {c["id"]: c for c in ja["clients"]}
-        pbb = {c["id"]: c["paths"] for c in json.load(open(pbefore))["clients"]}
-        paa = {c["id"]: c["paths"] for c in json.load(open(pafter))["clients"]}
-        minimum = len(gw_fields)
-        for _, (lab, v) in by_label(s, "braid_client_rx_bytes_total").items():
+        # `braidctl status --json` (management `status 3`, `load-stats`, `braid clients`) and
+        # `braidctl paths --json` (`braid client-paths CID`) of the gateway: per client its bytes,
+        # since, kind and paths (their wire bytes and states), the number of clients; the gateway
+        # totals (sessions_created ... link_tx_pkts), max_clients, failovers and the uptime have no
+        # counterpart there any more
+        cb = {c["cid"]: c for c in jb["clients"]}
+        ca = {c["cid"]: c for c in ja["clients"]}
+        pbb = {c["cid"]: c["paths"] for c in json.load(open(pbefore))["clients"]}
+        paa = {c["cid"]: c["paths"] for c in json.load(open(pafter))["clients"]}
+        n = one("braid_gateway_clients")
+        assert n == jb["load"]["nclients"] == ja["load"]["nclients"] == len(cb) == len(ca), \
+            f"braid_gateway_clients {n}, load.nclients {jb['load']['nclients']}, clients[] {len(cb)}"
+        minimum = 0
+        series = by_label(s, "braid_client_rx_bytes_total")
+        assert len(series) == len(cb), f"{len(series)} client series, braidctl {len(cb)} clients"
+        for _, (lab, v) in series.items():
             cid = int(lab["client_id"])
-            assert cid in cb and cid in ca, f"client {cid} not in the status"
+            assert cid in cb and cid in ca, f"client {cid} not in braidctl's clients"
             assert lab["client"] == cb[cid]["cn"], f"client {cid}: label {lab['client']}"
+            k = {"client": lab["client"], "client_id": cid}
             b.check(f"client {cid} rx_bytes", v, cb[cid]["rx_bytes"], ca[cid]["rx_bytes"])
-            tx = by_label(s, "braid_client_tx_bytes_total")[tuple(sorted(lab.items()))][1]
-            b.check(f"client {cid} tx_bytes", tx, cb[cid]["tx_bytes"], ca[cid]["tx_bytes"])
-            fo = by_label(s, "braid_session_failovers_total").get(tuple(sorted(lab.items())))
-            up = by_label(s, "braid_session_up")[tuple(sorted(lab.items()))][1]
-            assert (up == 1) == (cb[cid]["state"] == "active") == (ca[cid]["state"] == "active")
+            b.check(f"client {cid} tx_bytes", one_of(s, "braid_client_tx_bytes_total", k),
+                    cb[cid]["tx_bytes"], ca[cid]["tx_bytes"])
+            assert one_of(s, "braid_session_up", k) == 1, f"client {cid}: listed, not up"
+            assert one_of(s, "braid_session_since_seconds", k) == cb[cid]["since"], f"client {cid}: since"
+            mp = one_of(s, "braid_session_multipath", k) == 1
+            assert mp == cb[cid]["braid"] == ca[cid]["braid"], f"client {cid}: multipath {mp}"
             minimum += 2
-            if cb[cid]["kind"] == "braid-mp":
-                b.check(f"client {cid} failovers", fo[1], cb[cid]["failovers"], ca[cid]["failovers"])
-                minimum += 1 + len(PATH_COUNTERS) * len(pbb[cid])
-                paths_bracket(b, s, {"client_id": cid}, pbb[cid], paa[cid], f"client {cid}")
-        assert len(by_label(s, "braid_client_rx_bytes_total")) == len(cb), "client series"
-    up = one("braid_uptime_seconds")
-    assert ja["uptime_s"] - 5 <= up <= ja["uptime_s"] + 5, f"uptime {up} vs {ja['uptime_s']}"
+            if mp:
+                assert one_of(s, "braid_session_paths", k) == cb[cid]["paths"] == len(pbb[cid])
+                states = mgmt_paths_bracket(b, s, k, pbb[cid], paa[cid], f"client {cid}")
+                assert states == len(pbb[cid]), f"client {cid}: {states} path states compared"
+                minimum += 2 * len(pbb[cid])
     assert b.n >= minimum, f"only {b.n} samples compared, want {minimum}"
     print(f"{role}: {b.n} counters within the status values before/after the scrape")
 

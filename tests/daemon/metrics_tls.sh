@@ -2,11 +2,22 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The metrics endpoint (docs/metrics.md) of the TLS client and the gateway: a braidd gateway (`multipath on`,
 # `metrics`) and a braidd client with 2 mp-path lines and `metrics`, each on 127.0.0.1:9446 of its namespace,
-# both with a control socket for the status JSON to compare with.
+# both with a control socket (the management interface) for braidctl's status to compare with.
 #  1. during a download through both paths (shaped to 8 Mbit/s each): curl the endpoint of each; the text is parsed by
-#     prometheus_client's OpenMetrics parser; every counter that mirrors a status field lies between that
-#     field read just before and just after the scrape (the sampling skew we allow); a second scrape: every
-#     counter monotonic, the byte counters grew; the download's sha256 is right;
+#     prometheus_client's OpenMetrics parser; every counter that has a status value a user sees lies between
+#     that value read just before and just after the scrape (the sampling skew we allow):
+#       client (`braidctl status --json`): braid_tunnel_{tun_read,tun_write,link_rx,link_tx}_bytes_total =
+#       tunnel.{tun_read,tun_write,link_read,link_write}_bytes, braid_path_wire_{tx,rx}_bytes_total =
+#       paths[].{tx,rx}_bytes by path id; equal: braid_session_up (state CONNECTED), braid_session_multipath,
+#       braid_session_paths (paths[] count), braid_path_state (paths[].state: validated/active/standby = up);
+#       gateway (`braidctl status --json`, `braidctl paths --json`): braid_client_{rx,tx}_bytes_total =
+#       clients[].{rx,tx}_bytes, per client the paths' wire bytes and states as above, braid_session_paths =
+#       clients[].paths, braid_session_multipath = clients[].braid, braid_session_since_seconds =
+#       clients[].since, braid_gateway_clients = load.nclients = the clients listed;
+#     not compared, having no user-visible status value since braidctl reads the management interface (their
+#     rows in docs/braidd.md say "none"): the tunnel packet counts, auth_failures, replays, malformed, pings,
+#     restarts, renegotiations, failovers, the other path counters, the gateway totals, max_clients, uptime;
+#     a second scrape: every counter monotonic, the byte counters grew; the download's sha256 is right;
 #  2. Accept: text/plain gets Prometheus text 0.0.4 (its own parser); HEAD gets the headers only;
 #  3. bad requests get their codes (405 + Allow, 404, 400, 414, 431, 505), a request that never ends is
 #     dropped after 5 s, a 9th connection gets 503; each is counted in braid_metrics_rejected_total{reason}
@@ -43,7 +54,7 @@ scrape() {
 	tb_exec "$ns" curl -s --max-time 5 -D "$out.h" -o "$out.b" "$@" "$URL" || fail "curl $URL in $ns"
 	"$PY" "$HERE/metrics_check.py" parse "$out.h" "$out.b" "$out.json" || fail "scrape $out does not parse"
 }
-# status ROLE OUT: the status JSON (and a gateway's paths) now
+# status ROLE OUT: braidctl's status JSON (and a gateway's paths) now
 status() {
 	if [ "$1" = cli ]; then
 		"$BRAIDCTL" -s "$CS" status --json >"$2" || fail "cli status"
