@@ -24,6 +24,7 @@
 #include "control/mgmt_braid_view.h"
 #include "control/mgmt_conn.h"
 #include "dataplane/backend.h"
+#include "dataplane/path_match.h"
 #include "mp/mp.h"
 #include "mp/mp_wnames.h"
 #include "util/log.h"
@@ -342,24 +343,18 @@ static struct braid_dp *target(struct mgmt_conn *k, long cid, const char *cmd)
 	return NULL;
 }
 
-/* Does IF name path p: its interface, its label pathN, its local address, or its id. */
+/* Does IF name path p: its interface or local address (path_match.h), its label pathN, or its id. */
 static bool names(const char *ifn, const struct braid_mpath_path_info *p)
 {
-	char local[81], label[16];
-	size_t n;
+	char label[16];
 
-	if (p->dev[0] && !strcmp(ifn, p->dev))
+	if (braid_path_named(ifn, p))
 		return true;
 	snprintf(label, sizeof(label), "path%d", p->index);
 	if (!strcmp(ifn, label))
 		return true;
-	if (ifn[0] && strspn(ifn, "0123456789") == strlen(ifn) && strlen(ifn) <= 3)
-		return atoi(ifn) == p->index;
-	mgmt_braid_addr(p->local, local, sizeof(local));
-	n = strlen(ifn);
-	if (local[0] == '[')	/* [v6]:port */
-		return !strncmp(local + 1, ifn, n) && local[1 + n] == ']';
-	return !strncmp(local, ifn, n) && local[n] == ':';
+	return ifn[0] && strspn(ifn, "0123456789") == strlen(ifn) && strlen(ifn) <= 3 &&
+	       atoi(ifn) == p->index;
 }
 
 /* The name a by-name ratio weight binds to: the path's interface, else its engine number. */

@@ -4,7 +4,6 @@
  */
 #include "session/reload.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include <ev.h>
 
 #include "dataplane/backend.h"
+#include "dataplane/path_match.h"
 #include "mp/mp.h"
 #include "os/sdnotify.h"
 #include "util/log.h"
@@ -82,36 +82,6 @@ int braid_reload_begin(struct braid_options *cur, struct braid_reload_diff *d)
 	return 0;
 }
 
-/* The address of a printable path address "[AF_INET]10.0.1.1:1194" into a (family or 0). */
-static int path_addr(const char *s, unsigned char a[16])
-{
-	const char *b = strchr(s, ']'), *colon = strrchr(s, ':');
-	char ip[INET6_ADDRSTRLEN];
-	size_t n;
-
-	if (!b || !colon || colon <= b || (n = (size_t)(colon - b - 1)) >= sizeof(ip))
-		return 0;
-	memcpy(ip, b + 1, n);
-	ip[n] = '\0';
-	if (inet_pton(AF_INET, ip, a) == 1)
-		return AF_INET;
-	return inet_pton(AF_INET6, ip, a) == 1 ? AF_INET6 : 0;
-}
-
-/* Does mp-path LOCAL (an interface name or a numeric address) name path p? */
-static bool path_is(const char *local, const struct braid_mpath_path_info *p)
-{
-	unsigned char want[16], have[16];
-	int wf, hf;
-
-	if (p->dev[0] && !strcmp(local, p->dev))
-		return true;
-	wf = inet_pton(AF_INET, local, want) == 1 ? AF_INET :
-	     inet_pton(AF_INET6, local, want) == 1 ? AF_INET6 : 0;
-	hf = path_addr(p->local, have);
-	return wf && wf == hf && !memcmp(want, have, wf == AF_INET ? 4 : 16);
-}
-
 /* mp-path LOCAL's paths get backup (set_backup) and/or cap (set_cap) from the config. */
 static void set_path(struct braid_dp *dp, const char *prefix, const struct braid_opt_mp_path *c,
 		     bool set_backup, bool set_cap)
@@ -125,7 +95,7 @@ static void set_path(struct braid_dp *dp, const char *prefix, const struct braid
 		unsigned int flags = pi[i].mp.flags;
 		uint64_t cap = pi[i].mp.cap_bps;
 
-		if (!path_is(c->local, &pi[i]))
+		if (!braid_path_named(c->local, &pi[i]))
 			continue;
 		hits++;
 		if (set_backup)
