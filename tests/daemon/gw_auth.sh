@@ -68,21 +68,9 @@ gw_stop_server
 echo "ok: verify-client-cert none + username-as-common-name"
 
 # crl-verify: revoke client2
-cat >"$GW_DIR/ca.cnf" <<EOS
-[ ca ]
-default_ca = d
-[ d ]
-database = $GW_DIR/index.txt
-crlnumber = $GW_DIR/crlnumber
-default_md = sha256
-default_crl_days = 30
-EOS
-: >"$GW_DIR/index.txt"
-echo 01 >"$GW_DIR/crlnumber"
-openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
-	-revoke "$GW_DIR/client2.crt" >/dev/null 2>&1 || gw_fail "openssl ca -revoke"
-openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
-	-gencrl -out "$GW_DIR/crl.pem" >/dev/null 2>&1 || gw_fail "openssl ca -gencrl"
+gw_ca_db
+gw_revoke 2
+gw_gencrl
 gw_server_conf "$TA_S" "crl-verify $GW_DIR/crl.pem" "compress migrate"
 gw_start_server
 gw_client_conf 2 "$TA_C"

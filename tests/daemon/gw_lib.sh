@@ -193,3 +193,27 @@ gw_stats() {
 	done
 	grep "gateway stats:" "$GW_DIR/server.log" | tail -n 1
 }
+
+# CRL tests: an `openssl ca` database for the test CA (gw_ca_db), revoking a client's certificate
+# (gw_revoke N) and writing $GW_DIR/crl.pem from the database (gw_gencrl)
+gw_ca_db() {
+	cat >"$GW_DIR/ca.cnf" <<EOS
+[ ca ]
+default_ca = d
+[ d ]
+database = $GW_DIR/index.txt
+crlnumber = $GW_DIR/crlnumber
+default_md = sha256
+default_crl_days = 30
+EOS
+	: >"$GW_DIR/index.txt"
+	echo 01 >"$GW_DIR/crlnumber"
+}
+gw_revoke() {
+	openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
+		-revoke "$GW_DIR/client$1.crt" >/dev/null 2>&1 || gw_fail "openssl ca -revoke client$1"
+}
+gw_gencrl() {
+	openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
+		-gencrl -out "$GW_DIR/crl.pem" >/dev/null 2>&1 || gw_fail "openssl ca -gencrl"
+}

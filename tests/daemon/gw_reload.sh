@@ -19,22 +19,8 @@ TA_S="tls-auth $GW_DIR/ta.key 0"
 TA_C="tls-auth $GW_DIR/ta.key 1"
 
 # a CA database: an empty CRL now, client3 revoked later
-cat >"$GW_DIR/ca.cnf" <<EOS
-[ ca ]
-default_ca = d
-[ d ]
-database = $GW_DIR/index.txt
-crlnumber = $GW_DIR/crlnumber
-default_md = sha256
-default_crl_days = 30
-EOS
-: >"$GW_DIR/index.txt"
-echo 01 >"$GW_DIR/crlnumber"
-gencrl() {
-	openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
-		-gencrl -out "$GW_DIR/crl.pem" >/dev/null 2>&1 || gw_fail "openssl ca -gencrl"
-}
-gencrl
+gw_ca_db
+gw_gencrl
 mkdir -p "$GW_DIR/ccd"
 
 gw_server_conf "$TA_S" "crl-verify $GW_DIR/crl.pem" "client-config-dir $GW_DIR/ccd" \
@@ -81,9 +67,8 @@ sed -i 's/^mp-scheduler edf$/mp-scheduler lowest-rtt/; s/before\.test/after.test
 	"$GW_DIR/server.conf"
 sed -i 's/^keepalive 10 60$/keepalive 10 61/' "$GW_DIR/server.conf"
 echo "ifconfig-push 10.8.0.77 255.255.255.0" >"$GW_DIR/ccd/client4"
-openssl ca -config "$GW_DIR/ca.cnf" -keyfile "$GW_DIR/ca.key" -cert "$GW_DIR/ca.crt" \
-	-revoke "$GW_DIR/client3.crt" >/dev/null 2>&1 || gw_fail "openssl ca -revoke"
-gencrl
+gw_revoke 3
+gw_gencrl
 kill -s "$RL" "$GWPID"
 gw_wait "$GW_DIR/server.log" "reload: done" 10 || gw_fail "no 'reload: done' in the gateway log"
 wait "$PING1" "$PING2"
