@@ -259,3 +259,9 @@ void json_put_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+void json_put_member(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ",\"%s\":", key);
+	json_put_str(f, s);
+}

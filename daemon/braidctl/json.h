@@ -30,5 +30,7 @@ double json_num(const struct json *j, const char *key, double dflt);
 const char *json_str(const struct json *j, const char *key, const char *dflt);
 /* s as a JSON string (quoted, escaped) to f. */
 void json_put_str(FILE *f, const char *s);
+/* ,"key":s (s quoted and escaped) to f: one more member of an object already opened. */
+void json_put_member(FILE *f, const char *key, const char *s);
 
 #endif

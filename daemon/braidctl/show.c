@@ -28,20 +28,14 @@ static void state_json(FILE *f, const struct info_state *s)
 {
 	fputs("\"state\":{\"name\":", f);
 	json_put_str(f, s->name);
-	fputs(",\"desc\":", f);
-	json_put_str(f, s->desc);
-	fprintf(f, ",\"since\":%lld,\"tun4\":", s->since);
-	json_put_str(f, s->tun4);
-	fputs(",\"tun6\":", f);
-	json_put_str(f, s->tun6);
-	fputs(",\"remote\":", f);
-	json_put_str(f, s->rip);
-	fputs(",\"remote_port\":", f);
-	json_put_str(f, s->rport);
-	fputs(",\"local\":", f);
-	json_put_str(f, s->lip);
-	fputs(",\"local_port\":", f);
-	json_put_str(f, s->lport);
+	json_put_member(f, "desc", s->desc);
+	fprintf(f, ",\"since\":%lld", s->since);
+	json_put_member(f, "tun4", s->tun4);
+	json_put_member(f, "tun6", s->tun6);
+	json_put_member(f, "remote", s->rip);
+	json_put_member(f, "remote_port", s->rport);
+	json_put_member(f, "local", s->lip);
+	json_put_member(f, "local_port", s->lport);
 	fputc('}', f);
 }
 

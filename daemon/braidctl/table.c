@@ -149,14 +149,10 @@ void table_clients_json(FILE *f, const struct info_client *cl, size_t n)
 
 		fprintf(f, "%s{\"cid\":%lu,\"cn\":", i ? "," : "", c->cid);
 		json_put_str(f, c->cn);
-		fputs(",\"real\":", f);
-		json_put_str(f, c->real);
-		fputs(",\"virtual\":", f);
-		json_put_str(f, c->virt);
-		fputs(",\"virtual6\":", f);
-		json_put_str(f, c->virt6);
-		fputs(",\"username\":", f);
-		json_put_str(f, c->user);
+		json_put_member(f, "real", c->real);
+		json_put_member(f, "virtual", c->virt);
+		json_put_member(f, "virtual6", c->virt6);
+		json_put_member(f, "username", c->user);
 		fprintf(f, ",\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"since\":%lld",
 			(unsigned long long)c->rx, (unsigned long long)c->tx, c->since);
 		if (c->braid >= 0)
