@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * client_reload.c - the TLS client's live reload (client_reload.h): verb at
- * once (session/reload.c); mp-scheduler and the backup/cap of mp-path lines
- * on the running multipath engine and for later reconnects; crl-verify read
+ * once (session/reload.c); mp-scheduler, mp-path lines added, removed or
+ * changed (the data path's path_cfg_add/remove, as `braid path-add`) and
+ * their backup/cap, on the running multipath engine and for later reconnects
+ * (which copy the reloaded lines); crl-verify read
  * again (whenever configured) for the next handshake (the gateway's
  * certificate is checked at the next renegotiation or reconnect, as stock).
  * Everything else is logged as needing a restart.

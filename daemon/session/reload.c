@@ -116,6 +116,59 @@ static void set_path(struct braid_dp *dp, const char *prefix, const struct braid
 			   prefix, c->local);
 }
 
+static bool removed(const struct braid_reload_diff *d, const char *local)
+{
+	for (unsigned i = 0; i < d->n_paths_removed; i++)
+		if (!strcmp(d->paths_removed[i], local))
+			return true;
+	return false;
+}
+
+static void add_line(struct braid_dp *dp, const struct braid_opt_mp_path *p, const char *prefix)
+{
+	char err[512] = "";
+	int r = braid_dp_path_cfg_add(dp, p, err, sizeof(err));
+
+	if (r)
+		braid_err("%s: mp-path %s%s%s: not added: %s", prefix, p->local, p->remote ? " " : "",
+			  p->remote ? p->remote : "", err[0] ? err : r == -EOPNOTSUPP ?
+			  "not supported by this data path (restart with SIGHUP)" : strerror(-r));
+	else
+		braid_info("%s: mp-path %s%s%s added%s%s", prefix, p->local, p->remote ? " " : "",
+			   p->remote ? p->remote : "", p->backup ? ", backup" : "",
+			   p->cap_bps ? ", capped" : "");
+}
+
+/*
+ * The mp-path lines a reload added and removed, through the same ops as
+ * `braid path-add` / `path-remove`: first the lines of new LOCALs (so the
+ * session never runs out of paths), then the removals (their paths are
+ * dropped, the scheduler moves their traffic to the others), then the lines
+ * changed (removed and added again).
+ */
+static void apply_lines(struct braid_dp *dp, const struct braid_opt_mp_path *o_paths, unsigned n,
+			const struct braid_reload_diff *d, const char *prefix)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((d->paths_added & (1u << i)) && !removed(d, o_paths[i].local))
+			add_line(dp, &o_paths[i], prefix);
+	for (unsigned i = 0; i < d->n_paths_removed; i++) {
+		char err[512] = "";
+		int r = braid_dp_path_cfg_remove(dp, d->paths_removed[i], err, sizeof(err));
+
+		if (r)
+			braid_err("%s: mp-path %s: not removed: %s", prefix, d->paths_removed[i],
+				  err[0] ? err : r == -EOPNOTSUPP ?
+				  "not supported by this data path (restart with SIGHUP)" : strerror(-r));
+		else
+			braid_info("%s: mp-path %s removed, its paths are gone", prefix,
+				   d->paths_removed[i]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		if ((d->paths_added & (1u << i)) && removed(d, o_paths[i].local))
+			add_line(dp, &o_paths[i], prefix);
+}
+
 void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 			   const struct braid_reload_diff *d, const char *who)
 {
@@ -135,10 +188,11 @@ void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 	}
 	if (!(d->changed & BRAID_RELOAD_PATHS))
 		return;
+	apply_lines(dp, o->mp_paths, o->n_mp_paths, d, prefix);
 	for (unsigned i = 0; i < o->n_mp_paths; i++) {
 		const struct braid_opt_mp_path *p = &o->mp_paths[i];
 
-		if (!(d->paths_changed & (1u << i)))
+		if (!(d->paths_changed & (1u << i)) || (d->paths_added & (1u << i)))
 			continue;
 		if (p->kind == BRAID_MP_LOCAL_AUTO) {
 			braid_warn("%s: mp-path auto: backup/cap of automatic paths need a restart "
