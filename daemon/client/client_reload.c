@@ -26,6 +26,8 @@ static void on_reload(void *user)
 	if (!r) {
 		const struct braid_opt_source *b = &c->o->blobs[BRAID_BLOB_CRL_VERIFY];
 
+		if (d.auto_attrs_changed)
+			client_mp_reload_attrs(c);	/* for interfaces auto finds later */
 		braid_reload_apply_dp(client_mp_dp(c), c->o, &d, NULL);
 		/* as the gateway: the file is read again whenever one is configured */
 		if (c->ssl && (b->path || b->inline_text || (d.changed & BRAID_RELOAD_CRL))) {

@@ -315,6 +315,52 @@ static int merge_paths(struct braid_options *cur, struct braid_options *n,
 	return 0;
 }
 
+/* Is attribute a of o one for an `mp-path auto` interface (no mp-path line has its name)? */
+static bool auto_attr(const struct braid_options *o, const struct braid_opt_mp_attr *a)
+{
+	return auto_line(o) >= 0 && !count_local(o, a->local);
+}
+
+/* Has every auto attribute of a its like in b? */
+static bool attrs_in(const struct braid_options *a, const struct braid_options *b)
+{
+	for (unsigned i = 0; i < a->n_mp_attrs; i++) {
+		const struct braid_opt_mp_attr *x = &a->mp_attrs[i];
+		bool found = false;
+
+		if (!auto_attr(a, x))
+			continue;
+		for (unsigned k = 0; k < b->n_mp_attrs && !found; k++)
+			found = auto_attr(b, &b->mp_attrs[k]) && !strcmp(x->local, b->mp_attrs[k].local) &&
+				x->backup == b->mp_attrs[k].backup && x->cap_bps == b->mp_attrs[k].cap_bps;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * `mp-backup IF` / `mp-cap IF` for interfaces `mp-path auto` finds are not
+ * in the dump (they are no mp-path line): compared here. Changed: n's move
+ * into cur (the replaced strings retired: a client's copy of the options
+ * may point at them) and the data path applies them by interface name.
+ */
+static int merge_auto_attrs(struct braid_options *cur, struct braid_options *n,
+			    struct braid_reload_diff *d)
+{
+	if (auto_line(cur) < 0 || auto_line(n) < 0 || (attrs_in(cur, n) && attrs_in(n, cur)))
+		return 0;
+	for (unsigned i = 0; i < cur->n_mp_attrs; i++)
+		if (retire(cur->mp_attrs[i].local) || retire(cur->mp_attrs[i].file))
+			return -ENOMEM;
+	memcpy(cur->mp_attrs, n->mp_attrs, sizeof(cur->mp_attrs));
+	cur->n_mp_attrs = n->n_mp_attrs;
+	n->n_mp_attrs = 0;
+	d->auto_attrs_changed = true;
+	d->changed |= BRAID_RELOAD_PATHS;
+	return 0;
+}
+
 int braid_reload_merge(struct braid_options *cur, struct braid_options *n,
 		       struct braid_reload_diff *d)
 {
@@ -341,6 +387,8 @@ int braid_reload_merge(struct braid_options *cur, struct braid_options *n,
 		d->changed |= BRAID_RELOAD_SCHED;
 	}
 	if (has(live, n_live, "mp-path") && merge_paths(cur, n, d))
+		return -ENOMEM;
+	if (merge_auto_attrs(cur, n, d))
 		return -ENOMEM;
 	if (has(live, n_live, "push")) {
 		char *tmp[BRAID_OPT_MAX_PUSH];

@@ -34,6 +34,8 @@ struct braid_reload_diff {
 	/* the LOCALs of the lines gone (a changed line is removed and added again); the
 	 * strings stay valid for the process's life (the running data path may point at them) */
 	const char *paths_removed[BRAID_OPT_MAX_MP_PATHS];
+	/* `mp-backup IF` / `mp-cap IF` of interfaces `mp-path auto` uses (mp_attrs) changed */
+	bool auto_attrs_changed;
 	unsigned n_restart;		/* options changed that need a restart (logged, not applied) */
 };
 

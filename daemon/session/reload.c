@@ -169,6 +169,51 @@ static void apply_lines(struct braid_dp *dp, const struct braid_opt_mp_path *o_p
 			add_line(dp, &o_paths[i], prefix);
 }
 
+/* The backup flag and cap the reloaded options give `mp-path auto` interface dev. */
+static void auto_want(const struct braid_options *o, const char *dev, bool *backup, uint64_t *cap)
+{
+	*backup = false;
+	*cap = 0;
+	for (unsigned i = 0; i < o->n_mp_attrs; i++)
+		if (!strcmp(o->mp_attrs[i].local, dev)) {
+			*backup |= o->mp_attrs[i].backup;
+			if (o->mp_attrs[i].cap_bps)
+				*cap = o->mp_attrs[i].cap_bps;
+		}
+}
+
+/* `mp-backup IF` / `mp-cap IF` changed: the running paths `mp-path auto` opened follow them. */
+static void apply_auto_attrs(struct braid_dp *dp, const struct braid_options *o, const char *prefix)
+{
+	struct braid_mpath_path_info pi[BRAID_MP_MAX_PATHS];
+	int n = braid_dp_paths(dp, pi, BRAID_MP_MAX_PATHS), r;
+
+	if (n > BRAID_MP_MAX_PATHS)
+		n = BRAID_MP_MAX_PATHS;
+	for (int i = 0; i < n; i++) {
+		unsigned int flags = pi[i].mp.flags;
+		bool explicit = false, backup;
+		uint64_t cap;
+
+		for (unsigned k = 0; k < o->n_mp_paths && !explicit; k++)
+			explicit = o->mp_paths[k].kind != BRAID_MP_LOCAL_AUTO &&
+				   braid_path_named(o->mp_paths[k].local, &pi[i]);
+		if (explicit || !pi[i].dev[0])
+			continue;
+		auto_want(o, pi[i].dev, &backup, &cap);
+		flags = backup ? flags | BRAID_MP_PATH_F_BACKUP : flags & ~BRAID_MP_PATH_F_BACKUP;
+		if (flags == pi[i].mp.flags && cap == pi[i].mp.cap_bps)
+			continue;
+		r = braid_dp_path_set(dp, pi[i].index, flags, cap);
+		if (r)
+			braid_warn("%s: mp-path auto: path %d on %s refused the change: %s", prefix,
+				   pi[i].index, pi[i].dev, strerror(-r));
+		else
+			braid_info("%s: mp-path auto: path %d on %s: %s%s", prefix, pi[i].index, pi[i].dev,
+				   backup ? "backup" : "active", cap ? ", capped" : "");
+	}
+}
+
 void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 			   const struct braid_reload_diff *d, const char *who)
 {
@@ -189,14 +234,16 @@ void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 	if (!(d->changed & BRAID_RELOAD_PATHS))
 		return;
 	apply_lines(dp, o->mp_paths, o->n_mp_paths, d, prefix);
+	if (d->auto_attrs_changed)
+		apply_auto_attrs(dp, o, prefix);
 	for (unsigned i = 0; i < o->n_mp_paths; i++) {
 		const struct braid_opt_mp_path *p = &o->mp_paths[i];
 
 		if (!(d->paths_changed & (1u << i)) || (d->paths_added & (1u << i)))
 			continue;
 		if (p->kind == BRAID_MP_LOCAL_AUTO) {
-			braid_warn("%s: mp-path auto: backup/cap of automatic paths need a restart "
-				   "(SIGHUP)", prefix);
+			braid_warn("%s: mp-path auto backup/cap: give them per interface (mp-backup IF, "
+				   "mp-cap IF); the line's own need a restart (SIGHUP)", prefix);
 			continue;
 		}
 		set_path(dp, prefix, p, d->paths_backup_changed & (1u << i),
