@@ -91,4 +91,6 @@ echo "ok: a broken mp-path line is refused, the two paths keep running"
 [ "$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")" = 1 ] || fail "the tunnel restarted"
 grep -q "RECONNECTING\|SIGUSR1" "$TB_DIR/cli.log" && fail "a restart"
 grep "reload: " "$TB_DIR/cli.log" | sed 's/^/  /'
+bd_stop cli || fail "cli exit code $? (a sanitizer report or leak?)"
+bd_stop srv || fail "srv exit code $? (a sanitizer report or leak?)"
 echo "PASS: p2p_reload_paths"

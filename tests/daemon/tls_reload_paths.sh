@@ -75,4 +75,6 @@ got=$(tm_get blob)
 [ "$got" = "$TM_WANT" ] || fail "download after the restart: sha256 $got"
 echo "ok: the SIGUSR1 restart uses the reloaded path set (path 2 only)"
 grep "reload: " "$TB_DIR/cli.log" | sed 's/^/  /'
+bd_stop cli || fail "cli exit code $? (a sanitizer report or leak?)"
+bd_stop gw || fail "gw exit code $? (a sanitizer report or leak?)"
 echo "PASS: tls_reload_paths"
