@@ -299,3 +299,12 @@ void client_mp_log(const struct braid_client *c)
 	if (c->mp)
 		braid_status_log(c->mp->dp);
 }
+
+void client_mp_reload_attrs(struct braid_client *c)
+{
+	if (!c->mp)
+		return;
+	/* shallow, as mp_options: the strings stay c->o's (a reload retires, never frees, them) */
+	memcpy(c->mp->o.mp_attrs, c->o->mp_attrs, sizeof(c->mp->o.mp_attrs));
+	c->mp->o.n_mp_attrs = c->o->n_mp_attrs;
+}

@@ -31,6 +31,8 @@ int client_mp_send_payload(struct braid_client *c, const uint8_t *pl, size_t len
 void client_mp_tun_readable(struct braid_client *c);
 /* Datagram bytes the path sockets received / sent (0 without multipath). */
 void client_mp_counters(const struct braid_client *c, struct client_stats *out);
+/* A reload changed the `mp-backup IF`/`mp-cap IF` of auto interfaces: the data path's copy follows. */
+void client_mp_reload_attrs(struct braid_client *c);
 /* Status file lines, one per path ("Braid multipath,...") and the SIGUSR2 log lines. */
 void client_mp_status(const struct braid_client *c, FILE *f);
 void client_mp_log(const struct braid_client *c);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * client_reload.c - the TLS client's live reload (client_reload.h): verb at
- * once (session/reload.c); mp-scheduler and the backup/cap of mp-path lines
- * on the running multipath engine and for later reconnects; crl-verify read
+ * once (session/reload.c); mp-scheduler, mp-path lines added, removed or
+ * changed (the data path's path_cfg_add/remove, as `braid path-add`) and
+ * their backup/cap, on the running multipath engine and for later reconnects
+ * (which copy the reloaded lines); crl-verify read
  * again (whenever configured) for the next handshake (the gateway's
  * certificate is checked at the next renegotiation or reconnect, as stock).
  * Everything else is logged as needing a restart.
@@ -24,6 +26,8 @@ static void on_reload(void *user)
 	if (!r) {
 		const struct braid_opt_source *b = &c->o->blobs[BRAID_BLOB_CRL_VERIFY];
 
+		if (d.auto_attrs_changed)
+			client_mp_reload_attrs(c);	/* for interfaces auto finds later */
 		braid_reload_apply_dp(client_mp_dp(c), c->o, &d, NULL);
 		/* as the gateway: the file is read again whenever one is configured */
 		if (c->ssl && (b->path || b->inline_text || (d.changed & BRAID_RELOAD_CRL))) {

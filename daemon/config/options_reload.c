@@ -158,40 +158,207 @@ static bool str_eq(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Same mp-path lines but for backup/cap? Then those two move, else a restart is needed. */
-static void merge_paths(struct braid_options *cur, const struct braid_options *n,
-			struct braid_reload_diff *d)
+static bool same_line(const struct braid_opt_mp_path *a, const struct braid_opt_mp_path *b)
 {
-	if (cur->n_mp_paths != n->n_mp_paths)
-		goto restart;
-	for (unsigned i = 0; i < n->n_mp_paths; i++) {
-		const struct braid_opt_mp_path *a = &cur->mp_paths[i], *b = &n->mp_paths[i];
+	return str_eq(a->local, b->local) && a->kind == b->kind && str_eq(a->remote, b->remote) &&
+	       a->port == b->port;
+}
 
-		if (!str_eq(a->local, b->local) || a->kind != b->kind || !str_eq(a->remote, b->remote) ||
-		    a->port != b->port)
-			goto restart;
-	}
-	for (unsigned i = 0; i < n->n_mp_paths; i++) {
-		struct braid_opt_mp_path *a = &cur->mp_paths[i];
-		const struct braid_opt_mp_path *b = &n->mp_paths[i];
+/* The index of the line like p in o, or -1. */
+static int find_line(const struct braid_options *o, const struct braid_opt_mp_path *p)
+{
+	for (unsigned i = 0; i < o->n_mp_paths; i++)
+		if (same_line(&o->mp_paths[i], p))
+			return (int)i;
+	return -1;
+}
 
-		if (a->backup != b->backup || a->cap_bps != b->cap_bps) {
-			if (a->backup != b->backup)
-				d->paths_backup_changed |= 1u << i;
-			if (a->cap_bps != b->cap_bps)
-				d->paths_cap_changed |= 1u << i;
-			a->backup = b->backup;
-			a->cap_bps = b->cap_bps;
-			d->paths_changed |= 1u << i;
+static unsigned count_local(const struct braid_options *o, const char *local)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < o->n_mp_paths; i++)
+		n += str_eq(o->mp_paths[i].local, local);
+	return n;
+}
+
+/* The index of o's mp-path auto line, or -1. */
+static int auto_line(const struct braid_options *o)
+{
+	for (unsigned i = 0; i < o->n_mp_paths; i++)
+		if (o->mp_paths[i].kind == BRAID_MP_LOCAL_AUTO)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The strings of mp-path lines replaced by a reload: a running data path (its
+ * sockets' names, a client's copy of the options) may still point at them,
+ * so they live as long as the process (reachable from here, not a leak).
+ */
+static char **retired;
+static size_t n_retired;
+
+static int retire(char *s)
+{
+	char **t;
+
+	if (!s)
+		return 0;
+	t = realloc(retired, (n_retired + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	retired = t;
+	retired[n_retired++] = s;
+	return 0;
+}
+
+/* Why the set of lines cannot change live (NULL: it can); a line whose LOCAL is in another line too. */
+static const char *set_refused(const struct braid_options *cur, const struct braid_options *n,
+			       char *why, size_t whylen)
+{
+	const struct braid_options *o[2] = { cur, n };
+
+	if (cur->mode == BRAID_MODE_SERVER)
+		return "a gateway's path sockets";
+	if (cur->mptcp_paths)
+		return "MPTCP endpoints";
+	for (int t = 0; t < 2; t++)
+		for (unsigned i = 0; i < o[t]->n_mp_paths; i++) {
+			const struct braid_opt_mp_path *p = &o[t]->mp_paths[i];
+
+			if (find_line(o[!t], p) >= 0)
+				continue;	/* kept */
+			if (p->kind == BRAID_MP_LOCAL_AUTO)
+				return "mp-path auto added or removed";
+			if (count_local(cur, p->local) > 1 || count_local(n, p->local) > 1) {
+				snprintf(why, whylen, "mp-path %s has more than one line", p->local);
+				return why;
+			}
 		}
+	return NULL;
+}
+
+/*
+ * mp-path lines: backup/cap of a kept line move in place; a line added or
+ * removed (a changed one is both) is listed in *d for the data path, and n's
+ * lines become cur's (the `mp-path auto` line at the index it had: the data
+ * path reads it there).
+ */
+static int merge_paths(struct braid_options *cur, struct braid_options *n,
+		       struct braid_reload_diff *d)
+{
+	struct braid_opt_mp_path a[BRAID_OPT_MAX_MP_PATHS];
+	char why[96];
+	const char *no;
+	bool same_set = cur->n_mp_paths == n->n_mp_paths;
+	int ai = auto_line(cur), an = auto_line(n);
+
+	for (unsigned i = 0; same_set && i < n->n_mp_paths; i++)
+		same_set = same_line(&cur->mp_paths[i], &n->mp_paths[i]);
+	if (same_set) {
+		for (unsigned i = 0; i < n->n_mp_paths; i++) {
+			struct braid_opt_mp_path *p = &cur->mp_paths[i];
+			const struct braid_opt_mp_path *q = &n->mp_paths[i];
+
+			d->paths_backup_changed |= (uint32_t)(p->backup != q->backup) << i;
+			d->paths_cap_changed |= (uint32_t)(p->cap_bps != q->cap_bps) << i;
+			p->backup = q->backup;
+			p->cap_bps = q->cap_bps;
+		}
+		d->paths_changed = d->paths_backup_changed | d->paths_cap_changed;
+		if (d->paths_changed)
+			d->changed |= BRAID_RELOAD_PATHS;
+		return 0;
 	}
-	if (d->paths_changed)
-		d->changed |= BRAID_RELOAD_PATHS;
-	return;
-restart:
-	braid_warn("reload: option mp-path changed (a path added, removed or moved), needs a "
-		   "restart (SIGHUP); backup/cap changes of the paths kept are applied live");
-	d->n_restart++;
+	no = set_refused(cur, n, why, sizeof(why));
+	if (!no && ai >= 0 && an >= 0 && ai != an && (unsigned)ai >= n->n_mp_paths)
+		no = "the mp-path auto line moved";
+	if (no) {
+		braid_warn("reload: option mp-path changed (lines added or removed: %s), needs a restart "
+			   "(SIGHUP); nothing of mp-path changed", no);
+		d->n_restart++;
+		return 0;
+	}
+	memcpy(a, n->mp_paths, sizeof(a));
+	if (ai >= 0 && an >= 0 && ai != an) {
+		struct braid_opt_mp_path t = a[ai];
+
+		a[ai] = a[an];
+		a[an] = t;
+	}
+	for (unsigned i = 0; i < cur->n_mp_paths; i++) {
+		const struct braid_opt_mp_path *p = &cur->mp_paths[i];
+		int k = find_line(n, p);
+
+		if (k < 0 && p->kind != BRAID_MP_LOCAL_AUTO)
+			d->paths_removed[d->n_paths_removed++] = p->local;
+	}
+	for (unsigned i = 0; i < n->n_mp_paths; i++) {
+		int k = find_line(cur, &a[i]);
+
+		if (k < 0) {
+			d->paths_added |= 1u << i;
+			continue;
+		}
+		d->paths_backup_changed |= (uint32_t)(cur->mp_paths[k].backup != a[i].backup) << i;
+		d->paths_cap_changed |= (uint32_t)(cur->mp_paths[k].cap_bps != a[i].cap_bps) << i;
+	}
+	for (unsigned i = 0; i < cur->n_mp_paths; i++)
+		if (retire(cur->mp_paths[i].local) || retire(cur->mp_paths[i].remote))
+			return -ENOMEM;	/* before anything moved: cur is as it was */
+	memcpy(cur->mp_paths, a, sizeof(a));
+	cur->n_mp_paths = n->n_mp_paths;
+	n->n_mp_paths = 0;	/* its strings are cur's now */
+	d->paths_changed = d->paths_backup_changed | d->paths_cap_changed;
+	d->changed |= BRAID_RELOAD_PATHS;
+	return 0;
+}
+
+/* Is attribute a of o one for an `mp-path auto` interface (no mp-path line has its name)? */
+static bool auto_attr(const struct braid_options *o, const struct braid_opt_mp_attr *a)
+{
+	return auto_line(o) >= 0 && !count_local(o, a->local);
+}
+
+/* Has every auto attribute of a its like in b? */
+static bool attrs_in(const struct braid_options *a, const struct braid_options *b)
+{
+	for (unsigned i = 0; i < a->n_mp_attrs; i++) {
+		const struct braid_opt_mp_attr *x = &a->mp_attrs[i];
+		bool found = false;
+
+		if (!auto_attr(a, x))
+			continue;
+		for (unsigned k = 0; k < b->n_mp_attrs && !found; k++)
+			found = auto_attr(b, &b->mp_attrs[k]) && !strcmp(x->local, b->mp_attrs[k].local) &&
+				x->backup == b->mp_attrs[k].backup && x->cap_bps == b->mp_attrs[k].cap_bps;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * `mp-backup IF` / `mp-cap IF` for interfaces `mp-path auto` finds are not
+ * in the dump (they are no mp-path line): compared here. Changed: n's move
+ * into cur (the replaced strings retired: a client's copy of the options
+ * may point at them) and the data path applies them by interface name.
+ */
+static int merge_auto_attrs(struct braid_options *cur, struct braid_options *n,
+			    struct braid_reload_diff *d)
+{
+	if (auto_line(cur) < 0 || auto_line(n) < 0 || (attrs_in(cur, n) && attrs_in(n, cur)))
+		return 0;
+	for (unsigned i = 0; i < cur->n_mp_attrs; i++)
+		if (retire(cur->mp_attrs[i].local) || retire(cur->mp_attrs[i].file))
+			return -ENOMEM;
+	memcpy(cur->mp_attrs, n->mp_attrs, sizeof(cur->mp_attrs));
+	cur->n_mp_attrs = n->n_mp_attrs;
+	n->n_mp_attrs = 0;
+	d->auto_attrs_changed = true;
+	d->changed |= BRAID_RELOAD_PATHS;
+	return 0;
 }
 
 int braid_reload_merge(struct braid_options *cur, struct braid_options *n,
@@ -219,8 +386,10 @@ int braid_reload_merge(struct braid_options *cur, struct braid_options *n,
 		memcpy(cur->mp_sched, n->mp_sched, sizeof(cur->mp_sched));
 		d->changed |= BRAID_RELOAD_SCHED;
 	}
-	if (has(live, n_live, "mp-path"))
-		merge_paths(cur, n, d);
+	if (has(live, n_live, "mp-path") && merge_paths(cur, n, d))
+		return -ENOMEM;
+	if (merge_auto_attrs(cur, n, d))
+		return -ENOMEM;
 	if (has(live, n_live, "push")) {
 		char *tmp[BRAID_OPT_MAX_PUSH];
 		unsigned tn = cur->n_push;

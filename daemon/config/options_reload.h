@@ -18,7 +18,7 @@
 enum {
 	BRAID_RELOAD_VERB = 1u << 0,	/* verb, mute-replay-warnings */
 	BRAID_RELOAD_SCHED = 1u << 1,	/* mp-scheduler */
-	BRAID_RELOAD_PATHS = 1u << 2,	/* mp-path backup/cap (paths_changed says which) */
+	BRAID_RELOAD_PATHS = 1u << 2,	/* mp-path lines: backup/cap, added, removed (below) */
 	BRAID_RELOAD_PUSH = 1u << 3,	/* push lines */
 	BRAID_RELOAD_CCD = 1u << 4,	/* client-config-dir, ccd-exclusive */
 	BRAID_RELOAD_CRL = 1u << 5,	/* crl-verify (its file is read again at every reload) */
@@ -29,6 +29,13 @@ struct braid_reload_diff {
 	uint32_t paths_changed;		/* bit i: mp_paths[i]'s backup or cap changed */
 	uint32_t paths_backup_changed;	/* bit i: its backup flag changed */
 	uint32_t paths_cap_changed;	/* bit i: its cap changed */
+	uint32_t paths_added;		/* bit i: mp_paths[i] is a line the running config lacked */
+	unsigned n_paths_removed;
+	/* the LOCALs of the lines gone (a changed line is removed and added again); the
+	 * strings stay valid for the process's life (the running data path may point at them) */
+	const char *paths_removed[BRAID_OPT_MAX_MP_PATHS];
+	/* `mp-backup IF` / `mp-cap IF` of interfaces `mp-path auto` uses (mp_attrs) changed */
+	bool auto_attrs_changed;
 	unsigned n_restart;		/* options changed that need a restart (logged, not applied) */
 };
 
@@ -43,7 +50,10 @@ int braid_reload_read(struct braid_options *n, char *err, size_t errlen);
  * Compare cur (running) with n (just read): move the reloadable options that
  * differ from n into cur (n keeps what cur had, for braid_options_free), log
  * each other option that differs ("reload: option X changed, needs a restart
- * (SIGHUP)") and fill *d. 0 or -ENOMEM.
+ * (SIGHUP)") and fill *d. A changed set of mp-path lines replaces cur's
+ * (added/removed in *d, applied by session/reload.c through the data path's
+ * path_cfg_add/remove); the replaced lines' strings are kept alive, since a
+ * running data path or its copy of the options may point at them. 0 or -ENOMEM.
  */
 int braid_reload_merge(struct braid_options *cur, struct braid_options *n,
 		       struct braid_reload_diff *d);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tunnel_reload.c - the static-key tunnel's live reload (tunnel_reload.h):
- * verb at once (session/reload.c), mp-scheduler and the backup/cap of
- * mp-path lines on the running multipath engine (and for its restarts);
+ * verb at once (session/reload.c), mp-scheduler, mp-path lines added,
+ * removed or changed and their backup/cap on the running multipath engine
+ * (whose sockets outlive its restarts);
  * everything else is logged as needing a restart.
  */
 #include "p2p/tunnel_reload.h"

@@ -116,6 +116,104 @@ static void set_path(struct braid_dp *dp, const char *prefix, const struct braid
 			   prefix, c->local);
 }
 
+static bool removed(const struct braid_reload_diff *d, const char *local)
+{
+	for (unsigned i = 0; i < d->n_paths_removed; i++)
+		if (!strcmp(d->paths_removed[i], local))
+			return true;
+	return false;
+}
+
+static void add_line(struct braid_dp *dp, const struct braid_opt_mp_path *p, const char *prefix)
+{
+	char err[512] = "";
+	int r = braid_dp_path_cfg_add(dp, p, err, sizeof(err));
+
+	if (r)
+		braid_err("%s: mp-path %s%s%s: not added: %s", prefix, p->local, p->remote ? " " : "",
+			  p->remote ? p->remote : "", err[0] ? err : r == -EOPNOTSUPP ?
+			  "not supported by this data path (restart with SIGHUP)" : strerror(-r));
+	else
+		braid_info("%s: mp-path %s%s%s added%s%s", prefix, p->local, p->remote ? " " : "",
+			   p->remote ? p->remote : "", p->backup ? ", backup" : "",
+			   p->cap_bps ? ", capped" : "");
+}
+
+/*
+ * The mp-path lines a reload added and removed, through the same ops as
+ * `braid path-add` / `path-remove`: first the lines of new LOCALs (so the
+ * session never runs out of paths), then the removals (their paths are
+ * dropped, the scheduler moves their traffic to the others), then the lines
+ * changed (removed and added again).
+ */
+static void apply_lines(struct braid_dp *dp, const struct braid_opt_mp_path *o_paths, unsigned n,
+			const struct braid_reload_diff *d, const char *prefix)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((d->paths_added & (1u << i)) && !removed(d, o_paths[i].local))
+			add_line(dp, &o_paths[i], prefix);
+	for (unsigned i = 0; i < d->n_paths_removed; i++) {
+		char err[512] = "";
+		int r = braid_dp_path_cfg_remove(dp, d->paths_removed[i], err, sizeof(err));
+
+		if (r)
+			braid_err("%s: mp-path %s: not removed: %s", prefix, d->paths_removed[i],
+				  err[0] ? err : r == -EOPNOTSUPP ?
+				  "not supported by this data path (restart with SIGHUP)" : strerror(-r));
+		else
+			braid_info("%s: mp-path %s removed, its paths are gone", prefix,
+				   d->paths_removed[i]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		if ((d->paths_added & (1u << i)) && removed(d, o_paths[i].local))
+			add_line(dp, &o_paths[i], prefix);
+}
+
+/* The backup flag and cap the reloaded options give `mp-path auto` interface dev. */
+static void auto_want(const struct braid_options *o, const char *dev, bool *backup, uint64_t *cap)
+{
+	*backup = false;
+	*cap = 0;
+	for (unsigned i = 0; i < o->n_mp_attrs; i++)
+		if (!strcmp(o->mp_attrs[i].local, dev)) {
+			*backup |= o->mp_attrs[i].backup;
+			if (o->mp_attrs[i].cap_bps)
+				*cap = o->mp_attrs[i].cap_bps;
+		}
+}
+
+/* `mp-backup IF` / `mp-cap IF` changed: the running paths `mp-path auto` opened follow them. */
+static void apply_auto_attrs(struct braid_dp *dp, const struct braid_options *o, const char *prefix)
+{
+	struct braid_mpath_path_info pi[BRAID_MP_MAX_PATHS];
+	int n = braid_dp_paths(dp, pi, BRAID_MP_MAX_PATHS), r;
+
+	if (n > BRAID_MP_MAX_PATHS)
+		n = BRAID_MP_MAX_PATHS;
+	for (int i = 0; i < n; i++) {
+		unsigned int flags = pi[i].mp.flags;
+		bool explicit = false, backup;
+		uint64_t cap;
+
+		for (unsigned k = 0; k < o->n_mp_paths && !explicit; k++)
+			explicit = o->mp_paths[k].kind != BRAID_MP_LOCAL_AUTO &&
+				   braid_path_named(o->mp_paths[k].local, &pi[i]);
+		if (explicit || !pi[i].dev[0])
+			continue;
+		auto_want(o, pi[i].dev, &backup, &cap);
+		flags = backup ? flags | BRAID_MP_PATH_F_BACKUP : flags & ~BRAID_MP_PATH_F_BACKUP;
+		if (flags == pi[i].mp.flags && cap == pi[i].mp.cap_bps)
+			continue;
+		r = braid_dp_path_set(dp, pi[i].index, flags, cap);
+		if (r)
+			braid_warn("%s: mp-path auto: path %d on %s refused the change: %s", prefix,
+				   pi[i].index, pi[i].dev, strerror(-r));
+		else
+			braid_info("%s: mp-path auto: path %d on %s: %s%s", prefix, pi[i].index, pi[i].dev,
+				   backup ? "backup" : "active", cap ? ", capped" : "");
+	}
+}
+
 void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 			   const struct braid_reload_diff *d, const char *who)
 {
@@ -135,14 +233,17 @@ void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 	}
 	if (!(d->changed & BRAID_RELOAD_PATHS))
 		return;
+	apply_lines(dp, o->mp_paths, o->n_mp_paths, d, prefix);
+	if (d->auto_attrs_changed)
+		apply_auto_attrs(dp, o, prefix);
 	for (unsigned i = 0; i < o->n_mp_paths; i++) {
 		const struct braid_opt_mp_path *p = &o->mp_paths[i];
 
-		if (!(d->paths_changed & (1u << i)))
+		if (!(d->paths_changed & (1u << i)) || (d->paths_added & (1u << i)))
 			continue;
 		if (p->kind == BRAID_MP_LOCAL_AUTO) {
-			braid_warn("%s: mp-path auto: backup/cap of automatic paths need a restart "
-				   "(SIGHUP)", prefix);
+			braid_warn("%s: mp-path auto backup/cap: give them per interface (mp-backup IF, "
+				   "mp-cap IF); the line's own need a restart (SIGHUP)", prefix);
 			continue;
 		}
 		set_path(dp, prefix, p, d->paths_backup_changed & (1u << i),

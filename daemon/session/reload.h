@@ -32,7 +32,12 @@ void braid_reload_unlisten(struct ev_loop *loop);
  * (logged; braid_reload_end must still be called).
  */
 int braid_reload_begin(struct braid_options *cur, struct braid_reload_diff *d);
-/* Apply d's scheduler and path changes from o to a multipath data path (dp may be NULL). */
+/*
+ * Apply d's scheduler and path changes from o to a multipath data path (dp
+ * may be NULL): mp-path lines added/removed through path_cfg_add/remove (as
+ * `braid path-add`/`path-remove`), backup/cap in place (path_set), including
+ * the `mp-backup IF`/`mp-cap IF` of `mp-path auto` interfaces; each logged.
+ */
 void braid_reload_apply_dp(struct braid_dp *dp, const struct braid_options *o,
 			   const struct braid_reload_diff *d, const char *who);
 /* End a reload: the summary line and READY=1 (r: braid_reload_begin's result). */

@@ -7,7 +7,8 @@
 # with the `mp-cap c3 15` given by interface name before c3 existed,
 # and a path on c3 turns active (status file) without a restart; an 8 MiB download started before c3 appeared
 # completes with the right sha256; c3 then carries more than 1 MB of its interface byte counters during a
-# second download (sha256 checked); c3 removed (tb_if_del 3): its path is dropped and a third download works.
+# second download (sha256 checked); c3 removed (tb_if_del 3): its path is dropped and a third download works;
+# a live reload adding `mp-backup c2` makes c2's path standby, removing it makes it active again.
 set -uo pipefail
 source "$(dirname "$0")/tls_mp_lib.sh"
 TM_TB_OPTS=--no-rules tm_setup 2
@@ -45,6 +46,27 @@ echo "  c3 carried $d3 B of the second 8 MiB download"
 tb_if_del 3 || fail "tb_if_del 3"
 bd_wait_log cli "mp-path auto: interface c3 dropped" 5 || fail "c3's path not dropped after c3 went"
 got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "third download (c3 gone) sha256 $got, want $TM_WANT"
+# a live reload (SIGRTMIN+1) with `mp-backup c2`: the auto path on c2 turns backup (standby), then back
+RL=$(kill -l RTMIN+1 2>/dev/null) || RL=35
+echo "mp-backup c2" >>"$TB_DIR/cli.conf"
+kill -s "$RL" "${BD_PID[cli]}"
+bd_wait_log cli "reload: mp-path auto: path" 5 || fail "reload: mp-backup c2 not applied"
+grep -qE "reload: mp-path auto: path [0-9]+ on c2: backup$" "$TB_DIR/cli.log" || fail "reload: c2 not backup"
+for ((k = 0; k < 100; k++)); do
+	[ "$(tm_status cli | awk -F, '$5 == "standby"' | wc -l)" = 1 ] && break
+	sleep 0.1
+done
+[ "$(tm_status cli | awk -F, '$5 == "standby"' | wc -l)" = 1 ] || fail "reload: no standby path: $(tm_status cli)"
+sed -i '/^mp-backup c2$/d' "$TB_DIR/cli.conf"
+kill -s "$RL" "${BD_PID[cli]}"
+for ((k = 0; k < 50; k++)); do
+	grep -qE "reload: mp-path auto: path [0-9]+ on c2: active$" "$TB_DIR/cli.log" && break
+	sleep 0.1
+done
+grep -qE "reload: mp-path auto: path [0-9]+ on c2: active$" "$TB_DIR/cli.log" || fail "reload: c2 not active again"
+tm_wait_active cli 2 10 || fail "reload: not 2 active paths again: $(tm_status cli)"
+grep -q "needs a restart" "$TB_DIR/cli.log" && fail "reload: a restart named"
+echo "ok: mp-backup c2 by reload: c2's auto path standby, then active again"
 ! grep -q "SIGUSR1\|Restart" "$TB_DIR/cli.log" || fail "the client restarted"
 bd_stop cli || fail "client exit code $?"
 bd_stop gw || fail "gateway exit code $?"

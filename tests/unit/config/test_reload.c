@@ -78,6 +78,20 @@ static void path_check(const struct braid_options *cur, const struct braid_optio
 	CHECK(cur->mp_paths[1].backup && cur->mp_paths[0].cap_bps == 5000000, "backup/cap moved");
 }
 
+static void added_check(const struct braid_options *cur, const struct braid_options *n)
+{
+	(void)n;
+	CHECK(cur->n_mp_paths == 3 && !strcmp(cur->mp_paths[2].local, "10.0.2.1") &&
+	      cur->mp_paths[2].backup, "added line in cur");
+}
+
+static void removed_check(const struct braid_options *cur, const struct braid_options *n)
+{
+	(void)n;
+	CHECK(cur->n_mp_paths == 2 && !strcmp(cur->mp_paths[0].local, "10.0.0.1") &&
+	      !strcmp(cur->mp_paths[1].local, "10.0.1.1"), "removed line gone from cur");
+}
+
 int main(void)
 {
 	struct braid_reload_diff d;
@@ -103,9 +117,25 @@ int main(void)
 	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_changed == 3 && d.paths_backup_changed == 2 &&
 	      d.paths_cap_changed == 1 && d.n_restart == 0,
 	      "paths: %#x %#x %u", d.changed, d.paths_changed, d.n_restart);
-	/* a path added: a restart, nothing moved */
-	run(cl, "", "mp-path 10.0.2.1\n", &d, NULL);
-	CHECK(d.changed == 0 && d.n_restart == 1, "path added: %#x %u", d.changed, d.n_restart);
+	/* a path added: live, the new line at its index */
+	run(cl, "", "mp-path 10.0.2.1\nmp-backup 10.0.2.1\n", &d, added_check);
+	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_added == 4 && d.n_paths_removed == 0 &&
+	      d.paths_changed == 0 && d.n_restart == 0,
+	      "path added: %#x %#x %u %u", d.changed, d.paths_added, d.n_paths_removed, d.n_restart);
+	/* a path removed: live; its LOCAL outlives both option sets (a data path may point at it) */
+	run(cl, "mp-path 10.0.2.1\n", "", &d, removed_check);
+	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_added == 0 && d.n_paths_removed == 1 &&
+	      !strcmp(d.paths_removed[0], "10.0.2.1") && d.n_restart == 0,
+	      "path removed: %#x %u %u", d.changed, d.n_paths_removed, d.n_restart);
+	/* re-ordered only: nothing to do on the data path */
+	run("client\ndev tun\nremote gw 1194\nca ca.crt\ncert c.crt\nkey c.key\n",
+	    "mp-path 10.0.0.1\nmp-path 10.0.1.1\n", "mp-path 10.0.1.1\nmp-path 10.0.0.1\n", &d, NULL);
+	CHECK(d.changed == BRAID_RELOAD_PATHS && d.paths_added == 0 && d.n_paths_removed == 0 &&
+	      d.n_restart == 0, "re-ordered: %#x %#x %u", d.changed, d.paths_added, d.n_paths_removed);
+	/* two lines of one LOCAL (static-key peer): a change of one of them needs a restart */
+	run("dev tun\nsecret k 0\n", "mp-path 10.0.0.1 10.1.0.1\nmp-path 10.0.0.1 10.1.0.2\n",
+	    "mp-path 10.0.0.1 10.1.0.1\nmp-path 10.0.0.1 10.1.0.3\n", &d, NULL);
+	CHECK(d.changed == 0 && d.n_restart == 1, "two lines of a LOCAL: %#x %u", d.changed, d.n_restart);
 	/* a restart-only option alone */
 	run(cl, "", "cipher AES-128-GCM\n", &d, NULL);
 	CHECK(d.changed == 0 && d.n_restart >= 1, "cipher: %#x %u", d.changed, d.n_restart);
