@@ -15,6 +15,7 @@
 
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_client.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_table.h"
 #include "util/log.h"
@@ -168,6 +169,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			return;
 		}
 		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
+		pid = braid_gw_local_pid(g, pid);
 		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
 			unknown_peer(g, pkt, len, from);
