@@ -159,7 +159,8 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 
 	if (c->dead)
 		return;
-	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real, c->pid, why);
+	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real,
+		   braid_gw_wire_pid(c), why);
 	c->dead = true;
 	ev_timer_stop(g->loop, &c->ctl_t);
 	/*

@@ -129,7 +129,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	c->ctl = s;
 	c->rx_bytes += len;
 	g->cf_count++;
-	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
+	braid_info("%s: new client session (peer-id %u)", c->real, braid_gw_wire_pid(c));
 	braid_gw_ctl_run(c);
 }
 
@@ -229,7 +229,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 					return;
 				}
 				n->ctl = s;
-				braid_info("%s: new client session (peer-id %u)", n->real, n->pid);
+				braid_info("%s: new client session (peer-id %u)", n->real, braid_gw_wire_pid(n));
 				braid_gw_ctl_run(n);
 				return;
 			}
