@@ -251,7 +251,7 @@ static void client_connect_finish(struct gw_client *c)
 	if (c->has_v6)
 		inet_ntop(AF_INET6, &c->v6, b, sizeof(b));
 	braid_info("%s/%s: connected, peer-id %u, %s%s%s%s, cipher %s, %s keys%s", braid_gw_cname(c),
-		   c->real, c->pid, a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
+		   c->real, braid_gw_wire_pid(c), a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
 		   !a[0] && !b[0] ? "no address" : "", c->push.cipher, c->push.ekm ? "EKM" : "PRF",
 		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
 	{

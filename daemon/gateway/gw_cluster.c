@@ -121,3 +121,16 @@ void braid_gw_pool_give(struct braid_gateway *g, uint32_t handle)
 	}
 	braid_pool_release(g->pool, handle);
 }
+
+void braid_gw_cluster_log(const struct braid_gateway *g)
+{
+	struct braid_cluster_stats st;
+
+	if (!g->cluster)
+		return;
+	braid_cluster_get_stats(g->cluster, &st);
+	braid_info("cluster stats: gateway id %u, keepalives %llu, keepalive failed %llu, claims %llu, "
+		   "claims taken elsewhere %llu, claims failed %llu, releases %llu, set aside %zu",
+		   braid_cluster_gw_id(g->cluster), st.keepalives, st.keepalive_fail, st.claims,
+		   st.claim_taken, st.claim_fail, st.releases, g->n_foreign);
+}

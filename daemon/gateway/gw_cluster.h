@@ -36,6 +36,9 @@ static inline uint32_t braid_gw_local_pid(const struct braid_gateway *g, uint32_
  * pool runs out) and the next one taken. -ENOSPC, -errno (etcd unreachable).
  */
 int braid_gw_pool_take(struct braid_gateway *g, const char *cn, uint32_t *handle);
+/* SIGUSR2 and exit: the cluster counters (nothing when not clustered). */
+void braid_gw_cluster_log(const struct braid_gateway *g);
+
 /* braid_pool_release, and the claim given back. */
 void braid_gw_pool_give(struct braid_gateway *g, uint32_t handle);
 

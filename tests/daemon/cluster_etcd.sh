@@ -238,6 +238,20 @@ got=$(ip netns exec "$CL" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha2
 ip netns exec "$C2" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 2: ping after failover"
 echo "ok: gateway $OWN killed; client 1 reconnected to gateway $OTHER in ${t_re} s with $B1 (client 2: $A2); sha256 ok"
 
+# --- the surviving gateway's counters: two claims (client 2, then client 1 after the failover), one
+# address skipped (client 1's first, held by the other gateway then), no failure
+n=$(grep -c "cluster stats:" "$DIR/g$OTHER.log")
+kill -USR2 "${PID[g$OTHER]}"
+for ((i = 0; i < 40; i++)); do
+	[ "$(grep -c "cluster stats:" "$DIR/g$OTHER.log")" -gt "$n" ] && break
+	sleep 0.05
+done
+cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
+[[ $cs =~ "gateway id $OTHER, keepalives "([0-9]+)", keepalive failed 0, claims 2, claims taken elsewhere 1, claims failed 0" ]] ||
+	fail "cluster stats of gateway $OTHER: $cs"
+[ "${BASH_REMATCH[1]}" -ge 3 ] || fail "gateway $OTHER: ${BASH_REMATCH[1]} keepalives"
+echo "ok: ${cs#*cluster stats: }"
+
 # --- a graceful stop revokes the lease at once
 kill "${PID[g$OTHER]}"
 wait "${PID[g$OTHER]}" 2>/dev/null
