@@ -18,7 +18,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "config/options_parse.h"
@@ -26,10 +25,10 @@
 int opt_cluster_etcd(struct ctx *c, int argc, char **argv)
 {
 	const char *u = argv[1], *colon;
-	char host[64];
+	char host[64], portbuf[8];
 	struct in_addr a;
-	size_t hl;
-	int port;
+	size_t hl, pl;
+	int port, e;
 
 	(void)argc;
 	if (strncmp(u, "http://", 7))
@@ -46,19 +45,14 @@ int opt_cluster_etcd(struct ctx *c, int argc, char **argv)
 		return opt_fail(c, "'%s' is not a numeric IPv4 address or localhost", host);
 	if (strchr(colon + 1, '/') && strcmp(strchr(colon + 1, '/'), "/"))
 		return opt_fail(c, "no path after the port, please");
-	{
-		char portbuf[8];
-		size_t pl = strcspn(colon + 1, "/");
-
-		if (!pl || pl >= sizeof(portbuf))
-			return opt_fail(c, "bad port");
-		memcpy(portbuf, colon + 1, pl);
-		portbuf[pl] = 0;
-		int e = opt_parse_int(c, "port", portbuf, 1, 65535, &port);
-
-		if (e)
-			return e;
-	}
+	pl = strcspn(colon + 1, "/");
+	if (!pl || pl >= sizeof(portbuf))
+		return opt_fail(c, "expected http://HOST:PORT: bad port");
+	memcpy(portbuf, colon + 1, pl);
+	portbuf[pl] = 0;
+	e = opt_parse_int(c, "port", portbuf, 1, 65535, &port);
+	if (e)
+		return e;
 	return opt_set_str(c, &c->o->cluster_etcd, argv[1]);
 }
 
