@@ -563,7 +563,7 @@ int braid_gateway_run(struct braid_gateway *g)
 		g->restart_sig = 0;
 	}
 	braid_gw_log_stats(g);
-	return 0;
+	return g->cluster_lost ? 1 : 0;	/* 1: a service manager restarts it with a new lease */
 }
 
 void braid_gateway_stats(const struct braid_gateway *g, struct braid_gateway_stats *st)

@@ -18,6 +18,7 @@ static void lost_cb(void *arg)
 {
 	struct braid_gateway *g = arg;
 
+	g->cluster_lost = true;
 	g->exit_req = true;
 	ev_break(g->loop, EVBREAK_ALL);
 }

@@ -205,6 +205,7 @@ struct braid_gateway {
 	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
 	struct braid_cluster *cluster;	/* cluster-etcd (gw_cluster.c), or NULL */
 	uint32_t pid_base;		/* gateway id << 16 when clustered, else 0 */
+	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */
 	uint32_t *foreign;		/* pool entries another gateway holds (gw_cluster.c) */
 	size_t n_foreign, cap_foreign;
 };

@@ -16,7 +16,8 @@
 # different address (the first one is claimed in etcd: "another gateway's"); SIGKILL of client 1's
 # gateway: its lease expires, the balancer drops it, client 1 reconnects (ping-restart) to the
 # other gateway with an address different from client 2's; its address key in etcd names that
-# gateway; a 2 MiB download through its tunnel has the right sha256.
+# gateway; a 2 MiB download through its tunnel has the right sha256. A gateway whose lease is
+# revoked stops; SIGTERM revokes a gateway's lease (its keys leave etcd at once).
 source "$(dirname "$0")/../lib/pki.sh"
 BRAIDD=${BRAIDD:-$BRAID_BIN_DIR/braidd}
 LB_SH=$(cd "$(dirname "$0")/../tools/lb" && pwd)/braid-lb.sh
@@ -251,6 +252,21 @@ cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
 	fail "cluster stats of gateway $OTHER: $cs"
 [ "${BASH_REMATCH[1]}" -ge 3 ] || fail "gateway $OTHER: ${BASH_REMATCH[1]} keepalives"
 echo "ok: ${cs#*cluster stats: }"
+
+# --- a gateway whose lease is gone stops (its id may be another's): the first one again, its lease revoked
+gw_start "$OWN"
+lease=$(sed -n 's/.*cluster: gateway id [0-9]* (.*), lease \([0-9a-f]*\) ttl.*/\1/p' "$DIR/g$OWN.log")
+[ -n "$lease" ] || fail "no lease in gateway $OWN's log"
+ip netns exec "$LB" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/lease/revoke \
+	-d "{\"ID\":\"$((16#$lease))\"}" >/dev/null || fail "revoking gateway $OWN's lease"
+waitfor "$DIR/g$OWN.log" "cluster: the gateway-id lease is gone (expired or revoked)" 5 ||
+	fail "gateway $OWN did not notice its lease revoked"
+for ((i = 0; i < 50; i++)); do kill -0 "${PID[g$OWN]}" 2>/dev/null || break; sleep 0.1; done
+kill -0 "${PID[g$OWN]}" 2>/dev/null && fail "gateway $OWN still runs without its lease"
+wait "${PID[g$OWN]}" 2>/dev/null
+rc=$?
+[ $rc = 1 ] || fail "gateway $OWN exited with $rc after losing its lease (want 1: restart me)"
+echo "ok: gateway $OWN restarted with id $OWN, stopped when its lease was revoked"
 
 # --- a graceful stop revokes the lease at once
 kill "${PID[g$OTHER]}"
