@@ -24,6 +24,9 @@ PKGS=(
   dbus-daemon polkitd
   # GUI (gui/, Qt 6.4; tests run offscreen)
   qt6-base-dev qt6-declarative-dev qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts qml6-module-qtquick-window qml6-module-qtquick-templates qml6-module-qtqml-workerscript qt6-qpa-plugins fonts-dejavu-core
+  # many gateways behind one address (tests/daemon/cluster_etcd.sh: its own etcd in a namespace; the
+  # nftables balancer tests/tools/lb/braid-lb.sh)
+  etcd-server nftables
 )
 
 if [ "$(id -u)" -ne 0 ]; then

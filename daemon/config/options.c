@@ -92,6 +92,8 @@ void braid_options_free(struct braid_options *o)
 	free(o->control_socket);
 	free(o->mgmt_addr);
 	free(o->metrics_addr);
+	free(o->cluster_etcd);
+	free(o->cluster_prefix);
 	free(o->mgmt_pwfile);
 	free(o->mgmt_client_user);
 	free(o->mgmt_client_group);

@@ -176,6 +176,11 @@ static const struct braid_opt_class_entry classes[] = {
 	/* metrics endpoint (control/metrics*.c) */
 	{ "metrics", A, "metrics_addr metrics_port metrics_remote" },
 	{ "metrics-max-clients", A, "metrics_max_clients" },
+	/* many gateways behind one address (cluster/) */
+	{ "cluster-etcd", A, "cluster_etcd" },
+	{ "cluster-prefix", A, "cluster_prefix" },
+	{ "cluster-ttl", A, "cluster_ttl" },
+	{ "cluster-gateway-id", A, "cluster_gw_id" },
 	/* compatibility */
 	{ "tun-ipv6", N, "IPv6 on the TUN device is always available (OpenVPN 2.4+ ignores it too)" },
 	{ "fast-io", N, "braidd's socket I/O is always non-blocking and batched" },

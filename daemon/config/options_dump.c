@@ -282,6 +282,9 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	if (o->metrics_addr)
 		out(&b, "metrics %s %d%s max-clients %d\n", o->metrics_addr, o->metrics_port,
 		    o->metrics_remote ? " allow-remote" : "", o->metrics_max_clients);
+	if (o->cluster_etcd)
+		out(&b, "cluster-etcd %s prefix %s ttl %d gateway-id %d\n", o->cluster_etcd,
+		    o->cluster_prefix ? o->cluster_prefix : "-", o->cluster_ttl, o->cluster_gw_id);
 	out(&b, "ignored-unknown %u\n", o->n_ignored);
 	return b.used;
 }

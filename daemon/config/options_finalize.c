@@ -21,6 +21,7 @@
 #include "config/options_mp.h"
 #include "config/options_mptcp.h"
 #include "config/options_parse.h"
+#include "config/options_cluster.h"
 #include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_process.h"
@@ -201,6 +202,8 @@ int braid_options_finalize(struct braid_options *o, char *err, size_t err_len)
 	} else {
 		r = finalize_not_server(o, err, err_len);
 	}
+	if (!r)
+		r = opt_finalize_cluster(o, err, err_len);
 	if (r)
 		return r;
 	if (o->multihome && (o->mode != BRAID_MODE_SERVER || o->proto != BRAID_PROTO_UDP))

@@ -14,6 +14,7 @@
 #include "config/options_client.h"
 #include "config/options_data.h"
 #include "config/options_int.h"
+#include "config/options_cluster.h"
 #include "config/options_metrics.h"
 #include "config/options_mgmt.h"
 #include "config/options_mp.h"
@@ -189,6 +190,10 @@ static const struct opt_def opt_table[] = {
 	{ "management-client", 0, 0, opt_unsupported, false, NOBLOB, 0 },
 	{ "metrics", 0, 3, opt_metrics, false, NOBLOB, 0 },
 	{ "metrics-max-clients", 1, 1, opt_metrics_max_clients, false, NOBLOB, 0 },
+	{ "cluster-etcd", 1, 1, opt_cluster_etcd, false, NOBLOB, 0 },
+	{ "cluster-prefix", 1, 1, opt_cluster_prefix, false, NOBLOB, 0 },
+	{ "cluster-ttl", 1, 1, opt_cluster_ttl, false, NOBLOB, 0 },
+	{ "cluster-gateway-id", 1, 1, opt_cluster_gw_id, false, NOBLOB, 0 },
 	/* common in real profiles: applied, no-ops (options_class.c says why) or refused */
 	{ "tun-ipv6", 0, 0, opt_tun_ipv6, false, NOBLOB, 0 },
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },

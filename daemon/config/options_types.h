@@ -353,6 +353,12 @@ struct braid_options {
 	bool metrics_remote;		/* allow-remote: a non-loopback address is accepted */
 	int metrics_max_clients;	/* `metrics-max-clients N`; -1: the default (100) */
 
+	/* many gateways behind one address (cluster/; options_cluster.c) */
+	char *cluster_etcd;		/* `cluster-etcd http://HOST:PORT`; NULL = off */
+	char *cluster_prefix;		/* `cluster-prefix P`; NULL: "braid/" */
+	int cluster_ttl;		/* `cluster-ttl SECONDS`, the lease's TTL; 0: 10 */
+	int cluster_gw_id;		/* `cluster-gateway-id N` (1..254); 0: the lowest free */
+
 	/* keepalive */
 	int ping, ping_restart, ping_exit;
 

@@ -24,6 +24,7 @@
 #include "config/config.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_client.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
@@ -412,6 +413,8 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	g->max_clients = o->max_clients > 0 ? (uint32_t)o->max_clients : 1024;
 	if (g->max_clients > BRAID_DC_PEER_ID_MAX)
 		g->max_clients = BRAID_DC_PEER_ID_MAX;
+	if (o->cluster_etcd && g->max_clients > 0xffff)	/* the local part of a peer-id */
+		g->max_clients = 0xffff;
 	braid_vroute_init(&g->routes);
 	g->buf = malloc(BUF_SIZE);
 	g->buf2 = malloc(BUF_SIZE);
@@ -488,6 +491,9 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		if (r)
 			goto fail;
 	}
+	r = braid_gw_cluster_start(g);
+	if (r)
+		goto fail;
 	ev_timer_init(&g->tick, braid_gw_tick_cb, 1.0, 1.0);
 	g->tick.data = g;
 	ev_timer_start(g->loop, &g->tick);
@@ -557,7 +563,7 @@ int braid_gateway_run(struct braid_gateway *g)
 		g->restart_sig = 0;
 	}
 	braid_gw_log_stats(g);
-	return 0;
+	return g->cluster_lost ? 1 : 0;	/* 1: a service manager restarts it with a new lease */
 }
 
 void braid_gateway_stats(const struct braid_gateway *g, struct braid_gateway_stats *st)
@@ -569,6 +575,7 @@ void braid_gateway_free(struct braid_gateway *g)
 {
 	if (!g)
 		return;
+	braid_gw_cluster_stop(g);	/* first: the revoked lease frees every claim at once */
 	if (g->by_pid) {
 		for (uint32_t i = 0; i < g->max_clients; i++)
 			if (g->by_pid[i])

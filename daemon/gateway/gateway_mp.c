@@ -13,6 +13,7 @@
 #include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_user.h"
 #include "control/status.h"
+#include "gateway/gw_cluster.h"
 
 struct gw_mp {
 	struct braid_dp *dp;		/* the client's data path (backend.h) */
@@ -131,7 +132,7 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 	c->mp = mp;
 	braid_info("%s/%s: multipath negotiated (IV_BRAID_MP, braid-mp %.*s pushed): peer-id %u, "
 		   "paths are learned from authenticated packets", braid_gw_cname(c), c->real,
-		   (int)strcspn(offered_version(c), " "), offered_version(c), c->pid);
+		   (int)strcspn(offered_version(c), " "), offered_version(c), braid_gw_wire_pid(c));
 	return 0;
 }
 
@@ -228,7 +229,7 @@ void braid_gw_mp_log(const struct braid_gateway *g)
 
 			braid_dp_stats(c->mp->dp, &st);
 			braid_info("%s/%s: multipath peer-id %u: link rx %llu tx %llu, auth_failures=%llu "
-				   "replays=%llu malformed=%llu", braid_gw_cname(c), c->real, c->pid,
+				   "replays=%llu malformed=%llu", braid_gw_cname(c), c->real, braid_gw_wire_pid(c),
 				   (unsigned long long)t->link_rx_pkts, (unsigned long long)t->link_tx_pkts,
 				   (unsigned long long)t->rx_auth_failures, (unsigned long long)t->rx_replays,
 				   (unsigned long long)t->rx_malformed);

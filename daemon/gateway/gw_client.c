@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
@@ -125,9 +126,10 @@ static void client_connect(struct gw_client *c)
 		c->v4 = c->ccd.ifc_local;
 		c->v4_remote = c->ccd.ifc_remote;
 	} else if (g->pool && g->has_v4) {
-		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+		r = braid_gw_pool_take(g, c->cn, &c->pool_h);
 		if (r) {
-			auth_fail(c, "no free address in the ifconfig-pool");
+			auth_fail(c, r == -ENOSPC ? "no free address in the ifconfig-pool" :
+				  "the address pool's store (cluster-etcd) is not reachable");
 			return;
 		}
 		c->has_pool = true;
@@ -140,7 +142,7 @@ static void client_connect(struct gw_client *c)
 		c->v6_prefix = c->ccd.ifc6_prefix;
 	} else if (g->pool && g->has_v6) {
 		if (!c->has_pool) {
-			r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+			r = braid_gw_pool_take(g, c->cn, &c->pool_h);
 			if (r) {
 				auth_fail(c, "no free address in the IPv6 pool");
 				return;
@@ -202,7 +204,7 @@ static void client_connect_finish(struct gw_client *c)
 	in.has_ifc6 = c->has_v6;
 	in.ifc6 = c->v6;
 	in.ifc6_prefix = c->v6_prefix;
-	in.peer_id = c->pid;
+	in.peer_id = braid_gw_wire_pid(c);
 	in.peer_info = braid_ctls_peer_info(c->ctl);
 	in.peer_options = braid_ctls_peer_options(c->ctl);
 	r = braid_gw_push_build(&in, &c->push);
@@ -214,7 +216,7 @@ static void client_connect_finish(struct gw_client *c)
 	c->use_peer_id = c->push.use_peer_id;
 	mp = braid_gw_mp_offer(c);
 	/* data channel */
-	dcfg.peer_id = c->use_peer_id ? c->pid : BRAID_DC_PEER_ID_NONE;
+	dcfg.peer_id = c->use_peer_id ? braid_gw_wire_pid(c) : BRAID_DC_PEER_ID_NONE;
 	dcfg.replay_window = mp ? BRAID_GW_MP_WINDOW : o->replay_window;
 	dcfg.replay_time = o->replay_time;
 	r = braid_dc_new(&c->dc, &dcfg);
@@ -249,7 +251,7 @@ static void client_connect_finish(struct gw_client *c)
 	if (c->has_v6)
 		inet_ntop(AF_INET6, &c->v6, b, sizeof(b));
 	braid_info("%s/%s: connected, peer-id %u, %s%s%s%s, cipher %s, %s keys%s", braid_gw_cname(c),
-		   c->real, c->pid, a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
+		   c->real, braid_gw_wire_pid(c), a[0] ? a : "", a[0] && b[0] ? " " : "", b[0] ? b : "",
 		   !a[0] && !b[0] ? "no address" : "", c->push.cipher, c->push.ekm ? "EKM" : "PRF",
 		   c->framing != BRAID_COMP_NONE ? ", compression stub framing" : "");
 	{
@@ -327,7 +329,7 @@ static int apply_dynamic(struct gw_client *c, const char *what, const char *text
 	}
 	if (dyn.has_ifconfig) {
 		if (c->has_pool)
-			braid_pool_release(g->pool, c->pool_h);
+			braid_gw_pool_give(g, c->pool_h);
 		c->has_pool = false;
 		c->has_v4 = true;
 		c->v4 = dyn.ifc_local;

@@ -19,6 +19,7 @@
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
+#include "gateway/gw_cluster.h"
 #include "util/log.h"
 
 /* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
@@ -130,7 +131,8 @@ static int sp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 		braid_gw_addr_insert(g, c);
 		braid_gw_addr_strings(c);
 		g->st.floats++;
-		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), c->pid, old, c->real);
+		braid_info("%s: peer-id %u floated from %s to %s", braid_gw_cname(c), braid_gw_wire_pid(c), old,
+			   c->real);
 	}
 	c->last_rx_ms = braid_gw_now_ms();
 	c->rx_bytes += len;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_script.h"
 #include "dataplane/backend.h"
@@ -158,7 +159,8 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 
 	if (c->dead)
 		return;
-	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real, c->pid, why);
+	braid_info("%s/%s: client removed (peer-id %u): %s", braid_gw_cname(c), c->real,
+		   braid_gw_wire_pid(c), why);
 	c->dead = true;
 	ev_timer_stop(g->loop, &c->ctl_t);
 	/*
@@ -185,7 +187,7 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		braid_gw_start_disconnect_script(c);
 	braid_vroute_del_owner(&g->routes, c->pid);
 	if (c->has_pool)
-		braid_pool_release(g->pool, c->pool_h);
+		braid_gw_pool_give(g, c->pool_h);
 	c->has_pool = false;
 	g->by_pid[c->pid] = NULL;
 	if (!c->tcp)

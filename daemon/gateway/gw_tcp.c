@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gateway/gw_client.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
@@ -33,7 +34,7 @@ static void tcp_packet(struct gw_client *c, uint8_t *pkt, size_t len)
 	c->g->st.link_rx_pkts++;
 	if (op == BRAID_OP_DATA_V2 || op == BRAID_OP_DATA_V1) {
 		if (op == BRAID_OP_DATA_V2 && len >= 4 &&
-		    ((uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3]) != c->pid) {
+		    ((uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3]) != braid_gw_wire_pid(c)) {
 			c->g->st.data_unknown_peer++;
 			return;
 		}

@@ -19,6 +19,7 @@
 #include "gateway/gw_data.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
+#include "gateway/gw_cluster.h"
 #include "util/log.h"
 #include "control/ovpn_status.h"
 
@@ -70,7 +71,7 @@ int braid_gw_status_print(struct braid_gateway *g, FILE *f, int version, const c
 		cl[nc] = (struct braid_ovpn_status_client){
 			.cn = braid_gw_cname(c), .real = c->real, .virt4 = v4[nc], .virt6 = v6[nc],
 			.bytes_rx = c->rx_bytes, .bytes_tx = c->tx_bytes, .since = c->since,
-			.username = c->user, .client_id = c->cid, .peer_id = c->pid,
+			.username = c->user, .client_id = c->cid, .peer_id = braid_gw_wire_pid(c),
 			.cipher = c->push.cipher,
 		};
 		nc++;
@@ -141,6 +142,7 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   (unsigned long long)rj[BRAID_REJ_MALFORMED],
 		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE]);
 	braid_gw_mp_log(g);
+	braid_gw_cluster_log(g);
 }
 
 /* reneg-bytes / reneg-pkts count the primary key's traffic; a packet-id near its wrap renegotiates too */

@@ -143,6 +143,7 @@ struct gw_client {
 };
 
 struct braid_mptcp_endps;
+struct braid_cluster;
 
 struct braid_gateway {
 	struct ev_loop *loop;
@@ -202,6 +203,11 @@ struct braid_gateway {
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;
 	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
+	struct braid_cluster *cluster;	/* cluster-etcd (gw_cluster.c), or NULL */
+	uint32_t pid_base;		/* gateway id << 16 when clustered, else 0 */
+	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */
+	uint32_t *foreign;		/* pool entries another gateway holds (gw_cluster.c) */
+	size_t n_foreign, cap_foreign;
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

@@ -15,6 +15,7 @@
 
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_client.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_table.h"
 #include "util/log.h"
@@ -128,7 +129,7 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	c->ctl = s;
 	c->rx_bytes += len;
 	g->cf_count++;
-	braid_info("%s: new client session (peer-id %u)", c->real, c->pid);
+	braid_info("%s: new client session (peer-id %u)", c->real, braid_gw_wire_pid(c));
 	braid_gw_ctl_run(c);
 }
 
@@ -168,6 +169,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 			return;
 		}
 		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
+		pid = braid_gw_local_pid(g, pid);
 		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
 			unknown_peer(g, pkt, len, from);
@@ -227,7 +229,7 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 					return;
 				}
 				n->ctl = s;
-				braid_info("%s: new client session (peer-id %u)", n->real, n->pid);
+				braid_info("%s: new client session (peer-id %u)", n->real, braid_gw_wire_pid(n));
 				braid_gw_ctl_run(n);
 				return;
 			}
