@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 
+#include "counters.h"
 #include "device.h"
 #include "key.h"
 #include "netlink.h"
@@ -260,6 +261,7 @@ int braid_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 
 	if (!ifattr) {
 		NL_SET_ERR_MSG(cb->extack, "ifindex: required");
+		braid_rejected_inc();
 		return -EINVAL;
 	}
 	dev = dev_get_by_index(sock_net(cb->skb->sk), nla_get_u32(ifattr));
@@ -267,6 +269,7 @@ int braid_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		NL_SET_ERR_MSG_ATTR(cb->extack, ifattr, "not a braid_dco device");
 		if (dev)
 			dev_put(dev);
+		braid_rejected_inc();
 		return -ENODEV;
 	}
 	bdev = netdev_priv(dev);
