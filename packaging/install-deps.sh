@@ -20,6 +20,8 @@ PKGS=(
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
+  # kmod.spec reads kmod/braid_dco.yaml
+  python3-yaml
   # the metrics test validates the endpoint with a real OpenMetrics / Prometheus parser
   python3-prometheus-client
   # braid-helper and its system-bus test (gui/helper: sd-bus, a private dbus-daemon, the real polkitd)
