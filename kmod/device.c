@@ -2,7 +2,6 @@
 /*
  * The braid_dco net device and its rtnetlink link ops: creation with a mode (p2p or multi-peer),
  * the netdev ops, and teardown (dellink removes every peer before the device is unregistered).
- * The transmit path drops and counts until the data path exists.
  */
 #include <linux/if_arp.h>
 #include <linux/netdevice.h>
@@ -13,6 +12,7 @@
 #include "uapi/linux/braid_dco.h"
 #include "counters.h"
 #include "device.h"
+#include "io.h"
 #include "peer.h"
 
 /*
@@ -44,14 +44,6 @@ static int braid_dev_stop(struct net_device *dev)
 {
 	netif_tx_stop_all_queues(dev);
 	return 0;
-}
-
-static netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
-{
-	/* no data path yet: count and drop */
-	dev_core_stats_tx_dropped_inc(dev);
-	kfree_skb(skb);
-	return NETDEV_TX_OK;
 }
 
 static const struct net_device_ops braid_netdev_ops = {

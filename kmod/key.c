@@ -19,7 +19,8 @@ static struct crypto_aead *braid_aead_new(const char *name, const struct braid_k
 	struct crypto_aead *tfm;
 	int err;
 
-	tfm = crypto_alloc_aead(name, 0, 0);
+	/* synchronous implementations only: the data path runs in softirq and waits for none */
+	tfm = crypto_alloc_aead(name, 0, CRYPTO_ALG_ASYNC);
 	if (IS_ERR(tfm)) {
 		NL_SET_ERR_MSG(extack, "the kernel has no such AEAD transform");
 		return tfm;
@@ -79,6 +80,7 @@ struct braid_key *braid_key_new(u8 alg, u8 key_id, const struct braid_key_dir *e
 	if (!key)
 		return ERR_PTR(-ENOMEM);
 	key->key_id = key_id;
+	braid_replay_init(&key->replay);
 	key->alg = alg;
 	key->encrypt = braid_aead_new(name, enc, extack);
 	if (IS_ERR(key->encrypt)) {

@@ -12,6 +12,7 @@
 #include <linux/workqueue.h>
 #include <linux/types.h>
 
+#include "pktid.h"
 #include "uapi/linux/braid_dco.h"
 
 struct crypto_aead;
@@ -24,6 +25,8 @@ struct crypto_aead;
  * @decrypt: the transform for packets we receive
  * @nonce_encrypt: implicit IV tail for @encrypt
  * @nonce_decrypt: implicit IV tail for @decrypt
+ * @tx_pid: the last packet id sent under this key
+ * @replay: the receive replay window of this key
  * @rwork: frees the slot in process context after a grace period
  */
 struct braid_key {
@@ -33,6 +36,8 @@ struct braid_key {
 	struct crypto_aead *decrypt;
 	u8 nonce_encrypt[BRAID_DCO_NONCE_TAIL_SIZE];
 	u8 nonce_decrypt[BRAID_DCO_NONCE_TAIL_SIZE];
+	atomic64_t tx_pid;
+	struct braid_replay replay;
 	struct rcu_work rwork;
 };
 

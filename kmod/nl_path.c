@@ -101,7 +101,7 @@ int braid_nl_path_add(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	id = nla_get_u32(tb[BRAID_DCO_A_PATH_ID]);
-	path = braid_path_new(id, nla_get_u32(tb[BRAID_DCO_A_PATH_SOCKET]), &remote, &local,
+	path = braid_path_new(bdev, id, nla_get_u32(tb[BRAID_DCO_A_PATH_SOCKET]), &remote, &local,
 			      info->extack);
 	if (IS_ERR(path)) {
 		err = PTR_ERR(path);

@@ -12,37 +12,35 @@
 #include "counters.h"
 #include "main.h"
 #include "path.h"
+#include "socket.h"
 
 /**
  * braid_path_new() - take a reference on a UDP socket and build a path around it
+ * @bdev: the device the path's packets belong to
  * @id: the path id
  * @fd: a file descriptor of the calling process
  * @remote: the remote endpoint (AF_INET or AF_INET6, port set)
  * @local: the local endpoint or AF_UNSPEC
  * @extack: where a refusal is explained
  *
- * Return: the path, or ERR_PTR: -EBADF/-ENOTSOCK (not a socket), -EPROTONOSUPPORT (not UDP),
+ * Return: the path, or ERR_PTR: -EBADF/-ENOTSOCK (not a socket), -EPROTONOSUPPORT (not UDP), -EBUSY
+ * (the socket serves another device or encapsulation),
  * -EAFNOSUPPORT (family mismatch), -ENOMEM
  */
-struct braid_path *braid_path_new(u8 id, int fd, const union braid_sockaddr *remote,
+struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
+				  const union braid_sockaddr *remote,
 				  const union braid_sockaddr *local, struct netlink_ext_ack *extack)
 {
 	struct braid_path *path;
-	struct socket *sock;
-	int err = 0;
+	struct braid_sock *bs;
+	int family, err;
 
-	sock = sockfd_lookup(fd, &err);
-	if (!sock) {
-		NL_SET_ERR_MSG(extack, "socket: not an open socket of the caller");
-		return ERR_PTR(err);
-	}
-	if (!sock->sk || sock->sk->sk_protocol != IPPROTO_UDP || sock->sk->sk_type != SOCK_DGRAM) {
-		NL_SET_ERR_MSG(extack, "socket: not a UDP socket");
-		err = -EPROTONOSUPPORT;
-		goto err_put;
-	}
-	if (sock->sk->sk_family != remote->sa.sa_family &&
-	    !(sock->sk->sk_family == AF_INET6 && remote->sa.sa_family == AF_INET)) {
+	bs = braid_sock_get(bdev, fd, extack);
+	if (IS_ERR(bs))
+		return ERR_CAST(bs);
+	family = bs->sock->sk->sk_family;
+	if (family != remote->sa.sa_family && !(family == AF_INET6 &&
+						remote->sa.sa_family == AF_INET)) {
 		NL_SET_ERR_MSG(extack, "socket: its family cannot reach the remote address");
 		err = -EAFNOSUPPORT;
 		goto err_put;
@@ -53,7 +51,7 @@ struct braid_path *braid_path_new(u8 id, int fd, const union braid_sockaddr *rem
 		goto err_put;
 	}
 	path->id = id;
-	path->sock = sock;
+	path->bs = bs;
 	path->remote = *remote;
 	path->local = *local;
 	braid_obj_created(BRAID_OBJ_PATH);
@@ -61,7 +59,7 @@ struct braid_path *braid_path_new(u8 id, int fd, const union braid_sockaddr *rem
 	return path;
 
 err_put:
-	sockfd_put(sock);
+	braid_sock_put(bs);
 	return ERR_PTR(err);
 }
 
@@ -69,7 +67,7 @@ static void braid_path_free_work(struct work_struct *work)
 {
 	struct braid_path *path = container_of(to_rcu_work(work), struct braid_path, rwork);
 
-	sockfd_put(path->sock);
+	braid_sock_put(path->bs);
 	braid_obj_destroyed(BRAID_OBJ_PATH);
 	kfree(path);
 }

@@ -29,7 +29,7 @@ union braid_sockaddr {
 /**
  * struct braid_path - a path of a peer
  * @id: the path id (index in the peer's path array)
- * @sock: the UDP socket (a file reference taken by sockfd_lookup())
+ * @bs: the UDP socket (shared by the paths that use it)
  * @remote: the peer's endpoint on this path
  * @local: the local endpoint (AF_UNSPEC: the socket's choice)
  * @rwork: frees the path in process context after a grace period
@@ -40,7 +40,7 @@ union braid_sockaddr {
  */
 struct braid_path {
 	u8 id;
-	struct socket *sock;
+	struct braid_sock *bs;
 	union braid_sockaddr remote;
 	union braid_sockaddr local;
 	struct rcu_work rwork;
@@ -50,7 +50,11 @@ struct braid_path {
 	atomic64_t tx_packets;
 };
 
-struct braid_path *braid_path_new(u8 id, int fd, const union braid_sockaddr *remote,
+struct braid_dev;
+struct braid_sock;
+
+struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
+				  const union braid_sockaddr *remote,
 				  const union braid_sockaddr *local,
 					  struct netlink_ext_ack *extack);
 void braid_path_release(struct braid_path *path);

@@ -39,6 +39,7 @@ struct braid_key;
  * @vpn6: the peer's IPv6 address inside the tunnel
  * @paths: the peer's paths by path id; written under the device lock, read under RCU
  * @keys: key slots, [BRAID_DCO_KEY_SLOT_PRIMARY] and [BRAID_DCO_KEY_SLOT_SECONDARY]; as @paths
+ * @path_rr: the built-in scheduler's round-robin position
  * @vpn_rx_bytes: inner bytes received
  * @vpn_rx_packets: inner packets received
  * @vpn_tx_bytes: inner bytes sent
@@ -57,6 +58,7 @@ struct braid_peer {
 	struct in6_addr vpn6;
 	struct braid_path __rcu *paths[BRAID_DCO_PATHS_MAX];
 	struct braid_key __rcu *keys[2];
+	atomic_t path_rr;
 	atomic64_t vpn_rx_bytes;
 	atomic64_t vpn_rx_packets;
 	atomic64_t vpn_tx_bytes;

@@ -149,7 +149,11 @@ accepted(lambda: path_add(mp, 2, 0, u4.fileno(), *r4('127.0.0.4'),
                           nl.attr(A.A_PATH_LOCAL_IPV4, socket.inet_aton('127.0.0.1')),
                           nl.attr(A.A_PATH_LOCAL_PORT, struct.pack('=H', u4.getsockname()[1]))),
          'PATH_ADD peer 2 path 0, shared socket, local endpoint')
-accepted(lambda: path_add(p2p, 1, 0, u4.fileno(), *r4()), 'PATH_ADD p2p peer')
+u4b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+refused(lambda: path_add(p2p, 1, 0, u4.fileno(), *r4()), errno.EBUSY, 'serves another braid_dco device',
+        'PATH_ADD with a socket of the other device')
+accepted(lambda: path_add(p2p, 1, 0, u4b.fileno(), *r4()), 'PATH_ADD p2p peer (own socket)')
+u4b.close()
 refused(lambda: path_add(mp, 1, 0, u4.fileno(), *r4()), errno.EEXIST, 'has a path with this id', 'PATH_ADD id in use')
 refused(lambda: path_add(mp, 1, 3, t4.fileno(), *r4()), errno.EPROTONOSUPPORT, 'not a UDP socket', 'PATH_ADD TCP socket')
 refused(lambda: path_add(mp, 1, 3, 9999, *r4()), errno.EBADF, 'not an open socket', 'PATH_ADD closed fd')

@@ -157,7 +157,7 @@ mount --move /dev /newroot/dev
 exec switch_root /newroot /bin/sh -c 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp
 mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-cd "$(cat /run/ctl/workdir)" && sh /run/ctl/cmd.sh; echo $? >/run/ctl/rc; sync; echo o >/proc/sysrq-trigger'
+cd "$(cat /run/ctl/workdir)" && sh /run/ctl/cmd.sh; echo $? >/run/ctl/rc; sync; echo o >/proc/sysrq-trigger; sleep 30'
 EOF9P
 	chmod 755 "$t/init"
 	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" && mv "$out.tmp" "$out"
