@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """A tiny braid_dco configuration tool for the VM data-path test (tests/kmod/dco_data.sh), run in the
 namespace it configures:
-  dco_ctl.py up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID EKEY DKEY   device, p2p peer, UDP path, primary key
+  dco_ctl.py up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID EKEY DKEY [ENONCE DNONCE]
+                                                                         device, p2p peer, UDP path, primary key
   dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
   dco_ctl.py swap DEV PEER_ID                                            swap the key slots
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
-Keys are hex (32 bytes: aes-256-gcm); the nonce tails are the keys' first 8 bytes reversed."""
+Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed."""
 import os
 import socket
 import struct
@@ -19,13 +20,15 @@ C = nl.uapi(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../kmod
 A = type('A', (), {k[len('BRAID_DCO_'):]: v for k, v in C.items() if k.startswith('BRAID_DCO_')})
 
 
-def key_new(g, ifindex, peer_id, slot, key_id, ek, dk):
+def key_new(g, ifindex, peer_id, slot, key_id, ek, dk, en=None, dn=None):
     ek, dk = bytes.fromhex(ek), bytes.fromhex(dk)
+    en = bytes.fromhex(en) if en else ek[7::-1]
+    dn = bytes.fromhex(dn) if dn else dk[7::-1]
     g.cmd(A.CMD_KEY_NEW, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
         A.A_KEYCONF, nl.attr(A.A_KEYCONF_PEER_ID, peer_id), nl.attr(A.A_KEYCONF_SLOT, slot),
         nl.attr(A.A_KEYCONF_KEY_ID, key_id), nl.attr(A.A_KEYCONF_CIPHER_ALG, A.CIPHER_ALG_AES_GCM),
-        nl.nest(A.A_KEYCONF_ENCRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, ek), nl.attr(A.A_KEYDIR_NONCE_TAIL, ek[7::-1])),
-        nl.nest(A.A_KEYCONF_DECRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, dk), nl.attr(A.A_KEYDIR_NONCE_TAIL, dk[7::-1]))))
+        nl.nest(A.A_KEYCONF_ENCRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, ek), nl.attr(A.A_KEYDIR_NONCE_TAIL, en)),
+        nl.nest(A.A_KEYCONF_DECRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, dk), nl.attr(A.A_KEYDIR_NONCE_TAIL, dn))))
 
 
 def main(argv):
@@ -44,7 +47,7 @@ def main(argv):
             nl.attr(A.A_PATH_SOCKET, s.fileno()), nl.attr(A.A_PATH_REMOTE_IPV4, socket.inet_aton(rip)),
             nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
         s.close()   # the module keeps its reference
-        key_new(g, ifindex, peer_id, A.KEY_SLOT_PRIMARY, key_id, ek, dk)
+        key_new(g, ifindex, peer_id, A.KEY_SLOT_PRIMARY, key_id, ek, dk, *argv[8:10])
     elif cmd == 'key':
         slot = A.KEY_SLOT_PRIMARY if argv[3] == 'primary' else A.KEY_SLOT_SECONDARY
         key_new(g, socket.if_nametoindex(dev), int(argv[2]), slot, int(argv[4]), argv[5], argv[6])

@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
 # Runs inside the kmod VM (tests/kmod/vm_kmod.sh): insmod, the netlink tests, rmmod, then the module's
-# unload summary must say the created/destroyed balance is ok. $1: braid_dco.ko, $2: the source tree.
-ko=$1 src=$2 fail=0
+# unload summary must say the created/destroyed balance is ok. $1: braid_dco.ko, $2: the source tree,
+# $3: the build tree.
+ko=$1 src=$2 build=$3 fail=0
 echo "guest: kernel $(uname -r)"
 modprobe udp_tunnel || echo "not ok - modprobe udp_tunnel"
 insmod "$ko" || { echo "not ok - insmod $ko"; exit 1; }
 echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
 sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
+sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
 if rmmod braid_dco; then echo "ok - rmmod"; else echo "not ok - rmmod"; fail=1; fi
 dmesg | grep 'braid_dco:' | sed 's/^/dmesg: /'
 if dmesg | grep -q 'braid_dco: balance ok'; then
