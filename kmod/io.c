@@ -50,15 +50,17 @@ static struct braid_peer *braid_peer_for_skb(struct braid_dev *bdev, struct sk_b
 /* the built-in scheduler: round robin over the peer's paths; under rcu_read_lock() */
 static struct braid_path *braid_path_pick(struct braid_peer *peer)
 {
-	unsigned int start = atomic_inc_return(&peer->path_rr), i;
-	struct braid_path *path;
+	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *path;
+	unsigned int i, n = 0;
 
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
-		path = rcu_dereference(peer->paths[(start + i) % BRAID_DCO_PATHS_MAX]);
+		path = rcu_dereference(peer->paths[i]);
 		if (path)
-			return path;
+			paths[n++] = path;
 	}
-	return NULL;
+	if (!n)
+		return NULL;
+	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
 }
 
 static int braid_udp_send4(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)

@@ -4,6 +4,8 @@
 namespace it configures:
   dco_ctl.py up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID EKEY DKEY [ENONCE DNONCE]
                                                                          device, p2p peer, UDP path, primary key
+  dco_ctl.py path DEV PEER_ID PATH_ID LOCAL_IP:PORT REMOTE_IP:PORT        one more UDP path (a socket of its own)
+  dco_ctl.py pathdel DEV PEER_ID PATH_ID                                 remove a path
   dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
   dco_ctl.py swap DEV PEER_ID                                            swap the key slots
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
@@ -31,6 +33,18 @@ def key_new(g, ifindex, peer_id, slot, key_id, ek, dk, en=None, dn=None):
         nl.nest(A.A_KEYCONF_DECRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, dk), nl.attr(A.A_KEYDIR_NONCE_TAIL, dn))))
 
 
+def path_add(g, ifindex, peer_id, path_id, local, remote):
+    lip, lport = local.rsplit(':', 1)
+    rip, rport = remote.rsplit(':', 1)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((lip, int(lport)))
+    g.cmd(A.CMD_PATH_ADD, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
+        A.A_PATH, nl.attr(A.A_PATH_PEER_ID, peer_id), nl.attr(A.A_PATH_ID, path_id),
+        nl.attr(A.A_PATH_SOCKET, s.fileno()), nl.attr(A.A_PATH_REMOTE_IPV4, socket.inet_aton(rip)),
+        nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
+    s.close()   # the module keeps its reference
+
+
 def main(argv):
     g = nl.Genl(C['BRAID_DCO_FAMILY_NAME'])
     cmd, dev = argv[0], argv[1]
@@ -38,16 +52,13 @@ def main(argv):
         peer_id, local, remote, key_id, ek, dk = int(argv[2]), argv[3], argv[4], int(argv[5]), argv[6], argv[7]
         ifindex = nl.Rtnl().link_add(dev, 'braid_dco')
         g.cmd(A.CMD_PEER_NEW, nl.attr(A.A_IFINDEX, ifindex), nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, peer_id)))
-        lip, lport = local.rsplit(':', 1)
-        rip, rport = remote.rsplit(':', 1)
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.bind((lip, int(lport)))
-        g.cmd(A.CMD_PATH_ADD, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
-            A.A_PATH, nl.attr(A.A_PATH_PEER_ID, peer_id), nl.attr(A.A_PATH_ID, 0),
-            nl.attr(A.A_PATH_SOCKET, s.fileno()), nl.attr(A.A_PATH_REMOTE_IPV4, socket.inet_aton(rip)),
-            nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
-        s.close()   # the module keeps its reference
+        path_add(g, ifindex, peer_id, 0, local, remote)
         key_new(g, ifindex, peer_id, A.KEY_SLOT_PRIMARY, key_id, ek, dk, *argv[8:10])
+    elif cmd == 'path':
+        path_add(g, socket.if_nametoindex(dev), int(argv[2]), int(argv[3]), argv[4], argv[5])
+    elif cmd == 'pathdel':
+        g.cmd(A.CMD_PATH_DEL, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)), nl.nest(
+            A.A_PATH, nl.attr(A.A_PATH_PEER_ID, int(argv[2])), nl.attr(A.A_PATH_ID, int(argv[3]))))
     elif cmd == 'key':
         slot = A.KEY_SLOT_PRIMARY if argv[3] == 'primary' else A.KEY_SLOT_SECONDARY
         key_new(g, socket.if_nametoindex(dev), int(argv[2]), slot, int(argv[4]), argv[5], argv[6])

@@ -82,5 +82,30 @@ if command -v tcpdump >/dev/null; then
 		nok "capture: missing or plaintext visible"
 	fi
 fi
+# two paths: a second veth pair, path 1 on both sides; round robin must use both; then path 1 is
+# removed on the sender in the middle of a transfer (sha256 intact on the remaining path)
+ip link add wa$$ netns $a type veth peer name wb$$ netns $b
+ip -n $a addr add 192.168.78.1/24 dev wa$$ && ip -n $a link set wa$$ up
+ip -n $b addr add 192.168.78.2/24 dev wb$$ && ip -n $b link set wb$$ up
+ip netns exec $a $ctl path bd0 1 1 192.168.78.1:1194 192.168.78.2:1194 &&
+	ip netns exec $b $ctl path bd0 1 1 192.168.78.2:1194 192.168.78.1:1194 && ok "second path on both sides" ||
+	nok "second path"
+b0=$(ip netns exec $a $ctl show bd0 1 | sed -n 's/^path0_rx_packets=[0-9]* path0_tx_packets=//p')
+want=$(xfer 2097152 /tmp/recv3.$$)
+got=$(cat /tmp/recv3.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "2 MiB over two paths, sha256 intact" || nok "two paths: sent '$want' received '$got'"
+sa=$(ip netns exec $a $ctl show bd0 1)
+p0=$(echo "$sa" | sed -n 's/^path0_rx_packets=[0-9]* path0_tx_packets=//p')
+p1=$(echo "$sa" | sed -n 's/^path1_rx_packets=[0-9]* path1_tx_packets=//p')
+echo "ns a: $(echo "$sa" | grep '^path' | tr '\n' ' ')"
+# round robin: in this transfer each path carried 40-60 % of a's packets
+d0=$((${p0:-0} - ${b0:-0})) d1=${p1:-0}
+[ $((d0 + d1)) -gt 500 ] && [ $((d0 * 10)) -ge $((4 * (d0 + d1))) ] && [ $((d1 * 10)) -ge $((4 * (d0 + d1))) ] &&
+	ok "round robin over two paths: path0 $d0, path1 $d1 packets" || nok "round robin: path0 $d0 path1 $d1"
+want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
+got=$(cat /tmp/recv4.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"
+sa2=$(ip netns exec $a $ctl show bd0 1)
+echo "$sa2" | grep -q '^path1_' && nok "path 1 still listed" || ok "path 1 gone from PEER_GET"
 echo "data: $fail failed"
 exit $fail
