@@ -3,13 +3,15 @@
  * Transmit and receive of data packets. Transmit picks the peer (p2p: the device's one peer; mp:
  * the peer whose tunnel address is the destination), the path (built-in default until a scheduler
  * is attached: round robin over the peer's paths), seals with the primary key and sends over the
- * path's UDP socket (IPv4 paths). Receive opens with the key the opcode names, checks the replay
- * window and hands the inner packet to the device. Drops are counted per device and logged
+ * path's UDP socket (IPv4 or IPv6 paths). Receive opens with the key the opcode names, checks the
+ * replay window and hands the inner packet to the device. Drops are counted per device and logged
  * rate-limited.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
@@ -63,12 +65,45 @@ static struct braid_path *braid_path_pick(struct braid_peer *peer)
 	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
 }
 
+#if IS_ENABLED(CONFIG_IPV6)
+static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
+{
+	struct sock *sk = path->bs->sock->sk;
+	struct dst_entry *dst;
+	struct flowi6 fl = { };
+
+	fl.daddr = path->remote.in6.sin6_addr;
+	if (path->local.sa.sa_family == AF_INET6)
+		fl.saddr = path->local.in6.sin6_addr;
+	fl.fl6_dport = path->remote.in6.sin6_port;
+	fl.fl6_sport = inet_sk(sk)->inet_sport;
+	fl.flowi6_proto = IPPROTO_UDP;
+	fl.flowi6_oif = sk->sk_bound_dev_if;
+	fl.flowi6_mark = sk->sk_mark;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl, NULL);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	if (dst->dev == bdev->dev) {
+		dst_release(dst);
+		return -ELOOP;
+	}
+	return udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &fl.saddr, &fl.daddr, 0,
+				    ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport,
+				    udp_get_no_check6_tx(sk));
+}
+#endif
+
 static int braid_udp_send4(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
 {
 	struct sock *sk = path->bs->sock->sk;
 	struct flowi4 fl = { };
 	struct rtable *rt;
 
+#if IS_ENABLED(CONFIG_IPV6)
+	if (path->remote.sa.sa_family == AF_INET6)
+		return braid_udp_send6(bdev, path, skb);
+#endif
+	/* an IPv4 remote on an IPv6 socket (v4-mapped) is not sent yet */
 	if (path->remote.sa.sa_family != AF_INET || sk->sk_family != AF_INET)
 		return -EAFNOSUPPORT;
 	fl.daddr = path->remote.in4.sin_addr.s_addr;
@@ -146,16 +181,22 @@ drop:
 /* the path a packet came in on, by its source endpoint; under rcu_read_lock() */
 static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct sk_buff *skb)
 {
+	__be16 sport = udp_hdr(skb)->source;
+	bool v4 = ip_hdr(skb)->version == 4;
+	const union braid_sockaddr *r;
 	struct braid_path *path;
 	int i;
 
-	if (ip_hdr(skb)->version != 4)
-		return NULL;
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
 		path = rcu_dereference(peer->paths[i]);
-		if (path && path->remote.sa.sa_family == AF_INET &&
-		    path->remote.in4.sin_addr.s_addr == ip_hdr(skb)->saddr &&
-		    path->remote.in4.sin_port == udp_hdr(skb)->source)
+		if (!path)
+			continue;
+		r = &path->remote;
+		if (v4 && r->sa.sa_family == AF_INET && r->in4.sin_port == sport &&
+		    r->in4.sin_addr.s_addr == ip_hdr(skb)->saddr)
+			return path;
+		if (!v4 && r->sa.sa_family == AF_INET6 && r->in6.sin6_port == sport &&
+		    ipv6_addr_equal(&r->in6.sin6_addr, &ipv6_hdr(skb)->saddr))
 			return path;
 	}
 	return NULL;

@@ -34,13 +34,17 @@ def key_new(g, ifindex, peer_id, slot, key_id, ek, dk, en=None, dn=None):
 
 
 def path_add(g, ifindex, peer_id, path_id, local, remote):
+    """LOCAL and REMOTE: IP:PORT or [IPV6]:PORT"""
     lip, lport = local.rsplit(':', 1)
     rip, rport = remote.rsplit(':', 1)
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind((lip, int(lport)))
+    v6 = lip.startswith('[')
+    fam = socket.AF_INET6 if v6 else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind((lip.strip('[]'), int(lport)))
     g.cmd(A.CMD_PATH_ADD, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
         A.A_PATH, nl.attr(A.A_PATH_PEER_ID, peer_id), nl.attr(A.A_PATH_ID, path_id),
-        nl.attr(A.A_PATH_SOCKET, s.fileno()), nl.attr(A.A_PATH_REMOTE_IPV4, socket.inet_aton(rip)),
+        nl.attr(A.A_PATH_SOCKET, s.fileno()),
+        nl.attr(A.A_PATH_REMOTE_IPV6 if v6 else A.A_PATH_REMOTE_IPV4, socket.inet_pton(fam, rip.strip('[]'))),
         nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
     s.close()   # the module keeps its reference
 

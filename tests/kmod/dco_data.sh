@@ -107,5 +107,16 @@ got=$(cat /tmp/recv4.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"
 sa2=$(ip netns exec $a $ctl show bd0 1)
 echo "$sa2" | grep -q '^path1_' && nok "path 1 still listed" || ok "path 1 gone from PEER_GET"
+# an IPv6 path (path 2 over the second veth) alone: 1 MiB, sha256 intact, its counters carry the traffic
+ip -n $a addr add fd00:78::1/64 dev wa$$ nodad && ip -n $b addr add fd00:78::2/64 dev wb$$ nodad
+ip netns exec $a $ctl pathdel bd0 1 0 && ip netns exec $b $ctl pathdel bd0 1 0 && ip netns exec $b $ctl pathdel bd0 1 1 &&
+	ip netns exec $a $ctl path bd0 1 2 '[fd00:78::1]:1194' '[fd00:78::2]:1194' &&
+	ip netns exec $b $ctl path bd0 1 2 '[fd00:78::2]:1194' '[fd00:78::1]:1194' && ok "IPv6 path 2 replaces the others" ||
+	nok "IPv6 path set-up"
+want=$(xfer 1048576 /tmp/recv5.$$)
+got=$(cat /tmp/recv5.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "1 MiB over the IPv6 path, sha256 intact" || nok "IPv6 path: sent '$want' received '$got'"
+p2=$(ip netns exec $b $ctl show bd0 1 | sed -n 's/^path2_rx_packets=\([0-9]*\) .*/\1/p')
+[ "${p2:-0}" -gt 300 ] && ok "b received $p2 packets on the IPv6 path" || nok "IPv6 path rx $p2"
 echo "data: $fail failed"
 exit $fail

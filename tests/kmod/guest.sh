@@ -5,7 +5,7 @@
 # $3: the build tree.
 ko=$1 src=$2 build=$3 fail=0
 echo "guest: kernel $(uname -r)"
-modprobe udp_tunnel || echo "not ok - modprobe udp_tunnel"
+modprobe -a udp_tunnel ip6_udp_tunnel || echo "not ok - modprobe udp_tunnel ip6_udp_tunnel"
 insmod "$ko" || { echo "not ok - insmod $ko"; exit 1; }
 echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
