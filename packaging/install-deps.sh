@@ -15,9 +15,13 @@ PKGS=(
   dpkg-dev debhelper fakeroot lintian mmdebstrap man-db
   # the Debian 12 VM with systemd as init (tests/packaging/vm_systemd.sh, tests/vm/): QEMU TCG, Debian's kernel
   qemu-system-x86 linux-image-amd64 busybox-static cpio xz-utils e2fsprogs
+  # braid_dco.ko (kmod/) builds against the headers of that same kernel
+  linux-headers-amd64
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib
+  # kmod.spec reads kmod/braid_dco.yaml
+  python3-yaml
   # the metrics test validates the endpoint with a real OpenMetrics / Prometheus parser
   python3-prometheus-client
   # braid-helper and its system-bus test (gui/helper: sd-bus, a private dbus-daemon, the real polkitd)

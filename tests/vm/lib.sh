@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # tests/vm/lib.sh - Debian's 6.1 kernel in QEMU under TCG (KVM does not work on this host:
-# shared/notes/kernel-and-vm.md). Sourced by the VM tests (tests/packaging/vm_systemd.sh).
+# shared/notes/kernel-and-vm.md). Sourced by the VM tests (tests/packaging/vm_systemd.sh, tests/kmod/vm_kmod.sh).
 #
 #   vm_kver                          the newest /boot/vmlinuz-*-amd64 that has /lib/modules (its version)
 #   vm_require                       exit 77 (skip) without qemu-system-x86_64, a kernel, busybox (static)
@@ -114,4 +114,74 @@ vm_boot() {
 		-drive "file=$disk,format=raw,if=virtio,snapshot=on" \
 		-drive "file=$res,format=raw,if=virtio" \
 		-serial "file:$log" -monitor none </dev/null
+}
+
+# --- the 9p variant (kmod tests): the host's / read-only as the guest's root, no disk image ---
+#   vm_initrd_9p KV DIR              DIR/initrd9p-KV.cpio.gz: busybox + virtio/9p modules; its init mounts the host
+#                                    root (tag hostroot, ro, cache=loose), tmpfs on /tmp and /run, the control dir
+#                                    (tag ctl) at /run/ctl and the work dir (tag work) at its host path, then
+#                                    switch_roots and runs /run/ctl/cmd.sh; its status goes to /run/ctl/rc
+#   vm_run_9p KV DIR WORK LOG CMD    boot, run CMD (sh) in WORK with WORK writable; serial console to LOG;
+#                                    returns CMD's status, 99 when the guest wrote none (panic, hang, timeout)
+vm_initrd_9p() {
+	local kv=$1 dir=$2 t f a
+	local out=$dir/initrd9p-$kv.cpio.gz
+	t=$(mktemp -d /tmp/braid-initrd.XXXXXX)
+	mkdir -p "$t"/{bin,dev,proc,sys,newroot,mods}
+	cp "$(command -v busybox)" "$t/bin/busybox"
+	for a in sh mount insmod mkdir switch_root poweroff echo cat; do ln -s busybox "$t/bin/$a"; done
+	_vm_mod_lines "$kv" virtio_pci 9pnet_virtio 9p >"$t/list" || { rm -rf "$t"; return 1; }
+	while read -r f; do
+		cp "$f" "$t/mods/" && echo "/mods/$(basename "$f")"
+	done <"$t/list" >"$t/modules"
+	rm "$t/list"
+	cat >"$t/init" <<'EOF9P'
+#!/bin/sh
+# the kmod VM's initramfs (tests/vm/lib.sh): the host root over 9p, then /run/ctl/cmd.sh
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+while read -r m; do insmod "$m" || echo "initrd: insmod $m failed"; done </modules
+o=trans=virtio,version=9p2000.L,msize=512000
+mount -t 9p -o $o,ro,cache=loose hostroot /newroot || { echo "initrd: no hostroot"; poweroff -f; }
+mount -t tmpfs tmpfs /newroot/tmp
+mount -t tmpfs tmpfs /newroot/run
+mkdir -p /newroot/run/ctl
+mount -t 9p -o $o ctl /newroot/run/ctl || { echo "initrd: no ctl"; poweroff -f; }
+w=$(cat /newroot/run/ctl/workdir)
+mount -t 9p -o $o work "/newroot$w" || { echo "initrd: no work dir $w"; poweroff -f; }
+mount --move /proc /newroot/proc
+mount --move /sys /newroot/sys
+mount --move /dev /newroot/dev
+exec switch_root /newroot /bin/sh -c 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp
+mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+cd "$(cat /run/ctl/workdir)" && sh /run/ctl/cmd.sh; echo $? >/run/ctl/rc; sync; echo o >/proc/sysrq-trigger; sleep 30'
+EOF9P
+	chmod 755 "$t/init"
+	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" && mv "$out.tmp" "$out"
+	rm -rf "$t"
+	[ -s "$out" ] && echo "$out"
+}
+
+vm_run_9p() {
+	local kv=$1 dir=$2 work=$3 log=$4 cmd=$5 ctl rc
+	ctl=$(mktemp -d /tmp/braid-vmctl.XXXXXX)
+	printf '%s\n' "$cmd" >"$ctl/cmd.sh"
+	printf '%s\n' "$work" >"$ctl/workdir"
+	timeout --foreground -k 10 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -M pc -cpu max -smp 1 -m 1G \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$dir/vmlinux-$kv" -initrd "$dir/initrd9p-$kv.cpio.gz" \
+		-append "console=ttyS0 quiet loglevel=4 panic=-1 mitigations=off tsc=reliable random.trust_cpu=on ${VM_APPEND:-}" \
+		-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
+		-device virtio-9p-pci,fsdev=r,mount_tag=hostroot \
+		-fsdev "local,id=w,path=$work,security_model=none,multidevs=remap" \
+		-device virtio-9p-pci,fsdev=w,mount_tag=work \
+		-fsdev "local,id=c,path=$ctl,security_model=none" -device virtio-9p-pci,fsdev=c,mount_tag=ctl \
+		-serial "file:$log" -monitor none </dev/null
+	rc=99
+	[ -s "$ctl/rc" ] && rc=$(cat "$ctl/rc")
+	rm -rf "$ctl"
+	return "$rc"
 }

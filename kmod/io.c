@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Transmit and receive of data packets. Transmit picks the peer (p2p: the device's one peer; mp:
+ * the peer whose tunnel address is the destination), the path (built-in default until a scheduler
+ * is attached: round robin over the peer's paths), seals with the primary key and sends over the
+ * path's UDP socket (IPv4 or IPv6 paths). Receive opens with the key the opcode names, checks the
+ * replay window and hands the inner packet to the device. Drops are counted per device and logged
+ * rate-limited.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "crypto.h"
+#include "device.h"
+#include "io.h"
+#include "key.h"
+#include "path.h"
+#include "peer.h"
+#include "socket.h"
+
+/* headroom a sealed IPv4 packet needs in front of the inner packet */
+#define BRAID_TX_HEADROOM (LL_MAX_HEADER + sizeof(struct iphdr) + sizeof(struct udphdr) + \
+			   BRAID_DATA_V2_OVERHEAD)
+
+/* the peer an inner packet goes to; under rcu_read_lock() */
+static struct braid_peer *braid_peer_for_skb(struct braid_dev *bdev, struct sk_buff *skb)
+{
+	struct braid_peer *peer;
+	int bkt;
+
+	hash_for_each_rcu(bdev->peers, bkt, peer, hnode) {
+		if (bdev->mode == BRAID_DCO_MODE_P2P)
+			return peer;
+		if (skb->protocol == htons(ETH_P_IP) && peer->has_vpn4 &&
+		    pskb_network_may_pull(skb, sizeof(struct iphdr)) &&
+			    ip_hdr(skb)->daddr == peer->vpn4)
+			return peer;
+		if (skb->protocol == htons(ETH_P_IPV6) && peer->has_vpn6 &&
+		    pskb_network_may_pull(skb, sizeof(struct ipv6hdr)) &&
+		    ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &peer->vpn6))
+			return peer;
+	}
+	return NULL;
+}
+
+/* the built-in scheduler: round robin over the peer's paths; under rcu_read_lock() */
+static struct braid_path *braid_path_pick(struct braid_peer *peer)
+{
+	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *path;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
+		path = rcu_dereference(peer->paths[i]);
+		if (path)
+			paths[n++] = path;
+	}
+	if (!n)
+		return NULL;
+	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
+{
+	struct sock *sk = path->bs->sock->sk;
+	struct dst_entry *dst;
+	struct flowi6 fl = { };
+
+	fl.daddr = path->remote.in6.sin6_addr;
+	if (path->local.sa.sa_family == AF_INET6)
+		fl.saddr = path->local.in6.sin6_addr;
+	fl.fl6_dport = path->remote.in6.sin6_port;
+	fl.fl6_sport = inet_sk(sk)->inet_sport;
+	fl.flowi6_proto = IPPROTO_UDP;
+	fl.flowi6_oif = sk->sk_bound_dev_if;
+	fl.flowi6_mark = sk->sk_mark;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sk), sk, &fl, NULL);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	if (dst->dev == bdev->dev) {
+		dst_release(dst);
+		return -ELOOP;
+	}
+	return udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &fl.saddr, &fl.daddr, 0,
+				    ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport,
+				    udp_get_no_check6_tx(sk));
+}
+#endif
+
+static int braid_udp_send4(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
+{
+	struct sock *sk = path->bs->sock->sk;
+	struct flowi4 fl = { };
+	struct rtable *rt;
+
+#if IS_ENABLED(CONFIG_IPV6)
+	if (path->remote.sa.sa_family == AF_INET6)
+		return braid_udp_send6(bdev, path, skb);
+#endif
+	/* an IPv4 remote on an IPv6 socket (v4-mapped) is not sent yet */
+	if (path->remote.sa.sa_family != AF_INET || sk->sk_family != AF_INET)
+		return -EAFNOSUPPORT;
+	fl.daddr = path->remote.in4.sin_addr.s_addr;
+	if (path->local.sa.sa_family == AF_INET)
+		fl.saddr = path->local.in4.sin_addr.s_addr;
+	fl.fl4_dport = path->remote.in4.sin_port;
+	fl.fl4_sport = inet_sk(sk)->inet_sport;
+	fl.flowi4_proto = IPPROTO_UDP;
+	fl.flowi4_oif = sk->sk_bound_dev_if;
+	fl.flowi4_mark = sk->sk_mark;
+	rt = ip_route_output_flow(sock_net(sk), &fl, sk);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	if (rt->dst.dev == bdev->dev) {
+		ip_rt_put(rt);
+		return -ELOOP;
+	}
+	udp_tunnel_xmit_skb(rt, sk, skb, fl.saddr, fl.daddr, 0, ip4_dst_hoplimit(&rt->dst), 0,
+			    fl.fl4_sport, fl.fl4_dport, false, sk->sk_no_check_tx);
+	return 0;
+}
+
+/**
+ * braid_dev_xmit() - ndo_start_xmit: seal an inner packet and send it to its peer over one path
+ * @skb: the inner IPv4 or IPv6 packet
+ * @dev: the braid_dco device
+ *
+ * Return: NETDEV_TX_OK (the skb is always consumed; failures count as tx drops)
+ */
+netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct braid_dev *bdev = netdev_priv(dev);
+	unsigned int len = skb->len;
+	struct braid_path *path;
+	struct braid_peer *peer;
+	struct braid_key *key;
+	int err = -ENOENT;
+
+	rcu_read_lock();
+	peer = braid_peer_for_skb(bdev, skb);
+	if (!peer)
+		goto drop;
+	err = -ENOKEY;
+	key = rcu_dereference(peer->keys[BRAID_DCO_KEY_SLOT_PRIMARY]);
+	if (!key)
+		goto drop;
+	err = -ENETUNREACH;
+	path = braid_path_pick(peer);
+	if (!path)
+		goto drop;
+	err = -ENOMEM;
+	if (skb_linearize(skb) || skb_cow_head(skb, BRAID_TX_HEADROOM))
+		goto drop;
+	err = braid_seal(key, peer->id, skb);
+	if (err)
+		goto drop;
+	atomic64_add(skb->len, &path->tx_bytes);
+	atomic64_inc(&path->tx_packets);
+	err = braid_udp_send4(bdev, path, skb);
+	if (err)
+		goto drop;
+	atomic64_add(len, &peer->vpn_tx_bytes);
+	atomic64_inc(&peer->vpn_tx_packets);
+	rcu_read_unlock();
+	return NETDEV_TX_OK;
+
+drop:
+	rcu_read_unlock();
+	net_dbg_ratelimited("%s: tx drop: %d\n", dev->name, err);
+	dev_core_stats_tx_dropped_inc(dev);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+/* the path a packet came in on, by its source endpoint; under rcu_read_lock() */
+static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct sk_buff *skb)
+{
+	__be16 sport = udp_hdr(skb)->source;
+	bool v4 = ip_hdr(skb)->version == 4;
+	const union braid_sockaddr *r;
+	struct braid_path *path;
+	int i;
+
+	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
+		path = rcu_dereference(peer->paths[i]);
+		if (!path)
+			continue;
+		r = &path->remote;
+		if (v4 && r->sa.sa_family == AF_INET && r->in4.sin_port == sport &&
+		    r->in4.sin_addr.s_addr == ip_hdr(skb)->saddr)
+			return path;
+		if (!v4 && r->sa.sa_family == AF_INET6 && r->in6.sin6_port == sport &&
+		    ipv6_addr_equal(&r->in6.sin6_addr, &ipv6_hdr(skb)->saddr))
+			return path;
+	}
+	return NULL;
+}
+
+static struct braid_key *braid_key_by_id(struct braid_peer *peer, u8 key_id)
+{
+	struct braid_key *key;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(peer->keys); i++) {
+		key = rcu_dereference(peer->keys[i]);
+		if (key && key->key_id == key_id)
+			return key;
+	}
+	return NULL;
+}
+
+/* open, check and deliver a P_DATA_V2 packet of @peer (skb data at the opcode); 0 or -errno */
+static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct sk_buff *skb)
+{
+	struct braid_path *path;
+	struct braid_key *key;
+	unsigned int outer;
+	u32 pktid;
+	int err;
+
+	key = braid_key_by_id(peer, skb->data[0] & 7);
+	if (!key)
+		return -ENOKEY;
+	if (skb_linearize(skb) || skb_ensure_writable(skb, skb->len))
+		return -ENOMEM;
+	outer = skb->len;
+	err = braid_open(key, skb, &pktid);
+	if (err)
+		return err;
+	err = braid_replay_check(&key->replay, pktid);
+	if (err)
+		return err;
+	path = braid_path_by_source(peer, skb);
+	if (path) {
+		atomic64_add(outer, &path->rx_bytes);
+		atomic64_inc(&path->rx_packets);
+	}
+	__skb_pull(skb, BRAID_DATA_V2_OVERHEAD);
+	if (!pskb_may_pull(skb, 1))
+		return -EPROTO;
+	switch (skb->data[0] >> 4) {
+	case 4:
+		skb->protocol = htons(ETH_P_IP);
+		break;
+	case 6:
+		skb->protocol = htons(ETH_P_IPV6);
+		break;
+	default:
+		/* not an IP packet (OpenVPN's keepalive ping): not offloaded yet */
+		return -EPROTONOSUPPORT;
+	}
+	atomic64_add(skb->len, &peer->vpn_rx_bytes);
+	atomic64_inc(&peer->vpn_rx_packets);
+	skb_scrub_packet(skb, true);
+	skb->dev = bdev->dev;
+	skb->pkt_type = PACKET_HOST;
+	skb->ip_summed = CHECKSUM_NONE;
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	skb_reset_transport_header(skb);
+	netif_rx(skb);
+	return 0;
+}
+
+/**
+ * braid_udp_encap_recv() - the UDP encapsulation hook of a braid_dco socket
+ * @sk: the socket
+ * @skb: the datagram, data at the UDP header, checksum verified
+ *
+ * Context: softirq, rcu_read_lock() held by the UDP stack.
+ * Return: 0 (consumed: delivered or dropped) or 1 (not ours to handle: on to the socket and
+ * userspace)
+ */
+int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	unsigned int off = sizeof(struct udphdr);
+	struct braid_sock *bs = rcu_dereference_sk_user_data(sk);
+	struct braid_peer *peer;
+	u32 peer_id;
+	int err;
+
+	if (!bs || !pskb_may_pull(skb, off + BRAID_DATA_V2_OVERHEAD))
+		return 1;
+	if (skb->data[off] >> 3 != BRAID_OP_DATA_V2)
+		return 1;
+	peer_id = get_unaligned_be32(skb->data + off) & BRAID_DCO_PEER_ID_MAX;
+	peer = braid_peer_lookup(bs->bdev, peer_id);
+	if (!peer)
+		return 1;
+	__skb_pull(skb, off);
+	err = braid_rx_data(bs->bdev, peer, skb);
+	braid_peer_put(peer);
+	if (err) {
+		net_dbg_ratelimited("%s: rx drop from peer %u: %d\n", bs->bdev->dev->name, peer_id,
+				    err);
+		dev_core_stats_rx_dropped_inc(bs->bdev->dev);
+		kfree_skb(skb);
+	}
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The data path: the device's transmit (inner packet -> peer -> primary key -> path -> UDP) and the
+ * UDP encapsulation receive hook (P_DATA_V2 -> peer -> key by id -> replay check -> the device).
+ * Packets that are not P_DATA_V2 of a known peer go on to the socket, i.e. to userspace.
+ */
+#ifndef _BRAID_DCO_IO_H_
+#define _BRAID_DCO_IO_H_
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+
+netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev);
+int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
+
+#endif /* _BRAID_DCO_IO_H_ */

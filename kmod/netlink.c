@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The braid_dco generic netlink family (kmod/braid_dco.yaml): the operation table
+ * (admin-only, strict per-operation policies), pre_doit/post_doit holding the named device for the
+ * request, STATS_GET, the rejection count and the peer-del notification.
+ */
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "counters.h"
+#include "device.h"
+#include "netlink.h"
+#include "nl_key.h"
+#include "nl_path.h"
+#include "nl_peer.h"
+#include "nl_policy.h"
+
+#define BRAID_NL_NEED_DEV 0x01
+
+static int braid_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			     struct genl_info *info)
+{
+	struct net_device *dev;
+
+	info->user_ptr[0] = NULL;
+	if (!(ops->internal_flags & BRAID_NL_NEED_DEV))
+		return 0;
+	if (GENL_REQ_ATTR_CHECK(info, BRAID_DCO_A_IFINDEX))
+		return braid_nl_done(info, -EINVAL);
+	dev = dev_get_by_index(genl_info_net(info), nla_get_u32(info->attrs[BRAID_DCO_A_IFINDEX]));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[BRAID_DCO_A_IFINDEX],
+				    "no such interface");
+		return braid_nl_done(info, -ENODEV);
+	}
+	if (!braid_dev_is_ours(dev)) {
+		dev_put(dev);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[BRAID_DCO_A_IFINDEX],
+				    "the interface is not a braid_dco device");
+		return braid_nl_done(info, -EINVAL);
+	}
+	info->user_ptr[0] = netdev_priv(dev);
+	return 0;
+}
+
+static void braid_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			       struct genl_info *info)
+{
+	struct braid_dev *bdev = info->user_ptr[0];
+
+	if (bdev)
+		dev_put(bdev->dev);
+}
+
+/**
+ * braid_nl_done() - the exit of every request handler: count and log a rejection
+ * @info: the request
+ * @err: 0 or -errno
+ *
+ * Return: @err
+ */
+int braid_nl_done(struct genl_info *info, int err)
+{
+	if (err < 0) {
+		braid_rejected_inc();
+		net_dbg_ratelimited("braid_dco: request %u rejected: %d (%s)\n", info->genlhdr->cmd,
+				    err,
+				    info->extack && info->extack->_msg ? info->extack->_msg : "-");
+	}
+	return err;
+}
+
+/**
+ * braid_nl_parse_nest() - parse a required nested attribute of a request
+ * @info: the request
+ * @attr: the top-level attribute (BRAID_DCO_A_PEER, ...)
+ * @maxtype: the nest's highest attribute
+ * @policy: the nest's policy (already validated by the family; parsed again here)
+ *
+ * Return: a kmalloc'ed table of @maxtype + 1 entries (kfree it), or NULL (absent: extack set, or no
+ * memory)
+ */
+struct nlattr **braid_nl_parse_nest(struct genl_info *info, int attr, int maxtype,
+				    const struct nla_policy *policy)
+{
+	struct nlattr **tb;
+
+	if (GENL_REQ_ATTR_CHECK(info, attr))
+		return NULL;
+	tb = kcalloc(maxtype + 1, sizeof(*tb), GFP_KERNEL);
+	if (!tb)
+		return NULL;
+	if (nla_parse_nested(tb, maxtype, info->attrs[attr], policy, info->extack)) {
+		kfree(tb);
+		return NULL;
+	}
+	return tb;
+}
+
+static int braid_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int attrs[BRAID_OBJ_NR][2] = {
+		[BRAID_OBJ_DEV] = { BRAID_DCO_A_STATS_DEVS_CREATED,
+			BRAID_DCO_A_STATS_DEVS_DESTROYED },
+		[BRAID_OBJ_PEER] = { BRAID_DCO_A_STATS_PEERS_CREATED,
+			BRAID_DCO_A_STATS_PEERS_DESTROYED },
+		[BRAID_OBJ_PATH] = { BRAID_DCO_A_STATS_PATHS_CREATED,
+			BRAID_DCO_A_STATS_PATHS_DESTROYED },
+		[BRAID_OBJ_KEY] = { BRAID_DCO_A_STATS_KEYS_CREATED,
+			BRAID_DCO_A_STATS_KEYS_DESTROYED },
+	};
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return braid_nl_done(info, -ENOMEM);
+	hdr = genlmsg_put_reply(msg, info, &braid_nl_family, 0, BRAID_DCO_CMD_STATS_GET);
+	if (!hdr)
+		goto err_size;
+	nest = nla_nest_start(msg, BRAID_DCO_A_STATS);
+	if (!nest)
+		goto err_size;
+	for (i = 0; i < BRAID_OBJ_NR; i++)
+		if (nla_put_u64_64bit(msg, attrs[i][0], braid_obj_count(i, false),
+				      BRAID_DCO_A_STATS_PAD) ||
+		    nla_put_u64_64bit(msg, attrs[i][1], braid_obj_count(i, true),
+				      BRAID_DCO_A_STATS_PAD))
+			goto err_size;
+	if (nla_put_u64_64bit(msg, BRAID_DCO_A_STATS_REJECTED, braid_rejected_count(),
+			      BRAID_DCO_A_STATS_PAD))
+		goto err_size;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+err_size:
+	nlmsg_free(msg);
+	return braid_nl_done(info, -EMSGSIZE);
+}
+
+/**
+ * braid_nl_peer_del_notify() - tell the "peers" group a peer is gone
+ * @bdev: the peer's device
+ * @peer_id: the peer id
+ * @reason: why
+ */
+void braid_nl_peer_del_notify(struct braid_dev *bdev, u32 peer_id, enum braid_dco_del_reason reason)
+{
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &braid_nl_family, 0, BRAID_DCO_CMD_PEER_DEL_NTF);
+	if (!hdr)
+		goto err;
+	if (nla_put_u32(msg, BRAID_DCO_A_IFINDEX, bdev->dev->ifindex))
+		goto err;
+	nest = nla_nest_start(msg, BRAID_DCO_A_PEER);
+	if (!nest)
+		goto err;
+	if (nla_put_u32(msg, BRAID_DCO_A_PEER_ID, peer_id) ||
+	    nla_put_u32(msg, BRAID_DCO_A_PEER_DEL_REASON, reason))
+		goto err;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, GFP_KERNEL);
+	return;
+err:
+	nlmsg_free(msg);
+}
+
+#define BRAID_DOIT(_cmd, _fn, _policy) {					\
+	.cmd = (_cmd), .doit = (_fn), .policy = (_policy),			\
+	.maxattr = BRAID_DCO_A_MAX, .flags = GENL_ADMIN_PERM,			\
+	.internal_flags = BRAID_NL_NEED_DEV,					\
+}
+
+static const struct genl_ops braid_nl_ops[] = {
+	BRAID_DOIT(BRAID_DCO_CMD_PEER_NEW, braid_nl_peer_new, braid_peer_new_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PEER_DEL, braid_nl_peer_del, braid_peer_del_policy),
+	{
+		.cmd = BRAID_DCO_CMD_PEER_GET,
+		.doit = braid_nl_peer_get,
+		.dumpit = braid_nl_peer_dump,
+		.policy = braid_peer_get_policy,
+		.maxattr = BRAID_DCO_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = BRAID_NL_NEED_DEV,
+	},
+	BRAID_DOIT(BRAID_DCO_CMD_KEY_NEW, braid_nl_key_new, braid_key_new_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_KEY_SWAP, braid_nl_key_swap, braid_key_swap_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_KEY_DEL, braid_nl_key_del, braid_key_del_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PATH_ADD, braid_nl_path_add, braid_path_add_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PATH_DEL, braid_nl_path_del, braid_path_del_policy),
+	{
+		.cmd = BRAID_DCO_CMD_STATS_GET,
+		.doit = braid_nl_stats_get,
+		.policy = braid_stats_get_policy,
+		.maxattr = BRAID_DCO_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group braid_nl_mcgrps[] = {
+	{ .name = BRAID_DCO_MCGRP_PEERS },
+};
+
+struct genl_family braid_nl_family __ro_after_init = {
+	.name = BRAID_DCO_FAMILY_NAME,
+	.version = BRAID_DCO_FAMILY_VERSION,
+	.maxattr = BRAID_DCO_A_MAX,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.resv_start_op = BRAID_DCO_CMD_MAX + 1,
+	.pre_doit = braid_nl_pre_doit,
+	.post_doit = braid_nl_post_doit,
+	.ops = braid_nl_ops,
+	.n_ops = ARRAY_SIZE(braid_nl_ops),
+	.mcgrps = braid_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(braid_nl_mcgrps),
+};
+
+/**
+ * braid_nl_register() - register the generic netlink family
+ *
+ * Return: 0 or -errno from genl_register_family()
+ */
+int braid_nl_register(void)
+{
+	return genl_register_family(&braid_nl_family);
+}
+
+/**
+ * braid_nl_unregister() - unregister the generic netlink family
+ */
+void braid_nl_unregister(void)
+{
+	genl_unregister_family(&braid_nl_family);
+}

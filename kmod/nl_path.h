@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Netlink handlers of PATH_ADD and PATH_DEL.
+ */
+#ifndef _BRAID_DCO_NL_PATH_H_
+#define _BRAID_DCO_NL_PATH_H_
+
+#include <net/genetlink.h>
+
+int braid_nl_path_add(struct sk_buff *skb, struct genl_info *info);
+int braid_nl_path_del(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* _BRAID_DCO_NL_PATH_H_ */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One path of a peer: a UDP socket userspace created and passed by fd, and the remote (and
+ * optionally local) endpoint packets on this path use. A socket may carry paths of several peers.
+ */
+#ifndef _BRAID_DCO_PATH_H_
+#define _BRAID_DCO_PATH_H_
+
+#include <linux/atomic.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/netlink.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+#include <linux/socket.h>
+
+/**
+ * union braid_sockaddr - an IPv4 or IPv6 UDP endpoint
+ * @sa: the family
+ * @in4: IPv4
+ * @in6: IPv6
+ */
+union braid_sockaddr {
+	struct sockaddr sa;
+	struct sockaddr_in in4;
+	struct sockaddr_in6 in6;
+};
+
+/**
+ * struct braid_path - a path of a peer
+ * @id: the path id (index in the peer's path array)
+ * @bs: the UDP socket (shared by the paths that use it)
+ * @remote: the peer's endpoint on this path
+ * @local: the local endpoint (AF_UNSPEC: the socket's choice)
+ * @rwork: frees the path in process context after a grace period
+ * @rx_bytes: outer bytes received on this path
+ * @rx_packets: outer packets received on this path
+ * @tx_bytes: outer bytes sent on this path
+ * @tx_packets: outer packets sent on this path
+ */
+struct braid_path {
+	u8 id;
+	struct braid_sock *bs;
+	union braid_sockaddr remote;
+	union braid_sockaddr local;
+	struct rcu_work rwork;
+	atomic64_t rx_bytes;
+	atomic64_t rx_packets;
+	atomic64_t tx_bytes;
+	atomic64_t tx_packets;
+};
+
+struct braid_dev;
+struct braid_sock;
+
+struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
+				  const union braid_sockaddr *remote,
+				  const union braid_sockaddr *local,
+					  struct netlink_ext_ack *extack);
+void braid_path_release(struct braid_path *path);
+
+#endif /* _BRAID_DCO_PATH_H_ */

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""A tiny braid_dco configuration tool for the VM data-path test (tests/kmod/dco_data.sh), run in the
+namespace it configures:
+  dco_ctl.py up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID EKEY DKEY [ENONCE DNONCE]
+                                                                         device, p2p peer, UDP path, primary key
+  dco_ctl.py path DEV PEER_ID PATH_ID LOCAL_IP:PORT REMOTE_IP:PORT        one more UDP path (a socket of its own)
+  dco_ctl.py pathdel DEV PEER_ID PATH_ID                                 remove a path
+  dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
+  dco_ctl.py swap DEV PEER_ID                                            swap the key slots
+  dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
+Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed."""
+import os
+import socket
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import braid_nl as nl  # noqa: E402
+
+C = nl.uapi(os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../kmod/uapi/linux/braid_dco.h'))
+A = type('A', (), {k[len('BRAID_DCO_'):]: v for k, v in C.items() if k.startswith('BRAID_DCO_')})
+
+
+def key_new(g, ifindex, peer_id, slot, key_id, ek, dk, en=None, dn=None):
+    ek, dk = bytes.fromhex(ek), bytes.fromhex(dk)
+    en = bytes.fromhex(en) if en else ek[7::-1]
+    dn = bytes.fromhex(dn) if dn else dk[7::-1]
+    g.cmd(A.CMD_KEY_NEW, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
+        A.A_KEYCONF, nl.attr(A.A_KEYCONF_PEER_ID, peer_id), nl.attr(A.A_KEYCONF_SLOT, slot),
+        nl.attr(A.A_KEYCONF_KEY_ID, key_id), nl.attr(A.A_KEYCONF_CIPHER_ALG, A.CIPHER_ALG_AES_GCM),
+        nl.nest(A.A_KEYCONF_ENCRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, ek), nl.attr(A.A_KEYDIR_NONCE_TAIL, en)),
+        nl.nest(A.A_KEYCONF_DECRYPT_DIR, nl.attr(A.A_KEYDIR_CIPHER_KEY, dk), nl.attr(A.A_KEYDIR_NONCE_TAIL, dn))))
+
+
+def path_add(g, ifindex, peer_id, path_id, local, remote):
+    """LOCAL and REMOTE: IP:PORT or [IPV6]:PORT"""
+    lip, lport = local.rsplit(':', 1)
+    rip, rport = remote.rsplit(':', 1)
+    v6 = lip.startswith('[')
+    fam = socket.AF_INET6 if v6 else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.bind((lip.strip('[]'), int(lport)))
+    g.cmd(A.CMD_PATH_ADD, nl.attr(A.A_IFINDEX, ifindex), nl.nest(
+        A.A_PATH, nl.attr(A.A_PATH_PEER_ID, peer_id), nl.attr(A.A_PATH_ID, path_id),
+        nl.attr(A.A_PATH_SOCKET, s.fileno()),
+        nl.attr(A.A_PATH_REMOTE_IPV6 if v6 else A.A_PATH_REMOTE_IPV4, socket.inet_pton(fam, rip.strip('[]'))),
+        nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
+    s.close()   # the module keeps its reference
+
+
+def main(argv):
+    g = nl.Genl(C['BRAID_DCO_FAMILY_NAME'])
+    cmd, dev = argv[0], argv[1]
+    if cmd == 'up':
+        peer_id, local, remote, key_id, ek, dk = int(argv[2]), argv[3], argv[4], int(argv[5]), argv[6], argv[7]
+        ifindex = nl.Rtnl().link_add(dev, 'braid_dco')
+        g.cmd(A.CMD_PEER_NEW, nl.attr(A.A_IFINDEX, ifindex), nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, peer_id)))
+        path_add(g, ifindex, peer_id, 0, local, remote)
+        key_new(g, ifindex, peer_id, A.KEY_SLOT_PRIMARY, key_id, ek, dk, *argv[8:10])
+    elif cmd == 'path':
+        path_add(g, socket.if_nametoindex(dev), int(argv[2]), int(argv[3]), argv[4], argv[5])
+    elif cmd == 'pathdel':
+        g.cmd(A.CMD_PATH_DEL, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)), nl.nest(
+            A.A_PATH, nl.attr(A.A_PATH_PEER_ID, int(argv[2])), nl.attr(A.A_PATH_ID, int(argv[3]))))
+    elif cmd == 'key':
+        slot = A.KEY_SLOT_PRIMARY if argv[3] == 'primary' else A.KEY_SLOT_SECONDARY
+        key_new(g, socket.if_nametoindex(dev), int(argv[2]), slot, int(argv[4]), argv[5], argv[6])
+    elif cmd == 'swap':
+        g.cmd(A.CMD_KEY_SWAP, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)),
+              nl.nest(A.A_KEYCONF, nl.attr(A.A_KEYCONF_PEER_ID, int(argv[2]))))
+    elif cmd == 'show':
+        r = g.cmd(A.CMD_PEER_GET, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)),
+                  nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, int(argv[2]))))
+        p = nl.parse(r[0][A.A_PEER][0])
+        for name in ('VPN_RX_PACKETS', 'VPN_TX_PACKETS', 'VPN_RX_BYTES', 'VPN_TX_BYTES'):
+            print('%s=%d' % (name.lower(), nl.u64(p[getattr(A, 'A_PEER_' + name)][0])))
+        for name in ('PRIMARY_KEY_ID', 'SECONDARY_KEY_ID'):
+            a = getattr(A, 'A_PEER_' + name)
+            print('%s=%s' % (name.lower(), nl.u32(p[a][0]) if a in p else '-'))
+        for x in p.get(A.A_PEER_PATH, []):
+            pa = nl.parse(x)
+            print('path%d_rx_packets=%d path%d_tx_packets=%d' % (
+                nl.u32(pa[A.A_PATH_ID][0]), nl.u64(pa[A.A_PATH_RX_PACKETS][0]),
+                nl.u32(pa[A.A_PATH_ID][0]), nl.u64(pa[A.A_PATH_TX_PACKETS][0])))
+    else:
+        sys.exit('usage: see the docstring')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])

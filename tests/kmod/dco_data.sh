@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): two namespaces joined by a veth,
+# a p2p braid_dco device in each (dco_ctl.py), aes-256-gcm keys mirrored. Checks ping through the tunnel,
+# a 4 MiB TCP transfer with its sha256, a key swap in the middle of a second transfer, the peer counters,
+# and that the UDP payload on the veth is not the plaintext. $1: the source tree. Exit status: failures.
+src=$1
+ctl="python3 -B $src/tests/kmod/dco_ctl.py"
+a=dcoa$$ b=dcob$$ fail=0
+K1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+K2=f0e0d0c0b0a090807060504030201000f1e1d1c1b1a191817161514131211101
+K3=3333333333333333333333333333333333333333333333333333333333333333
+K4=4444444444444444444444444444444444444444444444444444444444444444
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; fail=$((fail + 1)); }
+cleanup() { ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; }
+trap cleanup EXIT
+ip netns add $a && ip netns add $b || { nok "netns"; exit 1; }
+ip link add va$$ netns $a type veth peer name vb$$ netns $b
+ip -n $a addr add 192.168.77.1/24 dev va$$ && ip -n $a link set va$$ up && ip -n $a link set lo up
+ip -n $b addr add 192.168.77.2/24 dev vb$$ && ip -n $b link set vb$$ up && ip -n $b link set lo up
+ip netns exec $a $ctl up bd0 1 192.168.77.1:1194 192.168.77.2:1194 1 $K1 $K2 && ok "dco up in ns a" || nok "dco up in ns a"
+ip netns exec $b $ctl up bd0 1 192.168.77.2:1194 192.168.77.1:1194 1 $K2 $K1 && ok "dco up in ns b" || nok "dco up in ns b"
+ip -n $a addr add 10.77.0.1/24 dev bd0 && ip -n $a link set bd0 up
+ip -n $b addr add 10.77.0.2/24 dev bd0 && ip -n $b link set bd0 up
+if ip netns exec $a ping -c 3 -i 0.2 -W 5 10.77.0.2 >/tmp/ping.$$ 2>&1; then
+	ok "ping through the tunnel: $(grep -o '[0-9]* received' /tmp/ping.$$)"
+else
+	nok "ping through the tunnel"; cat /tmp/ping.$$
+fi
+# a TCP transfer: the receiver writes the sha256 of what it got
+xfer() {  # $1: bytes, $2: file for the receiver's digest, $3: optional command to run mid-transfer
+	ip netns exec $b python3 -c '
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("10.77.0.2", 5001)); s.listen(1)
+c, _ = s.accept(); h = hashlib.sha256(); n = 0
+while True:
+    d = c.recv(65536)
+    if not d: break
+    h.update(d); n += len(d)
+open(sys.argv[1], "w").write("%s %d\n" % (h.hexdigest(), n))' "$2" &
+	rpid=$!
+	sleep 1
+	ip netns exec $a python3 -c '
+import hashlib, os, socket, subprocess, sys, time
+n = int(sys.argv[1]); data = hashlib.sha256(b"seed").digest() * (n // 32)
+s = socket.create_connection(("10.77.0.2", 5001), timeout=60)
+half = len(data) // 2
+s.sendall(data[:half])
+if len(sys.argv) > 2 and sys.argv[2]:
+    time.sleep(0.5); subprocess.run(sys.argv[2], shell=True, check=True)
+s.sendall(data[half:]); s.close()
+print(hashlib.sha256(data).hexdigest(), len(data))' "$1" "${3:-}"
+	wait $rpid
+}
+want=$(xfer 4194304 /tmp/recv1.$$)
+got=$(cat /tmp/recv1.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "4 MiB TCP transfer, sha256 ${got%% *}" || nok "4 MiB transfer: sent '$want' received '$got'"
+# key swap mid-transfer: both sides install key id 2 as secondary, then swap (b first, then a while sending)
+ip netns exec $a $ctl key bd0 1 secondary 2 $K3 $K4 && ip netns exec $b $ctl key bd0 1 secondary 2 $K4 $K3 &&
+	ok "secondary keys installed" || nok "secondary keys"
+ip netns exec $b $ctl swap bd0 1
+want=$(xfer 4194304 /tmp/recv2.$$ "$ctl swap bd0 1")
+got=$(cat /tmp/recv2.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "key swap mid-transfer, sha256 intact" || nok "key swap transfer: sent '$want' received '$got'"
+sa=$(ip netns exec $a $ctl show bd0 1) sb=$(ip netns exec $b $ctl show bd0 1)
+echo "$sa" | sed 's/^/ns a: /'
+echo "$sb" | sed 's/^/ns b: /'
+echo "$sa" | grep -qx 'primary_key_id=2' && echo "$sb" | grep -qx 'primary_key_id=2' && ok "both primaries are key 2" || nok "primary key ids"
+txa=$(echo "$sa" | sed -n 's/^vpn_tx_packets=//p') rxb=$(echo "$sb" | sed -n 's/^vpn_rx_packets=//p')
+[ "${txa:-0}" -gt 1000 ] && [ "${rxb:-0}" -gt 1000 ] && ok "counters: a sent $txa, b received $rxb" || nok "counters a tx $txa b rx $rxb"
+# the wire carries ciphertext: a UDP payload captured on the veth never contains the plaintext pattern
+if command -v tcpdump >/dev/null; then
+	ip netns exec $b timeout 5 tcpdump -i vb$$ -c 20 -w /tmp/cap.$$ udp port 1194 >/dev/null 2>&1 &
+	tpid=$!
+	sleep 2
+	ip netns exec $a ping -c 20 -i 0.1 -p 5a5a5a5a -W 2 10.77.0.2 >/dev/null 2>&1
+	wait $tpid
+	if [ -s /tmp/cap.$$ ] && ! od -An -tx1 /tmp/cap.$$ | tr -d ' \n' | grep -q '5a5a5a5a5a5a5a5a'; then
+		ok "captured UDP payloads carry no plaintext"
+	else
+		nok "capture: missing or plaintext visible"
+	fi
+fi
+# two paths: a second veth pair, path 1 on both sides; round robin must use both; then path 1 is
+# removed on the sender in the middle of a transfer (sha256 intact on the remaining path)
+ip link add wa$$ netns $a type veth peer name wb$$ netns $b
+ip -n $a addr add 192.168.78.1/24 dev wa$$ && ip -n $a link set wa$$ up
+ip -n $b addr add 192.168.78.2/24 dev wb$$ && ip -n $b link set wb$$ up
+ip netns exec $a $ctl path bd0 1 1 192.168.78.1:1194 192.168.78.2:1194 &&
+	ip netns exec $b $ctl path bd0 1 1 192.168.78.2:1194 192.168.78.1:1194 && ok "second path on both sides" ||
+	nok "second path"
+b0=$(ip netns exec $a $ctl show bd0 1 | sed -n 's/^path0_rx_packets=[0-9]* path0_tx_packets=//p')
+want=$(xfer 2097152 /tmp/recv3.$$)
+got=$(cat /tmp/recv3.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "2 MiB over two paths, sha256 intact" || nok "two paths: sent '$want' received '$got'"
+sa=$(ip netns exec $a $ctl show bd0 1)
+p0=$(echo "$sa" | sed -n 's/^path0_rx_packets=[0-9]* path0_tx_packets=//p')
+p1=$(echo "$sa" | sed -n 's/^path1_rx_packets=[0-9]* path1_tx_packets=//p')
+echo "ns a: $(echo "$sa" | grep '^path' | tr '\n' ' ')"
+# round robin: in this transfer each path carried 40-60 % of a's packets
+d0=$((${p0:-0} - ${b0:-0})) d1=${p1:-0}
+[ $((d0 + d1)) -gt 500 ] && [ $((d0 * 10)) -ge $((4 * (d0 + d1))) ] && [ $((d1 * 10)) -ge $((4 * (d0 + d1))) ] &&
+	ok "round robin over two paths: path0 $d0, path1 $d1 packets" || nok "round robin: path0 $d0 path1 $d1"
+want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
+got=$(cat /tmp/recv4.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"
+sa2=$(ip netns exec $a $ctl show bd0 1)
+echo "$sa2" | grep -q '^path1_' && nok "path 1 still listed" || ok "path 1 gone from PEER_GET"
+# an IPv6 path (path 2 over the second veth) alone: 1 MiB, sha256 intact, its counters carry the traffic
+ip -n $a addr add fd00:78::1/64 dev wa$$ nodad && ip -n $b addr add fd00:78::2/64 dev wb$$ nodad
+ip netns exec $a $ctl pathdel bd0 1 0 && ip netns exec $b $ctl pathdel bd0 1 0 && ip netns exec $b $ctl pathdel bd0 1 1 &&
+	ip netns exec $a $ctl path bd0 1 2 '[fd00:78::1]:1194' '[fd00:78::2]:1194' &&
+	ip netns exec $b $ctl path bd0 1 2 '[fd00:78::2]:1194' '[fd00:78::1]:1194' && ok "IPv6 path 2 replaces the others" ||
+	nok "IPv6 path set-up"
+want=$(xfer 1048576 /tmp/recv5.$$)
+got=$(cat /tmp/recv5.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "1 MiB over the IPv6 path, sha256 intact" || nok "IPv6 path: sent '$want' received '$got'"
+p2=$(ip netns exec $b $ctl show bd0 1 | sed -n 's/^path2_rx_packets=\([0-9]*\) .*/\1/p')
+[ "${p2:-0}" -gt 300 ] && ok "b received $p2 packets on the IPv6 path" || nok "IPv6 path rx $p2"
+echo "data: $fail failed"
+exit $fail

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): the wire format against the
+# userspace data plane. ns u plays the userspace peer with daemon/dc itself (tests/unit/dc/dc-vector,
+# direction 0 of a 256-byte key2, peer id 5); ns k runs a braid_dco device with the same key2's other
+# direction (cipher key = the slot's first 32 bytes, nonce tail = the hmac slot's first 8).
+#   u -> k: dc-vector seals an inner IPv4/UDP datagram; the DCO device must deliver its payload.
+#   k -> u: a datagram sent through the DCO device must open with dc-vector (opcode 9, peer id 5).
+# $1: the source tree, $2: the build tree (bin/dc-vector). Exit status: failures.
+src=$1 bin=$2/bin/dc-vector
+ctl="python3 -B $src/tests/kmod/dco_ctl.py"
+u=dcou$$ k=dcok$$ fail=0
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; fail=$((fail + 1)); }
+cleanup() { ip netns del $u 2>/dev/null; ip netns del $k 2>/dev/null; }
+trap cleanup EXIT
+[ -x "$bin" ] || { nok "no $bin (cmake --build: target dc-vector)"; exit 1; }
+K2=$(python3 -c 'print(bytes(range(256)).hex())')
+hexsl() { echo "$K2" | cut -c$(($1 * 2 + 1))-$(($2 * 2)); }	# bytes [$1, $2) of the key2
+ip netns add $u && ip netns add $k || { nok "netns"; exit 1; }
+ip link add vu$$ netns $u type veth peer name vk$$ netns $k
+ip -n $u addr add 192.168.79.1/24 dev vu$$ && ip -n $u link set vu$$ up
+ip -n $k addr add 192.168.79.2/24 dev vk$$ && ip -n $k link set vk$$ up
+# dc direction 0 sends with keys[0] (k[0..64) cipher, k[64..128) hmac), receives with keys[1] (k[128..256))
+ip netns exec $k $ctl up bd0 5 192.168.79.2:1194 192.168.79.1:1195 1 \
+	"$(hexsl 128 160)" "$(hexsl 0 32)" "$(hexsl 192 200)" "$(hexsl 64 72)" &&
+	ok "interop: DCO peer 5 keyed from the key2" || nok "interop: DCO up"
+ip -n $k addr add 10.79.0.2/24 dev bd0 && ip -n $k link set bd0 up
+
+# u -> k
+ip netns exec $k python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("10.79.0.2", 7777)); s.settimeout(15)
+d, a = s.recvfrom(2048); print(d.decode(), a[0])' >/tmp/interop-rx.$$ 2>&1 &
+lpid=$!
+sleep 1
+ip netns exec $u python3 -c '
+import socket, struct, subprocess, sys
+payload = b"from-userspace-dc"
+udp = struct.pack("!HHHH", 4000, 7777, 8 + len(payload), 0) + payload
+ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0,
+                 socket.inet_aton("10.79.0.1"), socket.inet_aton("10.79.0.2"))
+s = sum(struct.unpack("!10H", ip)); s = (s & 0xffff) + (s >> 16); s = (s & 0xffff) + (s >> 16)
+ip = ip[:10] + struct.pack("!H", ~s & 0xffff) + ip[12:]
+out = subprocess.run([sys.argv[1], "encrypt", "--cipher", "AES-256-GCM", "--key2", sys.argv[2], "--direction", "0",
+                      "--peer-id", "5", "--key-id", "1", "--packet-id", "1", "--plaintext", (ip + udp).hex()],
+                     check=True, capture_output=True, text=True).stdout.split()[0]
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195))
+u.sendto(bytes.fromhex(out), ("192.168.79.2", 1194))' "$bin" "$K2"
+wait $lpid
+got=$(cat /tmp/interop-rx.$$)
+[ "$got" = "from-userspace-dc 10.79.0.1" ] && ok "interop: daemon/dc's P_DATA_V2 opened by the module ($got)" ||
+	nok "interop u->k: got '$got'"
+
+# k -> u
+ip netns exec $u python3 -c '
+import socket, subprocess, sys, time
+# the device may send other packets first (IPv6 link-local traffic): the first one carrying the datagram counts
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195)); u.settimeout(15)
+want = b"from-kernel-dco".hex()
+for _ in range(20):
+    pkt, _ = u.recvfrom(4096)
+    r = subprocess.run([sys.argv[1], "decrypt", "--cipher", "AES-256-GCM", "--key2", sys.argv[2], "--direction", "0",
+                        "--peer-id", "5", "--key-id", "1", "--packet", pkt.hex()], capture_output=True, text=True)
+    line = "%d %d %d %s" % (pkt[0], int.from_bytes(pkt[1:4], "big"), r.returncode, r.stdout.strip())
+    if r.returncode or line.endswith(want):
+        break
+print(line)' "$bin" "$K2" >/tmp/interop-tx.$$ 2>&1 &
+lpid=$!
+sleep 1
+ip netns exec $k python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"from-kernel-dco", ("10.79.0.1", 4000))'
+wait $lpid
+got=$(cat /tmp/interop-tx.$$)
+want=$(printf 'from-kernel-dco' | od -An -tx1 | tr -d ' \n')
+case $got in
+"73 5 0 ok key_id=1 packet_id="*" opcode=9 plaintext="*"$want") ok "interop: the module's P_DATA_V2 opened by daemon/dc ($(echo "$got" | cut -c1-60)...)" ;;
+*) nok "interop k->u: '$got'" ;;
+esac
+echo "interop: $fail failed"
+exit $fail
