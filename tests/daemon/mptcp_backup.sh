@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# MPTCP backup path (issue 14 part 3-4): braidd client `mptcp on`, `mp-path c1`, `mp-path c2`, `mp-backup c2`
+# (the endpoint of c2 is `subflow backup`: its subflow joins with MP_PRIO backup), both paths 20 Mbit/s. A
+# 16 MiB upload through the tunnel: while c1 is up the backup subflow carries < 5 % of what c1 carried; then
+# c1's link goes down in the middle of the transfer: the backup subflow takes over, the upload completes with
+# its sha256 intact, without a reconnect, and c2 carried at least half of what was left.
+set -uo pipefail
+TM_BLOB_BYTES=16777216
+source "$(dirname "$0")/mptcp_lib.sh"
+tm_setup 2
+tb_tbf 1 20
+tb_tbf 2 20
+for ns in "$TB_CLI" "$TB_SRV"; do tb_exec "$ns" sysctl -qw net.mptcp.enabled=1; done
+
+mt_gateway gw
+mt_client cli "mp-path c1" "mp-path c2" "mp-backup c2"
+bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
+grep -q "MPTCP: path c2: endpoint [0-9]* 10.2.1.2 dev #[0-9]* subflow backup added" "$TB_DIR/cli.log" || fail "no backup endpoint for c2"
+tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
+for _ in $(seq 1 30); do [ "$(mt_paths cli | wc -l)" = 2 ] && break; sleep 0.2; done
+[ "$(mt_paths cli | wc -l)" = 2 ] || fail "want 2 subflows: $(mt_paths cli)"
+sleep 1.2
+tx1a=$(mt_path_tx cli 10.1.1.2) tx2a=$(mt_path_tx cli 10.2.1.2)
+
+mt_put >"$TB_DIR/put.out" &
+put=$!
+sleep 3.5	# ~ 8 MB at 20 Mbit/s; the status file is rewritten every second
+tx1=$(($(mt_path_tx cli 10.1.1.2) - tx1a)) tx2=$(($(mt_path_tx cli 10.2.1.2) - tx2a))
+echo "  before the cut: primary 10.1.1.2 tx $tx1 B, backup 10.2.1.2 tx $tx2 B"
+[ "$tx1" -gt 1000000 ] || fail "the primary carried only $tx1 B in 3.5 s"
+[ $((tx2 * 20)) -lt "$tx1" ] || fail "the backup subflow carried $tx2 B while the primary was up ($tx1 B)"
+tb_link_down 1
+wait "$put"
+got=$(cat "$TB_DIR/put.out")
+[ "$got" = "$TM_WANT" ] || fail "upload across the cut: sha256 $got, want $TM_WANT"
+sleep 1.2
+tx2b=$(($(mt_path_tx cli 10.2.1.2) - tx2a))
+echo "  after the cut: backup 10.2.1.2 tx $tx2b B in all"
+[ $((tx2b * 2)) -ge $((TM_BLOB_BYTES - tx1)) ] || fail "the backup carried $tx2b B, want >= half of the $((TM_BLOB_BYTES - tx1)) B left"
+[ "$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")" = 1 ] || fail "the client reconnected"
+bd_stop cli || fail "client exit code $?"
+bd_stop gw || fail "gateway exit code $?"
+echo "ok: MPTCP backup: $tx2 B on the backup while the primary carried $tx1 B; after the cut the backup carried $tx2b B, 16 MiB sha256 intact"
