@@ -44,6 +44,9 @@ struct braid_mptcp_endps {
 	bool limits_set;
 	uint32_t old_subflows, old_accept, set_subflows, set_accept;
 	struct braid_mptcp_bpf *bpf;	/* the subflow actors; NULL: not loaded */
+	int ev_fd;			/* path manager events; -1 none */
+	ev_io ev_r;
+	uint64_t ev_bad;		/* malformed event buffers skipped */
 	uint32_t weight[BRAID_OPT_MAX_MP_PATHS];	/* mp-scheduler ratio, by path */
 };
 
@@ -249,6 +252,49 @@ static void limits(struct braid_mptcp_endps *m)
 		   m->set_subflows, acc, m->set_accept);
 }
 
+/* A subflow event of the path manager: logged with the path it belongs to (by local address). */
+static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
+{
+	struct braid_mptcp_endps *m = arg;
+	const char *what, *path = NULL;
+	char s[96], d[96];
+
+	switch (ev->cmd) {
+	case BRAID_MPTCP_EV_SUB_ESTABLISHED: what = "established"; break;
+	case BRAID_MPTCP_EV_SUB_CLOSED: what = "closed"; break;
+	case BRAID_MPTCP_EV_SUB_PRIORITY: what = "priority changed"; break;
+	default: return;
+	}
+	/* the path's current or last address (a subflow closes after its endpoint went) */
+	for (int i = 0; i < m->n; i++)
+		if (m->path[i].e.family && same_addr(&m->path[i].e, &ev->saddr))
+			path = m->path[i].p->local;
+	braid_mptcp_endp_str(&ev->saddr, s, sizeof(s));
+	braid_mptcp_endp_str(&ev->daddr, d, sizeof(d));
+	if (!path) {
+		braid_dbg("MPTCP: subflow %s -> %s %s (token %08x, not a configured path)", s, d, what,
+			  ev->token);
+		return;
+	}
+	braid_info("MPTCP: path %s: subflow %s -> %s %s (token %08x%s%s)", path, s, d, what, ev->token,
+		   ev->backup ? ", backup" : "", ev->cmd == BRAID_MPTCP_EV_SUB_CLOSED && ev->ev_error ?
+		   ", error" : "");
+}
+
+static void pm_ev_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mptcp_endps *m = w->data;
+	int r = braid_mptcp_pm_events_read(m->ev_fd, pm_event, m);
+
+	(void)loop, (void)revents;
+	if (r > 0) {
+		m->ev_bad += (uint64_t)r;
+		if (m->ev_bad == (uint64_t)r || m->ev_bad % 100 == 0)
+			braid_warn("MPTCP: %llu malformed path manager event buffers skipped",
+				   (unsigned long long)m->ev_bad);
+	}
+}
+
 /* The paths' split weights from `mp-scheduler ratio A:B...` (by mp-path order) or `ratio NAME=W...`. */
 static void weights(struct braid_mptcp_endps *m, const struct braid_options *o)
 {
@@ -306,7 +352,7 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 	m->loop = loop;
 	m->server = server;
 	m->signal_port = server ? signal_port : 0;
-	m->nl_fd = -1;
+	m->nl_fd = m->ev_fd = -1;
 	r = braid_mptcp_pm_open(&m->pm);
 	if (r) {
 		braid_warn("MPTCP: no path management (the kernel's mptcp_pm netlink family: %s): "
@@ -318,6 +364,15 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 		m->path[m->n++].p = &o->mp_paths[i];
 	weights(m, o);
 	actors_start(m);
+	m->ev_fd = braid_mptcp_pm_events_open(m->pm);
+	if (m->ev_fd < 0) {
+		braid_warn("MPTCP: subflow events not followed: %s", strerror(-m->ev_fd));
+		m->ev_fd = -1;
+	} else {
+		ev_io_init(&m->ev_r, pm_ev_cb, m->ev_fd, EV_READ);
+		m->ev_r.data = m;
+		ev_io_start(loop, &m->ev_r);
+	}
 	limits(m);
 	r = braid_linkmon_open(&m->nl_fd);
 	if (r)
@@ -345,6 +400,10 @@ void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
 		close(m->nl_fd);
 	}
 	ev_timer_stop(m->loop, &m->debounce);
+	if (m->ev_fd >= 0) {
+		ev_io_stop(m->loop, &m->ev_r);
+		close(m->ev_fd);
+	}
 	for (int i = 0; i < m->n; i++)
 		drop(m, &m->path[i], "exit");
 	/* restore the limits unless someone changed them since */

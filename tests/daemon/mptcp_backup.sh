@@ -18,6 +18,10 @@ mt_client cli "mp-path c1" "mp-path c2" "mp-backup c2"
 bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
 grep -q "MPTCP: path c2: endpoint [0-9]* 10.2.1.2 dev #[0-9]* subflow backup added" "$TB_DIR/cli.log" || fail "no backup endpoint for c2"
 tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
+# the path manager's events, followed by the daemon
+ev='MPTCP: path c2: subflow 10.2.1.2 port [0-9]* -> 10.1.2.2 port 1194 established (token [0-9a-f]*'
+for _ in $(seq 1 50); do grep -q "$ev" "$TB_DIR/cli.log" && break; sleep 0.1; done
+grep -q "$ev" "$TB_DIR/cli.log" || fail "no established event for the backup subflow: $(grep 'subflow' "$TB_DIR/cli.log")"
 for _ in $(seq 1 30); do [ "$(mt_paths cli | wc -l)" = 2 ] && break; sleep 0.2; done
 [ "$(mt_paths cli | wc -l)" = 2 ] || fail "want 2 subflows: $(mt_paths cli)"
 sleep 1.2
@@ -33,6 +37,8 @@ echo "  before the cut: primary 10.1.1.2 tx $tx1 B, backup 10.2.1.2 tx $tx2 B"
 tb_link_down 1
 wait "$put"
 got=$(cat "$TB_DIR/put.out")
+grep -q "MPTCP: path c1: subflow 10.1.1.2 port [0-9]* -> 10.1.2.2 port 1194 closed" "$TB_DIR/cli.log" ||
+	fail "no closed event for the primary subflow: $(grep 'subflow' "$TB_DIR/cli.log")"
 [ "$got" = "$TM_WANT" ] || fail "upload across the cut: sha256 $got, want $TM_WANT"
 sleep 1.2
 tx2b=$(($(mt_path_tx cli 10.2.1.2) - tx2a))
