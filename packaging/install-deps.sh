@@ -20,6 +20,8 @@ PKGS=(
   curl python3 python3-cryptography python3-matplotlib
   # the metrics test validates the endpoint with a real OpenMetrics / Prometheus parser
   python3-prometheus-client
+  # capsh: the MPTCP backup test runs braidd without CAP_BPF (tests/daemon/mptcp_backup.sh)
+  libcap2-bin
   # braid-helper and its system-bus test (gui/helper: sd-bus, a private dbus-daemon, the real polkitd)
   dbus-daemon polkitd
   # GUI (gui/, Qt 6.4; tests run offscreen)
