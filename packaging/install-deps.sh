@@ -24,6 +24,8 @@ PKGS=(
   python3-yaml
   # the metrics test validates the endpoint with a real OpenMetrics / Prometheus parser
   python3-prometheus-client
+  # capsh: the MPTCP backup test runs braidd without CAP_BPF (tests/daemon/mptcp_backup.sh)
+  libcap2-bin
   # braid-helper and its system-bus test (gui/helper: sd-bus, a private dbus-daemon, the real polkitd)
   dbus-daemon polkitd
   # GUI (gui/, Qt 6.4; tests run offscreen)

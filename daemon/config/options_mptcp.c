@@ -96,13 +96,11 @@ int opt_finalize_mptcp(struct braid_options *o, char *err, size_t err_len)
 		const struct braid_opt_mp_attr *a = &o->mp_attrs[i];
 		bool found = false;
 
-		if (a->cap_bps)
-			return opt_ffail(err, err_len,
-					 "option 'mp-cap %s': not applied to MPTCP subflows yet; remove "
-					 "it", a->local);
 		for (unsigned int k = 0; k < o->n_mp_paths; k++)
 			if (!strcmp(o->mp_paths[k].local, a->local)) {
 				o->mp_paths[k].backup |= a->backup;
+				if (a->cap_bps)
+					o->mp_paths[k].cap_bps = a->cap_bps;
 				found = true;
 			}
 		if (!found)

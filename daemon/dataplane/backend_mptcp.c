@@ -17,6 +17,7 @@
 #include "dataplane/backend_sp.h"
 #include "os/linkmon.h"
 #include "os/mptcp.h"
+#include "os/mptcp_pm.h"
 
 /* The last sample of a subflow (for the interval rates). */
 struct sf_prev {
@@ -233,6 +234,49 @@ static int m_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out,
 	return n;
 }
 
+/*
+ * Backup / active for subflow index path: MP_PRIO through the path manager's
+ * SET_FLAGS on the endpoint of the subflow's local address (every subflow
+ * from that address follows). A rate cap at run time is not supported here
+ * (mp-cap at start: the eBPF actors). 0 or -errno (-ENOENT: no such subflow
+ * or no endpoint for its address).
+ */
+static int m_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps)
+{
+	struct braid_mptcp_endp t[16], want;
+	const union braid_sockaddr *l;
+	struct braid_mptcp_pm *pm;
+	struct braid_mptcp_conn c;
+	int n, r = -ENOENT;
+
+	if (cap_bps)
+		return -EOPNOTSUPP;
+	if (braid_mptcp_telemetry(M(dp)->fd, &c) || path < 0 || path >= c.n)
+		return -ENOENT;
+	l = &c.sf[path].local;
+	memset(&want, 0, sizeof(want));
+	want.family = l->sa.sa_family;
+	if (want.family == AF_INET)
+		want.addr.v4 = l->in.sin_addr;
+	else
+		want.addr.v6 = l->in6.sin6_addr;
+	r = braid_mptcp_pm_open(&pm);
+	if (r)
+		return r;
+	n = braid_mptcp_pm_dump(pm, t, 16);
+	r = n < 0 ? n : -ENOENT;
+	for (int i = 0; i < n && i < 16; i++) {
+		if (t[i].family != want.family ||
+		    memcmp(&t[i].addr, &want.addr, want.family == AF_INET ? 4 : 16))
+			continue;
+		r = braid_mptcp_pm_set_flags(pm, t[i].id, (flags & BRAID_MP_PATH_F_BACKUP) ?
+					     BRAID_MPTCP_F_BACKUP : 0);
+		break;
+	}
+	braid_mptcp_pm_close(pm);
+	return r;
+}
+
 static const char *m_sched_name(const struct braid_dp *dp)
 {
 	int r = braid_mptcp_active(M(dp)->fd);
@@ -252,4 +296,5 @@ const struct braid_dp_ops braid_dp_mptcp_ops = {
 	.stats = m_stats,
 	.paths = m_paths,
 	.sched_name = m_sched_name,
+	.path_set = m_path_set,
 };

@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mp/mp.h"
+#include "mp/mp_wnames.h"
 #include "os/linkmon.h"
 #include "os/mptcp.h"
+#include "os/mptcp_bpf.h"
 #include "os/mptcp_pm.h"
 #include "util/log.h"
 
@@ -40,6 +43,11 @@ struct braid_mptcp_endps {
 	struct epath path[BRAID_OPT_MAX_MP_PATHS];
 	bool limits_set;
 	uint32_t old_subflows, old_accept, set_subflows, set_accept;
+	struct braid_mptcp_bpf *bpf;	/* the subflow actors; NULL: not loaded */
+	int ev_fd;			/* path manager events; -1 none */
+	ev_io ev_r;
+	uint64_t ev_bad;		/* malformed event buffers skipped */
+	uint32_t weight[BRAID_OPT_MAX_MP_PATHS];	/* mp-scheduler ratio, by path */
 };
 
 static bool same_addr(const struct braid_mptcp_endp *a, const struct braid_mptcp_endp *b)
@@ -100,6 +108,28 @@ static int lookup(struct braid_mptcp_endps *m, const struct braid_mptcp_endp *e,
 	return 0;
 }
 
+/* Publish path i's address, weight and cap to the subflow actors. */
+static void actors_set(struct braid_mptcp_endps *m, int i)
+{
+	struct epath *ep = &m->path[i];
+	char b[96];
+	int r;
+
+	if (!m->bpf || i >= BRAID_MPTCP_BPF_SLOTS)
+		return;
+	r = braid_mptcp_bpf_set_path(m->bpf, &ep->e, (uint32_t)i, m->weight[i],
+				     (uint32_t)(ep->p->cap_bps / 8 > UINT32_MAX ? UINT32_MAX
+									   : ep->p->cap_bps / 8));
+	if (r)
+		braid_warn("MPTCP: path %s: cannot publish %s to the subflow actors: %s",
+			   ep->p->local, braid_mptcp_endp_str(&ep->e, b, sizeof(b)), strerror(-r));
+	else
+		braid_info("MPTCP: path %s: subflows from %s get mark 0x%x, weight %u, cap %llu bit/s",
+			   ep->p->local, braid_mptcp_endp_str(&ep->e, b, sizeof(b)),
+			   BRAID_MPTCP_MARK_BASE + (unsigned int)i + 1, m->weight[i],
+			   (unsigned long long)ep->p->cap_bps);
+}
+
 static void drop(struct braid_mptcp_endps *m, struct epath *ep, const char *why)
 {
 	char b[96];
@@ -107,6 +137,7 @@ static void drop(struct braid_mptcp_endps *m, struct epath *ep, const char *why)
 
 	if (!ep->have)
 		return;
+	braid_mptcp_bpf_del_path(m->bpf, &ep->e);
 	if (ep->ours) {
 		r = braid_mptcp_pm_del(m->pm, ep->id);
 		if (r && r != -ENOENT && r != -EINVAL)
@@ -138,6 +169,7 @@ static void place(struct braid_mptcp_endps *m, struct epath *ep, const struct br
 		braid_info("MPTCP: path %s: endpoint %u %s exists already (flags 0x%x): used, not "
 			   "changed", ep->p->local, found.id, braid_mptcp_endp_str(&found, b, sizeof(b)),
 			   found.flags);
+		actors_set(m, (int)(ep - m->path));
 		return;
 	}
 	r = braid_mptcp_pm_add(m->pm, &e);
@@ -154,6 +186,7 @@ static void place(struct braid_mptcp_endps *m, struct epath *ep, const struct br
 	braid_info("MPTCP: path %s: endpoint %u %s %s%s added", ep->p->local, found.id,
 		   braid_mptcp_endp_str(&found, b, sizeof(b)), m->server ? "signal" : "subflow",
 		   ep->p->backup ? " backup" : "");
+	actors_set(m, (int)(ep - m->path));
 }
 
 /* Bring every path's endpoint in line with where its interface / address is now. */
@@ -219,6 +252,89 @@ static void limits(struct braid_mptcp_endps *m)
 		   m->set_subflows, acc, m->set_accept);
 }
 
+/* A subflow event of the path manager: logged with the path it belongs to (by local address). */
+static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
+{
+	struct braid_mptcp_endps *m = arg;
+	const char *what, *path = NULL;
+	char s[96], d[96];
+
+	switch (ev->cmd) {
+	case BRAID_MPTCP_EV_SUB_ESTABLISHED: what = "established"; break;
+	case BRAID_MPTCP_EV_SUB_CLOSED: what = "closed"; break;
+	case BRAID_MPTCP_EV_SUB_PRIORITY: what = "priority changed"; break;
+	default: return;
+	}
+	/* the path's current or last address (a subflow closes after its endpoint went) */
+	for (int i = 0; i < m->n; i++)
+		if (m->path[i].e.family && same_addr(&m->path[i].e, &ev->saddr))
+			path = m->path[i].p->local;
+	braid_mptcp_endp_str(&ev->saddr, s, sizeof(s));
+	braid_mptcp_endp_str(&ev->daddr, d, sizeof(d));
+	if (!path) {
+		braid_dbg("MPTCP: subflow %s -> %s %s (token %08x, not a configured path)", s, d, what,
+			  ev->token);
+		return;
+	}
+	braid_info("MPTCP: path %s: subflow %s -> %s %s (token %08x%s%s)", path, s, d, what, ev->token,
+		   ev->backup ? ", backup" : "", ev->cmd == BRAID_MPTCP_EV_SUB_CLOSED && ev->ev_error ?
+		   ", error" : "");
+}
+
+static void pm_ev_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_mptcp_endps *m = w->data;
+	int r = braid_mptcp_pm_events_read(m->ev_fd, pm_event, m);
+
+	(void)loop, (void)revents;
+	if (r > 0) {
+		m->ev_bad += (uint64_t)r;
+		if (m->ev_bad == (uint64_t)r || m->ev_bad % 100 == 0)
+			braid_warn("MPTCP: %llu malformed path manager event buffers skipped",
+				   (unsigned long long)m->ev_bad);
+	}
+}
+
+/* The paths' split weights from `mp-scheduler ratio A:B...` (by mp-path order) or `ratio NAME=W...`. */
+static void weights(struct braid_mptcp_endps *m, const struct braid_options *o)
+{
+	uint32_t ratio[BRAID_MP_MAX_PATHS];
+	struct braid_mp_wnames wn;
+	enum braid_mp_sched s;
+	unsigned int n = 0;
+
+	if (strncmp(o->mp_sched, "ratio ", 6))
+		return;
+	if (strchr(o->mp_sched, '=')) {
+		if (braid_mp_wnames_parse(o->mp_sched, &wn) != 1)
+			return;
+		for (int i = 0; i < m->n; i++) {
+			uint32_t w = braid_mp_wnames_get(&wn, m->path[i].p->local);
+
+			m->weight[i] = w == BRAID_MP_WEIGHT_NONE ? 0 : w;
+		}
+		return;
+	}
+	if (braid_mp_sched_parse(o->mp_sched, &s, ratio, &n) || s != BRAID_MP_SCHED_RATIO)
+		return;
+	for (int i = 0; i < m->n && (unsigned int)i < n; i++)
+		m->weight[i] = ratio[i];
+}
+
+/* Load the subflow actors (marks, split, caps), or say why not: the kernel's scheduler alone. */
+static void actors_start(struct braid_mptcp_endps *m)
+{
+	const char *why = "";
+	int r = braid_mptcp_bpf_start(&m->bpf, &why);
+
+	if (r)
+		braid_warn("MPTCP: eBPF subflow actors not loaded (%s: %s): no subflow marks, split "
+			   "ratio or caps; the kernel's scheduler alone spreads the data", why,
+			   strerror(-r));
+	else
+		braid_info("MPTCP: eBPF subflow actors attached to this process's cgroup");
+}
+
 int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
 			    const struct braid_options *o, bool server, uint16_t signal_port)
 {
@@ -236,7 +352,7 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 	m->loop = loop;
 	m->server = server;
 	m->signal_port = server ? signal_port : 0;
-	m->nl_fd = -1;
+	m->nl_fd = m->ev_fd = -1;
 	r = braid_mptcp_pm_open(&m->pm);
 	if (r) {
 		braid_warn("MPTCP: no path management (the kernel's mptcp_pm netlink family: %s): "
@@ -246,6 +362,17 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 	}
 	for (unsigned int i = 0; i < o->n_mp_paths && i < BRAID_OPT_MAX_MP_PATHS; i++)
 		m->path[m->n++].p = &o->mp_paths[i];
+	weights(m, o);
+	actors_start(m);
+	m->ev_fd = braid_mptcp_pm_events_open(m->pm);
+	if (m->ev_fd < 0) {
+		braid_warn("MPTCP: subflow events not followed: %s", strerror(-m->ev_fd));
+		m->ev_fd = -1;
+	} else {
+		ev_io_init(&m->ev_r, pm_ev_cb, m->ev_fd, EV_READ);
+		m->ev_r.data = m;
+		ev_io_start(loop, &m->ev_r);
+	}
 	limits(m);
 	r = braid_linkmon_open(&m->nl_fd);
 	if (r)
@@ -273,6 +400,10 @@ void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
 		close(m->nl_fd);
 	}
 	ev_timer_stop(m->loop, &m->debounce);
+	if (m->ev_fd >= 0) {
+		ev_io_stop(m->loop, &m->ev_r);
+		close(m->ev_fd);
+	}
 	for (int i = 0; i < m->n; i++)
 		drop(m, &m->path[i], "exit");
 	/* restore the limits unless someone changed them since */
@@ -281,6 +412,10 @@ void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
 	    !braid_mptcp_pm_set_limits(m->pm, m->old_subflows, m->old_accept))
 		braid_info("MPTCP: limits restored (subflows %u, add_addr_accepted %u)",
 			   m->old_subflows, m->old_accept);
+	if (m->bpf)
+		braid_info("MPTCP: eBPF subflow actors detached (subflows throttled to their share %llu "
+			   "times)", (unsigned long long)braid_mptcp_bpf_throttles(m->bpf));
+	braid_mptcp_bpf_stop(m->bpf);
 	braid_mptcp_pm_close(m->pm);
 	free(m);
 }

@@ -12,6 +12,12 @@
  * created are deleted (only those: one that existed before is left as it
  * is) and the limits it raised are restored.
  *
+ * It also follows the path manager's events (subflows of the paths coming
+ * and going, logged) and loads the eBPF subflow actors (os/mptcp_bpf.h):
+ * per path a mark, the mp-cap pacing cap and the `mp-scheduler ratio`
+ * weight; when they cannot be loaded a warning says so and the kernel's
+ * scheduler alone decides.
+ *
  * The path manager's rules are per network namespace: two braidd in one
  * namespace share them.
  */

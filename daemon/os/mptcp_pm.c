@@ -17,11 +17,13 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 struct braid_mptcp_pm {
 	struct mnl_socket *sock;
 	uint32_t portid, seq;
 	uint16_t family;
+	uint32_t event_group;		/* "mptcp_pm_events" multicast group; 0: unknown */
 };
 
 /* ---- the parser ---- */
@@ -324,8 +326,12 @@ static int talk(struct braid_mptcp_pm *pm, struct nlmsghdr *nlh, enum braid_mptc
 
 static void got_family(const struct braid_mptcp_pm_msg *m, void *arg)
 {
+	struct braid_mptcp_pm *pm = arg;
+
 	if (m->family_id)
-		*(uint16_t *)arg = m->family_id;
+		pm->family = m->family_id;
+	if (m->event_group)
+		pm->event_group = m->event_group;
 }
 
 int braid_mptcp_pm_open(struct braid_mptcp_pm **out)
@@ -333,7 +339,6 @@ int braid_mptcp_pm_open(struct braid_mptcp_pm **out)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct braid_mptcp_pm *pm = calloc(1, sizeof(*pm));
 	struct nlmsghdr *nlh;
-	uint16_t fam = 0;
 	int r;
 
 	if (!pm)
@@ -351,12 +356,11 @@ int braid_mptcp_pm_open(struct braid_mptcp_pm **out)
 	pm->seq = (uint32_t)time(NULL);
 	nlh = put_req(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, MPTCP_PM_NAME);
-	r = talk(pm, nlh, BRAID_MPTCP_PM_CTRL, got_family, &fam);
-	if (!r && !fam)
+	r = talk(pm, nlh, BRAID_MPTCP_PM_CTRL, got_family, pm);
+	if (!r && !pm->family)
 		r = -ENOENT;
 	if (r)
 		goto err_close;
-	pm->family = fam;
 	*out = pm;
 	return 0;
 err_close:
@@ -364,6 +368,46 @@ err_close:
 err_free:
 	free(pm);
 	return r;
+}
+
+int braid_mptcp_pm_events_open(const struct braid_mptcp_pm *pm)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK };
+	int fd, g = (int)pm->event_group, r;
+
+	if (!pm->event_group)
+		return -ENOENT;
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_GENERIC);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &g, sizeof(g))) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int braid_mptcp_pm_events_read(int fd, void (*cb)(const struct braid_mptcp_pm_msg *m, void *arg),
+			       void *arg)
+{
+	uint8_t buf[8192];
+	int bad = 0;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		size_t off = 0;
+		struct braid_mptcp_pm_msg m;
+		int r;
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? bad : -errno;
+		while ((r = braid_mptcp_pm_parse(buf, (size_t)n, &off, BRAID_MPTCP_PM_EVENT, &m)) == 0)
+			cb(&m, arg);
+		if (r == -EPROTO)
+			bad++;
+	}
 }
 
 void braid_mptcp_pm_close(struct braid_mptcp_pm *pm)

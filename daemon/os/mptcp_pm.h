@@ -25,6 +25,11 @@
 #define BRAID_MPTCP_F_BACKUP 0x4u
 #define BRAID_MPTCP_F_FULLMESH 0x8u
 
+/* Events (MPTCP_EVENT_*) the daemon follows. */
+#define BRAID_MPTCP_EV_SUB_ESTABLISHED 10
+#define BRAID_MPTCP_EV_SUB_CLOSED 11
+#define BRAID_MPTCP_EV_SUB_PRIORITY 13
+
 /* An endpoint (MPTCP_PM_ATTR_ADDR), or an event's local / remote address. */
 struct braid_mptcp_endp {
 	uint8_t id;			/* 0: none (add: the kernel picks) */
@@ -92,6 +97,17 @@ int braid_mptcp_pm_set_flags(struct braid_mptcp_pm *pm, uint8_t id, uint32_t fla
 int braid_mptcp_pm_dump(struct braid_mptcp_pm *pm, struct braid_mptcp_endp *out, int max);
 int braid_mptcp_pm_set_limits(struct braid_mptcp_pm *pm, uint32_t subflows, uint32_t rcv_add_addrs);
 int braid_mptcp_pm_get_limits(struct braid_mptcp_pm *pm, uint32_t *subflows, uint32_t *rcv_add_addrs);
+/*
+ * A non-blocking socket that receives the path manager's events (the
+ * "mptcp_pm_events" group): fd or -errno (-ENOENT: the kernel has no group).
+ */
+int braid_mptcp_pm_events_open(const struct braid_mptcp_pm *pm);
+/*
+ * Read every pending event of fd, cb for each (m->cmd: MPTCP_EVENT_*).
+ * Returns how many buffers were malformed (skipped), or -errno.
+ */
+int braid_mptcp_pm_events_read(int fd, void (*cb)(const struct braid_mptcp_pm_msg *m, void *arg),
+			       void *arg);
 /* "10.2.1.2" / "fd00::2" (with " port N" / " dev IFINDEX" when set) into b. */
 const char *braid_mptcp_endp_str(const struct braid_mptcp_endp *e, char *b, size_t n);
 

@@ -138,8 +138,19 @@ def grid_pingload():
     }
 
 
+def grid_mptcp():
+    """Issue 14 part 5: braid over MPTCP beside stock OpenVPN over MPTCP (mptcpize), plain kernel MPTCP and braid
+    (MPUDP), on the acceptance cells and the RTT-ratio x GE-loss cells, in the same runs."""
+    return {
+        'cells': [cell('sym20-noloss', 'sym', 10, 10, 20, 20), cell('50+20-rtt0', 'rate', 50, 20, 0, 0)]
+        + ratio_cells([ge('0.5'), ge('3')]),
+        'systems': ['braid-mptcp', 'ovpn-mptcp', 'mptcp', 'braid'],
+        'reps': 3, 'workloads': ['http'], 'size': 16, 'secs': 10, 'timeout': 180,
+    }
+
+
 GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed, 'schedulers': grid_schedulers,
-         'failover': grid_failover, 'pingload': grid_pingload}
+         'failover': grid_failover, 'pingload': grid_pingload, 'mptcp': grid_mptcp}
 WORKLOADS = ('http', 'iperf1', 'iperf4', 'failover', 'pingload')
 
 

@@ -44,6 +44,16 @@ echo "  subflow 10.1.1.2: rx $rx1 B, subflow 10.2.1.2: rx $rx2 B"
 [ "$tot" -gt "$TM_BLOB_BYTES" ] || fail "subflows received $tot bytes in all, want > $TM_BLOB_BYTES"
 [ $((rx1 * 5)) -gt "$tot" ] && [ $((rx2 * 5)) -gt "$tot" ] || fail "a subflow carried < 20 %: $rx1 / $rx2"
 
+# MP_PRIO at run time: `braidctl set path c2 backup` (path_set -> the PM's SET_FLAGS on c2's endpoint: the kernel
+# sends MP_PRIO on its subflows), the endpoint flagged backup; then active again
+"$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" set path c2 backup >/dev/null || fail "braidctl set path c2 backup"
+tb_exec "$TB_CLI" ip mptcp endpoint show | grep -q "10.2.1.2 id [0-9]* subflow backup dev c2" ||
+	fail "endpoint of c2 not backup: $(mt_endpoints "$TB_CLI")"
+"$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" set path c2 active >/dev/null || fail "braidctl set path c2 active"
+tb_exec "$TB_CLI" ip mptcp endpoint show | grep -q "10.2.1.2 id [0-9]* subflow dev c2" ||
+	fail "endpoint of c2 still backup: $(mt_endpoints "$TB_CLI")"
+echo "ok: braidctl set path c2 backup / active: MP_PRIO through the path manager"
+
 # path cut: link down on path 2
 tb_link_down 2
 for _ in $(seq 1 40); do

@@ -5,7 +5,7 @@
 # with `mptcp on` connects over MPTCP, the server answers plain TCP: the fallback is logged once, also across a
 # SIGUSR1 reconnect; the status shows one path, "tcp (mptcp fallback)"; an 8 MiB download sha256-verified.
 # Then net.mptcp.enabled=0 in the client's namespace too and `mptcp auto`: plain TCP at once (an info line,
-# no endpoints added), download verified. Finally `mptcp on` over UDP, `mp-path auto`, `mp-cap`, an mp-path
+# no endpoints added), download verified. Finally `mptcp on` over UDP, `mp-path auto`, an mp-path
 # remote and `multipath on` with `mptcp` are refused with clear errors.
 set -uo pipefail
 source "$(dirname "$0")/mptcp_lib.sh"
@@ -54,7 +54,6 @@ out=$("$BRAIDD" --config "$TB_DIR/bad.conf" 2>&1) && fail "mptcp on over UDP acc
 grep -q "option 'mptcp on': MPTCP is a TCP transport" <<<"$out" || fail "mptcp on over UDP: $out"
 echo "ok: 'mptcp on' over UDP refused"
 for cell in "mp-path auto|option 'mp-path auto' is not supported with 'mptcp' yet" \
-	"mp-path c1;mp-cap c1 10|option 'mp-cap c1': not applied to MPTCP subflows yet" \
 	"mp-path c1 10.1.2.2|an MPTCP endpoint is local only" \
 	"multipath on|option 'multipath on' is Braid's UDP multipath"; do
 	IFS='|' read -r lines want <<<"$cell"
@@ -64,4 +63,4 @@ for cell in "mp-path auto|option 'mp-path auto' is not supported with 'mptcp' ye
 	out=$("$BRAIDD" --config "$TB_DIR/bad.conf" 2>&1) && fail "'$lines' with mptcp accepted"
 	grep -qF "$want" <<<"$out" || fail "'$lines' with mptcp: $out"
 done
-echo "ok: mp-path auto, mp-cap, an mp-path remote and 'multipath on' refused with 'mptcp'"
+echo "ok: mp-path auto, an mp-path remote and 'multipath on' refused with 'mptcp'"

@@ -31,3 +31,41 @@ mt_path_rx() {
 }
 
 mt_endpoints() { tb_exec "$1" ip mptcp endpoint show; }
+
+# mt_path_tx NAME ADDR         tx_bytes of the client path whose local address is ADDR (0 when none)
+mt_path_tx() {
+	mt_paths "$1" | awk -F, -v a="[AF_INET]$2:" 'index($3, a) == 1 { s += $7 } END { print s + 0 }'
+}
+
+# mt_put                       upload $TB_DIR/blob from the client to the gateway's tunnel address (TCP 9000 in
+#                              the tunnel); prints the sha256 of what the gateway received
+mt_put() {
+	local out=$TB_DIR/put.sha i
+	rm -f "$out"
+	tb_exec "$TB_SRV" python3 -c '
+import hashlib, socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 9000)); s.listen(1); s.settimeout(60)
+c, _ = s.accept(); c.settimeout(60); h = hashlib.sha256()
+while True:
+    b = c.recv(1 << 16)
+    if not b: break
+    h.update(b)
+open(sys.argv[2], "w").write(h.hexdigest())' "$TM_GW_TUN" "$out" &
+	local rx=$!
+	for i in $(seq 1 50); do
+		tb_exec "$TB_SRV" ss -ltn "sport = :9000" | grep -q 9000 && break
+		sleep 0.1
+	done
+	tb_exec "$TB_CLI" python3 -c '
+import socket, sys
+c = socket.create_connection((sys.argv[1], 9000), timeout=60)
+with open(sys.argv[2], "rb") as f:
+    while True:
+        b = f.read(1 << 16)
+        if not b: break
+        c.sendall(b)
+c.shutdown(socket.SHUT_WR); c.recv(1); c.close()' "$TM_GW_TUN" "$TB_DIR/blob"
+	wait "$rx"
+	cat "$out" 2>/dev/null
+}

@@ -5,12 +5,14 @@
 # line here. A name may also be a variant of a file with an argument: bench_system_file maps it.
 #   braid                  systems/braid.sh, scheduler edf (the daemon's default)
 #   braid-<sched>          systems/braid.sh with BRAID_SCHED=<sched> (rtt, mpip, lowest-rtt, backup, redundant);
+#   braid-mptcp            systems/braid-mptcp.sh: braidd over kernel MPTCP (`mptcp on`), beside ovpn-mptcp and mptcp
 #   braid-ratio            "ratio RATE1:RATE2": static shares set to the cell's path rates (1:1 when unshaped)
 BENCH_SYSTEMS=(
 	ovpn-udp
 	ovpn-tcp
 	ovpn-mptcp
 	mptcp
+	braid-mptcp
 	braid
 	braid-rtt
 	braid-ratio
