@@ -147,8 +147,9 @@ GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed, 
 WORKLOADS = ('http', 'iperf1', 'iperf4', 'failover', 'pingload')
 
 
-def registry_systems():
-    out = subprocess.run(['bash', '-c', f'source "{HERE}/systems/registry.sh"; echo "${{BENCH_SYSTEMS[@]}}"'],
+def registry_systems(peers=False):
+    var = 'BENCH_SYSTEMS[@]} ${BENCH_PEER_SYSTEMS[@]' if peers else 'BENCH_SYSTEMS[@]'
+    out = subprocess.run(['bash', '-c', f'source "{HERE}/systems/registry.sh"; echo "${{{var}}}"'],
                          capture_output=True, text=True, check=True).stdout.split()
     return out
 
@@ -304,8 +305,8 @@ def main():
             ap.error(f'unknown shaper {sh!r} ({", ".join(SHAPERS)})')
 
     g = GRIDS[args.grid]()
-    known = registry_systems()
-    systems = args.systems.split(',') if args.systems else g.get('systems', known)
+    known = registry_systems(peers=True)
+    systems = args.systems.split(',') if args.systems else g.get('systems', registry_systems())
     for s in systems:
         if s not in known:
             ap.error(f'unknown system {s!r} (known: {", ".join(known)})')

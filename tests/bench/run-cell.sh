@@ -88,7 +88,7 @@ done
 source "$BENCH_DIR/systems/registry.sh"
 [ -n "$SYSTEM" ] || bad "missing -s SYSTEM (one of: ${BENCH_SYSTEMS[*]})"
 known=0
-for s in "${BENCH_SYSTEMS[@]}"; do [ "$s" = "$SYSTEM" ] && known=1; done
+for s in "${BENCH_SYSTEMS[@]}" "${BENCH_PEER_SYSTEMS[@]}"; do [ "$s" = "$SYSTEM" ] && known=1; done
 [ $known = 1 ] || bad "unknown system '$SYSTEM' (one of: ${BENCH_SYSTEMS[*]})"
 case $WORKLOAD in
 http | iperf1 | iperf4 | failover | pingload) ;;
@@ -139,8 +139,11 @@ V_CURL=$(curl --version 2>/dev/null | head -1 | awk '{print $2}')
 
 # finish: tear the bed down, check that nothing is left, print the JSON line, exit.
 finish() {
+	local st=$?
 	[ $FINISHED = 1 ] && return
 	FINISHED=1
+	# a run that ends without fail() (a signal, an exit from a sourced file) still says so in its line
+	[ "$OK" = true ] || [ -n "$ERROR" ] || ERROR="run-cell.sh ended early without an error message (status $st)"
 	local id=$TB_ID dir=$TB_DIR q1 q2
 	[ -n "$TB_DIR" ] && [ $SHAPED = 1 ] && [ $SHAPER != pathemu ] && shaper_stats
 	tb_cleanup >/dev/null 2>&1
