@@ -6,7 +6,11 @@ and appends one JSON line per run to a result file.
   sudo tests/bench/bench.py --grid quick|acceptance|seed|schedulers|failover|pingload [--systems a,b]
        [--workloads http,iperf1]
        [--reps N] [--out FILE.jsonl] [--resume] [--retry-failed] [--max-minutes M] [--gate BUSY:TIMEOUT]
-       [--list]
+       [--shapers pathemu,tbf] [--list]
+
+Every shaped cell runs on each shaper of --shapers (default both): `pathemu` (the project's emulator does rate,
+queue, delay and loss) and `tbf` (the kernel's tbf does rate and queue, pathemu -D only delay and loss; `htb` is
+a third choice), so an engine tuned to one emulator's artefacts shows it. Unshaped cells run once.
 
 Within a cell and repetition every system runs back to back (same conditions, compared in the same run); the
 order of the systems rotates with the repetition so that none always runs first. Each run is gated by tb_quiet
@@ -154,8 +158,9 @@ GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed, 
 WORKLOADS = ('http', 'iperf1', 'iperf4', 'failover', 'pingload')
 
 
-def registry_systems():
-    out = subprocess.run(['bash', '-c', f'source "{HERE}/systems/registry.sh"; echo "${{BENCH_SYSTEMS[@]}}"'],
+def registry_systems(peers=False):
+    var = 'BENCH_SYSTEMS[@]} ${BENCH_PEER_SYSTEMS[@]' if peers else 'BENCH_SYSTEMS[@]'
+    out = subprocess.run(['bash', '-c', f'source "{HERE}/systems/registry.sh"; echo "${{{var}}}"'],
                          capture_output=True, text=True, check=True).stdout.split()
     return out
 
@@ -196,9 +201,13 @@ def environment(grid_name):
     }
 
 
-def run_key(scenario, system, workload, run, size_bytes, secs):
-    """Identity of a run for --resume: a different transfer size or duration is a different run."""
-    return (scenario, system, workload, run, size_bytes if workload == 'http' else secs)
+SHAPERS = ('pathemu', 'tbf', 'htb')
+
+
+def run_key(scenario, system, workload, run, size_bytes, secs, shaper='pathemu'):
+    """Identity of a run for --resume: a different transfer size, duration or shaper is a different run (lines
+    written before the shaper was recorded were pathemu runs)."""
+    return (scenario, system, workload, run, size_bytes if workload == 'http' else secs, shaper or 'pathemu')
 
 
 def load_done(path, retry_failed):
@@ -221,8 +230,11 @@ def load_done(path, retry_failed):
                 continue
             if retry_failed and not rec.get('ok'):
                 continue
+            shaper = rec.get('shaper') or 'pathemu'
+            if shaper == 'none':  # unshaped cells run once, whatever --shapers says
+                shaper = 'pathemu'
             done.add(run_key(rec.get('scenario'), rec.get('system'), rec.get('workload'), rec.get('run'),
-                             rec.get('size_bytes'), rec.get('secs')))
+                             rec.get('size_bytes'), rec.get('secs'), shaper))
     return done, has_env
 
 
@@ -230,7 +242,7 @@ def size_bytes(g):
     return int(float(g['size']) * 1048576)
 
 
-def run_one(c, system, workload, rep, g, args):
+def run_one(c, system, workload, rep, g, args, shaper='pathemu'):
     cmd = [RUN_CELL, '-s', system, '-w', workload, '--scenario', c['scenario'], '--run', str(rep),
            '--seed', str(rep + 1), '--paths', str(c['paths']), '--size', str(g['size']),
            '--secs', str(g['secs']), '--timeout', str(g['timeout'])]
@@ -243,7 +255,7 @@ def run_one(c, system, workload, rep, g, args):
         cmd.append('--unshaped')
     else:
         cmd += ['--rate1', str(c['rate1']), '--rate2', str(c['rate2']), '--rtt1', str(c['rtt1']),
-                '--rtt2', str(c['rtt2']), '--loss', c['loss']]
+                '--rtt2', str(c['rtt2']), '--loss', c['loss'], '--shaper', shaper]
     limit = g['timeout'] + g['secs'] + 240
     t0 = time.monotonic()
     # On overrun: SIGTERM first (run-cell.sh tears its bed down and still prints its line), SIGKILL 30 s later.
@@ -272,7 +284,8 @@ def run_one(c, system, workload, rep, g, args):
                'scenario': c['scenario'], 'system': system, 'workload': workload, 'run': rep, 'ok': False,
                'error': f'run-cell.sh rc {rc} without a JSON line: {tail}', 'goodput_mbps': None,
                'size_bytes': size_bytes(g) if workload == 'http' else None,
-               'secs': g['secs'] if workload != 'http' else None}
+               'secs': g['secs'] if workload != 'http' else None,
+               'shaper': 'none' if c['unshaped'] else shaper}
     rec['grid'] = args.grid
     rec['family'] = c['family']
     rec['wall_s'] = round(time.monotonic() - t0, 1)
@@ -293,12 +306,18 @@ def main():
     ap.add_argument('--retry-failed', action='store_true', help='with --resume: rerun failed runs')
     ap.add_argument('--max-minutes', type=float, default=0, help='stop starting runs after M minutes')
     ap.add_argument('--gate', default='20:30', help="tb_quiet BUSY_PCT:TIMEOUT_S, or 'none' (default 20:30)")
+    ap.add_argument('--shapers', default='pathemu,tbf',
+                    help='comma-separated, each shaped cell runs on each: pathemu, tbf, htb (default pathemu,tbf)')
     ap.add_argument('--list', action='store_true', help='print the grid and exit')
     args = ap.parse_args()
+    shapers = args.shapers.split(',')
+    for sh in shapers:
+        if sh not in SHAPERS:
+            ap.error(f'unknown shaper {sh!r} ({", ".join(SHAPERS)})')
 
     g = GRIDS[args.grid]()
-    known = registry_systems()
-    systems = args.systems.split(',') if args.systems else g.get('systems', known)
+    known = registry_systems(peers=True)
+    systems = args.systems.split(',') if args.systems else g.get('systems', registry_systems())
     for s in systems:
         if s not in known:
             ap.error(f'unknown system {s!r} (known: {", ".join(known)})')
@@ -330,11 +349,14 @@ def main():
         if len(parts) != 2 or not all(p.isdigit() for p in parts):
             ap.error(f'--gate must be BUSY_PCT:TIMEOUT_S or none, got {args.gate!r}')
 
+    # (cell, shaper) pairs: every shaped cell on each shaper, next to each other; unshaped cells once
+    variants = [(c, 'pathemu' if c['unshaped'] else sh) for c in cells
+                for sh in (shapers[:1] if c['unshaped'] else shapers)]
     if args.list:
-        for c in cells:
-            print(json.dumps(c))
-        print(f'{len(cells)} cells x {len(systems)} systems x {len(workloads)} workloads x {reps} reps '
-              f'= {len(cells) * len(systems) * len(workloads) * reps} runs')
+        for c, sh in variants:
+            print(json.dumps(dict(c, shaper='none' if c['unshaped'] else sh)))
+        print(f'{len(variants)} cell x shaper variants x {len(systems)} systems x {len(workloads)} workloads x '
+              f'{reps} reps = {len(variants) * len(systems) * len(workloads) * reps} runs')
         return 0
     if os.geteuid() != 0:
         print('bench.py: needs root (network namespaces)', file=sys.stderr)
@@ -347,7 +369,7 @@ def main():
         return 2
     done, has_env = load_done(out, args.retry_failed)
     deadline = time.monotonic() + args.max_minutes * 60 if args.max_minutes > 0 else None
-    total = len(cells) * len(systems) * len(workloads) * reps
+    total = len(variants) * len(systems) * len(workloads) * reps
     n = ran = failed = 0
     stopped = False
     with open(out, 'a') as f:
@@ -355,23 +377,23 @@ def main():
             f.write(json.dumps(environment(args.grid)) + '\n')
             f.flush()
         for rep in range(reps):
-            for c in cells:
+            for c, sh in variants:
                 for w in workloads:
                     order = systems[rep % len(systems):] + systems[:rep % len(systems)]
                     for s in order:
                         n += 1
-                        if run_key(c['scenario'], s, w, rep, size_bytes(g), g['secs']) in done:
+                        if run_key(c['scenario'], s, w, rep, size_bytes(g), g['secs'], sh) in done:
                             continue
                         if deadline is not None and time.monotonic() >= deadline:
                             stopped = True
                             break
-                        rec = run_one(c, s, w, rep, g, args)
+                        rec = run_one(c, s, w, rep, g, args, sh)
                         f.write(json.dumps(rec) + '\n')
                         f.flush()
                         ran += 1
                         failed += 0 if rec.get('ok') else 1
                         gp = rec.get('goodput_mbps')
-                        print(f'[{n}/{total}] {c["scenario"]} {w} {s} run {rep}: '
+                        print(f'[{n}/{total}] {c["scenario"]} ({sh}) {w} {s} run {rep}: '
                               f'{"%.2f Mbit/s" % gp if gp is not None else "FAILED: " + str(rec.get("error"))}'
                               f' gated={rec.get("gated")} ({rec["wall_s"]} s)', file=sys.stderr, flush=True)
                     if stopped:

@@ -131,6 +131,9 @@ def load(paths):
                     envs.append(r)
                 else:
                     r['_set'] = os.path.splitext(os.path.basename(p))[0]
+                    # the second shaper's runs are their own rows, next to the pathemu rows of the same cell
+                    if r.get('shaper') in ('tbf', 'htb') and r.get('scenario'):
+                        r['scenario'] = f"{r['scenario']} [{r['shaper']}]"
                     recs.append(r)
     return envs, recs
 
@@ -153,8 +156,9 @@ def loss_label(r):
 def cell_params(r):
     if not r.get('shaped', True) or r.get('family') == 'unshaped':
         return f'unshaped, {r.get("paths", "?")} path(s)'
+    shaper = '' if r.get('shaper') in (None, 'pathemu') else f', {r["shaper"]} + pathemu delay-only'
     return (f'{fmt(r.get("rate1"))}+{fmt(r.get("rate2"))} Mbit/s, RTT {fmt(r.get("rtt1"))}/{fmt(r.get("rtt2"))} ms, '
-            f'{loss_label(r)}')
+            f'{loss_label(r)}{shaper}')
 
 
 def fmt(v, nd=None):

@@ -14,7 +14,11 @@
 #     --unshaped           no emulator at all (raw veths)
 #     --queue-ms MS|auto   emulator queue limit in ms of serialisation (tail drop); auto = max(50, RTT of the
 #                          path), i.e. at least one path BDP                default auto
-#     --shaper pathemu|tbf pathemu (default) or kernel tbf (rate only: delay and loss must be 0/none)
+#     --shaper pathemu|tbf|htb   who shapes rate and queue: pathemu (default; rate, queue, delay, loss in one
+#                          model) or the kernel's tbf / htb+bfifo (rate, and a tail-drop queue of --queue-ms) with
+#                          pathemu in delay-only mode (-D) for the delay and the loss; pathemu runs only when the
+#                          cell has a delay or a loss or the workload cuts a path. Recorded as "shaper".
+#     --tbf-burst B|auto   tbf/htb bucket in bytes; auto = max(16384, 4 ms of the rate)   default auto
 #     --size MB            http file size in MiB (default 16, the seed's)
 #     --secs N             iperf duration (default 10)
 #     --timeout S          cap on the workload (default 180)
@@ -43,7 +47,7 @@ bad() {
 }
 isnum() { [[ $1 =~ ^[0-9]+([.][0-9]+)?$ ]]; }
 
-SYSTEM= WORKLOAD= PATHS=2 RATE1=10 RATE2=10 RTT1=20 RTT2=20 LOSS=none SHAPED=1 QMS=auto SHAPER=pathemu
+SYSTEM= WORKLOAD= PATHS=2 RATE1=10 RATE2=10 RTT1=20 RTT2=20 LOSS=none SHAPED=1 QMS=auto SHAPER=pathemu TBURST=auto
 SIZE_MB=16 SECS=10 TIMEOUT=180 GATE=20:60 SCENARIO=adhoc RUN=0 SEED=1
 CUT_AFTER=3 POST=3 CUT_MODE=blackhole CUT_PATH=1 PING_MS=20 IDLE_SECS=3 WARM_SECS=2 LOAD_SECS=5 WL_INFO=
 while [ $# -gt 0 ]; do
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--unshaped) SHAPED=0; shift ;;
 	--queue-ms) QMS=$2; shift 2 ;;
 	--shaper) SHAPER=$2; shift 2 ;;
+	--tbf-burst) TBURST=$2; shift 2 ;;
 	--size) SIZE_MB=$2; shift 2 ;;
 	--secs) SECS=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
@@ -83,7 +88,7 @@ done
 source "$BENCH_DIR/systems/registry.sh"
 [ -n "$SYSTEM" ] || bad "missing -s SYSTEM (one of: ${BENCH_SYSTEMS[*]})"
 known=0
-for s in "${BENCH_SYSTEMS[@]}"; do [ "$s" = "$SYSTEM" ] && known=1; done
+for s in "${BENCH_SYSTEMS[@]}" "${BENCH_PEER_SYSTEMS[@]}"; do [ "$s" = "$SYSTEM" ] && known=1; done
 [ $known = 1 ] || bad "unknown system '$SYSTEM' (one of: ${BENCH_SYSTEMS[*]})"
 case $WORKLOAD in
 http | iperf1 | iperf4 | failover | pingload) ;;
@@ -94,7 +99,8 @@ for v in PATHS RATE1 RATE2 RTT1 RTT2 SIZE_MB SECS TIMEOUT RUN SEED; do
 done
 [[ $PATHS =~ ^[12]$ ]] || bad "--paths must be 1 or 2, got '$PATHS'"
 [ "$QMS" = auto ] || isnum "$QMS" || bad "--queue-ms must be a number or auto, got '$QMS'"
-case $SHAPER in pathemu | tbf) ;; *) bad "--shaper must be pathemu or tbf, got '$SHAPER'" ;; esac
+case $SHAPER in pathemu | tbf | htb) ;; *) bad "--shaper must be pathemu, tbf or htb, got '$SHAPER'" ;; esac
+[ "$TBURST" = auto ] || [[ $TBURST =~ ^[0-9]+$ ]] || bad "--tbf-burst must be a number of bytes or auto, got '$TBURST'"
 LOSS_MODEL=${LOSS%%:*} LOSS_PARAMS=
 case $LOSS in
 none) LOSS_PARAMS= ;;
@@ -112,10 +118,6 @@ esac
 if [ "$GATE" != none ]; then
 	[[ $GATE =~ ^[0-9]+:[0-9]+$ ]] || bad "--gate must be BUSY_PCT:TIMEOUT_S, got '$GATE'"
 fi
-if [ $SHAPED = 1 ] && [ $SHAPER = tbf ]; then
-	[ "$LOSS" = none ] && [ "$RTT1" = 0 ] && [ "$RTT2" = 0 ] ||
-		bad "--shaper tbf shapes rate only: use --rtt1 0 --rtt2 0 --loss none"
-fi
 
 case $WORKLOAD in failover | pingload) source "$BENCH_DIR/$WORKLOAD.sh"; wl_check ;; esac
 
@@ -127,7 +129,7 @@ FILE_BYTES=$("$PY" -c "import sys; print(int(float(sys.argv[1]) * 1048576))" "$S
 
 # ---- result fields --------------------------------------------------------------------------------------------
 ERROR= OK=false GOODPUT= BYTES= DURATION= RETR= TUN_RETR= IPERF_RETR= CPU= CPU_DETAIL= GATED=null GATE_BUSY=
-GATE_WAIT= HOST_BUSY= SETUP_S= SYS_INFO= CLEAN=null FINISHED=0
+GATE_WAIT= HOST_BUSY= SETUP_S= SYS_INFO= CLEAN=null FINISHED=0 DELAY_EMU= BURST1= BURST2= QD_INFO=
 T_START=$SECONDS
 TS=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 KERNEL=$(uname -r)
@@ -137,9 +139,13 @@ V_CURL=$(curl --version 2>/dev/null | head -1 | awk '{print $2}')
 
 # finish: tear the bed down, check that nothing is left, print the JSON line, exit.
 finish() {
+	local st=$?
 	[ $FINISHED = 1 ] && return
 	FINISHED=1
+	# a run that ends without fail() (a signal, an exit from a sourced file) still says so in its line
+	[ "$OK" = true ] || [ -n "$ERROR" ] || ERROR="run-cell.sh ended early without an error message (status $st)"
 	local id=$TB_ID dir=$TB_DIR q1 q2
+	[ -n "$TB_DIR" ] && [ $SHAPED = 1 ] && [ $SHAPER != pathemu ] && shaper_stats
 	tb_cleanup >/dev/null 2>&1
 	if [ -n "$id" ]; then
 		if [ -z "$(ip netns list | grep -- "^$id-")" ] && [ ! -e "$dir" ]; then CLEAN=true; else CLEAN=false; fi
@@ -149,8 +155,8 @@ finish() {
 	else
 		q1=$QMS q2=$QMS
 	fi
-	[ $SHAPED = 1 ] && [ $SHAPER = pathemu ] || { q1= q2=; }
-	[ "$PATHS" = 1 ] && { RATE2= RTT2= q2=; }
+	[ $SHAPED = 1 ] || { q1= q2=; }
+	[ "$PATHS" = 1 ] && { RATE2= RTT2= q2= BURST2=; }
 	[ $SHAPED = 0 ] && { RATE1= RATE2= RTT1= RTT2= SHAPER=none; }
 	local okb=false
 	[ "$OK" = true ] && okb=true
@@ -160,6 +166,7 @@ finish() {
 		n:rate1="$RATE1" n:rate2="$RATE2" n:rtt1="$RTT1" n:rtt2="$RTT2" \
 		s:loss_model="$LOSS_MODEL" s:loss_params="$LOSS_PARAMS" n:qms1="$q1" n:qms2="$q2" n:seed="$SEED" \
 		n:size_bytes="$([ "$WORKLOAD" = http ] && echo "$FILE_BYTES")" n:secs="$([ "$WORKLOAD" != http ] && echo "$SECS")" \
+		s:delay_emu="$DELAY_EMU" n:burst1_bytes="$BURST1" n:burst2_bytes="$BURST2" r:"$QD_INFO" \
 		b:ok=$okb s:error="$ERROR" n:goodput_mbps="$GOODPUT" n:bytes="$BYTES" n:duration_s="$DURATION" \
 		n:retransmits="$RETR" n:iperf_retransmits="$IPERF_RETR" n:tunnel_retransmits="$TUN_RETR" \
 		n:cpu="$CPU" j:cpu_pids="$CPU_DETAIL" j:gated="$GATED" n:gate_busy_pct="$GATE_BUSY" \
@@ -180,6 +187,22 @@ tb_die() { fail "testbed: $*"; }
 
 qms_for() { # queue limit for a path of RTT $1 (ms)
 	"$PY" -c "import sys; print(max(50.0, float(sys.argv[1])))" "$1" | sed 's/\.0$//'
+}
+burst_for() { # tbf/htb bucket for a path of rate $1 Mbit/s
+	if [ "$TBURST" = auto ]; then
+		"$PY" -c "import sys; print(max(16384, int(float(sys.argv[1]) * 1e6 / 8 * 0.004)))" "$1"
+	else
+		echo "$TBURST"
+	fi
+}
+# shaper_stats: the kernel qdiscs' bytes sent and drops per path (both directions summed) into QD_INFO (JSON)
+shaper_stats() {
+	local i b d parts=()
+	for i in $(seq 1 "$PATHS"); do
+		read -r b d < <(tb_qdisc_stats "$i" 2>/dev/null) || continue
+		parts+=("n:qdisc${i}_sent_bytes=$b" "n:qdisc${i}_dropped=$d")
+	done
+	[ ${#parts[@]} -gt 0 ] && QD_INFO=$("$PY" "$BENCH_DIR/jsonline.py" "${parts[@]}" | sed 's/^{//; s/}$//')
 }
 half() { "$PY" -c "import sys; print(float(sys.argv[1]) / 2)" "$1" | sed 's/\.0$//'; }
 
@@ -203,20 +226,31 @@ trap 'finish' EXIT
 trap 'ERROR="interrupted"; finish' INT TERM HUP
 
 if [ $SHAPED = 1 ]; then
+	[ $SHAPER = pathemu ] && DELAY_EMU=pathemu || DELAY_EMU=none
+	# with a kernel shaper pathemu (delay-only) is needed for a delay, a loss model or a blackhole cut
+	if [ $SHAPER != pathemu ] && { [ "$RTT1" != 0 ] || { [ "$PATHS" = 2 ] && [ "$RTT2" != 0 ]; } ||
+		[ "$LOSS" != none ] || [ "$WORKLOAD" = failover ]; }; then
+		DELAY_EMU=pathemu-delay-only
+	fi
 	for i in $(seq 1 "$PATHS"); do
 		rate_v=RATE$i rtt_v=RTT$i
-		if [ $SHAPER = tbf ]; then
-			[ "${!rate_v}" = 0 ] || tb_tbf "$i" "${!rate_v}" || fail "tbf on path $i failed"
-			continue
-		fi
 		q=$QMS
 		[ "$q" = auto ] && q=$(qms_for "${!rtt_v}")
-		opts=(-r "${!rate_v}" -d "$(half "${!rtt_v}")" -Q "$q" -s $((SEED * 10 + i)))
+		if [ $SHAPER = pathemu ]; then
+			opts=(-r "${!rate_v}" -Q "$q")
+		else
+			b=$(burst_for "${!rate_v}")
+			printf -v "BURST$i" %s "$b"
+			[ "${!rate_v}" = 0 ] || "tb_$SHAPER" "$i" "${!rate_v}" "$q" "$b" || fail "$SHAPER on path $i failed"
+			[ $DELAY_EMU = pathemu-delay-only ] || continue
+			opts=(-D)
+		fi
+		opts+=(-d "$(half "${!rtt_v}")" -s $((SEED * 10 + i)))
 		case $LOSS_MODEL in
 		uniform) opts+=(-l "$LOSS_PARAMS") ;;
 		ge) opts+=(-g "$LOSS_PARAMS") ;;
 		esac
-		[ -x "$BRAID_BIN_DIR/pathemu" ] || fail "pathemu not built at $BRAID_BIN_DIR/pathemu (build the tree, or --shaper tbf)"
+		[ -x "$BRAID_BIN_DIR/pathemu" ] || fail "pathemu not built at $BRAID_BIN_DIR/pathemu (build the tree)"
 		tb_emu_start "$i" "${opts[@]}" 2>"$TB_DIR/emu-$i.err" ||
 			fail "pathemu on path $i did not start: $(head -c 300 "$TB_DIR/emu-$i.err")"
 	done

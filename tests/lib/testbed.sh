@@ -16,7 +16,7 @@
 #
 # Use:  source tests/lib/testbed.sh; tb_setup -n 2; tb_exec "$TB_CLI" ping -c1 "$TB_APP_ADDR"
 # API (see docs/testbed.md): tb_setup tb_cleanup tb_exec tb_bg tb_cli_addr tb_srv_addr tb_emu_start tb_emu
-# tb_link_down tb_link_up tb_blackhole tb_restore tb_tbf tb_offload tb_mptcp_setup tb_quiet tb_wait_ping
+# tb_link_down tb_link_up tb_blackhole tb_restore tb_tbf tb_htb tb_qdisc_stats tb_offload tb_mptcp_setup tb_quiet tb_wait_ping
 # tb_addr_change tb_if_add tb_if_del tb_if_bytes; tb_setup --no-rules (no source policy routing)
 
 TB_REPO=${TB_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -276,12 +276,37 @@ tb_link_up() {
 tb_blackhole() { tb_emu "$1" both blackhole >/dev/null; }
 tb_restore() { tb_emu "$1" both up >/dev/null; }
 
-# tb_tbf I RATE_MBIT: kernel shaping on both router veths of path I.
+# tb_tbf I RATE_MBIT [QUEUE_MS [BURST_BYTES]]: kernel tbf on both router veths of path I (rate and queue; the
+# queue holds QUEUE_MS of the rate, tail drop above it: tbf's "latency"). Defaults: 50 ms, 64 KB burst.
 tb_tbf() {
-	local i=$1 rate=$2 dev
+	local i=$1 rate=$2 q=${3:-50} burst=${4:-65536} dev
 	for dev in "r${i}c" "r${i}s"; do
-		tb_exec "${TB_R[i]}" tc qdisc replace dev "$dev" root tbf rate "${rate}mbit" burst 64kb latency 50ms
+		tb_exec "${TB_R[i]}" tc qdisc replace dev "$dev" root tbf rate "${rate}mbit" burst "$burst" \
+			latency "${q}ms" || return 1
 	done
+}
+
+# tb_htb I RATE_MBIT [QUEUE_MS [BURST_BYTES]]: the same with htb (one class, rate = ceil) and a bfifo of
+# QUEUE_MS of the rate below it.
+tb_htb() {
+	local i=$1 rate=$2 q=${3:-50} burst=${4:-65536} dev limit
+	limit=$(python3 -c "import sys; print(max(3028, int(float(sys.argv[1]) * 1e6 / 8 * float(sys.argv[2]) / 1e3)))" \
+		"$rate" "$q")
+	for dev in "r${i}c" "r${i}s"; do
+		tb_exec "${TB_R[i]}" tc qdisc del dev "$dev" root 2>/dev/null
+		tb_exec "${TB_R[i]}" tc qdisc add dev "$dev" root handle 1: htb default 10 &&
+			tb_exec "${TB_R[i]}" tc class add dev "$dev" parent 1: classid 1:10 htb rate "${rate}mbit" \
+				ceil "${rate}mbit" burst "$burst" cburst "$burst" &&
+			tb_exec "${TB_R[i]}" tc qdisc add dev "$dev" parent 1:10 handle 10: bfifo limit "$limit" || return 1
+	done
+}
+
+# tb_qdisc_stats I: "sent_bytes dropped" summed over the root qdiscs of both router veths of path I.
+tb_qdisc_stats() {
+	local i=$1 dev
+	for dev in "r${i}c" "r${i}s"; do
+		tb_exec "${TB_R[i]}" tc -s qdisc show dev "$dev" root
+	done | awk '/^ Sent / { b += $2; d += $7 + 0 } END { printf "%d %d\n", b, d }'
 }
 
 # tb_offload on|off: GRO/GSO/TSO on every veth of the run.

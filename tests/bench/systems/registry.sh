@@ -21,6 +21,9 @@ BENCH_SYSTEMS=(
 	braid-backup
 	braid-redundant
 )
+# The VPN peers (opt-in: tests/bench/peers/build-peers.sh builds them into $BRAID_PEERS_DIR or build/peers): run-cell.sh
+# and bench.py --systems accept them; a grid's default systems stay BENCH_SYSTEMS.
+BENCH_PEER_SYSTEMS=(glorytun mlvpn)
 # The braid schedulers as systems (braid = edf), for grids and the smoke test.
 BENCH_BRAID_SCHEDULERS=(braid braid-rtt braid-ratio braid-mpip braid-lowest-rtt braid-backup braid-redundant)
 

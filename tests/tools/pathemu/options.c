@@ -11,7 +11,7 @@
 void options_usage(FILE *f)
 {
 	fputs("usage: pathemu -q QNUM -c CTLSOCK [-r MBIT] [-d MS] [-j MS] [--reorder] [-Q MS] [-P PKTS]\n"
-	      "               [-l PCT] [-g p,r,1-k,1-h] [-s SEED] [-G US] [-v]\n"
+	      "               [-l PCT] [-g p,r,1-k,1-h] [-s SEED] [-G US] [-D] [-v]\n"
 	      "  -q, --queue QNUM      NFQUEUE number to serve (0..65535)\n"
 	      "  -c, --ctl PATH        UNIX datagram control socket to create\n"
 	      "  -r, --rate MBIT       serialisation rate in Mbit/s (IP length + 14 B), 0 = unlimited (default 0)\n"
@@ -24,6 +24,8 @@ void options_usage(FILE *f)
 	      "  -g, --ge p,r,1-k,1-h  Gilbert-Elliott loss, four percentages (default off)\n"
 	      "  -s, --seed SEED       PRNG seed (default 1): same seed and queue, same drop pattern\n"
 	      "  -G, --batch US        release everything due within US microseconds in one verdict (default 250)\n"
+	      "  -D, --delay-only      delay, jitter and loss only: no rate, no queue (-r/-Q/-P refused; rate and\n"
+	      "                        queue come from another shaper, e.g. tbf)\n"
 	      "  -v, --verbose         log to stderr\n",
 	      f);
 }
@@ -36,6 +38,7 @@ static const struct option longopts[] = {
 	{ "loss", required_argument, NULL, 'l' },   { "ge", required_argument, NULL, 'g' },
 	{ "seed", required_argument, NULL, 's' },   { "batch", required_argument, NULL, 'G' },
 	{ "verbose", no_argument, NULL, 'v' },      { "help", no_argument, NULL, 'h' },
+	{ "delay-only", no_argument, NULL, 'D' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -48,6 +51,7 @@ int options_parse(int argc, char **argv, struct pe_options *o, char *err, size_t
 		     { 'l', "loss" }, { 'g', "ge" },    { 's', "seed" },     { 'G', "batch" } };
 	char perr[200], *end;
 	unsigned long q;
+	bool qms_given = false;
 	size_t i;
 	int c;
 
@@ -56,7 +60,7 @@ int options_parse(int argc, char **argv, struct pe_options *o, char *err, size_t
 	params_default(&o->par);
 	optind = 0; /* full reinitialisation of getopt */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":q:c:r:d:j:Q:P:l:g:s:G:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":q:c:r:d:j:Q:P:l:g:s:G:Dvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			errno = 0;
@@ -78,6 +82,9 @@ int options_parse(int argc, char **argv, struct pe_options *o, char *err, size_t
 		case 'R':
 			o->par.reorder = true;
 			break;
+		case 'D':
+			o->par.delay_only = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -94,6 +101,8 @@ int options_parse(int argc, char **argv, struct pe_options *o, char *err, size_t
 				snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
 			return -EINVAL;
 		default:
+			if (c == 'Q')
+				qms_given = true;
 			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 				if (keys[i].opt == c)
 					break;
@@ -104,6 +113,13 @@ int options_parse(int argc, char **argv, struct pe_options *o, char *err, size_t
 			}
 			break;
 		}
+	}
+	if (o->par.delay_only) {
+		if (o->par.rate_mbit > 0 || o->par.qpkts || (qms_given && o->par.qms > 0)) {
+			snprintf(err, errlen, "-D (delay-only) takes no rate or queue: drop -r, -Q and -P or set them to 0");
+			return -EINVAL;
+		}
+		o->par.qms = 0; /* the default queue limit belongs to the rate model */
 	}
 	if (optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);

@@ -122,6 +122,11 @@ int params_set(struct pe_params *p, const char *name, const char *value, char *e
 		snprintf(err, errlen, "bad value '%s' for %s (want %s)", value ? value : "", name, what);
 		return -EINVAL;
 	}
+	if (p->delay_only && ((!strcmp(name, "rate") && p->rate_mbit > 0) || (!strcmp(name, "qms") && p->qms > 0) ||
+			      (!strcmp(name, "qpkts") && p->qpkts))) {
+		snprintf(err, errlen, "%s=%s refused in delay-only mode (no rate or queue model; use 0)", name, value);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -135,7 +140,8 @@ int params_json(const struct pe_params *p, char *buf, size_t len)
 		strcpy(ge, "null");
 	return snprintf(buf, len,
 			"\"rate_mbit\":%g,\"delay_ms\":%g,\"jitter_ms\":%g,\"reorder\":%s,\"qms\":%g,"
-			"\"qpkts\":%" PRIu32 ",\"loss_pct\":%g,\"ge\":%s,\"seed\":%" PRIu64 ",\"batch_us\":%" PRIu32,
+			"\"qpkts\":%" PRIu32 ",\"loss_pct\":%g,\"ge\":%s,\"seed\":%" PRIu64 ",\"batch_us\":%" PRIu32
+			",\"delay_only\":%s",
 			p->rate_mbit, p->delay_ms, p->jitter_ms, p->reorder ? "true" : "false", p->qms, p->qpkts,
-			p->loss_pct, ge, p->seed, p->batch_us);
+			p->loss_pct, ge, p->seed, p->batch_us, p->delay_only ? "true" : "false");
 }

@@ -24,6 +24,8 @@ struct pe_params {
 	uint64_t seed;
 	uint32_t stream;    /* PRNG stream within the seed (pathemu uses the queue number) */
 	uint32_t batch_us;  /* release everything due within this window */
+	bool delay_only;    /* delay-only mode (-D): rate, qms and qpkts stay 0; rate and queue are left to
+			     * another shaper (tbf/htb in the bed); only delay, jitter and loss are modelled */
 };
 
 void params_default(struct pe_params *p);
@@ -31,7 +33,8 @@ void params_default(struct pe_params *p);
 /*
  * Parse one value of the named parameter into p. Names (shared by the command line and the control socket):
  * rate delay jitter qms qpkts loss ge seed batch. Returns 0, -ENOENT for an unknown name, -EINVAL for a bad
- * value; on error err holds a message naming the bad token.
+ * value (in delay-only mode also for a non-zero rate, qms or qpkts); on error err holds a message naming the
+ * bad token.
  */
 int params_set(struct pe_params *p, const char *name, const char *value, char *err, size_t errlen);
 

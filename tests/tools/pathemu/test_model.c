@@ -364,6 +364,41 @@ static void test_options(void)
 	expect_opt_err("pathemu -q 1", "missing -c CTLSOCK");
 	expect_opt_err("pathemu -q 1 -c s extra", "unexpected argument 'extra'");
 	expect_opt_err("pathemu -q 1 -c s -g 1,2", "option -g: bad value '1,2' for ge (want p,r,1-k,1-h as four percentages 0..100, or off)");
+	/* delay-only mode: no rate, no queue, in either option order */
+	CHECKM(parse("pathemu -q 1 -c s -D -d 10 -l 1", &o, err) == 0 && o.par.delay_only && o.par.qms == 0 &&
+	      o.par.rate_mbit == 0 && o.par.qpkts == 0 && o.par.delay_ms == 10 && o.par.loss_pct == 1, "-D: %s", err);
+	CHECKM(parse("pathemu -q 1 -c s -r 0 -Q 0 -D", &o, err) == 0 && o.par.delay_only, "-D with zeros: %s", err);
+	expect_opt_err("pathemu -q 1 -c s -r 20 -D", "-D (delay-only) takes no rate or queue: drop -r, -Q and -P or set them to 0");
+	expect_opt_err("pathemu -q 1 -c s -D -Q 50", "option -Q: qms=50 refused in delay-only mode (no rate or queue model; use 0)");
+	expect_opt_err("pathemu -q 1 -c s -P 10 --delay-only", "-D (delay-only) takes no rate or queue: drop -r, -Q and -P or set them to 0");
+}
+
+/* Delay-only: a burst far above any rate leaves after exactly the delay, nothing is tail-dropped, and the
+ * control socket refuses a rate or a queue limit while still taking delay and loss. */
+static void test_delay_only(void)
+{
+	struct pe_params par = base();
+	struct link_pkt out[512];
+	struct link l;
+	char reply[1024];
+	uint64_t due;
+	int i;
+
+	par.delay_only = true;
+	par.qms = 0;
+	par.delay_ms = 15;
+	link_init(&l, &par);
+	for (i = 0; i < 500; i++)
+		CHECKM(link_arrive(&l, 1000, (uint32_t)i, 1500) == LINK_QUEUED, "arrive %d", i);
+	CHECKM(link_next_due(&l, &due) == 0 && due == 1000 + 15 * MS, "due %llu", (unsigned long long)due);
+	CHECKM(link_release(&l, 1000 + 15 * MS, 0, out, 512) == 500 && l.st.dropped_queue == 0, "all 500 at once");
+	expect_reply(&l, "set rate=10", "error: set: rate=10 refused in delay-only mode (no rate or queue model; use 0)");
+	expect_reply(&l, "set qms=50", "error: set: qms=50 refused in delay-only mode (no rate or queue model; use 0)");
+	expect_reply(&l, "set delay=5 qpkts=3", "error: set: qpkts=3 refused in delay-only mode (no rate or queue model; use 0)");
+	CHECKM(l.par.delay_ms == 15, "refused set applied");
+	ctlcmd_exec(&l, "set delay=5 loss=1 rate=0", reply, sizeof(reply));
+	CHECKM(l.par.delay_ms == 5 && l.par.loss_pct == 1 && strstr(reply, "\"delay_only\":true"), "set '%s'", reply);
+	link_free(&l);
 }
 
 int main(void)
@@ -377,5 +412,6 @@ int main(void)
 	test_states();
 	test_ctl();
 	test_options();
+	test_delay_only();
 	CHECK_DONE();
 }
