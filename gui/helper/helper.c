@@ -243,6 +243,17 @@ static void ended(const struct bh_session *s, int status, void *arg)
 	sd_bus_emit_signal(bus, BH_PATH, BH_NAME, "Ended", "si", s->id, status);
 }
 
+/* SIGTERM/SIGINT: answer the Connects still waiting for polkit while the bus is open (sd-bus closes it when
+ * the event loop exits), then leave the loop */
+static int on_term(sd_event_source *s, const struct signalfd_siginfo *si, void *ud)
+{
+	(void)si;
+	(void)ud;
+	bh_authorize_cancel_all();
+	sd_bus_flush(bus);
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
 static void usage(void)
 {
 	printf("Usage: braid-helper [--braidd PATH] [--rundir DIR]\n"
@@ -279,9 +290,9 @@ int main(int argc, char **argv)
 	umask(0077);
 	rc = sd_event_default(&ev);
 	if (rc >= 0)
-		rc = sd_event_add_signal(ev, NULL, SIGTERM, NULL, NULL);
+		rc = sd_event_add_signal(ev, NULL, SIGTERM, on_term, NULL);
 	if (rc >= 0)
-		rc = sd_event_add_signal(ev, NULL, SIGINT, NULL, NULL);
+		rc = sd_event_add_signal(ev, NULL, SIGINT, on_term, NULL);
 	if (rc >= 0)
 		rc = sd_bus_open_system(&bus);
 	if (rc >= 0)
@@ -298,7 +309,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "braid-helper: serving %s (braidd %s, run directory %s)\n", BH_NAME, cfg.braidd,
 		cfg.rundir);
 	rc = sd_event_loop(ev);
-	bh_authorize_cancel_all();
+	bh_authorize_cancel_all();	/* none left after on_term; a loop ended otherwise frees them here */
 	bh_sessions_stop_all();
 	sd_bus_flush_close_unref(bus);
 	sd_event_unref(ev);
