@@ -157,10 +157,16 @@ int opt_local(struct ctx *c, int argc, char **argv)
 	return opt_set_str(c, &c->o->local, argv[1]);
 }
 
+/* lport 0 (OPNsense's export writes it): bind an ephemeral port, as stock does */
 int opt_lport(struct ctx *c, int argc, char **argv)
 {
+	int v, r;
+
 	(void)argc;
-	return opt_parse_port(c, argv[1], &c->o->lport);
+	r = opt_parse_int(c, "port", argv[1], 0, 65535, &v);
+	if (!r)
+		c->o->lport = (uint16_t)v;
+	return r;
 }
 
 int opt_rport(struct ctx *c, int argc, char **argv)

@@ -3,6 +3,7 @@
  * tls.c - OpenSSL 3 TLS over memory BIOs for the control channel (tls.h).
  */
 #include "tls.h"
+#include "tls_cipher_names.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -423,10 +424,24 @@ int braid_tls_ctx_new(SSL_CTX **out, const struct braid_tls_config *cfg, char *e
 	SSL_CTX_set_num_tickets(ctx, 0);
 	SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
 
-	if (cfg->tls_cipher && SSL_CTX_set_cipher_list(ctx, cfg->tls_cipher) != 1) {
-		set_err(err, errlen, "tls-cipher '%s': %s", cfg->tls_cipher, ossl_reason(r, sizeof(r)));
-		ret = -EINVAL;
-		goto fail;
+	if (cfg->tls_cipher) {	/* IANA names (TLS-ECDHE-...) as stock accepts them: OpenSSL's spelling */
+		char list[2048];
+		const char *bad = "";
+		size_t badlen = 0;
+		int t = tls_cipher_list_to_openssl(cfg->tls_cipher, list, sizeof(list), &bad, &badlen);
+
+		if (t == -EINVAL) {
+			set_err(err, errlen, "tls-cipher '%s': '%.*s' is not a TLS 1.2 cipher suite OpenSSL knows",
+				cfg->tls_cipher, (int)badlen, bad);
+			ret = -EINVAL;
+			goto fail;
+		}
+		if (t || SSL_CTX_set_cipher_list(ctx, list) != 1) {
+			set_err(err, errlen, "tls-cipher '%s': %s", cfg->tls_cipher,
+				t ? "the list is too long" : ossl_reason(r, sizeof(r)));
+			ret = -EINVAL;
+			goto fail;
+		}
 	}
 	if (cfg->tls_ciphersuites && SSL_CTX_set_ciphersuites(ctx, cfg->tls_ciphersuites) != 1) {
 		set_err(err, errlen, "tls-ciphersuites '%s': %s", cfg->tls_ciphersuites,

@@ -326,7 +326,7 @@ static int setup_socket(struct braid_gateway *g)
 	char err[256], s[96];
 	int r, one = 1;
 
-	r = braid_sock_resolve(o->local, o->lport ? o->lport : BRAID_OPT_DEFAULT_PORT, o->family,
+	r = braid_sock_resolve(o->local, o->lport /* 1194 unless set; 0: ephemeral */, o->family,
 			       true, &bind_addr, err, sizeof(err));
 	if (r) {
 		braid_err("option 'local': %s", err);

@@ -4,7 +4,8 @@
  * system bus (net.braid.Helper1, object /net/braid/Helper1).
  *
  *   Connect(s profile, a{sv} options) -> (s id, s socket)
- *       polkit action net.braid.connect for the caller, then the allow-list
+ *       polkit action net.braid.connect for the caller (asynchronous,
+ *       authorize.c: other calls are served during a password prompt), then the allow-list
  *       check (profile_check.c), then braidd as root with the management
  *       socket only the caller may open (session.c).
  *   Disconnect(s id)              the caller's own sessions only (root: any)
@@ -14,6 +15,7 @@
  * The caller is the bus's word for the sender (GetConnectionUnixUser), never
  * anything the message says. Errors are net.braid.Helper1.Error.*.
  */
+#include "authorize.h"
 #include "profile_check.h"
 #include "session.h"
 
@@ -52,38 +54,6 @@ static int caller_uid(sd_bus_message *m, uid_t *uid, sd_bus_error *e)
 	return 0;
 }
 
-/* polkit's CheckAuthorization for the sender's bus name; interactive (an agent may ask for a password). */
-static int authorized(sd_bus_message *m, sd_bus_error *e)
-{
-	sd_bus_error pe = SD_BUS_ERROR_NULL;
-	sd_bus_message *r = NULL;
-	int is_auth = 0, is_challenge = 0, rc;
-
-	rc = sd_bus_call_method(bus, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
-				"org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", &pe, &r,
-				"(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sd_bus_message_get_sender(m),
-				BH_ACTION, 0, 1u /* AllowUserInteraction */, "");
-	if (rc >= 0)
-		rc = sd_bus_message_enter_container(r, 'r', "bba{ss}");
-	if (rc >= 0)
-		rc = sd_bus_message_read(r, "bb", &is_auth, &is_challenge);
-	sd_bus_message_unref(r);
-	if (rc < 0) {
-		fprintf(stderr, "braid-helper: polkit CheckAuthorization failed: %s\n",
-			pe.message ? pe.message : strerror(-rc));
-		sd_bus_error_setf(e, BH_ERR "NotAuthorized", "polkit could not be asked for %s: %s", BH_ACTION,
-				  pe.message ? pe.message : strerror(-rc));
-		sd_bus_error_free(&pe);
-		return -EACCES;
-	}
-	if (!is_auth) {
-		sd_bus_error_setf(e, BH_ERR "NotAuthorized", "not authorized by polkit for %s%s", BH_ACTION,
-				  is_challenge ? " (authentication was needed and not given)" : "");
-		return -EACCES;
-	}
-	return 0;
-}
-
 /* options: "name" (s) only; anything else is refused so a newer GUI's wish is never silently dropped */
 static int read_options(sd_bus_message *m, char *name, size_t namelen, sd_bus_error *e)
 {
@@ -113,11 +83,70 @@ static int read_options(sd_bus_message *m, char *name, size_t namelen, sd_bus_er
 	return sd_bus_message_exit_container(m);
 }
 
-static int m_connect(sd_bus_message *m, void *ud, sd_bus_error *e)
+/* a Connect waiting for polkit (authorize.c): the call, its caller and a copy of the profile */
+struct connect_req {
+	sd_bus_message *call;
+	uid_t uid;
+	char name[64];
+	size_t len;
+	char text[];
+};
+
+static void reply_error(sd_bus_message *m, const char *name, const char *fmt, const char *arg)
 {
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+
+	sd_bus_error_setf(&e, name, fmt, arg);
+	sd_bus_reply_method_error(m, &e);
+	sd_bus_error_free(&e);
+}
+
+/* polkit answered: the allow list, the limits, then braidd */
+static void connect_authorized(void *arg, const sd_bus_error *denied)
+{
+	struct connect_req *q = arg;
 	struct bh_check_err ce;
 	struct bh_session *s;
-	char name[64] = "", why[512] = "";
+	char why[512] = "", lim[96];
+	unsigned total = 0;
+	int rc;
+
+	if (denied) {
+		sd_bus_reply_method_error(q->call, denied);
+		goto out;
+	}
+	if (bh_profile_check(q->text, q->len, &ce)) {
+		fprintf(stderr, "braid-helper: uid %u: profile refused: %s\n", (unsigned)q->uid, ce.msg);
+		reply_error(q->call, BH_ERR "Refused", "%s", ce.msg);
+		goto out;
+	}
+	if (bh_sessions_of(q->uid) >= BH_SESSIONS_PER_USER) {
+		snprintf(lim, sizeof(lim), "uid %u has %d sessions already", (unsigned)q->uid, BH_SESSIONS_PER_USER);
+		reply_error(q->call, BH_ERR "Limit", "%s", lim);
+		goto out;
+	}
+	for (struct bh_session *i = bh_session_first(); i; i = i->next)
+		total++;
+	if (total >= BH_SESSIONS_MAX) {
+		snprintf(lim, sizeof(lim), "the helper runs %d sessions already", BH_SESSIONS_MAX);
+		reply_error(q->call, BH_ERR "Limit", "%s", lim);
+		goto out;
+	}
+	rc = bh_session_start(q->uid, q->name, q->text, q->len, &s, why, sizeof(why));
+	if (rc)
+		reply_error(q->call, BH_ERR "Failed", "%s", why[0] ? why : strerror(-rc));
+	else
+		sd_bus_reply_method_return(q->call, "ss", s->id, s->sock);
+out:
+	sd_bus_message_unref(q->call);
+	free(q);
+}
+
+/* Connect: read the call, then ask polkit without blocking; the reply comes from connect_authorized() */
+static int m_connect(sd_bus_message *m, void *ud, sd_bus_error *e)
+{
+	struct connect_req *q;
+	char name[64] = "";
 	const void *text;
 	size_t len;
 	uid_t uid;
@@ -130,25 +159,27 @@ static int m_connect(sd_bus_message *m, void *ud, sd_bus_error *e)
 		return rc;
 	if ((rc = read_options(m, name, sizeof(name), e)) < 0)
 		return rc;
-	if (authorized(m, e))
-		return -EACCES;
-	rc = bh_profile_check(text, len, &ce);
-	if (rc) {
-		fprintf(stderr, "braid-helper: uid %u: profile refused: %s\n", (unsigned)uid, ce.msg);
-		return sd_bus_error_setf(e, BH_ERR "Refused", "%s", ce.msg);
+	if (len > BH_PROFILE_MAX)	/* the copy below is bounded; the allow list says the same after polkit */
+		return sd_bus_error_setf(e, BH_ERR "Refused", "the profile is over %u bytes", BH_PROFILE_MAX);
+	q = malloc(sizeof(*q) + len);
+	if (!q)
+		return -ENOMEM;
+	q->call = sd_bus_message_ref(m);
+	q->uid = uid;
+	memcpy(q->name, name, sizeof(q->name));
+	q->len = len;
+	memcpy(q->text, text, len);
+	rc = bh_authorize(bus, m, BH_ACTION, connect_authorized, q);
+	if (rc < 0) {
+		sd_bus_message_unref(q->call);
+		free(q);
+		if (rc == -EBUSY)
+			return sd_bus_error_setf(e, BH_ERR "Limit", "%d connections wait for polkit already; try again",
+						 BH_AUTH_PENDING_MAX);
+		return sd_bus_error_setf(e, BH_ERR "NotAuthorized", "polkit could not be asked for %s: %s", BH_ACTION,
+					 strerror(-rc));
 	}
-	if (bh_sessions_of(uid) >= BH_SESSIONS_PER_USER)
-		return sd_bus_error_setf(e, BH_ERR "Limit", "uid %u has %d sessions already", (unsigned)uid,
-					 BH_SESSIONS_PER_USER);
-	unsigned total = 0;
-	for (struct bh_session *i = bh_session_first(); i; i = i->next)
-		total++;
-	if (total >= BH_SESSIONS_MAX)
-		return sd_bus_error_setf(e, BH_ERR "Limit", "the helper runs %d sessions already", BH_SESSIONS_MAX);
-	rc = bh_session_start(uid, name, text, len, &s, why, sizeof(why));
-	if (rc)
-		return sd_bus_error_setf(e, BH_ERR "Failed", "%s", why[0] ? why : strerror(-rc));
-	return sd_bus_reply_method_return(m, "ss", s->id, s->sock);
+	return 1;	/* answered later */
 }
 
 static int m_disconnect(sd_bus_message *m, void *ud, sd_bus_error *e)
@@ -212,6 +243,17 @@ static void ended(const struct bh_session *s, int status, void *arg)
 	sd_bus_emit_signal(bus, BH_PATH, BH_NAME, "Ended", "si", s->id, status);
 }
 
+/* SIGTERM/SIGINT: answer the Connects still waiting for polkit while the bus is open (sd-bus closes it when
+ * the event loop exits), then leave the loop */
+static int on_term(sd_event_source *s, const struct signalfd_siginfo *si, void *ud)
+{
+	(void)si;
+	(void)ud;
+	bh_authorize_cancel_all();
+	sd_bus_flush(bus);
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
 static void usage(void)
 {
 	printf("Usage: braid-helper [--braidd PATH] [--rundir DIR]\n"
@@ -248,9 +290,9 @@ int main(int argc, char **argv)
 	umask(0077);
 	rc = sd_event_default(&ev);
 	if (rc >= 0)
-		rc = sd_event_add_signal(ev, NULL, SIGTERM, NULL, NULL);
+		rc = sd_event_add_signal(ev, NULL, SIGTERM, on_term, NULL);
 	if (rc >= 0)
-		rc = sd_event_add_signal(ev, NULL, SIGINT, NULL, NULL);
+		rc = sd_event_add_signal(ev, NULL, SIGINT, on_term, NULL);
 	if (rc >= 0)
 		rc = sd_bus_open_system(&bus);
 	if (rc >= 0)
@@ -267,6 +309,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "braid-helper: serving %s (braidd %s, run directory %s)\n", BH_NAME, cfg.braidd,
 		cfg.rundir);
 	rc = sd_event_loop(ev);
+	bh_authorize_cancel_all();	/* none left after on_term; a loop ended otherwise frees them here */
 	bh_sessions_stop_all();
 	sd_bus_flush_close_unref(bus);
 	sd_event_unref(ev);

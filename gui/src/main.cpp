@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // braid-gui: wires the controllers and models into the QML views. Unprivileged; attaches to braidd's management
 // socket (--mgmt) and, for the admin view, to a gateway's (--admin). --screenshots DIR drives every screen once and
-// saves DIR/<screen>.png (the smoke test; the pictures in docs/gui/ come from it).
+// saves DIR/<screen>.png (the smoke test); --connect-profile NAME connects through braid-helper; --e2e DIR is the
+// end-to-end test's view of the models (e2e_driver.h; the pictures in docs/gui/ come from that run).
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
@@ -15,15 +16,14 @@
 
 #include "admin_controller.h"
 #include "controller.h"
+#include "e2e_driver.h"
 #include "helper_client.h"
 #include "notifier.h"
 #include "profile_model.h"
+#include "screens.h"
 #include "tray.h"
 
 namespace {
-
-// Screens in the order of the navigation bar (Main.qml's `screens`).
-const QStringList kScreens = {"connection", "paths", "profiles", "log", "gateway"};
 
 void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, const QString &dir, int timeoutMs) {
   QDir().mkpath(dir);
@@ -45,39 +45,7 @@ void runScreenshots(QQuickWindow *win, Controller *ctl, AdminController *admin, 
     }
     // Let the charts collect a few seconds of history first.
     QTimer::singleShot(4000, win, [=] {
-      auto idx = std::make_shared<int>(0);
-      auto *step = new QTimer(win);
-      step->setInterval(800);
-      win->setProperty("currentScreen", 0);
-      QObject::connect(step, &QTimer::timeout, win, [=] {
-        const QString file = QDir(dir).filePath(kScreens[*idx] + QStringLiteral(".png"));
-        const QImage img = win->grabWindow();
-        if (img.isNull() || !img.save(file)) {
-          qCritical("screenshots: cannot save %s", qPrintable(file));
-          QCoreApplication::exit(1);
-          return;
-        }
-        qInfo("screenshots: %s (%dx%d)", qPrintable(file), img.width(), img.height());
-        if (++*idx >= kScreens.size()) {
-          step->stop();
-          QCoreApplication::exit(0);
-          return;
-        }
-        if (kScreens[*idx] == QLatin1String("gateway")) {
-          // Drill into the first multipath client with a path down (else the first multipath client).
-          ClientModel *cm = admin->clients();
-          qint64 pick = -1;
-          for (int r = 0; r < cm->rowCount(); ++r) {
-            const QModelIndex i = cm->index(r);
-            if (!cm->data(i, ClientModel::BraidRole).toBool()) continue;
-            if (pick < 0 || cm->data(i, ClientModel::HealthRole).toString() != QLatin1String("ok"))
-              pick = cm->cidAt(r);
-          }
-          admin->select(pick);
-        }
-        win->setProperty("currentScreen", *idx);
-      });
-      step->start();
+      braid::gui::captureScreens(win, admin, dir, QString(), [](bool ok) { QCoreApplication::exit(ok ? 0 : 1); });
     });
   });
   poll->start();
@@ -102,6 +70,8 @@ int main(int argc, char **argv) {
   cli.addOption({"profile-dir", "where imported profiles are stored.", "dir"});
   cli.addOption({"import", "import this .ovpn at start (repeatable).", "file"});
   cli.addOption({"connect", "connect at start."});
+  cli.addOption({"connect-profile", "connect this imported profile (by name) through braid-helper at start.", "name"});
+  cli.addOption({"e2e", "end-to-end test: model lines and screenshot requests in DIR (e2e_driver.h).", "dir"});
   cli.addOption({"screenshots", "save a picture of every screen into DIR, then exit.", "dir"});
   cli.addOption({"screenshot-timeout", "ms to wait for data before --screenshots fails.", "ms", "20000"});
   cli.process(app);
@@ -141,6 +111,18 @@ int main(int argc, char **argv) {
     notifier.setFallback([tray](const QString &t, const QString &b) { tray->showMessage(t, b); });
   if (!admin.endpoint().isEmpty()) admin.attach();
   if (cli.isSet("connect") || cli.isSet("screenshots")) controller.activate();
+  if (cli.isSet("connect-profile")) {
+    const QString want = cli.value("connect-profile");
+    int row = 0;
+    while (row < profiles.rowCount() && profiles.nameAt(row) != want) ++row;
+    if (row == profiles.rowCount()) {
+      qCritical("--connect-profile: no profile named '%s'", qPrintable(want));
+      return 2;
+    }
+    controller.connectProfile(profiles.data(profiles.index(row), ProfileModel::PathRole).toString(), want);
+  }
+  std::unique_ptr<E2eDriver> e2e;
+  if (cli.isSet("e2e")) e2e = std::make_unique<E2eDriver>(win, &controller, &admin, cli.value("e2e"));
   if (cli.isSet("screenshots"))
     runScreenshots(win, &controller, &admin, cli.value("screenshots"), cli.value("screenshot-timeout").toInt());
   return app.exec();

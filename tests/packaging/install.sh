@@ -82,7 +82,14 @@ echo "ok: installed: braidd --version, braidctl --help, man, systemd-analyze ver
 # braid-gui: its Qt runtime is not installed in this minimal root (hundreds of MB); its helper needs only libsystemd0
 dpkg-deb -x "$(ls "$D"/out/braid-gui_*.deb)" "$R/tmp/bg" || fail "dpkg-deb -x braid-gui"
 in_root /tmp/bg/usr/libexec/braid-helper --help | grep -q 'net.braid.Helper1' || fail "braid-helper --help in the root"
-echo "ok: braid-gui's braid-helper runs in the root"
+bu=$R/tmp/bg/lib/systemd/system/braid-helper.service
+grep -qx 'BusName=net.braid.Helper1' "$bu" && grep -qx 'ExecStart=/usr/libexec/braid-helper --rundir /run/braid-helper' "$bu" ||
+	fail "braid-gui: no braid-helper.service with BusName and ExecStart"
+grep -qx 'SystemdService=braid-helper.service' "$R/tmp/bg/usr/share/dbus-1/system-services/net.braid.Helper1.service" ||
+	fail "braid-gui: the D-Bus activation file does not name braid-helper.service"
+dpkg-deb -f "$(ls "$D"/out/braid-gui_*.deb)" Depends | grep -qw libqt6svg6 ||
+	fail "braid-gui does not depend on libqt6svg6 (the SVG icon's image and icon-engine plugins)"
+echo "ok: braid-gui's braid-helper runs in the root; its unit, D-Bus activation and the SVG plugins' package"
 mkdir -p "$R/var/lib/braid"
 in_root dpkg -r braid >/dev/null 2>&1 || fail "dpkg -r"
 [ ! -e "$R/usr/sbin/braidd" ] || fail "braidd left after dpkg -r"

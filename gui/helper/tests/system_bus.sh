@@ -12,11 +12,9 @@
 set -euo pipefail
 src=${BRAID_SRC:-$(cd "$(dirname "$0")/../../.." && pwd)}
 bin=${BRAID_BIN_DIR:?}
+source "$(dirname "$0")/bus_lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root"; exit 77; }
-polkitd=/usr/lib/polkit-1/polkitd
-for t in dbus-daemon busctl setpriv unshare ip "$polkitd"; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t missing (packages dbus-daemon polkitd util-linux)"; exit 77; }
-done
+bh_require
 id nobody >/dev/null && id daemon >/dev/null
 
 tmp=$(mktemp -d /tmp/bh-bus.XXXXXX)
@@ -32,59 +30,14 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; for f in "$tmp"/*.log; do echo "--- $f"; tail -n 20 "$f"; done; exit 1; }
 
-# --- the bus: a system bus's default policy, the packaged helper policy, polkit's policy
-bus=unix:path=$tmp/system_bus_socket
-cat >"$tmp/bus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>$bus</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-  </policy>
-  <include ignore_missing="no">$src/packaging/dbus/net.braid.Helper1.conf</include>
-  <include ignore_missing="no">/usr/share/dbus-1/system.d/org.freedesktop.PolicyKit1.conf</include>
-</busconfig>
-EOF
-dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile >"$tmp/dbus.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do [ -S "$tmp/system_bus_socket" ] && break; sleep 0.05; done
-[ -S "$tmp/system_bus_socket" ] || fail "dbus-daemon did not start"
-export DBUS_SYSTEM_BUS_ADDRESS=$bus
-
+# --- the bus (bus_lib.sh): a system bus's default policy, the packaged helper policy, polkit's policy
+bh_bus_start "$tmp" "$src" || fail "dbus-daemon did not start"
+pids+=("$BH_LAST_PID")
+bus=$BH_BUS
 # --- polkitd: its own binary and rules engine; this tree's action; the test rule allows nobody
-mkdir -p "$tmp/actions" "$tmp/rules" "$tmp/etc-rules"
-cp "$src/packaging/polkit/net.braid.policy" "$tmp/actions/"
-cp /usr/share/polkit-1/rules.d/50-default.rules "$tmp/rules/" 2>/dev/null || true
-cat >"$tmp/rules/10-braid-test.rules" <<'EOF'
-polkit.addRule(function(action, subject) {
-    if (action.id == "net.braid.connect" && subject.user == "nobody")
-        return polkit.Result.YES;
-});
-EOF
-chmod -R a+rX "$tmp/actions" "$tmp/rules" "$tmp/etc-rules"
-unshare -m --propagation private sh -c "
-	mount --bind '$tmp/actions' /usr/share/polkit-1/actions &&
-	mount --bind '$tmp/rules' /usr/share/polkit-1/rules.d &&
-	{ [ ! -d /etc/polkit-1/rules.d ] || mount --bind '$tmp/etc-rules' /etc/polkit-1/rules.d; } &&
-	exec $polkitd --no-debug" >"$tmp/polkitd.log" 2>&1 &
-pids+=($!)
+bh_polkit_start "$tmp" "$src" nobody || { pids+=("$BH_LAST_PID"); fail "polkitd did not take its name"; }
+pids+=("$BH_LAST_PID")
 bctl() { busctl --address="$bus" "$@"; }
-for _ in $(seq 200); do bctl status org.freedesktop.PolicyKit1 >/dev/null 2>&1 && break; sleep 0.05; done
-bctl status org.freedesktop.PolicyKit1 >/dev/null 2>&1 || fail "polkitd did not take its name"
 
 # --- the helper as root; braidd runs in a network namespace of its own
 ip netns add "$ns"

@@ -320,7 +320,13 @@ static void test_errors(void)
 	expect_error("tun-mtu 15x0\n", "t.conf:1: option 'tun-mtu': MTU '15x0' is not a number");
 	expect_error("tun-mtu 100\n", "t.conf:1: option 'tun-mtu': MTU 100 is out of range (576..9000)");
 	expect_error("tun-mtu -1500\n", "t.conf:1: option 'tun-mtu': MTU '-1500' is not a number");
-	expect_error("lport 0\n", "t.conf:1: option 'lport': port 0 is out of range (1..65535)");
+	expect_error("lport 65536\n", "t.conf:1: option 'lport': port 65536 is out of range (0..65535)");
+	{	/* lport 0 (OPNsense's export): an ephemeral port, as stock */
+		struct braid_options o;
+
+		CHECKM(!*parse(&o, "lport 0\n") && o.lport == 0 && o.rport == 1194, "lport 0 accepted");
+		braid_options_free(&o);
+	}
 	expect_error("remote h 70000\n", "t.conf:1: option 'remote': port 70000 is out of range (1..65535)");
 	expect_error("port abc\n", "t.conf:1: option 'port': port 'abc' is not a number");
 	expect_error("verb 12\n", "t.conf:1: option 'verb': level 12 is out of range (0..11)");
