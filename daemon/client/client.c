@@ -297,6 +297,13 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		c->status_t.data = c;
 		ev_timer_start(c->loop, &c->status_t);
 	}
+	if (o->status_json_path) {
+		double iv = o->status_json_interval > 0 ? o->status_json_interval : 10;
+
+		ev_timer_init(&c->status_json_t, client_status_json_cb, iv, iv);
+		c->status_json_t.data = c;
+		ev_timer_start(c->loop, &c->status_json_t);
+	}
 	client_netwatch_start(c);
 	client_mptcp_start(c);
 	for (int i = 0; i < SIG_N; i++) {
@@ -351,6 +358,8 @@ void braid_client_free(struct braid_client *c)
 		ev_timer_stop(c->loop, &c->retry_t);
 		if (c->o->status_path)
 			ev_timer_stop(c->loop, &c->status_t);
+		if (c->o->status_json_path)
+			ev_timer_stop(c->loop, &c->status_json_t);
 		for (int i = 0; i < SIG_N; i++)
 			ev_signal_stop(c->loop, &c->sig[i]);
 		client_mgmt_close(c);

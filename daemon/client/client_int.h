@@ -137,6 +137,7 @@ struct braid_client {
 	double next_pause;		/* >= 0: the server's AUTH_FAILED,TEMP backoff for the next pause */
 	ev_tstamp pending_until;	/* AUTH_PENDING,timeout N: the push may take that long */
 	ev_timer status_t;
+	ev_timer status_json_t;		/* `status-json` (client_status.c) */
 
 	bool exit_req, stats_req;
 	int exit_code;

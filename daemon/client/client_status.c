@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * client_status.c - the TLS client's statistics (client_status.h): the
- * `status FILE [N]` file in OpenVPN's client format and the stats log line
- * (SIGUSR2 and at exit).
+ * `status FILE [N]` file in OpenVPN's client format, the `status-json FILE
+ * [N]` file (control/status.h's JSON with role "client") and the stats log
+ * line (SIGUSR2 and at exit).
  */
 #include "client/client_status.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 #include "util/log.h"
 #include "control/statfile.h"
 #include "control/statline.h"
+#include "control/status.h"
+#include "os/sock.h"
 
 void client_status_print(const struct braid_client *c, FILE *f)
 {
@@ -34,8 +38,88 @@ void client_status_print(const struct braid_client *c, FILE *f)
 		(unsigned long long)s->auth_read_bytes);
 }
 
-/* `status FILE [N]`: OpenVPN's client status format, rewritten every N seconds (and at exit). */
-void client_write_status(const struct braid_client *c)
+/* The JSON object of `status-json` (docs/braidd.md "JSON status file"). */
+static void client_status_json(const struct braid_client *c, FILE *f)
+{
+	static const char *const stname[] = { [CS_IDLE] = "waiting",
+					      [CS_TCP_CONNECTING] = "connecting",
+					      [CS_TLS] = "tls", [CS_PUSH] = "push", [CS_UP] = "up" };
+	const struct braid_dp *dp = client_mp_dp(c);
+	struct client_stats s;
+	struct braid_tunnel_stats t = { 0 };
+	char b[INET6_ADDRSTRLEN + 8];
+
+	client_mp_counters(c, &s);	/* with the multipath data path's */
+	t = (struct braid_tunnel_stats){
+		.tun_read_pkts = s.tun_read_pkts, .tun_read_bytes = s.tun_read_bytes,
+		.tun_write_pkts = s.tun_write_pkts, .tun_write_bytes = s.tun_write_bytes,
+		.link_tx_pkts = s.link_tx_pkts, .link_tx_bytes = s.link_tx_bytes,
+		.link_rx_pkts = s.link_rx_pkts, .link_rx_bytes = s.link_rx_bytes,
+		.rx_auth_failures = s.rx_auth_failures, .rx_replays = s.rx_replays,
+		.rx_malformed = s.rx_malformed, .tx_no_peer = s.tx_dropped,
+		.pings_tx = s.pings_tx, .pings_rx = s.pings_rx, .restarts = s.restarts,
+	};
+	braid_status_json_head(f, "client", dp, c->st == CS_UP);
+	fputs("\"state\":", f);
+	braid_status_json_str(f, (unsigned)c->st < sizeof(stname) / sizeof(stname[0]) ?
+			      stname[c->st] : "?");
+	fputs(",\"remote\":", f);
+	if (c->st != CS_IDLE)
+		braid_status_json_str(f, braid_sockaddr_str(&c->remote, b, sizeof(b)));
+	else
+		fputs("null", f);
+	fputs(",\"dev\":", f);
+	braid_status_json_str(f, c->tun_open ? c->tun.name : "");
+	fputs(",\"ifconfig_local\":", f);
+	if (c->have_push && c->pushed.has_ifconfig)
+		braid_status_json_str(f, inet_ntop(AF_INET, &c->pushed.ifc_local, b, sizeof(b)));
+	else
+		fputs("null", f);
+	fputs(",\"ifconfig_ipv6_local\":", f);
+	if (c->have_push && c->pushed.has_ifconfig6)
+		braid_status_json_str(f, inet_ntop(AF_INET6, &c->pushed.ifc6_local, b, sizeof(b)));
+	else
+		fputs("null", f);
+	fputs(",\"cipher\":", f);
+	braid_status_json_str(f, c->cipher);
+	fputc(',', f);
+	braid_status_json_tunnel(f, &t);
+	fprintf(f, ",\"renegotiations\":%llu,\"keys_removed\":%llu,\"ctl_dropped\":%llu,"
+		   "\"auth_read_bytes\":%llu}", (unsigned long long)s.renegotiations,
+		(unsigned long long)s.keys_removed, (unsigned long long)s.rx_ctl_dropped,
+		(unsigned long long)s.auth_read_bytes);
+	braid_status_json_mp(f, dp);
+	fputs("}\n", f);
+}
+
+void client_write_status_json(const struct braid_client *c)
+{
+	struct braid_statfile sf;
+	int r;
+
+	if (!c->o->status_json_path)
+		return;
+	r = braid_statfile_open(&sf, c->o->status_json_path);
+	if (r) {
+		braid_warn("status-json: cannot write '%s': %s", c->o->status_json_path,
+			   strerror(-r));
+		return;
+	}
+	client_status_json(c, sf.f);
+	r = braid_statfile_commit(&sf, 0);
+	if (r)
+		braid_warn("status-json: cannot write '%s': %s", c->o->status_json_path,
+			   strerror(-r));
+}
+
+void client_status_json_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+	(void)loop, (void)revents;
+	client_write_status_json(w->data);
+}
+
+/* `status FILE [N]`: OpenVPN's client status format. */
+static void write_ovpn_status(const struct braid_client *c)
 {
 	struct braid_statfile sf;
 	FILE *f;
@@ -57,10 +141,16 @@ void client_write_status(const struct braid_client *c)
 		braid_warn("status: cannot write '%s': %s", c->o->status_path, strerror(-r));
 }
 
+void client_write_status(const struct braid_client *c)
+{
+	write_ovpn_status(c);
+	client_write_status_json(c);
+}
+
 void client_status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	(void)loop, (void)revents;
-	client_write_status(w->data);
+	write_ovpn_status(w->data);
 }
 
 void client_log_stats(const struct braid_client *c, const char *what)

@@ -49,6 +49,7 @@ void braid_options_init(struct braid_options *o)
 	strcpy(o->mp_sched, "edf");
 	o->mp_path_timeout = 30;
 	o->status_interval = 60;
+	o->status_json_interval = 10;
 	o->metrics_max_clients = -1;	/* control/metrics.h's default */
 	o->connect_retry = 1;
 	o->connect_retry_max_backoff = 300;
@@ -98,6 +99,7 @@ void braid_options_free(struct braid_options *o)
 	free(o->mgmt_client_user);
 	free(o->mgmt_client_group);
 	free(o->status_path);
+	free(o->status_json_path);
 	free(o->local);
 	free(o->log_path);
 	free(o->writepid);

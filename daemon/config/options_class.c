@@ -64,6 +64,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "ignore-unknown-option", P, NULL },
 	{ "setenv", A, "n_setenv setenv" },
 	{ "status", A, "status_path status_interval" },
+	{ "status-json", A, "status_json_path status_json_interval" },
 	{ "control-socket", A, "control_socket" },
 	{ "persist-key", N,
 	  "braidd keeps the keys across session restarts (SIGUSR1, ping-restart; SIGHUP too once "

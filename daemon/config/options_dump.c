@@ -228,6 +228,7 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	    o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE ? "via-file" : "via-env");
 	out(&b, "status %s %d\n", str_or(o->status_path), o->status_interval);
 	out(&b, "status-version %d\n", o->status_version);
+	out(&b, "status-json %s %d\n", str_or(o->status_json_path), o->status_json_interval);
 	out(&b, "ifconfig-pool-persist %s %d\n", str_or(o->ifconfig_pool_persist),
 	    o->ifconfig_pool_persist_sec);
 	out(&b, "keepalive %d %d\n", o->keepalive_ping, o->keepalive_restart);

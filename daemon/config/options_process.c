@@ -145,6 +145,19 @@ int opt_status(struct ctx *c, int argc, char **argv)
 	return opt_set_str(c, &c->o->status_path, argv[1]);
 }
 
+/* `status-json FILE [SECONDS]`: Braid's JSON status file in every role (default every 10 s). */
+int opt_status_json(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	if (argc >= 3) {
+		e = opt_parse_int(c, "interval", argv[2], 1, 86400, &c->o->status_json_interval);
+		if (e)
+			return e;
+	}
+	return opt_set_str(c, &c->o->status_json_path, argv[1]);
+}
+
 int opt_script(struct ctx *c, int argc, char **argv)
 {
 	char **dst;

@@ -25,6 +25,7 @@ int opt_genkey(struct ctx *c, int argc, char **argv);
 int opt_ignore_unknown(struct ctx *c, int argc, char **argv);
 int opt_control_socket(struct ctx *c, int argc, char **argv);
 int opt_status(struct ctx *c, int argc, char **argv);
+int opt_status_json(struct ctx *c, int argc, char **argv);
 int opt_script(struct ctx *c, int argc, char **argv);
 int opt_script_security(struct ctx *c, int argc, char **argv);
 int opt_ignore_win(struct ctx *c, int argc, char **argv);

@@ -101,6 +101,7 @@ static const struct opt_def opt_table[] = {
 	{ "mp-reorder-ms", 1, 1, opt_mp_reorder_ms, false, NOBLOB, 0 },
 	{ "mp-path-timeout", 1, 1, opt_mp_path_timeout, false, NOBLOB, 0 },
 	{ "status", 1, 2, opt_status, false, NOBLOB, 0 },
+	{ "status-json", 1, 2, opt_status_json, false, NOBLOB, 0 },
 	{ "control-socket", 1, 1, opt_control_socket, false, NOBLOB, 0 },
 	{ "mp-class", 2, OPT_MANY, opt_mp_class, false, NOBLOB, 0 },
 	{ "persist-key", 0, 0, opt_accept, false, NOBLOB, 0 },

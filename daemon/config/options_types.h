@@ -337,6 +337,8 @@ struct braid_options {
 	char *control_socket;		/* `control-socket PATH`; NULL = none */
 	char *status_path;
 	int status_interval;		/* seconds (default 60) */
+	char *status_json_path;		/* `status-json FILE [S]`: the JSON status file (control/status.h) */
+	int status_json_interval;	/* seconds (default 10) */
 
 	/* management interface (control/mgmt.h; options_mgmt.c) */
 	char *mgmt_addr;		/* `management IP PORT [PW]` / `management PATH unix [PW]` */

@@ -98,33 +98,48 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 	fputc('}', f);
 }
 
-void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_dp *dp,
-			bool up)
+void braid_status_json_head(FILE *f, const char *role, const struct braid_dp *dp, bool up)
 {
-	struct braid_mpath_stats ms;
 	double start, uptime = 0;
 
 	braid_met_process_times(&start, &uptime);
 	/* role, uptime_s, up, failovers: the metrics endpoint's braid_build{role},
 	 * braid_uptime_seconds, braid_session_up, braid_session_failovers_total */
-	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"p2p\",\"uptime_s\":%.3f,\"up\":%s,"
-		"\"failovers\":%llu,\"multipath\":%s,", (long long)time(NULL), uptime,
-		up ? "true" : "false", U(braid_met_failovers(dp)), dp ? "true" : "false");
+	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":", (long long)time(NULL));
+	braid_status_json_str(f, role);
+	fprintf(f, ",\"uptime_s\":%.3f,", uptime);
+	braid_status_json_session(f, dp, up);
+}
+
+void braid_status_json_session(FILE *f, const struct braid_dp *dp, bool up)
+{
+	fprintf(f, "\"up\":%s,\"failovers\":%llu,\"multipath\":%s,", up ? "true" : "false",
+		U(braid_met_failovers(dp)), dp ? "true" : "false");
 	if (dp) {
 		fputs("\"scheduler\":", f);
 		braid_status_json_str(f, braid_dp_sched_name(dp));
 		fputc(',', f);
 	}
+}
+
+void braid_status_json_tunnel(FILE *f, const struct braid_tunnel_stats *t)
+{
 	fprintf(f,
 		"\"tunnel\":{\"tun_read_pkts\":%llu,\"tun_read_bytes\":%llu,\"tun_write_pkts\":%llu,"
 		"\"tun_write_bytes\":%llu,\"link_tx_pkts\":%llu,\"link_tx_bytes\":%llu,"
 		"\"link_rx_pkts\":%llu,\"link_rx_bytes\":%llu,\"auth_failures\":%llu,"
 		"\"replays\":%llu,\"malformed\":%llu,\"no_peer\":%llu,\"pings_tx\":%llu,"
-		"\"pings_rx\":%llu,\"restarts\":%llu}",
+		"\"pings_rx\":%llu,\"restarts\":%llu",
 		U(t->tun_read_pkts), U(t->tun_read_bytes), U(t->tun_write_pkts), U(t->tun_write_bytes),
 		U(t->link_tx_pkts), U(t->link_tx_bytes), U(t->link_rx_pkts), U(t->link_rx_bytes),
 		U(t->rx_auth_failures), U(t->rx_replays), U(t->rx_malformed), U(t->tx_no_peer),
 		U(t->pings_tx), U(t->pings_rx), U(t->restarts));
+}
+
+void braid_status_json_mp(FILE *f, const struct braid_dp *dp)
+{
+	struct braid_mpath_stats ms;
+
 	if (dp && !braid_dp_engine_stats(dp, &ms)) {
 		fprintf(f,
 			",\"engine\":{\"paths_learned\":%llu,\"paths_removed\":%llu,"
@@ -145,6 +160,15 @@ void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct
 	}
 	fputs(",\"paths\":", f);
 	braid_status_paths_json(f, dp);
+}
+
+void braid_status_json(FILE *f, const struct braid_tunnel_stats *t, const struct braid_dp *dp,
+			bool up)
+{
+	braid_status_json_head(f, "p2p", dp, up);
+	braid_status_json_tunnel(f, t);
+	fputc('}', f);
+	braid_status_json_mp(f, dp);
 	fputs("}\n", f);
 }
 

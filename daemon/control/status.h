@@ -31,6 +31,18 @@
  */
 void braid_status_json(FILE *f, const struct braid_tunnel_stats *ts, const struct braid_dp *dp,
 		       bool up);
+/*
+ * The pieces, for the TLS client's and the gateway's JSON status files
+ * (client_status.c, gw_statjson.c): head writes `{"version":1,"time":..,
+ * "role":ROLE,"uptime_s":..,` then session's `"up":..,"failovers":..,
+ * "multipath":..,["scheduler":..,]`; tunnel writes `"tunnel":{...` and leaves
+ * the object open for the caller's own counters; mp writes
+ * `[,"engine":{...}],"paths":[...]`.
+ */
+void braid_status_json_head(FILE *f, const char *role, const struct braid_dp *dp, bool up);
+void braid_status_json_session(FILE *f, const struct braid_dp *dp, bool up);
+void braid_status_json_tunnel(FILE *f, const struct braid_tunnel_stats *t);
+void braid_status_json_mp(FILE *f, const struct braid_dp *dp);
 /* The "paths" array alone ([] for NULL); the control surface's `paths`. */
 void braid_status_paths_json(FILE *f, const struct braid_dp *dp);
 /* s as a JSON string (quotes and backslashes escaped, control characters left out). */

@@ -18,6 +18,7 @@
 struct gw_mp {
 	struct braid_dp *dp;		/* the client's data path (backend.h) */
 	uint64_t tx_seen;		/* st.link_tx_bytes already added to the client's tx_bytes */
+	uint64_t tx_pkts_seen;		/* st.link_tx_pkts already added to the gateway's link_tx_pkts */
 	braid_gw_mp_deliver_fn deliver;	/* the data path's payload input */
 	int64_t start_ms;		/* engine created */
 	bool confirmed;			/* a path validated: the client runs multipath */
@@ -66,6 +67,21 @@ bool braid_gw_mp_offer(struct gw_client *c)
 	return true;
 }
 
+/* The engine's datagrams sent into the status file's bytes sent and the gateway's link_tx_pkts
+ * (its packets leave through the engine, not gw_link.c; received ones are counted on arrival). */
+static void mp_sync_tx(struct gw_client *c)
+{
+	struct braid_tunnel_stats st;
+
+	if (!c->mp || !c->mp->dp)
+		return;
+	braid_dp_stats(c->mp->dp, &st);
+	c->tx_bytes += st.link_tx_bytes - c->mp->tx_seen;
+	c->mp->tx_seen = st.link_tx_bytes;
+	c->g->st.link_tx_pkts += st.link_tx_pkts - c->mp->tx_pkts_seen;
+	c->mp->tx_pkts_seen = st.link_tx_pkts;
+}
+
 static void mp_activity(void *user, bool rx)
 {
 	struct gw_client *c = user;
@@ -76,13 +92,7 @@ static void mp_activity(void *user, bool rx)
 		return;
 	}
 	c->last_tx_ms = now;
-	if (c->mp && c->mp->dp) {	/* the status file's bytes sent */
-		struct braid_tunnel_stats st;
-
-		braid_dp_stats(c->mp->dp, &st);
-		c->tx_bytes += st.link_tx_bytes - c->mp->tx_seen;
-		c->mp->tx_seen = st.link_tx_bytes;
-	}
+	mp_sync_tx(c);
 }
 
 static void mp_deliver(void *user, uint8_t *payload, size_t len)
@@ -139,6 +149,7 @@ int braid_gw_mp_start(struct gw_client *c, braid_gw_mp_deliver_fn deliver)
 void braid_gw_mp_stop(struct gw_client *c)
 {
 	if (c->mp) {
+		mp_sync_tx(c);
 		braid_dp_close(c->mp->dp);
 		free(c->mp);
 	}

@@ -18,6 +18,7 @@
 #include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_script.h"
+#include "gateway/gw_statjson.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
 #include "util/log.h"
@@ -116,6 +117,7 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 	const struct braid_gateway_stats *s = &g->st;
 	const uint64_t *rj = g->rej.count;
 
+	braid_gw_status_json_write(g);	/* SIGUSR2 and exit: the JSON status file too */
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
 		   "max-clients refused %llu, connect-freq refused %llu, floats %llu, "
@@ -219,6 +221,11 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	if (o->status_path && now >= g->next_status_ms) {
 		braid_gw_status_print(g, NULL, 0, NULL);
 		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
+	}
+	if (o->status_json_path && now >= g->next_status_json_ms) {
+		braid_gw_status_json_write(g);
+		g->next_status_json_ms = now + (o->status_json_interval > 0 ?
+						 o->status_json_interval : 10) * 1000;
 	}
 	if (o->ifconfig_pool_persist && g->pool && now >= g->next_persist_ms) {
 		int r = braid_pool_persist_save(g->pool, o->ifconfig_pool_persist);

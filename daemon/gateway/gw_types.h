@@ -169,6 +169,7 @@ struct braid_gateway {
 	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
 	ev_signal sig[SIG_N];
 	int64_t next_status_ms, next_persist_ms;
+	int64_t next_status_json_ms;	/* `status-json` (gw_statjson.c), from 0: at once */
 	int64_t cf_start_ms;		/* connect-freq window */
 	int cf_count;
 

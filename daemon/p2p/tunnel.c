@@ -191,9 +191,14 @@ static void status_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	int r;
 
 	(void)loop, (void)revents;
-	r = braid_status_write(t->o->status_path, &t->st, t->mpd, t->connected);
-	if (r)
-		braid_warn("status: cannot write '%s': %s", t->o->status_path, strerror(-r));
+	/* `status FILE` and `status-json FILE`: the same JSON in this mode */
+	for (int i = 0; i < 2; i++) {
+		const char *path = i ? t->o->status_json_path : t->o->status_path;
+
+		r = path ? braid_status_write(path, &t->st, t->mpd, t->connected) : 0;
+		if (r)
+			braid_warn("status: cannot write '%s': %s", path, strerror(-r));
+	}
 }
 
 /* ---- run loop and restart ---- */
@@ -268,7 +273,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 			t->stats_req = false;
 			log_stats(t, "stats");
 			braid_status_log(t->mpd);
-			if (t->o->status_path)
+			if (t->o->status_path || t->o->status_json_path)
 				status_cb(t->loop, &t->status_t, 0);
 		}
 		if (t->exit_req)
@@ -280,7 +285,7 @@ int braid_tunnel_run(struct braid_tunnel *t)
 	}
 	log_stats(t, "final stats");
 	braid_status_log(t->mpd);
-	if (t->o->status_path)
+	if (t->o->status_path || t->o->status_json_path)
 		status_cb(t->loop, &t->status_t, 0);
 	return t->reload_req ? BRAID_RUN_RELOAD : t->exit_code;
 }
@@ -296,7 +301,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	static const int signums[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
 	union braid_sockaddr remote;
 	struct braid_tunnel *t;
-	int r;
+	int r, iv;
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -372,9 +377,13 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	if (!t->mpd)
 		ev_io_start(t->loop, &t->sock_r);
 	ev_timer_start(t->loop, &t->tick);
-	ev_timer_init(&t->status_t, status_cb, o->status_interval, o->status_interval);
+	/* both files at the shorter interval of the two */
+	iv = o->status_path ? o->status_interval : o->status_json_interval;
+	if (o->status_path && o->status_json_path && o->status_json_interval < iv)
+		iv = o->status_json_interval;
+	ev_timer_init(&t->status_t, status_cb, iv, iv);
 	t->status_t.data = t;
-	if (o->status_path) {
+	if (o->status_path || o->status_json_path) {
 		ev_timer_start(t->loop, &t->status_t);
 		status_cb(t->loop, &t->status_t, 0);
 	}

@@ -106,10 +106,11 @@ static bool dir_writable_by(const char *path, uid_t uid, gid_t gid)
  */
 static void prepare_files(const struct braid_options *o)
 {
-	const char *files[2][2] = { { "status", o->status_path },
+	const char *files[3][2] = { { "status", o->status_path },
+				    { "status-json", o->status_json_path },
 				    { "ifconfig-pool-persist", o->ifconfig_pool_persist } };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		const char *path = files[i][1];
 		int fd;
 

@@ -110,6 +110,7 @@ static const struct sample samples[] = {
 	{ "ignore-unknown-option", P2P, "ignore-unknown-option bogus-x\nbogus-x 1", NULL },
 	{ "setenv", P2P, "setenv FOO bar", NULL },
 	{ "status", P2P, "status /tmp/s.json 5", NULL },
+	{ "status-json", P2P, "status-json /tmp/s2.json 3", NULL },
 	{ "control-socket", P2P, "control-socket /tmp/c.sock", NULL },
 	{ "persist-key", P2P, "persist-key", NULL },
 	{ "persist-tun", P2P, "persist-tun", NULL },
