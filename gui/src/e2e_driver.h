@@ -3,7 +3,10 @@
 // (gui/tests/e2e_netns.sh). Enabled only by --e2e DIR. Every 200 ms it appends one JSON line to DIR/model.jsonl:
 //   {"ms": <epoch ms>, "state": "<controller state>", "paths": [{"ifname", "state", "up", "txBytes", "rxBytes", ...}]}
 // and when a file DIR/shoot-TAG appears it removes it, saves every screen as DIR/TAG-<screen>.png and then
-// creates DIR/TAG.done. The test only reads; it never reaches into the process.
+// creates DIR/TAG.done. When a file DIR/click-TAG appears (its content: a control's Accessible.name) it removes
+// it, activates the visible control of that name as a click would (toggle + toggled() if checkable, clicked()), and creates
+// DIR/TAG.clicked (or DIR/TAG.unclicked holding the reason: no such visible control, disabled). The test drives
+// the GUI only through those clicks, by the names a screen reader would read; it never reaches into the process.
 #pragma once
 
 #include <QObject>
@@ -23,6 +26,7 @@ class E2eDriver : public QObject {
   void tick();
   void writeModel();
   void shoot(const QString &tag);
+  void click(const QString &tag, const QString &name);
 
   QQuickWindow *win_;
   Controller *ctl_;

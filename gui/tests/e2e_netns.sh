@@ -66,7 +66,7 @@ setpriv --reuid nobody --regid "$(id -g nobody)" --clear-groups env -i PATH=/usr
 	XDG_RUNTIME_DIR="$home" QT_QPA_PLATFORM=offscreen QT_QUICK_BACKEND=software \
 	DBUS_SYSTEM_BUS_ADDRESS="$BH_BUS" DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent \
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}" LSAN_OPTIONS="${LSAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" \
-	"$gui" --profile-dir "$home/profiles" --import "$home/e2e.ovpn" --connect-profile e2e \
+	"$gui" --profile-dir "$home/profiles" --import "$home/e2e.ovpn" \
 	--admin "unix:$TB_DIR/gw-mgmt.sock" --e2e "$e2e" >"$TB_DIR/gui.log" 2>&1 &
 guipid=$!
 TB_PIDS+=("$guipid")
@@ -101,6 +101,30 @@ wait_model() {	# SECONDS EXPR [ARGS]: until EXPR is True
 	done
 	return 1
 }
+# click TAG NAME: the GUI clicks the visible control whose Accessible.name is NAME (e2e_driver.h); retried
+# while the control is not laid out yet
+click() {
+	local tag=$1 name=$2 k
+	for ((k = 0; k < 5; k++)); do
+		rm -f "$e2e/$tag.clicked" "$e2e/$tag.unclicked"
+		printf '%s' "$name" >"$e2e/.req-$tag" && mv "$e2e/.req-$tag" "$e2e/click-$tag"
+		for _ in $(seq 100); do [ -e "$e2e/$tag.clicked" ] || [ -e "$e2e/$tag.unclicked" ] && break; sleep 0.1; done
+		[ -e "$e2e/$tag.clicked" ] && { echo "ok: clicked '$name'"; return 0; }
+		kill -0 "$guipid" 2>/dev/null || fail "braid-gui exited: $(tail -n 20 "$TB_DIR/gui.log")"
+		sleep 0.5
+	done
+	fail "GUI could not click '$name': $(cat "$e2e/$tag.unclicked" 2>/dev/null || echo 'no answer')"
+}
+for _ in $(seq 300); do [ -s "$e2e/model.jsonl" ] && break; sleep 0.1; done
+[ -s "$e2e/model.jsonl" ] || fail "braid-gui wrote no model line: $(tail -n 20 "$TB_DIR/gui.log")"
+# as a user: the Profiles screen, then the imported profile's Connect button (a wrong name must be refused)
+click nav "Show the Profiles screen"
+printf '%s' "Connect profile no-such" >"$e2e/.req-bad" && mv "$e2e/.req-bad" "$e2e/click-bad"
+for _ in $(seq 100); do [ -e "$e2e/bad.unclicked" ] || [ -e "$e2e/bad.clicked" ] && break; sleep 0.1; done
+grep -q "no visible control named 'Connect profile no-such'" "$e2e/bad.unclicked" 2>/dev/null \
+	|| fail "a click on a control that does not exist was not refused"
+click connect "Connect profile e2e"
+click home "Show the Connection screen"
 a1=$(tb_cli_addr 1)
 a2=$(tb_cli_addr 2)
 both_up='last is not None and last["state"] == "Connected" and all(path(last, a) and path(last, a)["up"] for a in args)'
