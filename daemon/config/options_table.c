@@ -200,6 +200,7 @@ static const struct opt_def opt_table[] = {
 	{ "fast-io", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "tun-mtu-extra", 1, 1, opt_accept, false, NOBLOB, 0 },
 	{ "comp-noadapt", 0, 0, opt_accept, false, NOBLOB, 0 },
+	{ "disable-dco", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "mute-replay-warnings", 0, 0, opt_flag, false, FIELD(mute_replay_warnings) },
 	{ "mute", 1, 1, opt_int_check, false, NOBLOB, 0 },
 	{ "sndbuf", 1, 1, opt_sockbuf, false, NOBLOB, 0 },
