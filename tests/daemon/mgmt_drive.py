@@ -32,7 +32,7 @@ NOTE_DROP = (">LOG:", ">BYTECOUNT:", ">BYTECOUNT_CLI:", ">ECHO:")
 # >CLIENT:ENV names braidd gives (a subset of stock's); the others are left out of both sides
 ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|untrusted_ip|untrusted_port|"
                       r"ifconfig_pool_remote_ip|ifconfig_pool_netmask|ifconfig_pool_remote_ip6|"
-                      r"time_unix|bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Z_]+|tls_id_\d+|tls_serial_\d+|tls_serial_hex_\d+|"
+                      r"time_unix|bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Za-z0-9_]+|tls_id_\d+|tls_serial_\d+|tls_serial_hex_\d+|"
                       r"tls_digest_\d+|tls_digest_sha256_\d+|X509_\d+_[A-Za-z0-9_]+)=")
 
 
