@@ -32,7 +32,7 @@ vm_vmlinux "$kv" "$cache" >/dev/null || exit 1
 vm_initrd_9p "$kv" "$cache" >/dev/null || exit 1
 log=$cache/serial-$$.log
 t0=$(date +%s)
-vm_run_9p "$kv" "$cache" "$work" "$log" "sh $src/tests/kmod/guest.sh $ko $src $work"
+VM_SRC=$src vm_run_9p "$kv" "$cache" "$work" "$log" "sh $src/tests/kmod/guest.sh $ko $src $work"
 rc=$?
 cat "$log"
 rm -f "$log"

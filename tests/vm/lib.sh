@@ -121,7 +121,8 @@ vm_boot() {
 #                                    root (tag hostroot, ro, cache=loose), tmpfs on /tmp and /run, the control dir
 #                                    (tag ctl) at /run/ctl and the work dir (tag work) at its host path, then
 #                                    switch_roots and runs /run/ctl/cmd.sh; its status goes to /run/ctl/rc
-#   vm_run_9p KV DIR WORK LOG CMD    boot, run CMD (sh) in WORK with WORK writable; serial console to LOG;
+#   vm_run_9p KV DIR WORK LOG CMD    boot, run CMD (sh) in WORK with WORK writable (VM_SRC=DIR: also DIR, read-only,
+#                                    at its host path: the guest's tmpfs /tmp would hide a tree under /tmp); serial console to LOG;
 #                                    returns CMD's status, 99 when the guest wrote none (panic, hang, timeout)
 vm_initrd_9p() {
 	local kv=$1 dir=$2 t f a
@@ -149,7 +150,15 @@ mount -t tmpfs tmpfs /newroot/tmp
 mount -t tmpfs tmpfs /newroot/run
 mkdir -p /newroot/run/ctl
 mount -t 9p -o $o ctl /newroot/run/ctl || { echo "initrd: no ctl"; poweroff -f; }
+# the source and work dirs at their host paths; a path under /tmp or /run (hidden by the tmpfs above) gets
+# its mount point made on that tmpfs
+s=$(cat /newroot/run/ctl/srcdir 2>/dev/null)
+if [ -n "$s" ]; then
+	[ -d "/newroot$s" ] || mkdir -p "/newroot$s" || { echo "initrd: no mount point for $s"; poweroff -f; }
+	mount -t 9p -o $o,ro src "/newroot$s" || { echo "initrd: no source dir $s"; poweroff -f; }
+fi
 w=$(cat /newroot/run/ctl/workdir)
+[ -d "/newroot$w" ] || mkdir -p "/newroot$w" || { echo "initrd: no mount point for $w"; poweroff -f; }
 mount -t 9p -o $o work "/newroot$w" || { echo "initrd: no work dir $w"; poweroff -f; }
 mount --move /proc /newroot/proc
 mount --move /sys /newroot/sys
@@ -170,6 +179,12 @@ vm_run_9p() {
 	ctl=$(mktemp -d /tmp/braid-vmctl.XXXXXX)
 	printf '%s\n' "$cmd" >"$ctl/cmd.sh"
 	printf '%s\n' "$work" >"$ctl/workdir"
+	local srcdev=()
+	if [ -n "${VM_SRC:-}" ]; then	# a source tree the guest reads at its host path (needed when it is under /tmp)
+		printf '%s\n' "$VM_SRC" >"$ctl/srcdir"
+		srcdev=(-fsdev "local,id=s,path=$VM_SRC,security_model=none,readonly=on,multidevs=remap"
+			-device virtio-9p-pci,fsdev=s,mount_tag=src)
+	fi
 	timeout --foreground -k 10 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -M pc -cpu max -smp 1 -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$dir/vmlinux-$kv" -initrd "$dir/initrd9p-$kv.cpio.gz" \
@@ -178,6 +193,7 @@ vm_run_9p() {
 		-device virtio-9p-pci,fsdev=r,mount_tag=hostroot \
 		-fsdev "local,id=w,path=$work,security_model=none,multidevs=remap" \
 		-device virtio-9p-pci,fsdev=w,mount_tag=work \
+		"${srcdev[@]}" \
 		-fsdev "local,id=c,path=$ctl,security_model=none" -device virtio-9p-pci,fsdev=c,mount_tag=ctl \
 		-serial "file:$log" -monitor none </dev/null
 	rc=99
