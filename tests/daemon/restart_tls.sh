@@ -35,7 +35,7 @@ t0=$(rs_now)
 kill -HUP "${BD_PID[gw]}"
 rs_wait_count gw "SIGHUP: configuration read again" 1 5 || fail "gateway: no reload logged"
 grep -qF "shutting down: sent RESTART to 1 client(s)" "$TB_DIR/gw.log" || fail "gateway: no RESTART sent"
-grep -qF "(the socket kept from before the restart)" "$TB_DIR/gw.log" || fail "gateway: the UDP socket was not kept"
+rs_wait_count gw "(the socket kept from before the restart)" 1 5 || fail "gateway: the UDP socket was not kept"	# logged just after the reload line
 rs_wait_count cli "state: CONNECTED" $((n + 1)) 10 || fail "client did not reconnect"
 el=$(rs_back "$TB_CLI" "$TM_GW_TUN" "$t0" 5 "SIGHUP on the gateway")
 tb_exec "$TB_CLI" ip -o route show 10.77.0.0/16 | grep -q . || fail "client: the route pushed by the re-read config is missing"
