@@ -79,3 +79,24 @@ EOC
 	BH_LAST_PID=$!
 	bh_wait_name org.freedesktop.PolicyKit1
 }
+
+# bh_scratch TAG: a scratch dir $tmp (mode 755: nobody reads it), a netns name $ns, the pid list $pids, a cleanup
+# on exit (kill and reap $pids, delete $ns and $tmp) and fail MSG (prints every log/out file of $tmp, exits 1)
+bh_scratch() {
+	tmp=$(mktemp -d "/tmp/$1.XXXXXX")
+	chmod 755 "$tmp"
+	ns=$1$$
+	pids=()
+	trap _bh_cleanup EXIT
+	fail() {
+		echo "FAIL: $*"
+		for f in "$tmp"/*.log "$tmp"/*.out; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done
+		exit 1
+	}
+}
+_bh_cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+	ip netns del "$ns" 2>/dev/null || true
+	rm -rf "$tmp"
+}

@@ -16,18 +16,7 @@ source "$(dirname "$0")/bus_lib.sh"
 bh_require
 id nobody >/dev/null && id polkitd >/dev/null
 
-tmp=$(mktemp -d /tmp/bh-async.XXXXXX)
-chmod 755 "$tmp"
-ns=bha$$
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-	ip netns del "$ns" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$tmp"/*.log "$tmp"/*.out; do [ -f "$f" ] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
+bh_scratch bha
 
 bh_bus_start "$tmp" "$src" || fail "dbus-daemon did not start"
 pids+=("$BH_LAST_PID")

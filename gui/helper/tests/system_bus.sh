@@ -17,18 +17,7 @@ source "$(dirname "$0")/bus_lib.sh"
 bh_require
 id nobody >/dev/null && id daemon >/dev/null
 
-tmp=$(mktemp -d /tmp/bh-bus.XXXXXX)
-chmod 755 "$tmp"
-ns=bh$$
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-	ip netns del "$ns" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; for f in "$tmp"/*.log; do echo "--- $f"; tail -n 20 "$f"; done; exit 1; }
+bh_scratch bh
 
 # --- the bus (bus_lib.sh): a system bus's default policy, the packaged helper policy, polkit's policy
 bh_bus_start "$tmp" "$src" || fail "dbus-daemon did not start"
