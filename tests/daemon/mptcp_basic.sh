@@ -10,10 +10,7 @@
 set -uo pipefail
 TM_BLOB_BYTES=16777216
 source "$(dirname "$0")/mptcp_lib.sh"
-tm_setup 2
-tb_tbf 1 20
-tb_tbf 2 20
-for ns in "$TB_CLI" "$TB_SRV"; do tb_exec "$ns" sysctl -qw net.mptcp.enabled=1; done
+mt_bed 20
 lim0=$(tb_exec "$TB_CLI" ip mptcp limits show)
 
 mt_gateway gw "control-socket $TB_DIR/gw.ctl"

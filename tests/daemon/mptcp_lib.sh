@@ -4,6 +4,7 @@
 # mptcp_lib.sh - helpers for the MPTCP-transport tests (docs/braidd.md "MPTCP"), on top of tls_mp_lib.sh:
 # a braidd gateway on TCP 10.1.2.2:1194 and a braidd (or stock openvpn) TCP client in the bed of N paths.
 #
+# mt_bed MBIT                 the bed of 2 paths, each tbf-shaped to MBIT Mbit/s, MPTCP enabled in the client and server
 # mt_gateway NAME [lines...]   braidd gateway, proto tcp-server (`mptcp on` unless a line says otherwise)
 # mt_client NAME [lines...]    braidd client, proto tcp-client, status in NAME.status every second
 # mt_paths NAME                the client's "Braid path" lines (index,local,remote,state,tx_pkts,tx_bytes,rx_pkts,rx_bytes,...)
@@ -11,6 +12,14 @@
 # mt_endpoints NS              `ip mptcp endpoint show` in NS
 source "$(dirname "${BASH_SOURCE[0]}")/tls_mp_lib.sh"
 [ -e /proc/sys/net/mptcp/enabled ] || { echo "SKIP: no MPTCP in this kernel"; exit 77; }
+
+mt_bed() {
+	local ns
+	tm_setup 2
+	tb_tbf 1 "$1"
+	tb_tbf 2 "$1"
+	for ns in "$TB_CLI" "$TB_SRV"; do tb_exec "$ns" sysctl -qw net.mptcp.enabled=1; done
+}
 
 mt_gateway() {
 	local name=$1
