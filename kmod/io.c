@@ -302,16 +302,18 @@ int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	u32 peer_id;
 	int err;
 
-	if (!bs || !pskb_may_pull(skb, off + BRAID_DATA_V2_OVERHEAD))
+	if (!bs || !pskb_may_pull(skb, off + 1))
 		return 1;
 	if (skb->data[off] >> 3 == BRAID_DCO_UP_OPCODE) {
-		/* only the module writes this opcode: a forged one never reaches the reader */
-		net_dbg_ratelimited("%s: rx drop: up opcode from the network\n", bs->bdev->dev->name);
+		/* only the module writes this opcode (any length): none forged to userspace */
+		net_dbg_ratelimited("%s: rx drop: up opcode from the network\n",
+				    bs->bdev->dev->name);
 		dev_core_stats_rx_dropped_inc(bs->bdev->dev);
 		kfree_skb(skb);
 		return 0;
 	}
-	if (skb->data[off] >> 3 != BRAID_OP_DATA_V2)
+	if (skb->data[off] >> 3 != BRAID_OP_DATA_V2 ||
+	    !pskb_may_pull(skb, off + BRAID_DATA_V2_OVERHEAD))
 		return 1;
 	peer_id = get_unaligned_be32(skb->data + off) & BRAID_DCO_PEER_ID_MAX;
 	peer = braid_peer_lookup(bs->bdev, peer_id);

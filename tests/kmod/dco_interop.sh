@@ -84,7 +84,7 @@ case $got in
 esac
 # keepalive: OpenVPN's ping (not an IP packet) sealed by daemon/dc must reach the path socket's reader as an
 # up-opcode datagram (BRAID_DCO_UP_OPCODE 31: 0xf8 | key id 1, peer id 5, packet id 2, 16 zero bytes, the
-# ping magic); a forged up-opcode datagram sent first from the network must not reach it.
+# ping magic); forged up-opcode datagrams sent first from the network (32 bytes, 3 bytes) must not reach it.
 ping=2a187bf3641eb4cb07ed2d0a981fc748
 ip netns exec $u python3 -c '
 import socket, subprocess, sys
@@ -93,11 +93,12 @@ out = subprocess.run([sys.argv[1], "encrypt", "--cipher", "AES-256-GCM", "--key2
                      check=True, capture_output=True, text=True).stdout.split()[0]
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195))
 u.sendto(bytes([0xf9, 0, 0, 5, 0, 0, 0, 9]) + bytes(16) + b"forged", ("192.168.79.2", 1194))
+u.sendto(bytes([0xf9, 0, 0]), ("192.168.79.2", 1194))
 u.sendto(bytes.fromhex(out), ("192.168.79.2", 1194))' "$bin" "$K2" "$ping"
 wait $upid
 got=$(sed -n 2p /tmp/interop-up.$$)
 [ "$got" = "f900000500000002$(printf '0%.0s' $(seq 32))$ping" ] &&
-	ok "interop: keepalive ping handed up to userspace as up-opcode 31 ($(echo "$got" | cut -c1-24)...), forged one dropped" ||
+	ok "interop: keepalive ping handed up to userspace as up-opcode 31 ($(echo "$got" | cut -c1-24)...), forged ones dropped" ||
 	nok "interop: keepalive hand-up: got '$got'"
 rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$
 echo "interop: $fail failed"
