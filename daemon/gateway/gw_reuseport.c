@@ -69,6 +69,7 @@ static int silent(enum libbpf_print_level l, const char *fmt, va_list ap)
 
 int braid_gw_reuseport_attach(const int *fds, unsigned n, struct braid_gw_reuseport **out)
 {
+	libbpf_print_fn_t old;
 	struct braid_gw_reuseport *rp;
 	int r = 0, pfd, msock;
 	unsigned w;
@@ -80,14 +81,16 @@ int braid_gw_reuseport_attach(const int *fds, unsigned n, struct braid_gw_reusep
 	if (!rp)
 		return -ENOMEM;
 	rp->n = n;
-	libbpf_set_print(silent); /* the caller logs the one line that matters */
+	old = libbpf_set_print(silent); /* the caller logs the one line that matters */
 	rp->skel = braid_reuseport_peerid__open();
 	if (!rp->skel) {
 		r = errno ? -errno : -EINVAL;
+		libbpf_set_print(old);
 		goto fail;
 	}
 	rp->skel->rodata->nworkers = n;
 	r = braid_reuseport_peerid__load(rp->skel);
+	libbpf_set_print(old);
 	if (r)
 		goto fail;
 	msock = bpf_map__fd(rp->skel->maps.braid_rp_socks);

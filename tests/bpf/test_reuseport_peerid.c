@@ -13,6 +13,8 @@
  *    peer-id 0xffffff and a 1-byte packet from 40 source ports: all packets
  *    of one source reach one socket, more than one socket gets sources, the
  *    by_hash counters sum to the number sent;
+ *  - without privileges (a child as uid 65534, no capabilities) the loader
+ *    answers -EPERM, the gateway's cue to log one line and run one worker;
  *  - BPF_PROG_TEST_RUN is tried and its answer printed (sk_reuseport has no
  *    test_run on kernels up to at least 6.18: the map counts above are the
  *    check of the peer-id -> worker rule).
@@ -29,6 +31,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gateway/gw_reuseport.h"
@@ -249,6 +252,31 @@ out:
 		close(fds[w]);
 }
 
+/* In a child without privileges: the loader must refuse with -EPERM, nothing attached. */
+static void unprivileged(void)
+{
+	struct sockaddr_in srv = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int st = 0, fds[2];
+	pid_t p = fork();
+
+	CHECK(p >= 0, "fork: %s", strerror(errno));
+	if (p == 0) {
+		struct braid_gw_reuseport *rp = NULL;
+		int r;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		if (braid_gw_reuseport_open((struct sockaddr *)&srv, sizeof(srv), 2, fds))
+			_exit(3);
+		r = braid_gw_reuseport_attach(fds, 2, &rp);
+		fprintf(stderr, "unprivileged attach: %s\n", strerror(-r));
+		_exit(r == -EPERM && !rp ? 0 : 4);
+	}
+	waitpid(p, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "unprivileged attach: child status %d (2 setuid, 3 sockets, "
+	      "4 not -EPERM)", st);
+}
+
 int main(void)
 {
 	int r;
@@ -264,6 +292,7 @@ int main(void)
 	}
 	one_group(2);
 	one_group(3);
+	unprivileged();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;
