@@ -219,6 +219,7 @@ int braid_client_run(struct braid_client *c)
 		if (c->exit_req)
 			break;
 	}
+	client_mgmt_updown(c, false);	/* >UPDOWN:DOWN before EXITING, as stock */
 	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the next role takes the interface over */
 		client_mgmt_reload(c);
 	else

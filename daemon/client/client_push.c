@@ -7,6 +7,7 @@
  */
 #include "client/client_push.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "client/client_setup.h"
 #include "client/client_sp.h"
 #include "client/client_state.h"
+#include "config/config.h"
 #include "ctl/session.h"
 #include "dataplane/mssfix.h"
 #include "dc/dc.h"
@@ -52,17 +54,72 @@ static void apply_dns(struct braid_client *c)
 	braid_dns_apply(&c->dns, c->tun.name, &dc);
 }
 
+#define CERT_ENV_MAX 32
+
+/* The server's identity as stock gives it: common_name, untrusted_*, its certificate chain. */
+static int env_peer(struct braid_client *c, struct braid_script_env *e)
+{
+	char *cv[CERT_ENV_MAX], a[INET6_ADDRSTRLEN] = "?", port[8] = "0";
+	size_t n;
+	int r = 0;
+
+	if (c->remote.sa.sa_family == AF_INET) {
+		inet_ntop(AF_INET, &c->remote.in.sin_addr, a, sizeof(a));
+		snprintf(port, sizeof(port), "%u", ntohs(c->remote.in.sin_port));
+	} else if (c->remote.sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &c->remote.in6.sin6_addr, a, sizeof(a));
+		snprintf(port, sizeof(port), "%u", ntohs(c->remote.in6.sin6_port));
+	}
+	if (c->s && braid_ctls_peer_cn(c->s)[0])
+		r = braid_script_env_add(e, "common_name", "%s", braid_ctls_peer_cn(c->s));
+	if (!r)
+		r = braid_script_env_add(e, "untrusted_ip", "%s", a);
+	if (!r)
+		r = braid_script_env_add(e, "untrusted_port", "%s", port);
+	if (r || !c->s)
+		return r;
+	n = braid_ctls_peer_cert_env(c->s, cv, CERT_ENV_MAX);
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(cv[i], '=');
+
+		if (!r && eq) {
+			*eq = '\0';
+			r = braid_script_env_add(e, cv[i], "%s", eq + 1);
+		}
+		free(cv[i]);
+	}
+	return r;
+}
+
+int client_script_env(struct braid_client *c, struct braid_script_env *e, const char *type)
+{
+	int r = braid_script_env_tunnel(e, c->o, type, c->tun.name, c->tun_mtu, &c->pushed,
+					&c->remote);
+
+	if (!r)
+		r = env_peer(c, e);
+	if (!r)
+		r = braid_script_env_process(e, c->o);
+	if (!r && !strcmp(type, "down"))	/* what ends the tunnel, as stock names it */
+		r = braid_script_env_add(e, "signal", "%s",
+					 !c->exit_req ? "sigusr1" :
+					 c->exit_code == BRAID_RUN_RELOAD ? "sighup" : "sigterm");
+	if (!r)
+		r = braid_script_env_finish(e);
+	return r;
+}
+
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c)
 {
+	client_mgmt_updown(c, false);
 	braid_dns_restore(&c->dns);
 	if (c->tun_open)
 		braid_push_unapply(&c->pnet, c->tun.nl);
 	if (c->up_ran && c->o->down) {
 		struct braid_script_env env = { 0 };
 
-		if (!braid_script_env_tunnel(&env, c->o, "down", c->tun.name, c->tun_mtu,
-					     &c->pushed, &c->remote))
+		if (!client_script_env(c, &env, "down"))
 			braid_script_run("down", c->o->down, c->o, c->tun.name, c->tun_mtu,
 					 &c->pushed, &env);
 		braid_script_env_free(&env);
@@ -221,7 +278,7 @@ int client_process_push(struct braid_client *c)
 	if (o->up) {
 		struct braid_script_env env = { 0 };
 
-		r = braid_script_env_tunnel(&env, o, "up", c->tun.name, c->tun_mtu, p, &c->remote);
+		r = client_script_env(c, &env, "up");
 		if (!r)
 			r = braid_script_run("up", o->up, o, c->tun.name, c->tun_mtu, p, &env);
 		braid_script_env_free(&env);
@@ -240,6 +297,7 @@ int client_process_push(struct braid_client *c)
 	}
 	if (p->n_routes || p->redirect)
 		client_mgmt_state(c, "ADD_ROUTES", NULL);
+	client_mgmt_updown(c, true);
 	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {

@@ -554,6 +554,8 @@ static void on_text(struct gw_client *c, const char *t)
 		send_push(c);
 	} else if (!strcmp(t, "EXIT")) {
 		braid_gw_client_kill(c, "explicit exit notification (control EXIT)");
+	} else if (!strncmp(t, "CR_RESPONSE,", 12)) {
+		braid_gw_mgmt_cr_response(c, t);
 	} else {
 		braid_dbg("%s/%s: control message ignored: %.60s", braid_gw_cname(c), c->real, t);
 	}

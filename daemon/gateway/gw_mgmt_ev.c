@@ -14,6 +14,7 @@
 #include "control/mgmt.h"
 #include "ctl/session.h"
 #include "gateway/gw_script.h"
+#include "util/log.h"
 
 #define CERT_ENV_MAX 32
 #define ENV_MAX (64 + CERT_ENV_MAX)
@@ -29,7 +30,7 @@ static unsigned active_clients(const struct braid_gateway *g)
 }
 
 static void event_env(struct gw_client *c, const char *what, long kid, bool disconnect,
-		      bool connect)
+		      bool connect, const char *cr_text)
 {
 	struct braid_gateway *g = c->g;
 	char *env[ENV_MAX];
@@ -61,7 +62,11 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 	if (!disconnect)
 		ADD("n_clients=%u", active_clients(g));
 #undef ADD
-	braid_mgmt_client_event(g->mg, what, c->cid, kid, (const char *const *)env, n);
+	if (cr_text)
+		braid_mgmt_client_cr_response(g->mg, c->cid, (unsigned)kid, cr_text,
+					      (const char *const *)env, n);
+	else
+		braid_mgmt_client_event(g->mg, what, c->cid, kid, (const char *const *)env, n);
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(env[i], "password=", 9))
 			sodium_memzero(env[i], strlen(env[i]));
@@ -70,7 +75,16 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 
 static void event(struct gw_client *c, const char *what, long kid, bool disconnect)
 {
-	event_env(c, what, kid, disconnect, !strcmp(what, "CONNECT"));
+	event_env(c, what, kid, disconnect, !strcmp(what, "CONNECT"), NULL);
+}
+
+void braid_gw_mgmt_cr_response(struct gw_client *c, const char *text)
+{
+	if (c->g->mg)
+		event_env(c, "CR_RESPONSE", (long)c->mgmt_kid, false, false, text);
+	else
+		braid_dbg("%s/%s: CR_RESPONSE ignored (no management interface)",
+			  braid_gw_cname(c), c->real);
 }
 
 void braid_gw_mgmt_connect(struct gw_client *c, bool reauth)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/log.h"
@@ -147,7 +148,7 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD("proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" : "tcp-client");
 	}
 	if (!p)
-		return inherit_environ(e);
+		return 0;
 	if (p->has_ifconfig) {
 		ADD("ifconfig_local", "%s", ntop4(p->ifc_local, a, sizeof(a)));
 		if (p->topology == BRAID_TOPO_SUBNET)
@@ -213,6 +214,30 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD(name, "dhcp-option %s", p->dhcp[i]);
 	}
 #undef ADD
+	return 0;
+}
+
+int braid_script_env_process(struct braid_script_env *e, const struct braid_options *o)
+{
+	static time_t start;
+	int r = 0;
+
+	if (!start)
+		start = time(NULL);
+	if (o->config_path[0] && !env_has(e, "config="))
+		r = braid_script_env_add(e, "config", "%s", o->config_path);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_log_redirect", "%d", o->log_path ? 1 : 0);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_start_time", "%lld", (long long)start);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_pid", "%d", (int)getpid());
+	return r;
+}
+
+int braid_script_env_finish(struct braid_script_env *e)
+{
+	e->n_own = e->n;
 	return inherit_environ(e);
 }
 

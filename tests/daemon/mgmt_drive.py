@@ -3,7 +3,10 @@
 """mgmt_drive.py - drive an OpenVPN management interface (stock openvpn or braidd) with a script
 and print a normalised transcript, so two daemons' transcripts can be diffed.
 
-  mgmt_drive.py HOST:PORT|PATH SCRIPT OUT.json
+  mgmt_drive.py HOST:PORT|PATH|listen:HOST:PORT SCRIPT OUT.json
+
+listen:HOST:PORT: be the management client a daemon with `management-client` connects out to
+(listens, creates $MGMT_READY if set once listening, serves the first connection).
 
 SCRIPT: one step a line:
   CMD text             send a command; read its reply (by its shape: a SUCCESS:/ERROR: line, lines
@@ -21,6 +24,7 @@ Normalised: times (epoch and dates), pids, byte counts, the version title and th
 out); not the states, their order, the reply texts, addresses or ports.
 """
 import json
+import os
 import re
 import socket
 import sys
@@ -69,7 +73,16 @@ def norm(line):
 
 class Conn:
     def __init__(self, where):
-        if ":" in where and not where.startswith("/"):
+        if where.startswith("listen:"):
+            host, port = where[len("listen:"):].rsplit(":", 1)
+            ls = socket.create_server((host, int(port)))
+            ls.settimeout(30)
+            ready = os.environ.get("MGMT_READY")
+            if ready:
+                open(ready, "w").close()
+            self.s, _ = ls.accept()
+            ls.close()
+        elif ":" in where and not where.startswith("/"):
             host, port = where.rsplit(":", 1)
             self.s = socket.create_connection((host, int(port)), timeout=10)
         else:
@@ -217,8 +230,12 @@ def main():
             open(arg, "w").close()
         elif op == "SLEEP":
             end = time.monotonic() + float(arg)
-            while c.line(end) is not None:
-                pass
+            try:
+                while c.line(end) is not None:
+                    pass
+            except EOFError:  # the daemon closed the connection (it exited): the script ends
+                c.raw.append("<closed>")
+                break
         else:
             sys.exit("bad step: " + step)
     # what is still in flight
