@@ -5,6 +5,7 @@
  */
 #include "gateway/gw_mgmt_ev.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 		n = k;
 	}
 #define ADD(...) do { if (asprintf(&env[n], __VA_ARGS__) >= 0) n++; } while (0)
-	if (kid >= 0 && c->ctl && braid_ctls_peer_password(c->ctl)[0])
+	if (kid >= 0 && !cr_text && c->ctl && braid_ctls_peer_password(c->ctl)[0])
 		ADD("password=%s", braid_ctls_peer_password(c->ctl));	/* the protocol: never logged */
 	ADD("common_name=%s", braid_gw_cname(c));
 	if (c->user[0])
@@ -103,6 +104,12 @@ void braid_gw_mgmt_established(struct gw_client *c)
 	if (c->has_v4 && braid_mgmt_client_auth(c->g->mg)) {
 		braid_gw_v4str(c->v4, a, sizeof(a));
 		braid_mgmt_client_address(c->g->mg, c->cid, a, true);
+	}
+	if (c->has_v6 && braid_mgmt_client_auth(c->g->mg)) {	/* stock announces both */
+		char a6[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, &c->v6, a6, sizeof(a6));
+		braid_mgmt_client_address(c->g->mg, c->cid, a6, true);
 	}
 	event(c, "ESTABLISHED", -1, false);
 }

@@ -40,6 +40,14 @@ ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|
                       r"tls_digest_\d+|tls_digest_sha256_\d+|X509_\d+_[A-Za-z0-9_]+)=")
 
 
+# >UPDOWN:ENV values that must differ between two runs (pid, start time, the config file)
+UPDOWN_NORM = {"daemon_pid": lambda v: "N", "daemon_start_time": lambda v: "T",
+               "config": lambda v: "CONF" if v.endswith(".conf") else v}
+# >UPDOWN:ENV names stock gives and braidd does not (docs/braidd.md "Scripts"): left out of both sides,
+# listed by mgmt_compare.py
+UPDOWN_SKIP = {"route_net_gateway", "redirect_gateway"}
+
+
 # GET_CONFIG comes only when the push takes a second or more (stock and braidd alike): a matter of
 # timing on a loaded host, so it is left out of both transcripts
 GET_CONFIG = re.compile(r"^(>STATE:)?T,GET_CONFIG,")
@@ -94,6 +102,7 @@ class Conn:
         self.bytecounts = []
         self.env = []
         self.env_other = set()
+        self.updown = []
         self.mark = 0  # WAIT looks at the lines from here on
 
     def line(self, deadline):
@@ -126,6 +135,20 @@ class Conn:
                     self.env.append(k + "=" + v)
                 else:
                     self.env_other.add(kv.split("=", 1)[0])
+                return ln
+            if ln.startswith(">UPDOWN:ENV,") and ln != ">UPDOWN:ENV,END":
+                k, _, v = ln[len(">UPDOWN:ENV,"):].partition("=")
+                if k in UPDOWN_NORM:
+                    v = UPDOWN_NORM[k](v)
+                if k in UPDOWN_SKIP:
+                    self.env_other.add("UPDOWN:" + k)
+                else:
+                    self.updown.append(k + "=" + v)
+                return ln
+            if ln == ">UPDOWN:ENV,END":
+                self.notes.append(">UPDOWN:ENV " + " ".join(sorted(self.updown)))
+                self.updown = []
+                self.notes.append(ln)
                 return ln
             if ln == ">CLIENT:ENV,END":
                 self.notes.append(">CLIENT:ENV " + " ".join(sorted(self.env)))
