@@ -267,7 +267,7 @@ static void start_connect_script(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_authscript_req req;
-	char *env[64];
+	char *env[BRAID_GW_SCRIPT_ENV_MAX];
 	size_t n;
 	int fd, r;
 
@@ -279,7 +279,7 @@ static void start_connect_script(struct gw_client *c)
 		return;
 	}
 	close(fd);
-	n = braid_gw_client_env(c, env, 64, false);
+	n = braid_gw_script_env(c, env, BRAID_GW_SCRIPT_ENV_MAX, BRAID_GW_ENV_CONNECT);
 	memset(&req, 0, sizeof(req));
 	req.cmd = g->o->client_connect;
 	req.script_type = "client-connect";
@@ -418,9 +418,12 @@ static int start_auth_script(struct gw_client *c)
 {
 	struct braid_options *o = c->g->o;
 	struct braid_authscript_req req;
+	char *env[BRAID_GW_SCRIPT_ENV_MAX];
+	size_t n = braid_gw_script_env(c, env, BRAID_GW_SCRIPT_ENV_MAX, BRAID_GW_ENV_VERIFY);
 	int r;
 
 	memset(&req, 0, sizeof(req));
+	req.env = (const char *const *)env;
 	req.cmd = o->auth_user_pass_verify;
 	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
 	req.username = braid_ctls_peer_username(c->ctl);
@@ -429,6 +432,7 @@ static int start_auth_script(struct gw_client *c)
 	req.untrusted_ip = c->ip;
 	req.untrusted_port = c->port;
 	r = braid_authscript_start(&c->as, &req, braid_gw_now_ms());
+	braid_gw_env_free(env, n);
 	if (r) {
 		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", braid_gw_cname(c), c->real,
 			  o->auth_user_pass_verify, strerror(-r));
