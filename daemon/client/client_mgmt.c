@@ -15,14 +15,12 @@
 #include <sodium.h>
 
 #include "client/client_mp.h"
-#include "client/client_push.h"
 #include "client/client_setup.h"
 #include "client/client_status.h"
 #include "control/mgmt.h"
 #include "control/mgmt_cfg.h"
 #include "control/mgmt_line.h"
 #include "ctl/session.h"
-#include "session/script.h"
 #include "util/log.h"
 
 static int op_status(void *user, int version, FILE *f)
@@ -188,8 +186,6 @@ static void op_remote(void *user, enum braid_mgmt_remote what, const char *host,
 }
 
 /* cr-response: the answer goes to the server as the control message CR_RESPONSE,B64 */
-#define BRAID_UPDOWN_ENV_MAX 160
-
 static int op_cr_response(void *user, const char *b64)
 {
 	struct braid_client *c = user;
@@ -206,28 +202,6 @@ static int op_cr_response(void *user, const char *b64)
 	else
 		braid_info("SENT CONTROL [server]: 'CR_RESPONSE,[...]'");	/* the answer is a secret */
 	return r;
-}
-
-void client_mgmt_updown(struct braid_client *c, bool up)
-{
-	struct braid_script_env env = { 0 };
-	const char *v[BRAID_UPDOWN_ENV_MAX];
-	size_t n = 0;
-
-	if (!braid_mgmt_up_down_on(c->mg) || c->mg_updown == up)
-		return;
-	c->mg_updown = up;
-	if (client_script_env(c, &env, up ? "up" : "down")) {
-		braid_script_env_free(&env);
-		return;
-	}
-	/* stock's block: the script's variables without script_type (set for a command only) */
-	for (size_t i = 0; i < env.n_own && n < BRAID_UPDOWN_ENV_MAX; i++)
-		if (strncmp(env.v[i], "script_type=", 12) && strncmp(env.v[i], "link_mtu=", 9) &&
-		    strncmp(env.v[i], "signal=", 7))
-			v[n++] = env.v[i];
-	braid_mgmt_up_down(c->mg, up ? "UP" : "DOWN", v, n);
-	braid_script_env_free(&env);
 }
 
 int client_mgmt_open(struct braid_client *c)

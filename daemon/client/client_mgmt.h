@@ -36,11 +36,6 @@ void client_mgmt_reload(struct braid_client *c);
 void client_mgmt_auth_seen(struct braid_client *c);
 /* From the tick: still no PUSH_REPLY 1 s after the keys: GET_CONFIG (once per session), as stock. */
 void client_mgmt_push_wait(struct braid_client *c);
-/*
- * management-up-down: >UPDOWN:UP once the device, its addresses and routes are
- * set (before CONNECTED, as stock), >UPDOWN:DOWN when it goes (once per UP).
- */
-void client_mgmt_updown(struct braid_client *c, bool up);
 /* AUTH_FAILED: credentials from the management interface are dropped and asked again. */
 void client_mgmt_auth_failed(struct braid_client *c);
 

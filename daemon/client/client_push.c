@@ -3,7 +3,8 @@
  * client_push.c - applying a complete PUSH_REPLY (client_push.h): pull-filter,
  * parse, auth-token, NCP cipher check, compression framing, keepalive, data-
  * channel keys (EKM or PRF), then the TUN in OpenVPN's order (MTU, addresses,
- * `up`, routes); and undoing it (routes and addresses, then `down`).
+ * `up`, routes, >UPDOWN:UP); and undoing it (>UPDOWN:DOWN, routes and addresses, then `down`);
+ * the scripts' and >UPDOWN: environment.
  */
 #include "client/client_push.h"
 
@@ -20,6 +21,7 @@
 #include "client/client_setup.h"
 #include "client/client_sp.h"
 #include "client/client_state.h"
+#include "control/mgmt.h"
 #include "config/config.h"
 #include "ctl/session.h"
 #include "dataplane/mssfix.h"
@@ -109,10 +111,34 @@ int client_script_env(struct braid_client *c, struct braid_script_env *e, const 
 	return r;
 }
 
+#define UPDOWN_ENV_MAX 160
+
+void client_updown(struct braid_client *c, bool up)
+{
+	struct braid_script_env env = { 0 };
+	const char *v[UPDOWN_ENV_MAX];
+	size_t n = 0;
+
+	if (!braid_mgmt_up_down_on(c->mg) || c->mg_updown == up)
+		return;
+	c->mg_updown = up;
+	if (client_script_env(c, &env, up ? "up" : "down")) {
+		braid_script_env_free(&env);
+		return;
+	}
+	/* stock's block: the script's variables without script_type (set for a command only) */
+	for (size_t i = 0; i < env.n_own && n < UPDOWN_ENV_MAX; i++)
+		if (strncmp(env.v[i], "script_type=", 12) && strncmp(env.v[i], "link_mtu=", 9) &&
+		    strncmp(env.v[i], "signal=", 7))
+			v[n++] = env.v[i];
+	braid_mgmt_up_down(c->mg, up ? "UP" : "DOWN", v, n);
+	braid_script_env_free(&env);
+}
+
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c)
 {
-	client_mgmt_updown(c, false);
+	client_updown(c, false);
 	braid_dns_restore(&c->dns);
 	if (c->tun_open)
 		braid_push_unapply(&c->pnet, c->tun.nl);
@@ -297,7 +323,7 @@ int client_process_push(struct braid_client *c)
 	}
 	if (p->n_routes || p->redirect)
 		client_mgmt_state(c, "ADD_ROUTES", NULL);
-	client_mgmt_updown(c, true);
+	client_updown(c, true);
 	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {

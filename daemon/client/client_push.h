@@ -20,6 +20,11 @@ struct braid_script_env;
  * down, `signal`; then braidd's own environment (e->n_own marks where it starts).
  */
 int client_script_env(struct braid_client *c, struct braid_script_env *e, const char *type);
+/*
+ * management-up-down: >UPDOWN:UP once the device, its addresses and routes are
+ * set (before CONNECTED, as stock), >UPDOWN:DOWN when it goes (once per UP).
+ */
+void client_updown(struct braid_client *c, bool up);
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c);
 /* Apply the complete PUSH_REPLY in c->pl. 0, or -errno after a restart or exit request. */
