@@ -17,6 +17,7 @@
 
 #include "util/log.h"
 #include "session/push.h"
+#include "session/script.h"
 
 /*
  * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
@@ -149,6 +150,43 @@ size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum
 	if (c->ctl && n + 1 < max)	/* the client's certificate chain, as stock */
 		n += braid_ctls_peer_cert_env(c->ctl, v + n, max - 1 - n);
 	return process_env(c->g, v, n, max);
+}
+
+int braid_gw_updown_script(struct braid_gateway *g, bool up)
+{
+	const struct braid_options *o = g->o;
+	const char *cmd = up ? o->up : o->down;
+	struct braid_script_env env = { 0 };
+	struct braid_pushed p;
+	char *v[64];
+	size_t n;
+	int r;
+
+	if (!cmd)
+		return 0;
+	memset(&p, 0, sizeof(p));	/* only the script's IFCONFIG_LOCAL NETMASK arguments */
+	p.has_ifconfig = g->has_v4;
+	p.ifc_local.s_addr = htonl(g->gw4);
+	p.ifc_remote.s_addr = htonl(g->mask4);
+	n = process_env(g, v, 0, 64);
+	r = braid_script_env_add(&env, "script_type", "%s", up ? "up" : "down");
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(v[i], '=');
+
+		if (!r && eq) {
+			*eq = '\0';
+			r = braid_script_env_add(&env, v[i], "%s", eq + 1);
+		}
+	}
+	braid_gw_env_free(v, n);
+	if (!r && !up)
+		r = braid_script_env_add(&env, "signal", "sigterm");
+	if (!r)
+		r = braid_script_env_finish(&env);
+	if (!r)
+		r = braid_script_run(up ? "up" : "down", cmd, o, g->tun.name, o->tun_mtu, &p, &env);
+	braid_script_env_free(&env);
+	return r;
 }
 
 void braid_gw_env_free(char **v, size_t n)

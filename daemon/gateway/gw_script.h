@@ -31,6 +31,13 @@ void braid_gw_env_free(char **v, size_t n);
 #define BRAID_GW_SCRIPT_ENV_MAX 160
 enum braid_gw_env { BRAID_GW_ENV_CONNECT, BRAID_GW_ENV_DISCONNECT, BRAID_GW_ENV_VERIFY };
 size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum braid_gw_env kind);
+/*
+ * The gateway's own `up` (after the TUN device and its addresses are set) / `down` (after it is
+ * closed) script, as stock's server runs it: `CMD DEV TUN_MTU LINK_MTU IFCONFIG_LOCAL NETMASK init`
+ * with script_type, the process and device variables above and, for down, signal. 0 (also without
+ * the option), or the script's error (session/script.h).
+ */
+int braid_gw_updown_script(struct braid_gateway *g, bool up);
 /* client-disconnect for a client that was connected; runs on after the client is gone. */
 void braid_gw_start_disconnect_script(struct gw_client *c);
 /* Reap finished client-disconnect scripts (wait: until each has ended or timed out). */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The scripts' environment, braidd against stock openvpn 2.6 (docs/braidd.md "Scripts"): a server with
-# auth-user-pass-verify (via-env), client-connect and client-disconnect, a client with up and down (and a
+# up, down, auth-user-pass-verify (via-env), client-connect and client-disconnect, a client with up and down (and a
 # setenv), each script dumping its environment; run once with stock openvpn at both ends, once with braidd
 # at both ends (same configuration files, same PKI), 300 pings of 1000 bytes through the tunnel, then the
 # client stopped. Asserted for each script kind:
@@ -23,7 +23,7 @@ S
 chmod +x "$TB_DIR/dump.sh"
 D=$TB_DIR/dump.sh
 printf 'user1\npass1\n' >"$TB_DIR/up.txt"
-SRV=("script-security 3" "auth-user-pass-verify $D via-env" "client-connect $D" "client-disconnect $D"
+SRV=("script-security 3" "auth-user-pass-verify $D via-env" "client-connect $D" "client-disconnect $D" "up $D" "down $D"
 	"setenv ENVDIR $TB_DIR/srvenv")
 CLI=("client" "dev tun" "proto udp" "remote $(tb_srv_addr 1) 1194" "nobind" "ca $TB_DIR/pki/ca.crt"
 	"cert $TB_DIR/pki/client1.crt" "key $TB_DIR/pki/client1.key" "remote-cert-tls server" "verb 4"
@@ -56,7 +56,12 @@ for impl in openvpn braidd; do
 	for _ in $(seq 1 100); do [ -e "$TB_DIR/srvenv/client-disconnect.env" ] && break; sleep 0.05; done
 	if [ $impl = braidd ]; then bd_stop "srv-$impl"; else tc_server_stop; fi
 	mkdir -p "$TB_DIR/$impl"
-	cp "$TB_DIR"/srvenv/*.env "$TB_DIR"/clienv/*.env "$TB_DIR/$impl/" || fail "$impl: no environment dumps"
+	for side in srv cli; do
+		for f in "$TB_DIR/${side}env"/*.env; do
+			[ -e "$f" ] || fail "$impl: no $side environment dumps"
+			cp "$f" "$TB_DIR/$impl/$side-$(basename "$f")"
+		done
+	done
 	echo "ok: $impl: $(ls "$TB_DIR/$impl" | tr '\n' ' ')"
 done
 [ -n "${ENV_KEEP:-}" ] && cp -r "$TB_DIR/openvpn" "$TB_DIR/braidd" "$ENV_KEEP"/
@@ -96,12 +101,13 @@ for f in sorted(os.listdir(a_dir)):
         print("%s: config: %r vs %r" % (f, a.get("config"), b.get("config"))); bad += 1
     print("%s: %d variables from stock, %d compared equal, %d from braidd" %
           (f, len(a), len([k for k in a if k in b]), len(b)))
-d = load(b_dir, "client-disconnect.env")
+d = load(b_dir, "srv-client-disconnect.env")
 assert int(d["time_duration"]) >= 1, d["time_duration"]
 assert int(d["bytes_received"]) >= 300 * 1028, d["bytes_received"]
 assert int(d["bytes_sent"]) >= 300 * 1028, d["bytes_sent"]
-assert load(b_dir, "down.env")["signal"] == "sigterm"
-assert load(b_dir, "client-connect.env")["script_type"] == "client-connect"
+assert load(b_dir, "cli-down.env")["signal"] == "sigterm"
+assert load(b_dir, "srv-down.env")["signal"] == "sigterm"
+assert load(b_dir, "srv-client-connect.env")["script_type"] == "client-connect"
 sys.exit(1 if bad else 0)
 PY
 echo "PASS: script_env"
