@@ -21,6 +21,7 @@
 #ifndef BRAID_SCRIPT_H
 #define BRAID_SCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/options.h"
@@ -64,5 +65,12 @@ int braid_script_env_finish(struct braid_script_env *e);
 int braid_script_run(const char *what, const char *cmd, const struct braid_options *o,
 		     const char *ifname, int tun_mtu, const struct braid_pushed *p,
 		     struct braid_script_env *env);
+
+/*
+ * The static-key peer's `up` / `down` (up true/false): the device's addresses from the
+ * configuration's ifconfig / ifconfig-ipv6, the tunnel, process and (down) signal variables,
+ * then braid_script_run. 0 without the option, else braid_script_run's result.
+ */
+int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname);
 
 #endif /* BRAID_SCRIPT_H */
