@@ -33,6 +33,7 @@
 #include "client/client_int.h"
 #include "client/client_io.h"
 #include "client/client_mgmt.h"
+#include "client/client_push.h"
 #include "client/client_peerinfo.h"
 #include "client/client_setup.h"
 #include "client/client_mptcp.h"
@@ -219,6 +220,7 @@ int braid_client_run(struct braid_client *c)
 		if (c->exit_req)
 			break;
 	}
+	client_updown(c, false);	/* >UPDOWN:DOWN before EXITING, as stock */
 	if (c->exit_code == BRAID_RUN_RELOAD)	/* SIGHUP: the next role takes the interface over */
 		client_mgmt_reload(c);
 	else

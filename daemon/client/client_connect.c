@@ -142,13 +142,13 @@ void client_retry_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void client_teardown_session(struct braid_client *c)
 {
 	ev_timer_stop(c->loop, &c->ctl_t);
-	braid_ctls_free(c->s);
-	c->s = NULL;
 	client_mp_stop(c);	/* before the data channel it uses */
 	client_sp_close(c);
 	braid_dc_free(c->dc);
 	c->dc = NULL;
-	client_teardown_net(c);
+	client_teardown_net(c);	/* its `down` script and >UPDOWN:DOWN name the server: c->s still there */
+	braid_ctls_free(c->s);
+	c->s = NULL;
 	braid_push_list_clear(&c->pl);
 	braid_pushed_free(&c->pushed);
 	c->have_push = false;

@@ -112,6 +112,7 @@ struct braid_client {
 	struct braid_push_net pnet;
 	struct braid_dns dns;		/* pushed DNS in the host resolver (os/dns.c) */
 	bool up_ran;
+	bool mg_updown;		/* >UPDOWN:UP sent (management-up-down): DOWN is due */
 	bool ever_up;
 	enum braid_comp_framing framing;
 	bool use_ekm;

@@ -19,6 +19,8 @@
 #include "client/client_status.h"
 #include "control/mgmt.h"
 #include "control/mgmt_cfg.h"
+#include "control/mgmt_line.h"
+#include "ctl/session.h"
 #include "util/log.h"
 
 static int op_status(void *user, int version, FILE *f)
@@ -183,6 +185,25 @@ static void op_remote(void *user, enum braid_mgmt_remote what, const char *host,
 	kick(c);
 }
 
+/* cr-response: the answer goes to the server as the control message CR_RESPONSE,B64 */
+static int op_cr_response(void *user, const char *b64)
+{
+	struct braid_client *c = user;
+	char msg[BRAID_CR_RESPONSE_MAX + 16];
+	int r;
+
+	if (!c->s || c->st < CS_PUSH)
+		return -ENOTCONN;
+	snprintf(msg, sizeof(msg), "CR_RESPONSE,%s", b64);
+	r = braid_ctls_send_text(c->s, msg);
+	sodium_memzero(msg, sizeof(msg));
+	if (r)
+		braid_warn("cr-response: cannot send CR_RESPONSE: %s", strerror(-r));
+	else
+		braid_info("SENT CONTROL [server]: 'CR_RESPONSE,[...]'");	/* the answer is a secret */
+	return r;
+}
+
 int client_mgmt_open(struct braid_client *c)
 {
 	const struct braid_options *o = c->o;
@@ -198,6 +219,7 @@ int client_mgmt_open(struct braid_client *c)
 		.braid_single = op_braid_single,
 		.remote_entry = op_remote_entry,
 		.remote = op_remote,
+		.cr_response = op_cr_response,
 	};
 	int r;
 

@@ -3,10 +3,12 @@
  * client_push.c - applying a complete PUSH_REPLY (client_push.h): pull-filter,
  * parse, auth-token, NCP cipher check, compression framing, keepalive, data-
  * channel keys (EKM or PRF), then the TUN in OpenVPN's order (MTU, addresses,
- * `up`, routes); and undoing it (routes and addresses, then `down`).
+ * `up`, routes, >UPDOWN:UP); and undoing it (>UPDOWN:DOWN, routes and addresses, then `down`);
+ * the scripts' and >UPDOWN: environment.
  */
 #include "client/client_push.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,8 @@
 #include "client/client_setup.h"
 #include "client/client_sp.h"
 #include "client/client_state.h"
+#include "control/mgmt.h"
+#include "config/config.h"
 #include "ctl/session.h"
 #include "dataplane/mssfix.h"
 #include "dc/dc.h"
@@ -52,17 +56,96 @@ static void apply_dns(struct braid_client *c)
 	braid_dns_apply(&c->dns, c->tun.name, &dc);
 }
 
+#define CERT_ENV_MAX 32
+
+/* The server's identity as stock gives it: common_name, untrusted_*, its certificate chain. */
+static int env_peer(struct braid_client *c, struct braid_script_env *e)
+{
+	char *cv[CERT_ENV_MAX], a[INET6_ADDRSTRLEN] = "?", port[8] = "0";
+	size_t n;
+	int r = 0;
+
+	if (c->remote.sa.sa_family == AF_INET) {
+		inet_ntop(AF_INET, &c->remote.in.sin_addr, a, sizeof(a));
+		snprintf(port, sizeof(port), "%u", ntohs(c->remote.in.sin_port));
+	} else if (c->remote.sa.sa_family == AF_INET6) {
+		inet_ntop(AF_INET6, &c->remote.in6.sin6_addr, a, sizeof(a));
+		snprintf(port, sizeof(port), "%u", ntohs(c->remote.in6.sin6_port));
+	}
+	if (c->s && braid_ctls_peer_cn(c->s)[0])
+		r = braid_script_env_add(e, "common_name", "%s", braid_ctls_peer_cn(c->s));
+	if (!r)
+		r = braid_script_env_add(e, "untrusted_ip", "%s", a);
+	if (!r)
+		r = braid_script_env_add(e, "untrusted_port", "%s", port);
+	if (r || !c->s)
+		return r;
+	n = braid_ctls_peer_cert_env(c->s, cv, CERT_ENV_MAX);
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(cv[i], '=');
+
+		if (!r && eq) {
+			*eq = '\0';
+			r = braid_script_env_add(e, cv[i], "%s", eq + 1);
+		}
+		free(cv[i]);
+	}
+	return r;
+}
+
+int client_script_env(struct braid_client *c, struct braid_script_env *e, const char *type)
+{
+	int r = braid_script_env_tunnel(e, c->o, type, c->tun.name, c->tun_mtu, &c->pushed,
+					&c->remote);
+
+	if (!r)
+		r = env_peer(c, e);
+	if (!r)
+		r = braid_script_env_process(e, c->o);
+	if (!r && !strcmp(type, "down"))	/* what ends the tunnel, as stock names it */
+		r = braid_script_env_add(e, "signal", "%s",
+					 !c->exit_req ? "sigusr1" :
+					 c->exit_code == BRAID_RUN_RELOAD ? "sighup" : "sigterm");
+	if (!r)
+		r = braid_script_env_finish(e);
+	return r;
+}
+
+#define UPDOWN_ENV_MAX 160
+
+void client_updown(struct braid_client *c, bool up)
+{
+	struct braid_script_env env = { 0 };
+	const char *v[UPDOWN_ENV_MAX];
+	size_t n = 0;
+
+	if (!braid_mgmt_up_down_on(c->mg) || c->mg_updown == up)
+		return;
+	c->mg_updown = up;
+	if (client_script_env(c, &env, up ? "up" : "down")) {
+		braid_script_env_free(&env);
+		return;
+	}
+	/* stock's block: the script's variables without script_type (set for a command only) */
+	for (size_t i = 0; i < env.n_own && n < UPDOWN_ENV_MAX; i++)
+		if (strncmp(env.v[i], "script_type=", 12) && strncmp(env.v[i], "link_mtu=", 9) &&
+		    strncmp(env.v[i], "signal=", 7))
+			v[n++] = env.v[i];
+	braid_mgmt_up_down(c->mg, up ? "UP" : "DOWN", v, n);
+	braid_script_env_free(&env);
+}
+
 /* As OpenVPN: routes and addresses go first, then the `down` script runs. */
 void client_teardown_net(struct braid_client *c)
 {
+	client_updown(c, false);
 	braid_dns_restore(&c->dns);
 	if (c->tun_open)
 		braid_push_unapply(&c->pnet, c->tun.nl);
 	if (c->up_ran && c->o->down) {
 		struct braid_script_env env = { 0 };
 
-		if (!braid_script_env_tunnel(&env, c->o, "down", c->tun.name, c->tun_mtu,
-					     &c->pushed, &c->remote))
+		if (!client_script_env(c, &env, "down"))
 			braid_script_run("down", c->o->down, c->o, c->tun.name, c->tun_mtu,
 					 &c->pushed, &env);
 		braid_script_env_free(&env);
@@ -221,7 +304,7 @@ int client_process_push(struct braid_client *c)
 	if (o->up) {
 		struct braid_script_env env = { 0 };
 
-		r = braid_script_env_tunnel(&env, o, "up", c->tun.name, c->tun_mtu, p, &c->remote);
+		r = client_script_env(c, &env, "up");
 		if (!r)
 			r = braid_script_run("up", o->up, o, c->tun.name, c->tun_mtu, p, &env);
 		braid_script_env_free(&env);
@@ -240,6 +323,7 @@ int client_process_push(struct braid_client *c)
 	}
 	if (p->n_routes || p->redirect)
 		client_mgmt_state(c, "ADD_ROUTES", NULL);
+	client_updown(c, true);
 	apply_dns(c);
 	c->st = CS_UP;
 	if (mp) {

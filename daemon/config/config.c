@@ -367,6 +367,8 @@ int braid_config_parse_file(struct braid_options *o, const char *path, char *err
 		snprintf(err, err_len, "cannot open config file '%s': %s", path, strerror(-r));
 		return r;
 	}
+	if (!o->config_path[0])	/* the first one read: scripts' `config` variable, as stock */
+		snprintf(o->config_path, sizeof(o->config_path), "%s", path);
 	for (;;) {
 		if (len + 4096 + 1 > cap) {
 			char *nb;

@@ -172,8 +172,8 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "management-log-cache", A, "mgmt_log_cache" },
 	{ "management-client-user", A, "mgmt_client_user" },
 	{ "management-client-group", A, "mgmt_client_group" },
-	{ "management-up-down", R, NULL },
-	{ "management-client", R, NULL },
+	{ "management-up-down", A, "mgmt_up_down" },
+	{ "management-client", A, "mgmt_connect_out" },
 	/* metrics endpoint (control/metrics*.c) */
 	{ "metrics", A, "metrics_addr metrics_port metrics_remote" },
 	{ "metrics-max-clients", A, "metrics_max_clients" },

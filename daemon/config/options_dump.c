@@ -280,6 +280,9 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 		    str_or(o->mgmt_client_user), str_or(o->mgmt_client_group), o->mgmt_hold,
 		    o->mgmt_query_passwords, o->mgmt_client_auth, o->mgmt_log_cache,
 		    o->mgmt_query_remote);
+	if (o->mgmt_up_down || o->mgmt_connect_out)	/* a line of its own: older dumps stay */
+		out(&b, "management-up-down %d management-client %d\n", o->mgmt_up_down,
+		    o->mgmt_connect_out);
 	if (o->metrics_addr)
 		out(&b, "metrics %s %d%s max-clients %d\n", o->metrics_addr, o->metrics_port,
 		    o->metrics_remote ? " allow-remote" : "", o->metrics_max_clients);

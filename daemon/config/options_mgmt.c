@@ -47,6 +47,10 @@ int opt_management_flag(struct ctx *c, int argc, char **argv)
 		c->o->mgmt_query_passwords = true;
 	else if (!strcmp(argv[0], "management-query-remote"))
 		c->o->mgmt_query_remote = true;
+	else if (!strcmp(argv[0], "management-up-down"))
+		c->o->mgmt_up_down = true;
+	else if (!strcmp(argv[0], "management-client"))
+		c->o->mgmt_connect_out = true;
 	else
 		c->o->mgmt_client_auth = true;
 	return 0;
@@ -85,6 +89,10 @@ int opt_finalize_mgmt(const struct braid_options *o, char *err, size_t err_len)
 					 o->mgmt_client_user ? "management-client-user" :
 							       "management-client-group",
 					 "needs a unix socket ('management PATH unix')");
+		if (o->mgmt_connect_out && (o->mgmt_client_user || o->mgmt_client_group))
+			return opt_lfail(o, err, err_len, "management-client",
+					 "connects out: management-client-user/-group check "
+					 "connecting peers and cannot be combined with it");
 		return 0;
 	}
 	if (o->mgmt_hold)
@@ -95,6 +103,10 @@ int opt_finalize_mgmt(const struct braid_options *o, char *err, size_t err_len)
 		need = "management-client-auth";
 	else if (o->mgmt_query_remote)
 		need = "management-query-remote";
+	else if (o->mgmt_up_down)
+		need = "management-up-down";
+	else if (o->mgmt_connect_out)
+		need = "management-client";
 	else if (o->mgmt_log_cache)
 		need = "management-log-cache";
 	else if (o->mgmt_client_user)

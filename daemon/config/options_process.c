@@ -217,12 +217,6 @@ int opt_unsupported(struct ctx *c, int argc, char **argv)
 				"client-connect, auth-user-pass-verify)");
 	if (!strcmp(argv[0], "server-bridge"))
 		return opt_fail(c, "not supported: server-bridge needs a tap device (braidd is tun only)");
-	if (!strcmp(argv[0], "management-up-down"))
-		return opt_fail(c, "not implemented in braidd yet (>UPDOWN: notifications); remove "
-				"the option");
-	if (!strcmp(argv[0], "management-client"))
-		return opt_fail(c, "braidd does not connect out to a management client yet; listen "
-				"with 'management IP PORT' or 'management PATH unix' instead");
 	if (!strcmp(argv[0], "route-metric"))
 		return opt_fail(c, "not applied by braidd yet: remove it and give the metric on each "
 				"route ('route NETWORK NETMASK GATEWAY METRIC')");

@@ -351,6 +351,7 @@ struct braid_options {
 	char *mgmt_pwfile;
 	char *mgmt_client_user, *mgmt_client_group;
 	bool mgmt_hold, mgmt_query_passwords, mgmt_client_auth, mgmt_query_remote;
+	bool mgmt_up_down, mgmt_connect_out;	/* management-up-down, management-client */
 	int mgmt_log_cache;		/* 0: the default (250) */
 
 	/* metrics endpoint (control/metrics.h; options_metrics.c) */
@@ -404,6 +405,7 @@ struct braid_options {
 	unsigned int n_ignored;		/* directives skipped by ignore-unknown-option */
 	bool forward_compatible;	/* `setenv FORWARD_COMPATIBLE 1`: unknown options warn */
 	int depth;			/* `config` nesting */
+	char config_path[256];		/* the first configuration file read ("" none): scripts' `config` */
 };
 
 /* Where a directive came from, for error messages. file NULL = command line. */

@@ -199,7 +199,7 @@ static bool same_listener(const struct braid_mgmt *m, const struct braid_mgmt_cf
 	return m && !strcmp(m->addr ? m->addr : "", cfg->addr ? cfg->addr : "") &&
 	       !strcmp(m->ctl_path ? m->ctl_path : "", cfg->ctl_path ? cfg->ctl_path : "") &&
 	       m->cfg.port == cfg->port &&
-	       m->cfg.unix_sock == cfg->unix_sock &&
+	       m->cfg.unix_sock == cfg->unix_sock && m->cfg.connect_out == cfg->connect_out &&
 	       !strcmp(m->pwfile ? m->pwfile : "", cfg->pwfile ? cfg->pwfile : "") &&
 	       !strcmp(m->client_user ? m->client_user : "", cfg->client_user ? cfg->client_user : "") &&
 	       !strcmp(m->client_group ? m->client_group : "",
@@ -225,6 +225,7 @@ int braid_mgmt_new(struct braid_mgmt **out, struct ev_loop *loop, const struct b
 		m->cfg.query_passwords = cfg->query_passwords;
 		m->cfg.client_auth = cfg->client_auth;
 		m->cfg.query_remote = cfg->query_remote;
+		m->cfg.up_down = cfg->up_down;
 		m->remote_wanted = false;
 		mgmt_conn_attach(m);
 		mgmt_braid_attach(m);
@@ -354,6 +355,13 @@ bool braid_mgmt_client_auth(const struct braid_mgmt *m)
 	return m && m->cfg.client_auth;
 }
 
+static void env_block(struct braid_mgmt *m, const char *type, const char *const *env, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		mgmt_broadcast(m, MGMT_TO_ALL, ">%s:ENV,%s", type, env[i]);
+	mgmt_broadcast(m, MGMT_TO_ALL, ">%s:ENV,END", type);
+}
+
 void braid_mgmt_client_event(struct braid_mgmt *m, const char *what, unsigned long cid, long kid,
 			     const char *const *env, size_t n)
 {
@@ -363,9 +371,39 @@ void braid_mgmt_client_event(struct braid_mgmt *m, const char *what, unsigned lo
 		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:%s,%lu,%ld", what, cid, kid);
 	else
 		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:%s,%lu", what, cid);
-	for (size_t i = 0; i < n; i++)
-		mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:ENV,%s", env[i]);
-	mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:ENV,END");
+	env_block(m, "CLIENT", env, n);
+}
+
+int braid_mgmt_client_cr_response(struct braid_mgmt *m, unsigned long cid, unsigned kid,
+				  const char *text, const char *const *env, size_t n)
+{
+	const char *b64;
+	size_t bl;
+
+	if (!m)
+		return 0;
+	if (braid_cr_response_parse(text, strlen(text), &b64, &bl)) {
+		mgmt_reject(m, BRAID_MGMT_REJ_CR_RESPONSE,
+			    "client %lu: CR_RESPONSE not base64 or longer than %d bytes; dropped", cid,
+			    BRAID_CR_RESPONSE_MAX);
+		return -EINVAL;
+	}
+	mgmt_broadcast(m, MGMT_TO_ALL, ">CLIENT:CR_RESPONSE,%lu,%u,%.*s", cid, kid, (int)bl, b64);
+	env_block(m, "CLIENT", env, n);
+	return 0;
+}
+
+bool braid_mgmt_up_down_on(const struct braid_mgmt *m)
+{
+	return m && m->cfg.up_down;
+}
+
+void braid_mgmt_up_down(struct braid_mgmt *m, const char *what, const char *const *env, size_t n)
+{
+	if (!braid_mgmt_up_down_on(m))
+		return;
+	mgmt_broadcast(m, MGMT_TO_ALL, ">UPDOWN:%s", what);
+	env_block(m, "UPDOWN", env, n);
 }
 
 void braid_mgmt_client_address(struct braid_mgmt *m, unsigned long cid, const char *addr,

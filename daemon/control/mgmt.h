@@ -93,6 +93,21 @@ bool braid_mgmt_client_auth(const struct braid_mgmt *m);
  */
 void braid_mgmt_client_event(struct braid_mgmt *m, const char *what, unsigned long cid, long kid,
 			     const char *const *env, size_t n);
+/*
+ * A client's challenge-response answer, its control message text
+ * "CR_RESPONSE,B64": >CLIENT:CR_RESPONSE,cid,kid,B64 followed by the ENV
+ * block, as stock 2.6. A bad answer (mgmt_line.h braid_cr_response_parse) is
+ * counted (BRAID_MGMT_REJ_CR_RESPONSE), logged and dropped: -EINVAL.
+ */
+int braid_mgmt_client_cr_response(struct braid_mgmt *m, unsigned long cid, unsigned kid,
+				  const char *text, const char *const *env, size_t n);
+/*
+ * management-up-down: the TUN device came up / goes down. >UPDOWN:UP or
+ * >UPDOWN:DOWN, then >UPDOWN:ENV,NAME=VALUE for env[0..n) and >UPDOWN:ENV,END
+ * (stock's shape). No-op without the option.
+ */
+bool braid_mgmt_up_down_on(const struct braid_mgmt *m);
+void braid_mgmt_up_down(struct braid_mgmt *m, const char *what, const char *const *env, size_t n);
 /* >CLIENT:ADDRESS,cid,addr,primary */
 void braid_mgmt_client_address(struct braid_mgmt *m, unsigned long cid, const char *addr,
 			       bool primary);

@@ -20,6 +20,8 @@ void braid_mgmt_cfg_from_options(struct braid_mgmt_cfg *cfg, const struct braid_
 	cfg->query_passwords = o->mgmt_query_passwords;
 	cfg->client_auth = o->mgmt_client_auth;
 	cfg->query_remote = o->mgmt_query_remote;
+	cfg->up_down = o->mgmt_up_down;
+	cfg->connect_out = o->mgmt_connect_out;
 	cfg->log_cache = (unsigned)o->mgmt_log_cache;
 	cfg->ctl_path = o->control_socket;
 }

@@ -387,6 +387,31 @@ static void multiline(struct mgmt_conn *k, const char *line, size_t len)
 	}
 }
 
+/* cr-response B64: the answer to the server's challenge, as the control message CR_RESPONSE */
+static void cmd_cr_response(struct mgmt_conn *k, const struct braid_mgmt_argv *a)
+{
+	struct braid_mgmt *m = k->m;
+	int r;
+
+	NEED(1, false);
+	if (!m->ops.cr_response) {
+		mgmt_printf(k, "ERROR: The command is not supported by the current daemon mode");
+		return;
+	}
+	if (braid_cr_b64_check(a->argv[1], strlen(a->argv[1]))) {
+		mgmt_reject(m, BRAID_MGMT_REJ_ARGS, "cr-response: not base64 or longer than %d bytes",
+			    BRAID_CR_RESPONSE_MAX);
+		mgmt_printf(k, "ERROR: cr-response: the response must be base64 (at most %d bytes)",
+			    BRAID_CR_RESPONSE_MAX);
+		return;
+	}
+	r = m->ops.cr_response(m->ops.user, a->argv[1]);
+	if (r)
+		mgmt_printf(k, "ERROR: failed to send message");
+	else
+		mgmt_printf(k, "SUCCESS: command succeeded");
+}
+
 /* ---- dispatch ---- */
 
 /* Stock logs each command ("MANAGEMENT: CMD '...'", a password masked). */
@@ -546,7 +571,7 @@ void mgmt_cmd_line(struct mgmt_conn *k, const char *line, size_t len)
 	} else if (!strcmp(c, "proxy")) {
 		unavailable(k, c, "no proxy support");
 	} else if (!strcmp(c, "cr-response")) {
-		unavailable(k, c, "challenge/response is not implemented yet");
+		cmd_cr_response(k, &a);
 	} else if (!strcmp(c, "braid")) {
 		mgmt_braid_cmd(k, &a);	/* the multipath extension */
 	} else {

@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +44,23 @@ void mgmt_reject(struct braid_mgmt *m, enum braid_mgmt_rej kind, const char *fmt
 		   (unsigned long long)m->rej[kind]);
 }
 
+/*
+ * management-client: the management client is gone, so is braidd (as stock: "Triggering
+ * management exit", SIGTERM).
+ */
+static void out_gone(struct braid_mgmt *m)
+{
+	braid_info("MANAGEMENT: Triggering management exit");
+	if (m->ops.signal)
+		m->ops.signal(m->ops.user, SIGTERM);
+	else
+		raise(SIGTERM);
+}
+
 static void conn_free(struct mgmt_conn *k)
 {
 	struct braid_mgmt *m = k->m;
+	bool out = k->outgoing && !m->closing_all;
 
 	ev_io_stop(m->loop, &k->r);
 	ev_io_stop(m->loop, &k->w);
@@ -58,6 +74,8 @@ static void conn_free(struct mgmt_conn *k)
 	free(k->ml_buf);
 	free(k->out);
 	free(k);
+	if (out)
+		out_gone(m);
 }
 
 /* Give up on k: it is freed from its write callback (an error makes the socket writable). */
@@ -400,6 +418,25 @@ static bool peer_allowed(struct braid_mgmt *m, int fd, bool ctl)
 	return true;
 }
 
+/* A new connection k in slot: its watchers, the password prompt or the banner. */
+static void conn_start(struct braid_mgmt *m, struct mgmt_conn *k, int fd, int slot, bool pw)
+{
+	k->m = m;
+	k->fd = fd;
+	ev_io_init(&k->r, read_cb, fd, EV_READ);
+	ev_io_init(&k->w, write_cb, fd, EV_WRITE);
+	ev_init(&k->bc, bytecount_cb);
+	k->r.data = k->w.data = k->bc.data = k;
+	m->conn[slot] = k;
+	ev_io_start(m->loop, &k->r);
+	if (pw) {
+		mgmt_write(k, "ENTER PASSWORD:", 15);
+	} else {
+		k->authed = true;
+		greet(k);
+	}
+}
+
 static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_mgmt *m = w->data;
@@ -410,7 +447,7 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	struct mgmt_conn *k;
 	int fd, slot;
 
-	(void)revents;
+	(void)revents, (void)loop;
 	for (;;) {
 		sl = sizeof(sa);
 		fd = accept4(w->fd, &sa.sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -440,26 +477,13 @@ static void accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 				    BRAID_MGMT_MAX_CONN);
 			continue;
 		}
-		k->m = m;
-		k->fd = fd;
 		if (unix_sock)
 			snprintf(k->peer, sizeof(k->peer), "unix");
 		else
 			braid_sockaddr_str(&sa, k->peer, sizeof(k->peer));
-		ev_io_init(&k->r, read_cb, fd, EV_READ);
-		ev_io_init(&k->w, write_cb, fd, EV_WRITE);
-		ev_init(&k->bc, bytecount_cb);
-		k->r.data = k->w.data = k->bc.data = k;
-		m->conn[slot] = k;
-		ev_io_start(loop, &k->r);
 		braid_info("MANAGEMENT: Client connected from %s",
 			   ctl ? m->ctl_path : unix_sock ? m->addr : k->peer);
-		if (m->has_pw && !ctl) {
-			mgmt_write(k, "ENTER PASSWORD:", 15);
-		} else {
-			k->authed = true;
-			greet(k);
-		}
+		conn_start(m, k, fd, slot, !ctl && m->has_pw);
 	}
 }
 
@@ -554,6 +578,90 @@ static int listen_tcp(struct braid_mgmt *m)
 	return 0;
 }
 
+/* Wait up to CONNECT_TIMEOUT_MS for a non-blocking connect on fd. 0 or -errno. */
+#define CONNECT_TIMEOUT_MS 5000
+static int connect_wait(int fd, const struct sockaddr *sa, socklen_t sl)
+{
+	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	socklen_t el = sizeof(int);
+	int e = 0, r;
+
+	if (!connect(fd, sa, sl))
+		return 0;
+	if (errno != EINPROGRESS)
+		return -errno;
+	do
+		r = poll(&p, 1, CONNECT_TIMEOUT_MS);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return -ETIMEDOUT;
+	if (r < 0)
+		return -errno;
+	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &el))
+		return -errno;
+	return -e;
+}
+
+/*
+ * management-client: connect to the management client at addr:port (or the unix socket addr)
+ * instead of listening; it gets the banner (or the password prompt) as an accepted one would.
+ */
+static int connect_out(struct braid_mgmt *m)
+{
+	union braid_sockaddr sa;
+	struct sockaddr_un su = { .sun_family = AF_UNIX };
+	const struct sockaddr *to;
+	socklen_t tl;
+	struct mgmt_conn *k;
+	char where[128];
+	int fd, r;
+
+	memset(&sa, 0, sizeof(sa));
+	if (m->cfg.unix_sock) {
+		if (strlen(m->addr) >= sizeof(su.sun_path)) {
+			braid_err("management: socket path '%s' too long (max %zu bytes)", m->addr,
+				  sizeof(su.sun_path) - 1);
+			return -ENAMETOOLONG;
+		}
+		memcpy(su.sun_path, m->addr, strlen(m->addr) + 1);
+		to = (const struct sockaddr *)&su;
+		tl = sizeof(su);
+		snprintf(where, sizeof(where), "%s", m->addr);
+	} else {
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai = NULL;
+		char port[8];
+
+		snprintf(port, sizeof(port), "%u", m->cfg.port);
+		r = getaddrinfo(m->addr, port, &hints, &ai);
+		if (r || !ai) {
+			braid_err("management: cannot resolve '%s': %s", m->addr, gai_strerror(r));
+			return -EINVAL;
+		}
+		memcpy(&sa, ai->ai_addr, ai->ai_addrlen < sizeof(sa) ? ai->ai_addrlen : sizeof(sa));
+		freeaddrinfo(ai);
+		to = &sa.sa;
+		tl = braid_sockaddr_len(&sa);
+		braid_sockaddr_str(&sa, where, sizeof(where));
+	}
+	fd = socket(to->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	r = connect_wait(fd, to, tl);
+	k = r ? NULL : calloc(1, sizeof(*k));
+	if (!k) {
+		r = r ? r : -ENOMEM;
+		braid_err("MANAGEMENT: connect to %s failed: %s", where, strerror(-r));
+		close(fd);
+		return r;
+	}
+	k->outgoing = true;
+	snprintf(k->peer, sizeof(k->peer), "%.*s", (int)sizeof(k->peer) - 1,
+		 m->cfg.unix_sock ? "unix" : where);
+	braid_info("MANAGEMENT: Connected to management server at %s", where);
+	conn_start(m, k, fd, 0, m->has_pw);
+	return 0;
+}
+
 static void start_accept(struct braid_mgmt *m)
 {
 	if (m->lfd >= 0) {
@@ -573,7 +681,9 @@ int mgmt_conn_listen(struct braid_mgmt *m)
 	int r = 0;
 
 	m->lfd = m->cfd = -1;
-	if (m->addr)
+	if (m->addr && m->cfg.connect_out)
+		r = connect_out(m);
+	else if (m->addr)
 		r = m->cfg.unix_sock ? listen_unix(m->addr, &m->lfd, m->check_uid || m->check_gid)
 				     : listen_tcp(m);
 	if (!r && m->ctl_path)
@@ -587,6 +697,11 @@ int mgmt_conn_listen(struct braid_mgmt *m)
 		if (m->cfd >= 0)
 			close(m->cfd);
 		m->lfd = m->cfd = -1;
+		m->closing_all = true;
+		for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++)
+			if (m->conn[i])
+				conn_free(m->conn[i]);
+		m->closing_all = false;
 		return r;
 	}
 	start_accept(m);
@@ -633,13 +748,14 @@ void mgmt_conn_attach(struct braid_mgmt *m)
 
 void mgmt_conn_close_all(struct braid_mgmt *m)
 {
+	m->closing_all = true;
 	for (int i = 0; i < BRAID_MGMT_MAX_CONN; i++)
 		if (m->conn[i])
 			conn_free(m->conn[i]);
 	if (m->lfd >= 0) {
 		ev_io_stop(m->loop, &m->accept_w);
 		close(m->lfd);
-		if (m->cfg.unix_sock)
+		if (m->cfg.unix_sock && !m->cfg.connect_out)
 			unlink(m->addr);
 	}
 	if (m->cfd >= 0) {

@@ -48,6 +48,7 @@ struct mgmt_conn {
 	char *ml_buf;
 	size_t ml_len;
 	char peer[80];
+	bool outgoing;			/* management-client: our connection out; its end ends braidd */
 };
 
 struct braid_mgmt {
@@ -92,6 +93,7 @@ struct braid_mgmt {
 		bool mark;
 	} *braid_seen;
 	size_t n_braid_seen, cap_braid_seen;
+	bool closing_all;		/* mgmt_conn_close_all: no exit on the outgoing connection's end */
 	uint64_t rej[BRAID_MGMT_REJ_N];
 	ev_tstamp rej_logged[BRAID_MGMT_REJ_N];
 	/* the line handler (mgmt_cmd.c), set by mgmt.c */

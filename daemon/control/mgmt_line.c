@@ -109,11 +109,40 @@ int braid_mgmt_split(const char *line, size_t len, struct braid_mgmt_argv *a,
 	return 0;
 }
 
+int braid_cr_b64_check(const char *s, size_t len)
+{
+	if (!len || len > BRAID_CR_RESPONSE_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+		      (ch >= '0' && ch <= '9') || ch == '+' || ch == '/' || ch == '='))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+int braid_cr_response_parse(const char *t, size_t len, const char **b64, size_t *b64_len)
+{
+	static const char pfx[] = "CR_RESPONSE,";
+	const size_t pl = sizeof(pfx) - 1;
+
+	if (len < pl || memcmp(t, pfx, pl))
+		return -ENOENT;
+	if (braid_cr_b64_check(t + pl, len - pl))
+		return -EINVAL;
+	*b64 = t + pl;
+	*b64_len = len - pl;
+	return 0;
+}
+
 const char *braid_mgmt_rej_name(enum braid_mgmt_rej r)
 {
 	static const char *const names[BRAID_MGMT_REJ_N] = {
 		"too_long", "bad_char", "bad_quote", "too_many_args", "unknown_command",
 		"bad_arguments", "bad_password", "connection_refused", "output_overflow",
+		"bad_cr_response",
 	};
 
 	return (unsigned)r < BRAID_MGMT_REJ_N ? names[r] : "?";

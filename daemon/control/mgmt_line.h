@@ -28,6 +28,7 @@ enum braid_mgmt_rej {
 	BRAID_MGMT_REJ_PASSWORD,	/* a wrong management password */
 	BRAID_MGMT_REJ_CONN,		/* a connection refused (too many, wrong user) */
 	BRAID_MGMT_REJ_OVERFLOW,	/* a client that did not read its replies */
+	BRAID_MGMT_REJ_CR_RESPONSE,	/* a VPN client's CR_RESPONSE that is not base64 */
 	BRAID_MGMT_REJ_N
 };
 
@@ -62,6 +63,22 @@ struct braid_mgmt_argv {
  */
 int braid_mgmt_split(const char *line, size_t len, struct braid_mgmt_argv *a,
 		     enum braid_mgmt_rej *why);
+
+/*
+ * Challenge-response answers (`cr-response B64` on a client, the control
+ * message "CR_RESPONSE,B64" it sends, >CLIENT:CR_RESPONSE on the gateway):
+ * base64 only (A-Z a-z 0-9 + / =), 1..BRAID_CR_RESPONSE_MAX bytes, so the
+ * text can go into a management line as is.
+ */
+#define BRAID_CR_RESPONSE_MAX 768
+/* s[0..len) is such an answer: 0, or -EINVAL. */
+int braid_cr_b64_check(const char *s, size_t len);
+/*
+ * A control-channel message text t[0..len): -ENOENT when it is not a
+ * CR_RESPONSE, -EINVAL when it is one with a bad answer, 0 with the answer
+ * at *b64 (inside t, *b64_len bytes).
+ */
+int braid_cr_response_parse(const char *t, size_t len, const char **b64, size_t *b64_len);
 
 /* A short name of a rejection kind ("too_long", ...), for logs and counters. */
 const char *braid_mgmt_rej_name(enum braid_mgmt_rej r);

@@ -25,6 +25,8 @@ struct braid_mgmt_cfg {
 	const char *pwfile;		/* NULL: no password */
 	const char *client_user, *client_group;	/* unix socket: who may connect */
 	bool hold, query_passwords, client_auth, query_remote;
+	bool up_down;			/* management-up-down: >UPDOWN:UP/DOWN with the env block */
+	bool connect_out;		/* management-client: connect to addr/port instead of listening */
 	unsigned log_cache;		/* 0: BRAID_MGMT_HIST_DEFAULT */
 	/*
 	 * `control-socket PATH`: a second unix socket (0600, no password, no peer
@@ -113,6 +115,12 @@ struct braid_mgmt_ops {
 	 */
 	int (*pending_auth)(void *user, unsigned long cid, unsigned kid, const char *extra,
 			    unsigned timeout);
+	/*
+	 * cr-response B64: send the challenge-response answer to the server as the control
+	 * message CR_RESPONSE,B64 (a client role). 0, -ENOTCONN (no session to send it on),
+	 * -errno. NULL: the role cannot (stock: "not supported by the current daemon mode").
+	 */
+	int (*cr_response)(void *user, const char *b64);
 };
 
 #endif /* BRAID_MGMT_TYPES_H */

@@ -19,7 +19,7 @@
 #include "config/config.h"
 
 #define MAX_ARGS BRAID_CONFIG_MAX_PARMS
-#define MAX_ENV 64
+#define MAX_ENV 176	/* gw_script.h BRAID_GW_SCRIPT_ENV_MAX and the fixed ones */
 
 extern char **environ;
 

@@ -466,6 +466,8 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		}
 	}
 	r = setup_tun(g);
+	if (!r)
+		r = braid_gw_updown_script(g, true);
 	if (r)
 		goto fail;
 	braid_mssfix_init(&g->mss, o->mssfix, g->family == AF_INET6 ? 40 : 20,
@@ -593,8 +595,10 @@ void braid_gateway_free(struct braid_gateway *g)
 			ev_signal_stop(g->loop, &g->sig[i]);
 		ev_loop_destroy(g->loop);
 	}
-	if (g->tun_open)
+	if (g->tun_open) {
 		braid_tun_close(&g->tun, g->o);
+		braid_gw_updown_script(g, false);	/* after the device is gone, as stock */
+	}
 	if (g->fd >= 0)
 		close(g->fd);
 	braid_ctls_cookie_free(g->cookie);

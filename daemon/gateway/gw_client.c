@@ -274,7 +274,7 @@ static void start_connect_script(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_authscript_req req;
-	char *env[64];
+	char *env[BRAID_GW_SCRIPT_ENV_MAX];
 	size_t n;
 	int fd, r;
 
@@ -286,7 +286,7 @@ static void start_connect_script(struct gw_client *c)
 		return;
 	}
 	close(fd);
-	n = braid_gw_client_env(c, env, 64, false);
+	n = braid_gw_script_env(c, env, BRAID_GW_SCRIPT_ENV_MAX, BRAID_GW_ENV_CONNECT);
 	memset(&req, 0, sizeof(req));
 	req.cmd = g->o->client_connect;
 	req.script_type = "client-connect";
@@ -425,9 +425,12 @@ static int start_auth_script(struct gw_client *c)
 {
 	struct braid_options *o = c->g->o;
 	struct braid_authscript_req req;
+	char *env[BRAID_GW_SCRIPT_ENV_MAX];
+	size_t n = braid_gw_script_env(c, env, BRAID_GW_SCRIPT_ENV_MAX, BRAID_GW_ENV_VERIFY);
 	int r;
 
 	memset(&req, 0, sizeof(req));
+	req.env = (const char *const *)env;
 	req.cmd = o->auth_user_pass_verify;
 	req.via_file = o->auth_user_pass_verify_method == BRAID_AUPV_VIA_FILE;
 	req.username = braid_ctls_peer_username(c->ctl);
@@ -436,6 +439,7 @@ static int start_auth_script(struct gw_client *c)
 	req.untrusted_ip = c->ip;
 	req.untrusted_port = c->port;
 	r = braid_authscript_start(&c->as, &req, braid_gw_now_ms());
+	braid_gw_env_free(env, n);
 	if (r) {
 		braid_err("%s/%s: cannot run auth-user-pass-verify '%s': %s", braid_gw_cname(c), c->real,
 			  o->auth_user_pass_verify, strerror(-r));
@@ -561,6 +565,8 @@ static void on_text(struct gw_client *c, const char *t)
 		send_push(c);
 	} else if (!strcmp(t, "EXIT")) {
 		braid_gw_client_kill(c, "explicit exit notification (control EXIT)");
+	} else if (!strncmp(t, "CR_RESPONSE,", 12)) {
+		braid_gw_mgmt_cr_response(c, t);
 	} else {
 		braid_dbg("%s/%s: control message ignored: %.60s", braid_gw_cname(c), c->real, t);
 	}

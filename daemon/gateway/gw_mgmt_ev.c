@@ -5,6 +5,7 @@
  */
 #include "gateway/gw_mgmt_ev.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "control/mgmt.h"
 #include "ctl/session.h"
 #include "gateway/gw_script.h"
+#include "util/log.h"
 
 #define CERT_ENV_MAX 32
 #define ENV_MAX (64 + CERT_ENV_MAX)
@@ -29,7 +31,7 @@ static unsigned active_clients(const struct braid_gateway *g)
 }
 
 static void event_env(struct gw_client *c, const char *what, long kid, bool disconnect,
-		      bool connect)
+		      bool connect, const char *cr_text)
 {
 	struct braid_gateway *g = c->g;
 	char *env[ENV_MAX];
@@ -51,7 +53,7 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 		n = k;
 	}
 #define ADD(...) do { if (asprintf(&env[n], __VA_ARGS__) >= 0) n++; } while (0)
-	if (kid >= 0 && c->ctl && braid_ctls_peer_password(c->ctl)[0])
+	if (kid >= 0 && !cr_text && c->ctl && braid_ctls_peer_password(c->ctl)[0])
 		ADD("password=%s", braid_ctls_peer_password(c->ctl));	/* the protocol: never logged */
 	ADD("common_name=%s", braid_gw_cname(c));
 	if (c->user[0])
@@ -61,7 +63,11 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 	if (!disconnect)
 		ADD("n_clients=%u", active_clients(g));
 #undef ADD
-	braid_mgmt_client_event(g->mg, what, c->cid, kid, (const char *const *)env, n);
+	if (cr_text)
+		braid_mgmt_client_cr_response(g->mg, c->cid, (unsigned)kid, cr_text,
+					      (const char *const *)env, n);
+	else
+		braid_mgmt_client_event(g->mg, what, c->cid, kid, (const char *const *)env, n);
 	for (size_t i = 0; i < n; i++)
 		if (!strncmp(env[i], "password=", 9))
 			sodium_memzero(env[i], strlen(env[i]));
@@ -70,7 +76,16 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 
 static void event(struct gw_client *c, const char *what, long kid, bool disconnect)
 {
-	event_env(c, what, kid, disconnect, !strcmp(what, "CONNECT"));
+	event_env(c, what, kid, disconnect, !strcmp(what, "CONNECT"), NULL);
+}
+
+void braid_gw_mgmt_cr_response(struct gw_client *c, const char *text)
+{
+	if (c->g->mg)
+		event_env(c, "CR_RESPONSE", (long)c->mgmt_kid, false, false, text);
+	else
+		braid_dbg("%s/%s: CR_RESPONSE ignored (no management interface)",
+			  braid_gw_cname(c), c->real);
 }
 
 void braid_gw_mgmt_connect(struct gw_client *c, bool reauth)
@@ -89,6 +104,12 @@ void braid_gw_mgmt_established(struct gw_client *c)
 	if (c->has_v4 && braid_mgmt_client_auth(c->g->mg)) {
 		braid_gw_v4str(c->v4, a, sizeof(a));
 		braid_mgmt_client_address(c->g->mg, c->cid, a, true);
+	}
+	if (c->has_v6 && braid_mgmt_client_auth(c->g->mg)) {	/* stock announces both */
+		char a6[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, &c->v6, a6, sizeof(a6));
+		braid_mgmt_client_address(c->g->mg, c->cid, a6, true);
 	}
 	event(c, "ESTABLISHED", -1, false);
 }

@@ -18,6 +18,11 @@
 void braid_gw_mgmt_connect(struct gw_client *c, bool reauth);
 /* The client became active (pushed, keys installed). */
 void braid_gw_mgmt_established(struct gw_client *c);
+/*
+ * The client's CR_RESPONSE control message (its challenge-response answer):
+ * >CLIENT:CR_RESPONSE,cid,kid,B64 with the ENV block (a bad one is counted and dropped).
+ */
+void braid_gw_mgmt_cr_response(struct gw_client *c, const char *text);
 /* An active client is being removed. */
 void braid_gw_mgmt_disconnect(struct gw_client *c);
 

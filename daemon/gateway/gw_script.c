@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/log.h"
 #include "session/push.h"
+#include "session/script.h"
 
 /*
  * The variables OpenVPN 2.6 gives client-connect / client-disconnect: identity, trusted address,
@@ -66,6 +68,127 @@ size_t braid_gw_client_env(const struct gw_client *c, char **v, size_t max, bool
 	return n;
 }
 
+/* The process and device variables stock 2.6 gives every gateway script (see gw_script.h). */
+static size_t process_env(const struct braid_gateway *g, char **v, size_t n, size_t max)
+{
+	static time_t start;
+	const struct braid_options *o = g->o;
+	char a[INET6_ADDRSTRLEN];
+
+	if (!start)
+		start = time(NULL);
+#define ENV(...) do { if (n + 1 < max && asprintf(&v[n], __VA_ARGS__) >= 0) n++; } while (0)
+	ENV("script_context=init");
+	if (o->config_path[0])
+		ENV("config=%s", o->config_path);
+	ENV("daemon=0");
+	ENV("daemon_log_redirect=%d", o->log_path ? 1 : 0);
+	ENV("daemon_start_time=%lld", (long long)start);
+	ENV("daemon_pid=%d", (int)getpid());
+	ENV("verb=%d", o->verb);
+	ENV("dev=%s", g->tun.name);
+	ENV("dev_type=tun");
+	ENV("tun_mtu=%d", o->tun_mtu);
+	if (g->has_v4) {
+		braid_gw_v4str(g->gw4, a, sizeof(a));
+		ENV("ifconfig_local=%s", a);
+		braid_gw_v4str(g->mask4, a, sizeof(a));
+		ENV("ifconfig_netmask=%s", a);
+	}
+	if (g->has_v6) {
+		struct in6_addr r6 = g->gw6;
+
+		inet_ntop(AF_INET6, &g->gw6, a, sizeof(a));
+		ENV("ifconfig_ipv6_local=%s", a);
+		ENV("ifconfig_ipv6_netbits=%u", g->prefix6);
+		r6.s6_addr[15]++;	/* stock's ifconfig_ipv6_remote: the next address */
+		inet_ntop(AF_INET6, &r6, a, sizeof(a));
+		ENV("ifconfig_ipv6_remote=%s", a);
+	}
+	if (g->bind_addr.sa.sa_family == AF_INET &&
+	    g->bind_addr.in.sin_addr.s_addr != htonl(INADDR_ANY)) {
+		inet_ntop(AF_INET, &g->bind_addr.in.sin_addr, a, sizeof(a));
+		ENV("local_1=%s", a);
+	}
+	ENV("local_port_1=%u", o->lport);
+	ENV("proto_1=%s", g->tcp ? "tcp-server" : "udp");
+	ENV("remote_port_1=%u", o->rport ? o->rport : o->lport);
+	for (unsigned i = 0; i < o->n_setenv; i++)	/* `setenv NAME VALUE`, as for every stock script */
+		ENV("%s=%s", o->setenv[i].name, o->setenv[i].value ? o->setenv[i].value : "");
+#undef ENV
+	v[n] = NULL;
+	return n;
+}
+
+size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum braid_gw_env kind)
+{
+	size_t n;
+
+	if (kind == BRAID_GW_ENV_VERIFY) {	/* the client's IV_* peer info only (stock's) */
+		char *all[64];
+		size_t k = braid_gw_client_env(c, all, 64, false);
+
+		n = 0;
+		for (size_t i = 0; i < k; i++) {
+			if (!strncmp(all[i], "IV_", 3) && n + 1 < max)
+				v[n++] = all[i];
+			else
+				free(all[i]);
+		}
+	} else {
+		n = braid_gw_client_env(c, v, max, kind == BRAID_GW_ENV_DISCONNECT);
+		if (n + 1 < max) {
+			char t[32];
+			struct tm tm;
+
+			localtime_r(&c->since, &tm);
+			strftime(t, sizeof(t), "%Y-%m-%d %H:%M:%S", &tm);
+			if (asprintf(&v[n], "time_ascii=%s", t) >= 0)
+				n++;
+		}
+	}
+	if (c->ctl && n + 1 < max)	/* the client's certificate chain, as stock */
+		n += braid_ctls_peer_cert_env(c->ctl, v + n, max - 1 - n);
+	return process_env(c->g, v, n, max);
+}
+
+int braid_gw_updown_script(struct braid_gateway *g, bool up)
+{
+	const struct braid_options *o = g->o;
+	const char *cmd = up ? o->up : o->down;
+	struct braid_script_env env = { 0 };
+	struct braid_pushed p;
+	char *v[64];
+	size_t n;
+	int r;
+
+	if (!cmd)
+		return 0;
+	memset(&p, 0, sizeof(p));	/* only the script's IFCONFIG_LOCAL NETMASK arguments */
+	p.has_ifconfig = g->has_v4;
+	p.ifc_local.s_addr = htonl(g->gw4);
+	p.ifc_remote.s_addr = htonl(g->mask4);
+	n = process_env(g, v, 0, 64);
+	r = braid_script_env_add(&env, "script_type", "%s", up ? "up" : "down");
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(v[i], '=');
+
+		if (!r && eq) {
+			*eq = '\0';
+			r = braid_script_env_add(&env, v[i], "%s", eq + 1);
+		}
+	}
+	braid_gw_env_free(v, n);
+	if (!r && !up)
+		r = braid_script_env_add(&env, "signal", "sigterm");
+	if (!r)
+		r = braid_script_env_finish(&env);
+	if (!r)
+		r = braid_script_run(up ? "up" : "down", cmd, o, g->tun.name, o->tun_mtu, &p, &env);
+	braid_script_env_free(&env);
+	return r;
+}
+
 void braid_gw_env_free(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -77,7 +200,7 @@ void braid_gw_start_disconnect_script(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_authscript_req req;
-	char *env[64];
+	char *env[BRAID_GW_SCRIPT_ENV_MAX];
 	size_t n;
 	int r;
 
@@ -90,7 +213,7 @@ void braid_gw_start_disconnect_script(struct gw_client *c)
 		g->bg = b;
 		g->cap_bg = cap;
 	}
-	n = braid_gw_client_env(c, env, 64, true);
+	n = braid_gw_script_env(c, env, BRAID_GW_SCRIPT_ENV_MAX, BRAID_GW_ENV_DISCONNECT);
 	memset(&req, 0, sizeof(req));
 	req.cmd = g->o->client_disconnect;
 	req.script_type = "client-disconnect";

@@ -18,6 +18,26 @@
  */
 size_t braid_gw_client_env(const struct gw_client *c, char **v, size_t max, bool disconnect);
 void braid_gw_env_free(char **v, size_t n);
+
+/*
+ * A gateway script's whole environment as stock 2.6 gives it (besides script_type, username,
+ * password, common_name, untrusted_ip/port, which authscript.c sets): for client-connect and
+ * client-disconnect the client's variables above plus time_ascii, for auth-user-pass-verify its
+ * IV_* lines; then the client's certificate chain (tls_id_N, X509_N_*, tls_serial_N, ...) and the
+ * process and device variables: script_context, config, daemon, daemon_log_redirect,
+ * daemon_start_time, daemon_pid, verb, dev, dev_type, tun_mtu, ifconfig_local/_netmask,
+ * ifconfig_ipv6_local/_netbits/_remote, local_1, local_port_1, proto_1, remote_port_1, every setenv.
+ */
+#define BRAID_GW_SCRIPT_ENV_MAX 160
+enum braid_gw_env { BRAID_GW_ENV_CONNECT, BRAID_GW_ENV_DISCONNECT, BRAID_GW_ENV_VERIFY };
+size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum braid_gw_env kind);
+/*
+ * The gateway's own `up` (after the TUN device and its addresses are set) / `down` (after it is
+ * closed) script, as stock's server runs it: `CMD DEV TUN_MTU LINK_MTU IFCONFIG_LOCAL NETMASK init`
+ * with script_type, the process and device variables above and, for down, signal. 0 (also without
+ * the option), or the script's error (session/script.h).
+ */
+int braid_gw_updown_script(struct braid_gateway *g, bool up);
 /* client-disconnect for a client that was connected; runs on after the client is gone. */
 void braid_gw_start_disconnect_script(struct gw_client *c);
 /* Reap finished client-disconnect scripts (wait: until each has ended or timed out). */

@@ -21,6 +21,7 @@
 #include "config/config.h"
 #include "dc/dc.h"
 #include "dc/static_key.h"
+#include "session/script.h"
 #include "util/log.h"
 #include "control/statline.h"
 #include "dataplane/backend_user.h"
@@ -342,6 +343,8 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		goto err_sock;
 	t->tun_open = true;
 	r = braid_tun_configure(&t->tun, o);
+	if (!r)
+		r = braid_script_run_p2p(o, true, t->tun.name);	/* `up`, as stock: after ifconfig */
 	if (r)
 		goto err_tun;
 	tunnel_update_mssfix(t);
@@ -435,8 +438,10 @@ void braid_tunnel_free(struct braid_tunnel *t)
 			ev_signal_stop(t->loop, &t->sig[i]);
 		ev_loop_destroy(t->loop);
 	}
-	if (t->tun_open)
+	if (t->tun_open) {
 		braid_tun_close(&t->tun, t->o);
+		braid_script_run_p2p(t->o, false, t->tun.name);	/* `down` after the device, as stock */
+	}
 	if (t->fd >= 0)
 		close(t->fd);
 	braid_dp_close(t->sp);

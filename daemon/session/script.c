@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/log.h"
@@ -147,7 +148,7 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD("proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" : "tcp-client");
 	}
 	if (!p)
-		return inherit_environ(e);
+		return 0;
 	if (p->has_ifconfig) {
 		ADD("ifconfig_local", "%s", ntop4(p->ifc_local, a, sizeof(a)));
 		if (p->topology == BRAID_TOPO_SUBNET)
@@ -213,6 +214,79 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 		ADD(name, "dhcp-option %s", p->dhcp[i]);
 	}
 #undef ADD
+	return 0;
+}
+
+int braid_script_env_process(struct braid_script_env *e, const struct braid_options *o)
+{
+	static time_t start;
+	int r = 0;
+
+	if (!start)
+		start = time(NULL);
+	if (o->config_path[0] && !env_has(e, "config="))
+		r = braid_script_env_add(e, "config", "%s", o->config_path);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_log_redirect", "%d", o->log_path ? 1 : 0);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_start_time", "%lld", (long long)start);
+	if (!r)
+		r = braid_script_env_add(e, "daemon_pid", "%d", (int)getpid());
+	return r;
+}
+
+int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname)
+{
+	const char *cmd = up ? o->up : o->down;
+	struct braid_script_env env = { 0 };
+	struct braid_pushed *p;
+	int r;
+
+	if (!cmd)
+		return 0;
+	p = calloc(1, sizeof(*p));	/* the configuration's addresses, as a push would give them */
+	if (!p)
+		return -ENOMEM;
+	p->has_ifconfig = o->has_ifconfig;
+	p->ifc_local = o->ifc_local;
+	p->ifc_remote = o->ifc_remote;
+	p->topology = o->ifc_is_netmask ? BRAID_TOPO_SUBNET : BRAID_TOPO_P2P;
+	p->has_ifconfig6 = o->has_ifconfig6;
+	p->ifc6_local = o->ifc6_local;
+	p->ifc6_prefix = o->ifc6_prefix;
+	p->ifc6_remote = o->ifc6_remote;
+	r = braid_script_env_tunnel(&env, o, up ? "up" : "down", ifname, o->tun_mtu, p, NULL);
+	if (!r)
+		r = braid_script_env_process(&env, o);
+	/* the connection as configured (stock's local_1 ... remote_port_1); the peer's address is not given */
+	if (!r && o->local && !o->nobind)
+		r = braid_script_env_add(&env, "local_1", "%s", o->local);
+	if (!r && !o->nobind)
+		r = braid_script_env_add(&env, "local_port_1", "%u",
+					 o->lport ? o->lport : BRAID_OPT_DEFAULT_PORT);
+	if (!r)
+		r = braid_script_env_add(&env, "proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" :
+					 o->proto == BRAID_PROTO_TCP_SERVER ? "tcp-server" : "tcp-client");
+	if (!r && o->n_remotes)
+		r = braid_script_env_add(&env, "remote_1", "%s", o->remotes[0].host);
+	if (!r)
+		r = braid_script_env_add(&env, "remote_port_1", "%u",
+					 o->n_remotes && o->remotes[0].port ? o->remotes[0].port :
+					 o->rport ? o->rport : BRAID_OPT_DEFAULT_PORT);
+	if (!r && !up)
+		r = braid_script_env_add(&env, "signal", "sigterm");
+	if (!r)
+		r = braid_script_env_finish(&env);
+	if (!r)
+		r = braid_script_run(up ? "up" : "down", cmd, o, ifname, o->tun_mtu, p, &env);
+	braid_script_env_free(&env);
+	free(p);
+	return r;
+}
+
+int braid_script_env_finish(struct braid_script_env *e)
+{
+	e->n_own = e->n;
 	return inherit_environ(e);
 }
 

@@ -21,6 +21,7 @@
 #ifndef BRAID_SCRIPT_H
 #define BRAID_SCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config/options.h"
@@ -30,6 +31,7 @@
 struct braid_script_env {
 	char **v;	/* "NAME=VALUE", NULL-terminated */
 	size_t n, cap;
+	size_t n_own;	/* v[0..n_own): braidd's variables (braid_script_env_finish) */
 };
 
 /* Add NAME=VALUE (printf-style value). 0, -ENOMEM. */
@@ -39,11 +41,21 @@ void braid_script_env_free(struct braid_script_env *e);
 
 /*
  * Fill the environment for script_type ("up" / "down") from the device,
- * the pushed configuration and the server address.
+ * the pushed configuration and the server address; the caller may add
+ * more, then calls braid_script_env_finish.
  */
 int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_options *o,
 			    const char *script_type, const char *ifname, int tun_mtu,
 			    const struct braid_pushed *p, const union braid_sockaddr *server);
+
+/*
+ * What every script of OpenVPN 2.6 gets about the process: config (the
+ * configuration file's path, if any), daemon, daemon_log_redirect,
+ * daemon_start_time, daemon_pid. 0, -ENOMEM.
+ */
+int braid_script_env_process(struct braid_script_env *e, const struct braid_options *o);
+/* braidd's own environment (PATH, ...) after the variables set so far; n_own is set. */
+int braid_script_env_finish(struct braid_script_env *e);
 
 /*
  * Run cmd with the OpenVPN up/down arguments and env. 0 when it exited 0;
@@ -53,5 +65,12 @@ int braid_script_env_tunnel(struct braid_script_env *e, const struct braid_optio
 int braid_script_run(const char *what, const char *cmd, const struct braid_options *o,
 		     const char *ifname, int tun_mtu, const struct braid_pushed *p,
 		     struct braid_script_env *env);
+
+/*
+ * The static-key peer's `up` / `down` (up true/false): the device's addresses from the
+ * configuration's ifconfig / ifconfig-ipv6, the tunnel, process and (down) signal variables,
+ * then braid_script_run. 0 without the option, else braid_script_run's result.
+ */
+int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname);
 
 #endif /* BRAID_SCRIPT_H */

@@ -3,7 +3,10 @@
 """mgmt_drive.py - drive an OpenVPN management interface (stock openvpn or braidd) with a script
 and print a normalised transcript, so two daemons' transcripts can be diffed.
 
-  mgmt_drive.py HOST:PORT|PATH SCRIPT OUT.json
+  mgmt_drive.py HOST:PORT|PATH|listen:HOST:PORT SCRIPT OUT.json
+
+listen:HOST:PORT: be the management client a daemon with `management-client` connects out to
+(listens, creates $MGMT_READY if set once listening, serves the first connection).
 
 SCRIPT: one step a line:
   CMD text             send a command; read its reply (by its shape: a SUCCESS:/ERROR: line, lines
@@ -21,6 +24,7 @@ Normalised: times (epoch and dates), pids, byte counts, the version title and th
 out); not the states, their order, the reply texts, addresses or ports.
 """
 import json
+import os
 import re
 import socket
 import sys
@@ -34,6 +38,14 @@ ENV_KEEP = re.compile(r"^(common_name|username|password|trusted_ip|trusted_port|
                       r"ifconfig_pool_remote_ip|ifconfig_pool_netmask|ifconfig_pool_remote_ip6|"
                       r"time_unix|bytes_received|bytes_sent|time_duration|n_clients|IV_[A-Za-z0-9_]+|tls_id_\d+|tls_serial_\d+|tls_serial_hex_\d+|"
                       r"tls_digest_\d+|tls_digest_sha256_\d+|X509_\d+_[A-Za-z0-9_]+)=")
+
+
+# >UPDOWN:ENV values that must differ between two runs (pid, start time, the config file)
+UPDOWN_NORM = {"daemon_pid": lambda v: "N", "daemon_start_time": lambda v: "T",
+               "config": lambda v: "CONF" if v.endswith(".conf") else v}
+# >UPDOWN:ENV names stock gives and braidd does not (docs/braidd.md "Scripts"): left out of both sides,
+# listed by mgmt_compare.py
+UPDOWN_SKIP = {"route_net_gateway", "redirect_gateway"}
 
 
 # GET_CONFIG comes only when the push takes a second or more (stock and braidd alike): a matter of
@@ -69,7 +81,16 @@ def norm(line):
 
 class Conn:
     def __init__(self, where):
-        if ":" in where and not where.startswith("/"):
+        if where.startswith("listen:"):
+            host, port = where[len("listen:"):].rsplit(":", 1)
+            ls = socket.create_server((host, int(port)))
+            ls.settimeout(30)
+            ready = os.environ.get("MGMT_READY")
+            if ready:
+                open(ready, "w").close()
+            self.s, _ = ls.accept()
+            ls.close()
+        elif ":" in where and not where.startswith("/"):
             host, port = where.rsplit(":", 1)
             self.s = socket.create_connection((host, int(port)), timeout=10)
         else:
@@ -81,6 +102,7 @@ class Conn:
         self.bytecounts = []
         self.env = []
         self.env_other = set()
+        self.updown = []
         self.mark = 0  # WAIT looks at the lines from here on
 
     def line(self, deadline):
@@ -113,6 +135,20 @@ class Conn:
                     self.env.append(k + "=" + v)
                 else:
                     self.env_other.add(kv.split("=", 1)[0])
+                return ln
+            if ln.startswith(">UPDOWN:ENV,") and ln != ">UPDOWN:ENV,END":
+                k, _, v = ln[len(">UPDOWN:ENV,"):].partition("=")
+                if k in UPDOWN_NORM:
+                    v = UPDOWN_NORM[k](v)
+                if k in UPDOWN_SKIP:
+                    self.env_other.add("UPDOWN:" + k)
+                else:
+                    self.updown.append(k + "=" + v)
+                return ln
+            if ln == ">UPDOWN:ENV,END":
+                self.notes.append(">UPDOWN:ENV " + " ".join(sorted(self.updown)))
+                self.updown = []
+                self.notes.append(ln)
                 return ln
             if ln == ">CLIENT:ENV,END":
                 self.notes.append(">CLIENT:ENV " + " ".join(sorted(self.env)))
@@ -217,8 +253,12 @@ def main():
             open(arg, "w").close()
         elif op == "SLEEP":
             end = time.monotonic() + float(arg)
-            while c.line(end) is not None:
-                pass
+            try:
+                while c.line(end) is not None:
+                    pass
+            except EOFError:  # the daemon closed the connection (it exited): the script ends
+                c.raw.append("<closed>")
+                break
         else:
             sys.exit("bad step: " + step)
     # what is still in flight

@@ -13,6 +13,11 @@
  * has argc within BRAID_MGMT_ARGS_MAX, argv NULL-terminated, every word
  * NUL-terminated inside the store and no longer than the line; a refusal
  * is -EINVAL with a known reason.
+ *
+ * Each line is also a control-channel message text for
+ * braid_cr_response_parse (a VPN client's CR_RESPONSE,B64 on the gateway):
+ * accepted only with the prefix, the answer inside the line, 1..
+ * BRAID_CR_RESPONSE_MAX base64 bytes, braid_cr_b64_check agreeing.
  */
 #include <errno.h>
 #include <string.h>
@@ -49,6 +54,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				continue;
 			FZ_ASSERT(len < BRAID_MGMT_LINE_MAX);
 			FZ_ASSERT(!memchr(line, '\n', len));
+			{
+				const char *b64 = NULL;
+				size_t bl = 0;
+				int cr = braid_cr_response_parse(line, len, &b64, &bl);
+
+				FZ_ASSERT(cr == 0 || cr == -ENOENT || cr == -EINVAL);
+				if (cr == 0) {
+					FZ_ASSERT(len > 12 && !memcmp(line, "CR_RESPONSE,", 12));
+					FZ_ASSERT(b64 == line + 12 && bl == len - 12);
+					FZ_ASSERT(bl >= 1 && bl <= BRAID_CR_RESPONSE_MAX);
+					FZ_ASSERT(braid_cr_b64_check(b64, bl) == 0);
+					for (size_t i = 0; i < bl; i++)
+						FZ_ASSERT(b64[i] > ' ' && b64[i] != ',');
+				}
+			}
 			r = braid_mgmt_split(line, len, a, &why);
 			/* one CR before the LF is taken off; another one is a control byte */
 			if (len && line[len - 1] == '\r')

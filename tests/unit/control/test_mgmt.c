@@ -70,6 +70,32 @@ static void split(void)
 	CHECK_STR(braid_mgmt_rej_name(BRAID_MGMT_REJ_UNKNOWN), "unknown_command");
 }
 
+/* the challenge-response answer's bounds: cr-response B64 and the CR_RESPONSE control message */
+static void cr_response(void)
+{
+	char big[BRAID_CR_RESPONSE_MAX + 16];
+	const char *b64 = NULL;
+	size_t bl = 0;
+
+	CHECK_EQ(braid_cr_b64_check("dGVzdA==", 8), 0);
+	CHECK_EQ(braid_cr_b64_check("", 0), -EINVAL);
+	CHECK_EQ(braid_cr_b64_check("a,b", 3), -EINVAL);
+	CHECK_EQ(braid_cr_b64_check("a b", 3), -EINVAL);
+	CHECK_EQ(braid_cr_b64_check("ab\x01", 3), -EINVAL);
+	CHECK_EQ(braid_cr_response_parse("CR_RESPONSE,dGVzdA==", 20, &b64, &bl), 0);
+	CHECK(b64 && bl == 8 && !memcmp(b64, "dGVzdA==", 8));
+	CHECK_EQ(braid_cr_response_parse("PUSH_REQUEST", 12, &b64, &bl), -ENOENT);
+	CHECK_EQ(braid_cr_response_parse("CR_RESPONSE", 11, &b64, &bl), -ENOENT);
+	CHECK_EQ(braid_cr_response_parse("CR_RESPONSE,", 12, &b64, &bl), -EINVAL);
+	CHECK_EQ(braid_cr_response_parse("CR_RESPONSE,x,y", 15, &b64, &bl), -EINVAL);
+	memcpy(big, "CR_RESPONSE,", 12);
+	memset(big + 12, 'A', sizeof(big) - 12);
+	CHECK_EQ(braid_cr_response_parse(big, 12 + BRAID_CR_RESPONSE_MAX, &b64, &bl), 0);
+	CHECK_EQ(bl, BRAID_CR_RESPONSE_MAX);
+	CHECK_EQ(braid_cr_response_parse(big, 12 + BRAID_CR_RESPONSE_MAX + 1, &b64, &bl), -EINVAL);
+	CHECK_STR(braid_mgmt_rej_name(BRAID_MGMT_REJ_CR_RESPONSE), "bad_cr_response");
+}
+
 static void lbuf(void)
 {
 	struct braid_mgmt_lbuf b = { 0 };
@@ -374,6 +400,7 @@ static void peer_user(void)
 int main(void)
 {
 	split();
+	cr_response();
 	lbuf();
 	hist();
 	server();
