@@ -9,8 +9,11 @@
 # outside BUILD_EXCLUSIVE_KERNEL (5.10, its /lib/modules/VER/build pointing at headers) is skipped by the postinst
 # and refused by `dkms build` with exit 77 and dkms's BUILD_EXCLUSIVE message; the regex on a table of versions;
 # `dpkg -r` removes the module (prerm: dkms remove) and the sources; the host's /lib/modules and dpkg database unchanged.
+# Then the DKMS-built .ko in a QEMU/TCG VM booting that 6.1 kernel (tests/vm/lib.sh): insmod, a link made and
+# deleted, rmmod, the unload balance line, no kernel warning.
 # The .deb: BRAID_DEB_DIR/braid-dkms_*.deb (pkg.install's, fixture braid_deb) else `packaging/build-deb.sh --dkms`.
-# Needs root, dkms, linux-headers-amd64 (6.1), dpkg-dev, debhelper, dh-dkms, lintian (packaging/install-deps.sh).
+# Needs root, dkms, linux-headers-amd64 (6.1), dpkg-dev, debhelper, dh-dkms, lintian, the VM's qemu-system-x86,
+# linux-image-amd64, busybox-static (packaging/install-deps.sh); a missing one fails the test.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -39,6 +42,7 @@ if [ "${1:-}" = --ns ]; then
 	grep -q "^braid-dco/$ver, $KV, x86_64: installed" <<<"$st" || fail "dkms status: $st"
 	grep -q "$OLD" <<<"$st" && fail "dkms status lists $OLD: $st"
 	echo "ok: dpkg -i built and installed braid_dco.ko for $KV (vermagic: $vm); dkms status: $st"
+	cp $ko "$D/vm/braid_dco.ko" || fail "copy $ko for the VM"
 	# the postinst tried the 5.10 kernel too and skipped it for BUILD_EXCLUSIVE_KERNEL
 	grep -q "includes a BUILD_EXCLUSIVE directive which does not match this kernel" "$D/dpkg-i.log" ||
 		fail "postinst did not report the BUILD_EXCLUSIVE refusal for $OLD: $(cat "$D/dpkg-i.log")"
@@ -91,7 +95,36 @@ fi
 dep=$(dpkg-deb -f "$deb" Depends)
 [[ $dep == *dkms* ]] || fail "Depends has no dkms: $dep"
 before=$(find "/lib/modules/$KV" -newer "$deb" -o -name '*braid*' 2>/dev/null | sort; dpkg -l 'braid-dkms' 2>&1 | tail -n 1; ls /var/lib/dkms)
+mkdir -p "$D/vm"
 unshare --mount --propagation private bash "$0" --ns "$D" "$deb" "$KV" || exit 1
 after=$(find "/lib/modules/$KV" -newer "$deb" -o -name '*braid*' 2>/dev/null | sort; dpkg -l 'braid-dkms' 2>&1 | tail -n 1; ls /var/lib/dkms)
 [ "$before" = "$after" ] || fail "the host changed: before: $before after: $after"
 echo "ok: host /lib/modules, dpkg database and /var/lib/dkms unchanged; $(($(date +%s) - t0)) s"
+
+# the DKMS-built module loads in Debian's 6.1 kernel (QEMU/TCG, tests/vm/lib.sh): insmod, a braid_dco link
+# made and deleted, rmmod with the unload balance line, no kernel warning
+. "$root/tests/vm/lib.sh"
+msg=$(vm_require) || fail "$msg"
+[ "$(vm_kver)" = "$KV" ] || fail "the VM boots $(vm_kver), the module is built for $KV"
+cache=${BRAID_VM_CACHE:-$D/vm-cache}
+mkdir -p "$cache"
+vm_vmlinux "$KV" "$cache" >/dev/null && vm_initrd_9p "$KV" "$cache" >/dev/null || fail "VM kernel/initramfs"
+cat >"$D/vm/guest.sh" <<'EOF'
+ko=$1
+modprobe -a $(modinfo -F depends "$ko" | tr , ' ') || { echo "not ok - modprobe the dependencies"; exit 1; }
+insmod "$ko" || { echo "not ok - insmod"; exit 1; }
+grep -q '^braid_dco ' /proc/modules || { echo "not ok - braid_dco not in /proc/modules"; exit 1; }
+ip link add bdk0 type braid_dco || { echo "not ok - ip link add type braid_dco"; exit 1; }
+ip -d link show bdk0 | grep -q braid_dco || { echo "not ok - bdk0 is no braid_dco link"; exit 1; }
+ip link del bdk0 && rmmod braid_dco || { echo "not ok - ip link del / rmmod"; exit 1; }
+dmesg | grep -q 'braid_dco: balance ok' || { echo "not ok - no unload balance line"; dmesg | tail -20; exit 1; }
+if dmesg | grep -Eq 'BUG:|WARNING:|Oops|UBSAN|KASAN|refcount_t'; then echo "not ok - kernel warning"; dmesg | tail -40; exit 1; fi
+echo "ok - DKMS-built braid_dco: insmod, link add/del, rmmod, balance ok on $(uname -r)"
+EOF
+log=$D/vm/serial.log
+t1=$(date +%s)
+vm_run_9p "$KV" "$cache" "$D/vm" "$log" "sh $D/vm/guest.sh $D/vm/braid_dco.ko"
+rc=$?
+grep -E '^(ok|not ok) - ' "$log"
+[ $rc -eq 0 ] || fail "VM: guest status $rc: $(tail -n 30 "$log")"
+echo "ok: the DKMS-built module loads and unloads in the 6.1 VM ($(($(date +%s) - t1)) s); total $(($(date +%s) - t0)) s"
