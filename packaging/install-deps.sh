@@ -17,6 +17,8 @@ PKGS=(
   qemu-system-x86 linux-image-amd64 busybox-static cpio xz-utils e2fsprogs
   # braid_dco.ko (kmod/) builds against the headers of that same kernel
   linux-headers-amd64
+  # the braid-dkms package (dh_dkms at build time) and its test (tests/packaging/dkms.sh: dpkg -i runs dkms)
+  dkms dh-dkms
   # test bed, peers, traffic
   iproute2 iptables iputils-ping iperf3 openvpn mptcpize tcpdump ethtool procps psmisc jq bc
   curl python3 python3-cryptography python3-matplotlib

@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 for t in mmdebstrap dpkg-buildpackage lintian; do
 	command -v $t >/dev/null || { echo "SKIP: no $t (packaging/install-deps.sh installs it)"; exit 77; }
 done
-[ -z "${BRAID_DEB_OUT:-}" ] || rm -f "$BRAID_DEB_OUT"/braid_*.deb	# never a stale package for pkg.vm_systemd
+[ -z "${BRAID_DEB_OUT:-}" ] || rm -f "$BRAID_DEB_OUT"/braid_*.deb "$BRAID_DEB_OUT"/braid-dkms_*.deb	# never a stale package for pkg.vm_systemd
 D=$(mktemp -d /tmp/braid-pkgtest.XXXXXX)
 R=$D/root
 MM_PID=
@@ -39,7 +39,9 @@ BRAID_DEB_KEEP=1 bash "$root/packaging/build-deb.sh" "$D/out" >"$D/build.log" 2>
 	fail "packaging/build-deb.sh: $(tail -n 30 "$D/build.log")"
 deb=$(ls "$D"/out/braid_*.deb) || fail "no .deb"
 # pkg.vm_systemd boots the same package (BRAID_DEB_OUT: set by ctest)
-[ -z "${BRAID_DEB_OUT:-}" ] || { mkdir -p "$BRAID_DEB_OUT" && cp "$deb" "$BRAID_DEB_OUT/"; } || fail "copy to $BRAID_DEB_OUT"
+# pkg.dkms installs braid-dkms from the same build
+[ -z "${BRAID_DEB_OUT:-}" ] || { mkdir -p "$BRAID_DEB_OUT" && cp "$deb" "$D"/out/braid-dkms_*.deb "$BRAID_DEB_OUT/"; } ||
+	fail "copy to $BRAID_DEB_OUT"
 TREE=$(sed -n 's/^build-deb: build tree kept in //p' "$D/build.log")
 echo "ok: built $(basename "$deb") in $(($(date +%s) - t0)) s; lintian: $(grep -c '^[EW]:' "$D/out/lintian.txt") errors/warnings"
 grep -q '^E:' "$D/out/lintian.txt" && fail "lintian errors: $(grep '^E:' "$D/out/lintian.txt")"
