@@ -18,6 +18,7 @@
 # API (see docs/testbed.md): tb_setup tb_cleanup tb_exec tb_bg tb_cli_addr tb_srv_addr tb_emu_start tb_emu
 # tb_link_down tb_link_up tb_blackhole tb_restore tb_tbf tb_htb tb_qdisc_stats tb_offload tb_mptcp_setup tb_quiet tb_wait_ping
 # tb_addr_change tb_if_add tb_if_del tb_if_bytes; tb_setup --no-rules (no source policy routing)
+# Debugging: TB_KEEP_FAILED=DIR copies a failed run's state directory (daemon logs, status files) into DIR.
 
 TB_REPO=${TB_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BRAID_BIN_DIR=${BRAID_BIN_DIR:-$TB_REPO/build/bin}
@@ -199,6 +200,9 @@ tb_cleanup() {
 		while read -r ns; do ip netns del "$ns" 2>/dev/null; done <"$TB_DIR/namespaces"
 	fi
 	for pid in "${TB_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+	if [ -n "${TB_KEEP_FAILED:-}" ] && [ "$rc" != 0 ]; then	# debugging: logs of a failed run kept
+		cp -r "$TB_DIR" "$TB_KEEP_FAILED/" 2>/dev/null && echo "testbed: logs kept in $TB_KEEP_FAILED" >&2
+	fi
 	rm -rf "$TB_DIR"
 	TB_DIR=
 	TB_PIDS=()
