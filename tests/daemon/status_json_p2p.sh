@@ -22,12 +22,12 @@ sleep 2.3	# two refreshes
 
 got=$(jq -c 'keys' "$J") || fail "$J is not JSON: $(head -c 300 "$J")"
 # single path: no scheduler and no engine (multipath only)
-want='["failovers","multipath","paths","role","time","tunnel","up","uptime_s","version"]'
+want='["backend","failovers","multipath","paths","role","time","tunnel","up","uptime_s","version"]'
 [ "$got" = "$want" ] || fail "keys $got, want $want"
 [ "$(jq -c 'keys' "$S")" = "$got" ] || fail "status-json and status keys differ: $(jq -c keys "$S")"
 [ "$(jq -c '.tunnel | keys' "$S")" = "$(jq -c '.tunnel | keys' "$J")" ] || fail "tunnel keys differ"
 check() { jq -e "$1" "$J" >/dev/null || fail "not ($1): $(jq -c . "$J" | head -c 1500)"; }
-check '.version == 1 and .role == "p2p" and .up == true and .multipath == false and .failovers == 0'
+check '.version == 1 and .role == "p2p" and .up == true and .multipath == false and .failovers == 0 and .backend == "userspace"'
 check '.tunnel.tun_write_pkts >= 400 and .tunnel.link_rx_pkts >= 400 and .tunnel.tun_write_bytes >= 411200'
 check '.tunnel.tun_read_pkts >= 400 and .tunnel.link_tx_pkts >= 400 and .tunnel.auth_failures == 0'
 echo "ok: keys and counters ($(jq -c '.tunnel | {tun_write_pkts, tun_write_bytes, link_rx_pkts}' "$J"))"
