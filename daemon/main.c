@@ -45,6 +45,7 @@
 #include "p2p/tunnel_reload.h"
 #include "control/metrics.h"
 #include "control/mgmt.h"
+#include "dataplane/dco_select.h"
 
 
 static void usage(void)
@@ -168,6 +169,8 @@ static int run_role(struct braid_options *o)
 	struct braid_metrics *met = NULL;	/* `metrics` endpoint (control/metrics.h) */
 	int code;
 
+	if (braid_dco_select(o))	/* `dco`: the data plane's backend, one log line on a fallback */
+		return 1;
 	if (o->tls == BRAID_TLS_CLIENT) {
 		struct braid_client *c = NULL;
 

@@ -215,7 +215,10 @@ static struct braid_key *braid_key_by_id(struct braid_peer *peer, u8 key_id)
 	return NULL;
 }
 
-/* open, check and deliver a P_DATA_V2 packet of @peer (skb data at the opcode); 0 or -errno */
+/*
+ * open, check and deliver a P_DATA_V2 packet of @peer (skb data at the opcode); 0, 1 (authenticated
+ * but not an IP packet: skb data at the plaintext, for userspace) or -errno
+ */
 static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct sk_buff *skb)
 {
 	struct braid_path *path;
@@ -252,8 +255,8 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 		skb->protocol = htons(ETH_P_IPV6);
 		break;
 	default:
-		/* not an IP packet (OpenVPN's keepalive ping): not offloaded yet */
-		return -EPROTONOSUPPORT;
+		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
+		return 1;
 	}
 	atomic64_add(skb->len, &peer->vpn_rx_bytes);
 	atomic64_inc(&peer->vpn_rx_packets);
@@ -268,14 +271,28 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	return 0;
 }
 
+/*
+ * hand an opened non-IP payload to the socket's reader (skb data at the plaintext): the header
+ * becomes [BRAID_DCO_UP_OPCODE << 3 | key id] [peer id] [packet id] [zeroed tag], data goes back
+ * to the UDP header, the length is unchanged; the UDP stack then queues it as any datagram
+ */
+static void braid_rx_up(struct sk_buff *skb)
+{
+	__skb_push(skb, BRAID_DATA_V2_OVERHEAD);
+	skb->data[0] = BRAID_DCO_UP_OPCODE << 3 | (skb->data[0] & 7);
+	memset(skb->data + BRAID_DATA_V2_AAD, 0, BRAID_TAG_SIZE);
+	__skb_push(skb, sizeof(struct udphdr));
+	skb->ip_summed = CHECKSUM_UNNECESSARY;
+}
+
 /**
  * braid_udp_encap_recv() - the UDP encapsulation hook of a braid_dco socket
  * @sk: the socket
  * @skb: the datagram, data at the UDP header, checksum verified
  *
  * Context: softirq, rcu_read_lock() held by the UDP stack.
- * Return: 0 (consumed: delivered or dropped) or 1 (not ours to handle: on to the socket and
- * userspace)
+ * Return: 0 (consumed: delivered or dropped) or 1 (on to the socket and userspace: not ours to
+ * handle, or an authenticated non-IP payload rewritten by braid_rx_up())
  */
 int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 {
@@ -285,9 +302,18 @@ int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	u32 peer_id;
 	int err;
 
-	if (!bs || !pskb_may_pull(skb, off + BRAID_DATA_V2_OVERHEAD))
+	if (!bs || !pskb_may_pull(skb, off + 1))
 		return 1;
-	if (skb->data[off] >> 3 != BRAID_OP_DATA_V2)
+	if (skb->data[off] >> 3 == BRAID_DCO_UP_OPCODE) {
+		/* only the module writes this opcode (any length): none forged to userspace */
+		net_dbg_ratelimited("%s: rx drop: up opcode from the network\n",
+				    bs->bdev->dev->name);
+		dev_core_stats_rx_dropped_inc(bs->bdev->dev);
+		kfree_skb(skb);
+		return 0;
+	}
+	if (skb->data[off] >> 3 != BRAID_OP_DATA_V2 ||
+	    !pskb_may_pull(skb, off + BRAID_DATA_V2_OVERHEAD))
 		return 1;
 	peer_id = get_unaligned_be32(skb->data + off) & BRAID_DCO_PEER_ID_MAX;
 	peer = braid_peer_lookup(bs->bdev, peer_id);
@@ -296,6 +322,10 @@ int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	__skb_pull(skb, off);
 	err = braid_rx_data(bs->bdev, peer, skb);
 	braid_peer_put(peer);
+	if (err > 0) {
+		braid_rx_up(skb);
+		return 1;
+	}
 	if (err) {
 		net_dbg_ratelimited("%s: rx drop from peer %u: %d\n", bs->bdev->dev->name, peer_id,
 				    err);

@@ -323,6 +323,57 @@ void braid_cluster_release(struct braid_cluster *c, const char *addr)
 		c->st.releases++;
 }
 
+int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
+{
+	char k[BRAID_ETCD_KEY_MAX], why[128];
+	size_t n;
+	bool found;
+	int r;
+
+	if (c->gone)
+		return -ENOLINK;
+	if (!serial || !serial[0] || strspn(serial, "0123456789") != strlen(serial))
+		return -EINVAL;
+	key(c, k, sizeof(k), "revoked", serial);
+	r = braid_etcd_get(&c->etcd, k, CALL_MS, why, sizeof(why), &n, &found);
+	if (r == -EMSGSIZE) {	/* a long reason: revoked all the same */
+		found = true;
+		snprintf(why, sizeof(why), "(a long text)");
+	} else if (r) {
+		c->st.read_fail++;
+		braid_warn("cluster: reading %s from etcd failed: %s", k, strerror(-r));
+		return r;
+	}
+	if (!found)
+		return 0;
+	c->st.revoked++;
+	for (char *p = why; *p; p++)	/* the operator's text goes into our log */
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+			*p = '?';
+	braid_warn("cluster: certificate serial %s is revoked (etcd %s: %s)", serial, k, why);
+	return 1;
+}
+
+int braid_cluster_ccd(struct braid_cluster *c, const char *cn, char *buf, size_t cap, bool *found)
+{
+	char k[BRAID_ETCD_KEY_MAX];
+	size_t n;
+	int r;
+
+	if (c->gone)
+		return -ENOLINK;
+	key(c, k, sizeof(k), "ccd", cn);
+	r = braid_etcd_get(&c->etcd, k, CALL_MS, buf, cap, &n, found);
+	if (r) {
+		c->st.read_fail++;
+		braid_warn("cluster: reading %s from etcd failed: %s", k, strerror(-r));
+		return r;
+	}
+	if (*found)
+		c->st.ccd_read++;
+	return 0;
+}
+
 void braid_cluster_get_stats(const struct braid_cluster *c, struct braid_cluster_stats *st)
 {
 	*st = c->st;

@@ -216,6 +216,11 @@ int braid_etcd_json_delete(char *buf, size_t cap, const char *key)
 	return fit(snprintf(buf, cap, "{\"key\":\"%s\"}", k), cap);
 }
 
+int braid_etcd_json_range(char *buf, size_t cap, const char *key)
+{
+	return braid_etcd_json_delete(buf, cap, key);	/* the same body: {"key": ...} */
+}
+
 #define BODY_MAX 4096
 
 int braid_etcd_grant(const struct braid_etcd *e, int ttl, int timeout_ms, uint64_t *lease)
@@ -266,6 +271,64 @@ int braid_etcd_revoke(const struct braid_etcd *e, uint64_t lease, int timeout_ms
 	int r = braid_etcd_json_id(j, sizeof(j), lease);
 
 	return r ?: braid_etcd_call(e, "/v3/lease/revoke", j, timeout_ms, body, sizeof(body), &bl);
+}
+
+int braid_etcd_range_value(const char *body, size_t len, char *val, size_t cap, size_t *vlen,
+			   bool *found)
+{
+	unsigned long long count = 0;
+	char *b64v;
+	size_t b64cap = cap / 3 * 4 + 8, n = 0;
+	int r = braid_json_get_u64(body, len, "count", &count);
+
+	if (r && r != -ENOENT)	/* a count of zero is omitted */
+		return r;
+	*found = false;
+	*vlen = 0;
+	if (!cap)
+		return -EMSGSIZE;
+	val[0] = 0;
+	if (!count)
+		return 0;
+	if (count > 1)
+		return -EBADMSG;	/* one key was asked for */
+	b64v = malloc(b64cap);
+	if (!b64v)
+		return -ENOMEM;
+	r = braid_json_get(body, len, "value", b64v, b64cap);
+	if (r == -ENOENT) {	/* an empty value is omitted */
+		r = 0;
+		b64v[0] = 0;
+	}
+	if (!r && sodium_base642bin((unsigned char *)val, cap - 1, b64v, strlen(b64v), NULL, &n,
+				    NULL, sodium_base64_VARIANT_ORIGINAL))
+		r = strlen(b64v) / 4 * 3 >= cap - 1 ? -EMSGSIZE : -EBADMSG;
+	free(b64v);
+	if (r)
+		return r;
+	if (memchr(val, 0, n))
+		return -EBADMSG;
+	val[n] = 0;
+	*vlen = n;
+	*found = true;
+	return 0;
+}
+
+int braid_etcd_get(const struct braid_etcd *e, const char *key, int timeout_ms, char *val,
+		   size_t cap, size_t *vlen, bool *found)
+{
+	char j[BRAID_ETCD_KEY_MAX * 2 + 32];
+	size_t bcap = cap / 3 * 4 + 1024, bl;
+	char *body = malloc(bcap);
+	int r;
+
+	if (!body)
+		return -ENOMEM;
+	r = braid_etcd_json_range(j, sizeof(j), key);
+	r = r ?: braid_etcd_call(e, "/v3/kv/range", j, timeout_ms, body, bcap, &bl);
+	r = r ?: braid_etcd_range_value(body, bl, val, cap, vlen, found);
+	free(body);
+	return r;
 }
 
 int braid_etcd_keepalive_ttl(const char *body, size_t len, long *ttl)

@@ -2,7 +2,7 @@
 /*
  * etcd.h - a small etcd v3 client over its JSON gateway (etcd.c): plain
  * HTTP/1.1 POSTs to /v3/lease/grant, /v3/lease/keepalive, /v3/lease/revoke,
- * /v3/kv/txn and /v3/kv/deleterange, keys and values base64. One request
+ * /v3/kv/range, /v3/kv/txn and /v3/kv/deleterange, keys and values base64. One request
  * per connection (`Connection: close`), so a reply ends at EOF.
  *
  * Two ways to call: braid_etcd_call() blocks (bounded by a timeout; used at
@@ -52,6 +52,8 @@ int braid_etcd_json_id(char *buf, size_t cap, uint64_t lease);	/* keepalive, rev
 int braid_etcd_json_create(char *buf, size_t cap, const char *key, const char *value,
 			   uint64_t lease);
 int braid_etcd_json_delete(char *buf, size_t cap, const char *key);
+/* range of one key (its value, if it exists). */
+int braid_etcd_json_range(char *buf, size_t cap, const char *key);
 
 /* Requests that block (braid_etcd_call) with their answers. */
 int braid_etcd_grant(const struct braid_etcd *e, int ttl, int timeout_ms, uint64_t *lease);
@@ -60,6 +62,18 @@ int braid_etcd_create(const struct braid_etcd *e, const char *key, const char *v
 		      uint64_t lease, int timeout_ms, bool *created);
 int braid_etcd_delete(const struct braid_etcd *e, const char *key, int timeout_ms);
 int braid_etcd_revoke(const struct braid_etcd *e, uint64_t lease, int timeout_ms);
+
+/*
+ * Blocking read of one key: 0 and *found; when found, its value decoded into
+ * val[0..cap) with a NUL (*vlen bytes; a value with a NUL byte is -EBADMSG).
+ * -EMSGSIZE if the value does not fit.
+ */
+int braid_etcd_get(const struct braid_etcd *e, const char *key, int timeout_ms, char *val,
+		   size_t cap, size_t *vlen, bool *found);
+
+/* A range reply's body: its one value as braid_etcd_get gives it. */
+int braid_etcd_range_value(const char *body, size_t len, char *val, size_t cap, size_t *vlen,
+			   bool *found);
 
 /* A keepalive reply's body: the remaining TTL (0: the lease is gone). */
 int braid_etcd_keepalive_ttl(const char *body, size_t len, long *ttl);

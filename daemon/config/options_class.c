@@ -188,7 +188,8 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "fast-io", N, "braidd's socket I/O is always non-blocking and batched" },
 	{ "tun-mtu-extra", N, "only meaningful for tap devices; braidd is tun only" },
 	{ "comp-noadapt", N, "braidd never compresses, so there is nothing to adapt" },
-	{ "disable-dco", N, "braidd never uses OpenVPN's kernel data channel offload (ovpn-dco): its data channel runs in braidd" },
+	{ "disable-dco", A, "dco" },
+	{ "dco", A, "dco" },
 	{ "mute-replay-warnings", A, "mute_replay_warnings" },
 	{ "mute", N,
 	  "braidd logs per-packet events only at verb 5 and above and rate-limits its rejection "

@@ -152,3 +152,21 @@ int opt_allow_compression(struct ctx *c, int argc, char **argv)
 			argv[1]);
 }
 
+
+int opt_dco(struct ctx *c, int argc, char **argv)
+{
+	if (!strcmp(argv[0], "disable-dco")) {
+		c->o->dco = BRAID_DCO_OFF;
+		return 0;
+	}
+	(void)argc;
+	if (!strcmp(argv[1], "auto"))
+		c->o->dco = BRAID_DCO_AUTO;
+	else if (!strcmp(argv[1], "on"))
+		c->o->dco = BRAID_DCO_ON;
+	else if (!strcmp(argv[1], "off"))
+		c->o->dco = BRAID_DCO_OFF;
+	else
+		return opt_fail(c, "'%s': expected auto, on or off", argv[1]);
+	return 0;
+}

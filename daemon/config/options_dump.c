@@ -288,6 +288,8 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	if (o->cluster_etcd)
 		out(&b, "cluster-etcd %s prefix %s ttl %d gateway-id %d\n", o->cluster_etcd,
 		    o->cluster_prefix ? o->cluster_prefix : "-", o->cluster_ttl, o->cluster_gw_id);
+	if (o->dco != BRAID_DCO_AUTO)	/* only when given (the golden dumps predate it) */
+		out(&b, "dco %s\n", o->dco == BRAID_DCO_ON ? "on" : "off");
 	out(&b, "ignored-unknown %u\n", o->n_ignored);
 	return b.used;
 }

@@ -40,6 +40,9 @@ enum braid_opt_topology { BRAID_TOPO_P2P = 0, BRAID_TOPO_NET30, BRAID_TOPO_SUBNE
 enum braid_opt_mode { BRAID_MODE_P2P = 0, BRAID_MODE_SERVER };
 /* TLS role: `tls-client` (or `client`), `tls-server` (or `server`); OFF = static key. */
 enum braid_opt_tls { BRAID_TLS_OFF = 0, BRAID_TLS_CLIENT, BRAID_TLS_SERVER };
+
+/* `dco`: the kernel data plane (kmod/braid_dco) when present (auto), required (on) or never (off) */
+enum braid_dco_mode { BRAID_DCO_AUTO = 0, BRAID_DCO_ON, BRAID_DCO_OFF };
 /* Transport after finalize (`proto tcp` resolves to TCP_CLIENT or TCP_SERVER). */
 enum braid_opt_proto { BRAID_PROTO_UDP = 0, BRAID_PROTO_TCP_CLIENT, BRAID_PROTO_TCP_SERVER };
 /* `remote-cert-tls server|client`. */
@@ -304,6 +307,7 @@ struct braid_options {
 	/* other OpenVPN 2.6 options real profiles carry (stored for the runtime) */
 	char cipher_unsupported[32];	/* `cipher X` braidd cannot run: error (static) / ignored (TLS) */
 	bool mute_replay_warnings;
+	int dco;			/* enum braid_dco_mode: `dco auto|on|off` (default auto) */
 
 	/* gateway (mode server) */
 	bool has_server;

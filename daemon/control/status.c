@@ -14,6 +14,7 @@
 #include "util/log.h"
 #include "control/metrics_snap.h"
 #include "control/statfile.h"
+#include "dataplane/dco_select.h"
 
 #define U(x) ((unsigned long long)(x))
 
@@ -115,6 +116,9 @@ void braid_status_json_session(FILE *f, const struct braid_dp *dp, bool up)
 {
 	fprintf(f, "\"up\":%s,\"failovers\":%llu,\"multipath\":%s,", up ? "true" : "false",
 		U(braid_met_failovers(dp)), dp ? "true" : "false");
+	fputs("\"backend\":", f);	/* `dco`: dataplane/dco_select.h */
+	braid_status_json_str(f, braid_dco_backend());
+	fputc(',', f);
 	if (dp) {
 		fputs("\"scheduler\":", f);
 		braid_status_json_str(f, braid_dp_sched_name(dp));

@@ -100,11 +100,18 @@ static void client_connect(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_options *o = g->o;
+	const char *why = NULL;
 	char err[512] = "";
 	int r;
 
-	if (o->client_config_dir) {
-		r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
+	r = braid_gw_cluster_client(c, &why);	/* revoked/ and ccd/ entries in etcd */
+	if (r) {
+		auth_fail(c, why);
+		return;
+	}
+	if (o->client_config_dir || c->ccd.found) {
+		if (!c->ccd.found)
+			r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
 		if (r) {
 			braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
 			auth_fail(c, "client-config-dir file unreadable");

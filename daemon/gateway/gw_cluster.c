@@ -7,10 +7,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/cluster.h"
+#include "ctl/session.h"
+#include "gateway/ccd.h"
 #include "gateway/pool.h"
 #include "util/log.h"
 
@@ -131,7 +134,58 @@ void braid_gw_cluster_log(const struct braid_gateway *g)
 		return;
 	braid_cluster_get_stats(g->cluster, &st);
 	braid_info("cluster stats: gateway id %u, keepalives %llu, keepalive failed %llu, claims %llu, "
-		   "claims taken elsewhere %llu, claims failed %llu, releases %llu, set aside %zu",
+		   "claims taken elsewhere %llu, claims failed %llu, releases %llu, set aside %zu, "
+		   "revoked refused %llu, ccd entries read %llu, reads failed %llu",
 		   braid_cluster_gw_id(g->cluster), st.keepalives, st.keepalive_fail, st.claims,
-		   st.claim_taken, st.claim_fail, st.releases, g->n_foreign);
+		   st.claim_taken, st.claim_fail, st.releases, g->n_foreign, st.revoked, st.ccd_read,
+		   st.read_fail);
+}
+
+int braid_gw_cluster_client(struct gw_client *c, const char **why)
+{
+	struct braid_gateway *g = c->g;
+	const char *sn = c->ctl ? braid_ctls_peer_serial(c->ctl) : NULL;
+	char err[512] = "";
+	char *text;
+	bool found;
+	int r;
+
+	if (!g->cluster)
+		return 0;
+	if (sn && sn[0]) {
+		r = braid_cluster_revoked(g->cluster, sn);
+		if (r == 1) {
+			*why = "certificate revoked (cluster-etcd)";
+			return -EACCES;
+		}
+		if (r) {
+			*why = "the revocation store (cluster-etcd) is not reachable";
+			return r;
+		}
+	}
+	if (!c->cn[0] || !braid_ccd_name_ok(c->cn))
+		return 0;
+	text = malloc(BRAID_CLUSTER_CCD_MAX);
+	if (!text) {
+		*why = "out of memory";
+		return -ENOMEM;
+	}
+	r = braid_cluster_ccd(g->cluster, c->cn, text, BRAID_CLUSTER_CCD_MAX, &found);
+	if (r) {
+		*why = r == -EMSGSIZE ? "its client-config-dir entry in etcd is too large" :
+		       "the client-config-dir store (cluster-etcd) is not reachable";
+	} else if (found) {
+		braid_ccd_free(&c->ccd);
+		r = braid_ccd_parse(&c->ccd, "etcd ccd entry", text, err, sizeof(err));
+		if (r) {
+			braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
+			*why = "its client-config-dir entry in etcd is invalid";
+		} else {
+			c->ccd.found = true;
+			braid_info("%s/%s: client-config-dir entry read from etcd", braid_gw_cname(c),
+				   c->real);
+		}
+	}
+	free(text);
+	return r;
 }

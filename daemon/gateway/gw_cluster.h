@@ -36,6 +36,15 @@ static inline uint32_t braid_gw_local_pid(const struct braid_gateway *g, uint32_
  * pool runs out) and the next one taken. -ENOSPC, -errno (etcd unreachable).
  */
 int braid_gw_pool_take(struct braid_gateway *g, const char *cn, uint32_t *handle);
+/*
+ * At a client's connect, when clustered: its certificate serial checked
+ * against PREFIX revoked/ (-EACCES if revoked), then PREFIX ccd/CN read into
+ * c->ccd when the entry exists (it takes the place of a client-config-dir
+ * file). 0; -errno with *why set for auth_fail (etcd not reachable, a ccd
+ * entry that does not parse: logged with its line).
+ */
+int braid_gw_cluster_client(struct gw_client *c, const char **why);
+
 /* SIGUSR2 and exit: the cluster counters (nothing when not clustered). */
 void braid_gw_cluster_log(const struct braid_gateway *g);
 

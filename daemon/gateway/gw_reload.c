@@ -13,17 +13,65 @@
  *    (RESTART) and dropped at once; its reconnect is refused by the CRL.
  *    Stock OpenVPN would keep it until its next renegotiation (reneg-sec).
  * A CRL that cannot be read leaves the old one in force (logged).
+ *  - with cluster-etcd: every connected client's certificate serial is
+ *    looked up under PREFIX revoked/ and a revoked one dropped the same way
+ *    (new clients are checked at their connect: gw_cluster.c).
  */
 #include "gateway/gw_reload.h"
 
 #include <stdio.h>
 
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
+#include "cluster/cluster.h"
 #include "ctl/tls_crl.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_table.h"
 #include "session/reload.h"
 #include "util/log.h"
+
+/* Tell a client to reconnect (RESTART) and drop it. */
+static void drop_revoked(struct gw_client *c, const char *why)
+{
+	if (c->st == C_ACTIVE && !braid_ctls_send_text(c->ctl, "RESTART"))
+		braid_gw_ctl_run(c);
+	braid_gw_client_kill(c, why);
+}
+
+/* With cluster-etcd: every connected client's serial against PREFIX revoked/
+ * (one short request each); an unreachable store keeps everyone (logged). */
+static void reload_revoked(struct braid_gateway *g)
+{
+	unsigned n_kill = 0;
+
+	if (!g->cluster)
+		return;
+	for (uint32_t i = 0; i < g->max_clients; i++) {
+		struct gw_client *c = g->by_pid[i];
+		const char *sn;
+		int r;
+
+		if (!c || c->dead || !c->ctl)
+			continue;
+		sn = braid_ctls_peer_serial(c->ctl);
+		if (!sn || !sn[0])
+			continue;
+		r = braid_cluster_revoked(g->cluster, sn);
+		if (r < 0) {
+			braid_warn("reload: the revocation store (cluster-etcd) is not reachable: "
+				   "connected clients not checked");
+			return;
+		}
+		if (r == 1) {
+			braid_warn("reload: client %s: certificate serial %s is revoked (cluster-etcd): "
+				   "disconnecting", braid_gw_cname(c), sn);
+			drop_revoked(c, "certificate revoked (cluster-etcd, reload)");
+			n_kill++;
+		}
+	}
+	if (n_kill)
+		braid_info("reload: %u client(s) disconnected: certificate revoked (cluster-etcd)",
+			   n_kill);
+}
 
 static void reload_crl(struct braid_gateway *g, const struct braid_reload_diff *d)
 {
@@ -56,9 +104,7 @@ static void reload_crl(struct braid_gateway *g, const struct braid_reload_diff *
 			continue;
 		braid_warn("reload: client %s: certificate serial %s is revoked (crl-verify): "
 			   "disconnecting", braid_gw_cname(c), sn);
-		if (c->st == C_ACTIVE && !braid_ctls_send_text(c->ctl, "RESTART"))
-			braid_gw_ctl_run(c);
-		braid_gw_client_kill(c, "certificate revoked (crl-verify, reload)");
+		drop_revoked(c, "certificate revoked (crl-verify, reload)");
 		n_kill++;
 	}
 	if (n_kill)
@@ -93,6 +139,7 @@ static void on_reload(void *user)
 			}
 		}
 		reload_crl(g, &d);
+		reload_revoked(g);
 	}
 	braid_reload_end(g->loop, r, &d);
 }

@@ -324,6 +324,26 @@ static uint32_t mtu_fit(const struct braid_mp *mp, uint32_t mask, uint32_t len)
 	return fit ? fit : big;
 }
 
+/* The paths of mask of weight above 0 whose MTU search has just started
+ * (nothing failed yet, len at most its max): len may well fit them. A path of
+ * weight 0 (ratio 1:0, a spare) then carries nothing big while the weighted
+ * path's first probe is out; the packet goes out oversize on the weighted
+ * path. Once a size failed there, packets that do not fit move as before. */
+static uint32_t weighted_unprobed(const struct braid_mp *mp, uint32_t mask, uint32_t len)
+{
+	uint32_t w = 0;
+	int i;
+
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_pmtu *u = &mp->path[i].pmtu;
+
+		if ((mask & (1u << i)) && weight(mp, i) > 0.0 && u->state == MP_PMTU_SEARCH &&
+		    u->hi > u->max && len <= u->max)
+			w |= 1u << i;
+	}
+	return w;
+}
+
 uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned int meta)
 {
 	uint32_t all = mp_sched_usable(mp), mask;
@@ -346,6 +366,8 @@ uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned
 		case BRAID_MP_SCHED_RATIO:
 		case BRAID_MP_SCHED_MPIP:
 			bi = pick_stride(mp, mask, len);
+			if (bi < 0)	/* it fits only paths of weight 0 */
+				bi = pick_stride(mp, weighted_unprobed(mp, all, len), len);
 			break;
 		case BRAID_MP_SCHED_LOWEST_RTT:
 			for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {

@@ -16,13 +16,14 @@
 # different address (the first one is claimed in etcd: "another gateway's"); SIGKILL of client 1's
 # gateway: its lease expires, the balancer drops it, client 1 reconnects (ping-restart) to the
 # other gateway with an address different from client 2's; its address key in etcd names that
-# gateway; a 2 MiB download through its tunnel has the right sha256. A gateway whose lease is
-# revoked stops; SIGTERM revokes a gateway's lease (its keys leave etcd at once).
+# gateway; a 2 MiB download through its tunnel has the right sha256. Client 3 (c3, 10.99.0.13):
+# its serial under braid/revoked/ → refused at connect; unrevoked, its braid/ccd/client3 entry fixes
+# its address; revoked again → dropped at a live reload. A gateway whose lease is revoked stops; SIGTERM revokes a gateway's lease (its keys leave etcd at once).
 source "$(dirname "$0")/../lib/pki.sh"
 BRAIDD=${BRAIDD:-$BRAID_BIN_DIR/braidd}
 LB_SH=$(cd "$(dirname "$0")/../tools/lb" && pwd)/braid-lb.sh
 ID=$$
-CL=clc$ID C2=clc2$ID LB=cllb$ID G1=clg1$ID G2=clg2$ID
+CL=clc$ID C2=clc2$ID C3=clc3$ID LB=cllb$ID G1=clg1$ID G2=clg2$ID
 VIP=10.99.100.1
 DIR=
 PIDS=()
@@ -46,7 +47,7 @@ cleanup() {
 		for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
 		kill -9 "$p" 2>/dev/null
 	done
-	for n in "$CL" "$C2" "$LB" "$G1" "$G2"; do ip netns del "$n" 2>/dev/null; done
+	for n in "$CL" "$C2" "$C3" "$LB" "$G1" "$G2"; do ip netns del "$n" 2>/dev/null; done
 	[ -n "$DIR" ] && [ -z "${CL_KEEP:-}" ] && rm -rf "$DIR"
 	return 0
 }
@@ -64,6 +65,14 @@ etcd_get() { # KEY -> value (empty if absent)
 	ip netns exec "$LB" curl -s --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/range -d "{\"key\":\"$k\"}" |
 		jq -r '.kvs[0].value // empty' | base64 -d
 }
+etcd_put() { # KEY VALUE
+	ip netns exec "$LB" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/put \
+		-d "{\"key\":\"$(printf %s "$1" | base64 -w0)\",\"value\":\"$(printf %s "$2" | base64 -w0)\"}" >/dev/null
+}
+etcd_del() { # KEY
+	ip netns exec "$LB" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/deleterange \
+		-d "{\"key\":\"$(printf %s "$1" | base64 -w0)\"}" >/dev/null
+}
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
 [ -x "$BRAIDD" ] || { echo "FAIL: braidd not built ($BRAIDD)" >&2; exit 1; }
@@ -76,7 +85,7 @@ DIR=$(mktemp -d /tmp/braid-cl.XXXXXX)
 T0=$SECONDS
 
 # --- namespaces
-for n in "$CL" "$C2" "$LB" "$G1" "$G2"; do
+for n in "$CL" "$C2" "$C3" "$LB" "$G1" "$G2"; do
 	ip netns add "$n" || fail "ip netns add $n"
 	ip -n "$n" link set lo up
 done
@@ -84,7 +93,7 @@ ip -n "$LB" link add br0 type bridge
 ip -n "$LB" addr add 10.99.0.1/24 dev br0
 ip -n "$LB" link set br0 up
 i=0
-for n in "$CL" "$C2"; do
+for n in "$CL" "$C2" "$C3"; do
 	i=$((i + 1))
 	ip link add "clv$i$ID" type veth peer name "clp$i$ID" || fail veth
 	ip link set "clv$i$ID" netns "$n"
@@ -126,7 +135,7 @@ done
 "$LB_SH" setup "$LB" $VIP 1194 1=10.77.1.2 2=10.77.2.2 || fail "braid-lb setup"
 
 # --- PKI, web content
-braid_pki "$DIR" client1 client2 >/dev/null || fail pki
+braid_pki "$DIR" client1 client2 client3 >/dev/null || fail pki
 head -c 2097152 /dev/urandom >"$DIR/blob"
 WANT=$(sha256sum "$DIR/blob" | cut -d' ' -f1)
 
@@ -252,6 +261,41 @@ cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
 	fail "cluster stats of gateway $OTHER: $cs"
 [ "${BASH_REMATCH[1]}" -ge 3 ] || fail "gateway $OTHER: ${BASH_REMATCH[1]} keepalives"
 echo "ok: ${cs#*cluster stats: }"
+
+# --- revocations and ccd entries in etcd, read by every gateway: client 3 revoked is refused at its connect;
+# unrevoked, its ccd entry fixes its address; revoked again, a reload (SIGRTMIN+1) drops it
+SER3=$(openssl x509 -in "$DIR/client3.crt" -noout -serial | cut -d= -f2)
+SER3=$(python3 -c "print(int('$SER3', 16))")
+etcd_put "braid/revoked/$SER3" "lost laptop" || fail "etcd put"
+client_start 3 "$C3" "auth-retry none"
+waitfor "$DIR/g$OTHER.log" "cluster: certificate serial $SER3 is revoked (etcd braid/revoked/$SER3: lost laptop)" 20 ||
+	fail "gateway $OTHER did not refuse client 3's revoked certificate"
+waitfor "$DIR/c3.log" "authentication failed (auth-retry none): exiting" 10 || fail "client 3 was not told AUTH_FAILED"
+wait "${PID[c3]}" 2>/dev/null
+grep -q "Initialization Sequence Completed" "$DIR/c3.log" && fail "revoked client 3 connected"
+etcd_del "braid/revoked/$SER3" || fail "etcd del"
+etcd_put braid/ccd/client3 "ifconfig-push 10.8.0.77 255.255.255.0" || fail "etcd put"
+client_start 3 "$C3"
+waitfor "$DIR/c3.log" "Initialization Sequence Completed" 20 || fail "client 3 did not connect once unrevoked"
+[ "$(ifc "$DIR/c3.log")" = 10.8.0.77 ] || fail "client 3 got $(ifc "$DIR/c3.log"), want 10.8.0.77 (etcd ccd entry)"
+grep -q "client-config-dir entry read from etcd" "$DIR/g$OTHER.log" || fail "no 'ccd entry read from etcd' line"
+ip netns exec "$C3" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 3: ping"
+etcd_put "braid/revoked/$SER3" "stolen" || fail "etcd put"
+kill -RTMIN+1 "${PID[g$OTHER]}"
+waitfor "$DIR/g$OTHER.log" "certificate serial $SER3 is revoked (cluster-etcd): disconnecting" 10 ||
+	fail "reload did not drop client 3, revoked in etcd"
+ip netns exec "$C2" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 2: ping after the reload"
+n=$(grep -c "cluster stats:" "$DIR/g$OTHER.log")
+kill -USR2 "${PID[g$OTHER]}"
+for ((i = 0; i < 40; i++)); do
+	[ "$(grep -c "cluster stats:" "$DIR/g$OTHER.log")" -gt "$n" ] && break
+	sleep 0.05
+done
+cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
+[[ $cs =~ "revoked refused "([0-9]+)", ccd entries read 1, reads failed 0" ]] && [ "${BASH_REMATCH[1]}" -ge 2 ] ||
+	fail "cluster stats after the revocations: $cs"
+kill "${PID[c3]}" 2>/dev/null
+echo "ok: client 3 revoked in etcd: refused; its etcd ccd entry gave it 10.8.0.77; revoked again: dropped at reload"
 
 # --- a gateway whose lease is gone stops (its id may be another's): the first one again, its lease revoked
 gw_start "$OWN"

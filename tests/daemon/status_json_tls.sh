@@ -39,11 +39,11 @@ keys() {
 	[ "$got" = "$3" ] || fail "$1 $2 keys: $got, want $3"
 }
 PATHKEYS=$(jq -c '.paths[0] | keys' "$CJ")
-keys "$CJ" . '["cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","time","tunnel","up","uptime_s","version"]'
+keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","time","tunnel","up","uptime_s","version"]'
 keys "$CJ" .tunnel '["auth_failures","auth_read_bytes","ctl_dropped","keys_removed","link_rx_bytes","link_rx_pkts","link_tx_bytes","link_tx_pkts","malformed","no_peer","pings_rx","pings_tx","renegotiations","replays","restarts","tun_read_bytes","tun_read_pkts","tun_write_bytes","tun_write_pkts"]'
 keys "$GJ" . '["clients","gateway","role","time","uptime_s","version"]'
 keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tun_no_route","tun_read_pkts","tun_write_pkts"]'
-keys "$GJ" '.clients[0]' '["cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tx_bytes","up","username","virtual_address","virtual_ipv6_address"]'
+keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tx_bytes","up","username","virtual_address","virtual_ipv6_address"]'
 # the path objects: the same as the static-key status file's (one writer)
 [ "$(jq -c '.clients[0].paths[0] | keys' "$GJ")" = "$PATHKEYS" ] || fail "gateway path keys differ from the client's"
 echo "$PATHKEYS" | jq -e 'index("wire_rx_pkts") and index("rtt_ms") and index("state")' >/dev/null || fail "path keys: $PATHKEYS"
@@ -52,7 +52,7 @@ echo "ok: the documented keys, exactly"
 # check FILE JQ-EXPRESSION: true
 check() { jq -e "$2" "$1" >/dev/null || fail "$1: not ($2): $(jq -c . "$1" | head -c 1500)"; }
 check "$CJ" '.version == 1 and .role == "client" and .up == true and .state == "up" and .multipath == true'
-check "$CJ" '.scheduler == "edf" and .dev == "tun0" and .ifconfig_local == "10.8.0.2" and .failovers == 0'
+check "$CJ" '.backend == "userspace" and .scheduler == "edf" and .dev == "tun0" and .ifconfig_local == "10.8.0.2" and .failovers == 0'
 check "$CJ" ".remote == \"[AF_INET]$(tb_srv_addr 1 4):1194\""
 check "$CJ" ".tunnel.tun_write_bytes >= $BLOB and .tunnel.tun_write_pkts >= $MINPKTS and .tunnel.link_rx_pkts >= $MINPKTS"
 check "$CJ" ".tunnel.link_rx_bytes >= $BLOB and .tunnel.link_tx_pkts > 0 and .tunnel.tun_read_pkts > 0"

@@ -89,10 +89,16 @@ tm_path_field() {
 tm_get() {
 	local file=$1 addr=${2:-$TM_GW_TUN} got=
 	[[ $addr == *:* ]] && addr="[$addr]"
+	local out="$TB_DIR/tm_get.out" rc
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
-		got=$(tb_exec "$TB_CLI" curl -sf --max-time 40 "http://$addr:8080/$file" | sha256sum | cut -d' ' -f1)
-		[ "$got" != "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" ] && break
+		rm -f "$out"
+		tb_exec "$TB_CLI" curl -sf --max-time 40 -o "$out" "http://$addr:8080/$file"
+		rc=$?
+		got=$(sha256sum <"$out" 2>/dev/null | cut -d' ' -f1)
+		[ -s "$out" ] && break
 		sleep 0.3
 	done
+	# a transfer cut short says so (curl's exit status and the bytes it got), not only a wrong sha256
+	[ "$rc" = 0 ] || got="$got (curl exit $rc after $(stat -c %s "$out" 2>/dev/null || echo 0) bytes)"
 	echo "$got"
 }

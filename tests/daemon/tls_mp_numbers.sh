@@ -64,7 +64,7 @@ ctl status | sed -n '/^PATH/,/^(/p'
 lt 12 "$sum" && lt "$sum" 48 || fail "loaded: client rx $sum Mbit/s over both paths, want 12..48 (2 x 20 shaped)"
 read -r s1 s2 <<<"$shares"
 lt 10 "$s1" && lt 10 "$s2" && lt 99 "$(awk -v a="$s1" -v b="$s2" 'BEGIN { print a + b }')" ||
-	fail "loaded: shares of the last interval $s1 % / $s2 %, want both > 10 and a sum of ~100 on equal links"
+	fail "loaded: shares of the last interval $s1 % / $s2 %, want both > 10 and a sum of ~100 on equal links; the gateway's paths: $(gctl paths client1)"
 echo "ok: loaded: client receives $sum Mbit/s over 2 x 20 Mbit/s, shares $s1 % / $s2 %"
 g1=$(gf 1 rx_bytes)
 tb_blackhole 1

@@ -5,7 +5,8 @@
  * line, Content-Length or chunked body, into a bounded buffer) and
  * braid_etcd_reply; the body, and the raw input too, through braid_json_get
  * / braid_json_get_u64 for the names the client reads (ID, TTL, succeeded)
- * with a small and a large output buffer, and braid_etcd_keepalive_ttl.
+ * with a small and a large output buffer, braid_etcd_keepalive_ttl, and
+ * braid_etcd_range_value (a range reply's one base64 value).
  * The input sits in a buffer of its exact size (ASan sees any over-read).
  *
  * Asserts: only the documented results; a parsed reply has a status in
@@ -22,7 +23,32 @@
 #include "cluster/json_get.h"
 #include "fuzz_common.h"
 
-static const char *const keys[] = { "ID", "TTL", "succeeded", "result", "" };
+static const char *const keys[] = { "ID", "TTL", "succeeded", "result", "count", "value", "" };
+
+/* A range reply's one value (revoked/, ccd/ entries) with a small and a
+ * large buffer: a value found is NUL-terminated, has no NUL inside, and is
+ * the same in both; too large for the small one is larger than it. */
+static void range_check(const char *j, size_t n)
+{
+	char small[16], big[BRAID_HTTP_RESP_MAX];
+	size_t ls = 99, lb = 99;
+	bool fs = true, fb = true;
+	int rs = braid_etcd_range_value(j, n, small, sizeof(small), &ls, &fs);
+	int rb = braid_etcd_range_value(j, n, big, sizeof(big), &lb, &fb);
+
+	FZ_ASSERT(rs == 0 || rs == -EBADMSG || rs == -EMSGSIZE || rs == -ERANGE);
+	FZ_ASSERT(rb == 0 || rb == -EBADMSG || rb == -EMSGSIZE || rb == -ERANGE);
+	if (rs == 0 && fs) {
+		FZ_ASSERT(ls < sizeof(small) && small[ls] == 0 && strlen(small) == ls);
+		FZ_ASSERT(rb == 0 && fb && lb == ls && !memcmp(small, big, ls));
+	}
+	if (rs == 0 && !fs)
+		FZ_ASSERT(ls == 0 && rb == 0 && !fb);
+	if (rb == 0 && fb)
+		FZ_ASSERT(lb < sizeof(big) && big[lb] == 0 && strlen(big) == lb);
+	if (rs == -EMSGSIZE && rb == 0)
+		FZ_ASSERT(fb && lb >= sizeof(small) - 1 - 3);	/* the size check allows for padding */
+}
 
 static void json_check(const char *j, size_t n)
 {
@@ -77,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r2 = braid_http_resp_parse(in, size, &st2, body2, BRAID_HTTP_RESP_MAX, &bl2);
 		FZ_ASSERT(r2 == 0 && st2 == st && bl2 == bl && !memcmp(body, body2, bl));
 		json_check(body, bl);
+		range_check(body, bl);
 		r2 = braid_etcd_keepalive_ttl(body, bl, &ttl);
 		FZ_ASSERT((r2 == 0 && ttl >= 0) || r2 == -EBADMSG || r2 == -ERANGE);
 	}

@@ -9,7 +9,9 @@ namespace it configures:
   dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
   dco_ctl.py swap DEV PEER_ID                                            swap the key slots
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
-Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed."""
+Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed.
+With DCO_CTL_HOLD=N in the environment, `up` keeps its path socket and prints the first N datagrams read from
+it (hex, one a line; 120 s timeout each): what the module hands up to userspace."""
 import os
 import socket
 import struct
@@ -46,6 +48,12 @@ def path_add(g, ifindex, peer_id, path_id, local, remote):
         nl.attr(A.A_PATH_SOCKET, s.fileno()),
         nl.attr(A.A_PATH_REMOTE_IPV6 if v6 else A.A_PATH_REMOTE_IPV4, socket.inet_pton(fam, rip.strip('[]'))),
         nl.attr(A.A_PATH_REMOTE_PORT, struct.pack('=H', int(rport)))))
+    hold = int(os.environ.get('DCO_CTL_HOLD', '0'))
+    if hold and path_id == 0:
+        print('held', flush=True)
+        s.settimeout(120)
+        for _ in range(hold):
+            print(s.recv(4096).hex(), flush=True)
     s.close()   # the module keeps its reference
 
 
@@ -56,8 +64,8 @@ def main(argv):
         peer_id, local, remote, key_id, ek, dk = int(argv[2]), argv[3], argv[4], int(argv[5]), argv[6], argv[7]
         ifindex = nl.Rtnl().link_add(dev, 'braid_dco')
         g.cmd(A.CMD_PEER_NEW, nl.attr(A.A_IFINDEX, ifindex), nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, peer_id)))
-        path_add(g, ifindex, peer_id, 0, local, remote)
         key_new(g, ifindex, peer_id, A.KEY_SLOT_PRIMARY, key_id, ek, dk, *argv[8:10])
+        path_add(g, ifindex, peer_id, 0, local, remote)
     elif cmd == 'path':
         path_add(g, socket.if_nametoindex(dev), int(argv[2]), int(argv[3]), argv[4], argv[5])
     elif cmd == 'pathdel':

@@ -22,9 +22,13 @@ ip link add vu$$ netns $u type veth peer name vk$$ netns $k
 ip -n $u addr add 192.168.79.1/24 dev vu$$ && ip -n $u link set vu$$ up
 ip -n $k addr add 192.168.79.2/24 dev vk$$ && ip -n $k link set vk$$ up
 # dc direction 0 sends with keys[0] (k[0..64) cipher, k[64..128) hmac), receives with keys[1] (k[128..256))
-ip netns exec $k $ctl up bd0 5 192.168.79.2:1194 192.168.79.1:1195 1 \
-	"$(hexsl 128 160)" "$(hexsl 0 32)" "$(hexsl 192 200)" "$(hexsl 64 72)" &&
-	ok "interop: DCO peer 5 keyed from the key2" || nok "interop: DCO up"
+# DCO_CTL_HOLD=1: dco_ctl.py keeps the path socket and prints the first datagram handed up (keepalive below)
+DCO_CTL_HOLD=1 ip netns exec $k $ctl up bd0 5 192.168.79.2:1194 192.168.79.1:1195 1 \
+	"$(hexsl 128 160)" "$(hexsl 0 32)" "$(hexsl 192 200)" "$(hexsl 64 72)" >/tmp/interop-up.$$ 2>&1 &
+upid=$!
+for _ in $(seq 100); do grep -q held /tmp/interop-up.$$ && break; sleep 0.1; done
+grep -q held /tmp/interop-up.$$ && ok "interop: DCO peer 5 keyed from the key2" ||
+	nok "interop: DCO up: $(cat /tmp/interop-up.$$)"
 ip -n $k addr add 10.79.0.2/24 dev bd0 && ip -n $k link set bd0 up
 
 # u -> k
@@ -78,5 +82,24 @@ case $got in
 "73 5 0 ok key_id=1 packet_id="*" opcode=9 plaintext="*"$want") ok "interop: the module's P_DATA_V2 opened by daemon/dc ($(echo "$got" | cut -c1-60)...)" ;;
 *) nok "interop k->u: '$got'" ;;
 esac
+# keepalive: OpenVPN's ping (not an IP packet) sealed by daemon/dc must reach the path socket's reader as an
+# up-opcode datagram (BRAID_DCO_UP_OPCODE 31: 0xf8 | key id 1, peer id 5, packet id 2, 16 zero bytes, the
+# ping magic); forged up-opcode datagrams sent first from the network (32 bytes, 3 bytes) must not reach it.
+ping=2a187bf3641eb4cb07ed2d0a981fc748
+ip netns exec $u python3 -c '
+import socket, subprocess, sys
+out = subprocess.run([sys.argv[1], "encrypt", "--cipher", "AES-256-GCM", "--key2", sys.argv[2], "--direction", "0",
+                      "--peer-id", "5", "--key-id", "1", "--packet-id", "2", "--plaintext", sys.argv[3]],
+                     check=True, capture_output=True, text=True).stdout.split()[0]
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195))
+u.sendto(bytes([0xf9, 0, 0, 5, 0, 0, 0, 9]) + bytes(16) + b"forged", ("192.168.79.2", 1194))
+u.sendto(bytes([0xf9, 0, 0]), ("192.168.79.2", 1194))
+u.sendto(bytes.fromhex(out), ("192.168.79.2", 1194))' "$bin" "$K2" "$ping"
+wait $upid
+got=$(sed -n 2p /tmp/interop-up.$$)
+[ "$got" = "f900000500000002$(printf '0%.0s' $(seq 32))$ping" ] &&
+	ok "interop: keepalive ping handed up to userspace as up-opcode 31 ($(echo "$got" | cut -c1-24)...), forged ones dropped" ||
+	nok "interop: keepalive hand-up: got '$got'"
+rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$
 echo "interop: $fail failed"
 exit $fail

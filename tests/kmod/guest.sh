@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=sh
-# Runs inside the kmod VM (tests/kmod/vm_kmod.sh): insmod, the netlink tests, rmmod, then the module's
+# Runs inside the kmod VM (tests/kmod/vm_kmod.sh): insmod, the netlink, data-path and interop tests,
+# braidd's `dco on` probe with the module loaded, rmmod, the probe again with it absent, then the module's
 # unload summary must say the created/destroyed balance is ok. $1: braid_dco.ko, $2: the source tree,
 # $3: the build tree.
 ko=$1 src=$2 build=$3 fail=0
@@ -11,7 +12,9 @@ echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
 sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
 sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
+sh "$src/tests/kmod/dco_probe.sh" "$build" loaded || fail=1
 if rmmod braid_dco; then echo "ok - rmmod"; else echo "not ok - rmmod"; fail=1; fi
+sh "$src/tests/kmod/dco_probe.sh" "$build" absent || fail=1
 dmesg | grep 'braid_dco:' | sed 's/^/dmesg: /'
 if dmesg | grep -q 'braid_dco: balance ok'; then
 	echo "ok - unload balance ok"

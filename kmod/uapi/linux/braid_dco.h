@@ -16,6 +16,7 @@
 #define BRAID_DCO_KEY_ID_MAX		7
 #define BRAID_DCO_NONCE_TAIL_SIZE	8
 #define BRAID_DCO_CIPHER_KEY_MAX	32
+#define BRAID_DCO_UP_OPCODE		31
 
 enum braid_dco_mode {
 	BRAID_DCO_MODE_P2P,

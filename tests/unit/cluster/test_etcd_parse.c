@@ -102,6 +102,39 @@ int main(void)
 	CHECK_EQ(braid_etcd_keepalive_ttl(k0, strlen(k0), &ttl), 0);
 	CHECK_EQ(ttl, 0);
 
+	/* range replies (revoked/, ccd/ entries): one base64 value, or none */
+	{
+		const char *h = "{\"header\":{\"cluster_id\":\"1\",\"revision\":\"5\"}";
+		char one[256], rv[16];
+		size_t vl = 99;
+		bool found = true;
+
+		snprintf(one, sizeof(one), "%s,\"kvs\":[{\"key\":\"YnJhaWQvcmV2b2tlZC8x\","
+			 "\"create_revision\":\"5\",\"version\":\"1\",\"value\":\"bGVha2Vk\"}],"
+			 "\"count\":\"1\"}", h);
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), 0);
+		CHECK(found);
+		CHECK_EQ(vl, 6);
+		CHECK_STR(rv, "leaked");
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, 4, &vl, &found), -EMSGSIZE);
+		snprintf(one, sizeof(one), "%s}", h);	/* no such key: count omitted */
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), 0);
+		CHECK(!found);
+		CHECK_EQ(vl, 0);
+		snprintf(one, sizeof(one), "%s,\"kvs\":[{\"key\":\"eA==\"}],\"count\":\"1\"}", h);
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), 0);
+		CHECK(found);	/* an empty value is omitted */
+		CHECK_STR(rv, "");
+		snprintf(one, sizeof(one), "%s,\"kvs\":[{\"value\":\"AA==\"}],\"count\":\"1\"}", h);
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), -EBADMSG);
+		snprintf(one, sizeof(one), "%s,\"kvs\":[{\"value\":\"@@@@\"}],\"count\":\"1\"}", h);
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), -EBADMSG);
+		snprintf(one, sizeof(one), "%s,\"count\":\"2\"}", h);
+		CHECK_EQ(braid_etcd_range_value(one, strlen(one), rv, sizeof(rv), &vl, &found), -EBADMSG);
+		CHECK_EQ(braid_etcd_json_range(buf, sizeof(buf), "braid/ccd/alice"), 0);
+		CHECK_STR(buf, "{\"key\":\"YnJhaWQvY2NkL2FsaWNl\"}");
+	}
+
 	/* request bodies */
 	CHECK_EQ(braid_etcd_json_create(buf, sizeof(buf), "braid/gw/1", "x", 42), 0);
 	CHECK_STR(buf, "{\"compare\":[{\"key\":\"YnJhaWQvZ3cvMQ==\",\"target\":\"CREATE\",\"result\":\"EQUAL\","

@@ -222,6 +222,7 @@ static const struct sample samples[] = {
 	{ "tun-mtu-extra", P2P, "tun-mtu-extra 32", NULL },
 	{ "comp-noadapt", CLI, "comp-noadapt", NULL },
 	{ "disable-dco", CLI, "disable-dco", NULL },
+	{ "dco", CLI, "dco off", NULL },
 	{ "mute-replay-warnings", P2P, "mute-replay-warnings", NULL },
 	{ "mute", P2P, "mute 20", NULL },
 	{ "sndbuf", P2P, "sndbuf 393216", NULL },

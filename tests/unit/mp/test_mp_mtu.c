@@ -431,6 +431,39 @@ static void off(void)
 	}
 }
 
+/*
+ * ratio 1:0 while the weighted path's first search runs: path 0 (weight 1,
+ * 40 ms) has MTU base until its first probe (of max) comes back, path 1
+ * (weight 0, 5 ms) finished its search first. 1400-byte packets from the
+ * start go out on path 0 (oversize until its probe is answered), none on
+ * path 1, and all arrive.
+ */
+static void ratio_search(void)
+{
+	static const unsigned int r10[2] = { 1, 0 };
+	struct braid_mp_path_stats a0, a1;
+	struct sim s;
+
+	if (setup(&s, L(50, 20, 0), L(50, 2, 0), NULL))
+		return;
+	CHECK_EQ(braid_mp_set_sched(s.side[0].mp, BRAID_MP_SCHED_RATIO, r10, 2), 0);
+	sim_set_load(&s, 5 * MBIT, 1400, s.now + 1 * SEC);
+	sim_run(&s, s.now + 1 * SEC + 500 * MS);
+	pstats(&s, 0, 0, &a0);
+	pstats(&s, 0, 1, &a1);
+	printf("ratio-search: path 0 %llu / path 1 %llu data packets (path 0 mtu %u, oversize %llu), "
+	       "delivered %llu of %llu\n",
+	       (unsigned long long)a0.tx_pkts, (unsigned long long)a1.tx_pkts, a0.mtu,
+	       (unsigned long long)a0.mtu_oversize, (unsigned long long)s.delivered,
+	       (unsigned long long)s.offered);
+	CHECK_EQ(a1.tx_pkts, 0);
+	CHECKM(a0.mtu_oversize > 0, "path 0's search was over before the load");
+	CHECK_EQ(a0.mtu, 1500);
+	CHECK_EQ(s.delivered + s.enq_fail + sim_lost(&s), s.offered);
+	CHECK_EQ(sim_lost(&s), 0);
+	sim_fini(&s);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -444,6 +477,7 @@ static const struct {
 	{ "lossy", lossy },
 	{ "search-gaps", search_gaps },
 	{ "off", off },
+	{ "ratio-search", ratio_search },
 };
 
 int main(int argc, char **argv)

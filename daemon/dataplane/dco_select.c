@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * dco_select.c - the `dco auto|on|off` choice of the data plane at start
+ * (dco_select.h). The module is looked up as OpenVPN looks up ovpn-dco: its
+ * generic netlink family is resolved (CTRL_CMD_GETFAMILY "braid_dco").
+ * The daemon's kernel backend (sessions carried by braid_dco) is not built
+ * yet (issue 15 part 4): `dco auto` therefore runs the userspace data plane
+ * and says why in one line, `dco on` refuses to start.
+ */
+#include "dataplane/dco_select.h"
+
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "os/netlink.h"
+#include "util/log.h"
+
+#define DCO_FAMILY "braid_dco"	/* BRAID_DCO_FAMILY_NAME of kmod/uapi/linux/braid_dco.h */
+
+static const char *backend = "userspace";
+
+/* the answer to one CTRL_CMD_GETFAMILY: 0 (a family message), the kernel's -errno, or -EBADMSG */
+static int probe_reply(const uint8_t *buf, size_t len)
+{
+	const struct nlmsghdr *nlh = (const void *)buf;
+	const struct nlmsgerr *e;
+
+	if (len < sizeof(*nlh) || !braid_nl_buf_ok(buf, len))
+		return -EBADMSG;
+	if (nlh->nlmsg_type == GENL_ID_CTRL)
+		return 0;
+	if (nlh->nlmsg_type != NLMSG_ERROR || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+		return -EBADMSG;
+	e = NLMSG_DATA(nlh);
+	return e->error < 0 ? e->error : -EBADMSG;
+}
+
+int braid_dco_probe(void)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE];
+	struct timeval tv = { .tv_sec = 2 };
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	ssize_t n;
+	int r;
+
+	nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		r = -errno;
+		goto out;
+	}
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = (uint32_t)time(NULL);
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, DCO_FAMILY);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		r = -errno;
+		goto out;
+	}
+	n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	r = n < 0 ? -errno : probe_reply(buf, (size_t)n);
+out:
+	mnl_socket_close(nl);
+	return r;
+}
+
+int braid_dco_select(const struct braid_options *o)
+{
+	int r;
+
+	backend = "userspace";
+	if (o->dco == BRAID_DCO_OFF)
+		return 0;
+	r = braid_dco_probe();
+	if (o->dco == BRAID_DCO_ON) {
+		if (r)
+			braid_err("dco on: the braid_dco kernel module is not available (generic netlink "
+				  "family '%s': %s); not starting ('dco auto' falls back to the "
+				  "userspace data plane)", DCO_FAMILY, strerror(-r));
+		else
+			braid_err("dco on: the braid_dco kernel module is loaded, but this braidd has no "
+				  "kernel data-plane backend yet; not starting ('dco auto' falls back to "
+				  "the userspace data plane)");
+		return r ? r : -EOPNOTSUPP;
+	}
+	if (r)
+		braid_info("dco: the braid_dco kernel module is not available (generic netlink family "
+			   "'%s': %s): using the userspace data plane", DCO_FAMILY, strerror(-r));
+	else
+		braid_info("dco: the braid_dco kernel module is loaded, but this braidd has no kernel "
+			   "data-plane backend yet: using the userspace data plane");
+	return 0;
+}
+
+const char *braid_dco_backend(void)
+{
+	return backend;
+}
