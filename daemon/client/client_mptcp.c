@@ -32,6 +32,8 @@ void client_mptcp_connected(struct braid_client *c)
 		return;
 	braid_sockaddr_str(&c->remote, a, sizeof(a));
 	r = c->tl.mptcp_socket ? braid_mptcp_active(c->tl.fd) : 0;
+	if (r == 1)	/* the userspace path manager opens this connection's subflows */
+		braid_mptcp_endps_own(c->mptcp_endps, c->tl.fd);
 	said = r == 1 ? 1 : 2;
 	if (said == c->mptcp_said) {
 		braid_dbg("MPTCP: connection to %s is %s", a, r == 1 ? "MPTCP" : "plain TCP");

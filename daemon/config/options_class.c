@@ -31,6 +31,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "float", A, "float_ok" },
 	{ "multihome", A, "multihome multihome_same_if" },
 	{ "mptcp", A, "mptcp mptcp_paths" },
+	{ "mptcp-pm", A, "mptcp_pm" },
 	{ "ifconfig", A, "has_ifconfig ifc_local ifc_remote" },
 	{ "ifconfig-ipv6", A, "has_ifconfig6 ifc6_local" },
 	{ "route", A, "routes n_routes" },

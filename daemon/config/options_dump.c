@@ -135,6 +135,8 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	if (o->mptcp)	/* these three only when set, as multihome */
 		out(&b, "mptcp %s%s\n", o->mptcp == BRAID_OPT_MPTCP_ON ? "on" : "auto",
 		    o->mptcp_paths ? " (mp-path lines: MPTCP endpoints)" : "");
+	if (o->mptcp_pm)
+		out(&b, "mptcp-pm %s\n", o->mptcp_pm == 2 ? "userspace" : "kernel");
 	if (o->sndbuf || o->rcvbuf)
 		out(&b, "sndbuf %d\nrcvbuf %d\n", o->sndbuf, o->rcvbuf);
 	/* data channel */

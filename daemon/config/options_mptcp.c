@@ -28,6 +28,20 @@ int opt_mptcp(struct ctx *c, int argc, char **argv)
 	return opt_fail(c, "expected 'on', 'off' or 'auto', got '%s'", argv[1]);
 }
 
+int opt_mptcp_pm(struct ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	if (!strcmp(argv[1], "kernel")) {
+		c->o->mptcp_pm = 1;
+		return 0;
+	}
+	if (!strcmp(argv[1], "userspace")) {
+		c->o->mptcp_pm = 2;
+		return 0;
+	}
+	return opt_fail(c, "expected 'kernel' or 'userspace', got '%s'", argv[1]);
+}
+
 /* sndbuf / rcvbuf N: the TCP (and MPTCP) socket's buffer, bytes (stock: 0 = the system's). */
 int opt_sockbuf(struct ctx *c, int argc, char **argv)
 {

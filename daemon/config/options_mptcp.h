@@ -12,6 +12,8 @@
 #include "config/options_int.h"
 
 int opt_mptcp(struct ctx *c, int argc, char **argv);
+/* `mptcp-pm kernel|userspace`: which MPTCP path manager drives the connections (mptcp_endp.h). */
+int opt_mptcp_pm(struct ctx *c, int argc, char **argv);
 int opt_sockbuf(struct ctx *c, int argc, char **argv);
 
 /*

@@ -92,6 +92,7 @@ static const struct opt_def opt_table[] = {
 	/* braidd always keeps the key and the device across a ping-restart */
 	{ "multipath", 0, 1, opt_multipath, false, NOBLOB, 0 },
 	{ "mptcp", 0, 1, opt_mptcp, false, NOBLOB, 0 },
+	{ "mptcp-pm", 1, 1, opt_mptcp_pm, false, NOBLOB, 0 },
 	{ "mp-path", 1, 3, opt_mp_path, false, NOBLOB, 0 },
 	{ "mp-backup", 1, 1, opt_mp_backup, false, NOBLOB, 0 },
 	{ "mp-cap", 2, 2, opt_mp_cap, false, NOBLOB, 0 },

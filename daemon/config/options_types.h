@@ -246,6 +246,7 @@ struct braid_options {
 	/* MPTCP transport (`mptcp on|off|auto`, docs/braidd.md "MPTCP"; os/mptcp.h modes) */
 	int mptcp;			/* BRAID_OPT_MPTCP_*: off (0), on, auto */
 	bool mptcp_paths;		/* TCP over MPTCP: mp-path lines name MPTCP endpoints */
+	int mptcp_pm;			/* `mptcp-pm`: 0 the namespace's net.mptcp.pm_type, 1 kernel, 2 userspace */
 	int sndbuf, rcvbuf;		/* TCP socket buffers, bytes; 0 = the kernel's */
 	struct braid_opt_mp_path mp_paths[BRAID_OPT_MAX_MP_PATHS];
 	unsigned int n_mp_paths;

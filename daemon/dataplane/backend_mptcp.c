@@ -3,7 +3,9 @@
  * backend_mptcp.c - the MPTCP transport's data-plane backend
  * (backend_mptcp.h): data through the single-path backend, paths from the
  * kernel's per-subflow telemetry (MPTCP_FULL_INFO, or MPTCP_TCPINFO +
- * MPTCP_SUBFLOW_ADDRS), with per-interval rates and shares computed here.
+ * MPTCP_SUBFLOW_ADDRS), with per-interval rates and shares computed here,
+ * and a "failed" row for each configured path whose subflow the path
+ * manager's events say is closed or whose interface is down (mptcp_endp.h).
  */
 #include "dataplane/backend_mptcp.h"
 
@@ -15,6 +17,8 @@
 #include <time.h>
 
 #include "dataplane/backend_sp.h"
+#include "dataplane/mptcp_endp.h"
+#include <arpa/inet.h>
 #include "os/linkmon.h"
 #include "os/mptcp.h"
 #include "os/mptcp_pm.h"
@@ -219,6 +223,72 @@ static void fill(struct braid_mpath_path_info *o, const struct braid_mptcp_subfl
 	}
 }
 
+static void to_sa(const struct braid_mptcp_endp *e, union braid_sockaddr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->sa.sa_family = (sa_family_t)e->family;
+	if (e->family == AF_INET) {
+		a->in.sin_addr = e->addr.v4;
+		a->in.sin_port = htons(e->port);
+	} else {
+		a->in6.sin6_addr = e->addr.v6;
+		a->in6.sin6_port = htons(e->port);
+	}
+}
+
+static bool live(const struct braid_mptcp_conn *c, const struct braid_mptcp_endp *e)
+{
+	union braid_sockaddr a;
+
+	if (!e->family)
+		return false;
+	for (int i = 0; i < c->n; i++) {
+		a = c->sf[i].local;
+		if (a.sa.sa_family != e->family)
+			continue;
+		if (e->family == AF_INET ? a.in.sin_addr.s_addr == e->addr.v4.s_addr
+					 : !memcmp(&a.in6.sin6_addr, &e->addr.v6, 16))
+			return true;
+	}
+	return false;
+}
+
+/* The configured paths without a live subflow, closed or down: "failed" rows from n on. */
+static int down_rows(const struct braid_mptcp_conn *c, struct braid_mpath_path_info *out, int n,
+		     int max)
+{
+	struct braid_mptcp_path_state st[BRAID_OPT_MAX_MP_PATHS];
+	int k = braid_mptcp_endps_paths(st, BRAID_OPT_MAX_MP_PATHS);
+	union braid_sockaddr a;
+
+	for (int i = 0; i < k && n < max; i++) {
+		struct braid_mpath_path_info *o = &out[n];
+
+		if (st[i].state != BRAID_MPTCP_PATH_CLOSED && st[i].have)
+			continue;
+		if (live(c, &st[i].addr) || live(c, &st[i].sub_local))
+			continue;
+		memset(o, 0, sizeof(*o));
+		o->index = n++;
+		if (st[i].sub_local.family) {
+			to_sa(&st[i].sub_local, &a);
+			braid_sockaddr_str(&a, o->local, sizeof(o->local));
+			to_sa(&st[i].sub_remote, &a);
+			braid_sockaddr_str(&a, o->remote, sizeof(o->remote));
+		} else {
+			snprintf(o->local, sizeof(o->local), "%.63s", st[i].name);
+			snprintf(o->remote, sizeof(o->remote), "-");
+		}
+		snprintf(o->dev, sizeof(o->dev), "%.15s", st[i].name);
+		o->mp.state = BRAID_MP_PATH_FAILED;
+		o->mp.flags = st[i].backup ? BRAID_MP_PATH_F_BACKUP : 0;
+		o->mp.slot = o->mp.peer_slot = -1;
+		o->last_rx_ms = -1;
+		o->iv_loss_pm = -1;
+	}
+	return n;
+}
+
 static int m_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out, int max)
 {
 	struct mptcp_dp *m = M(dp);
@@ -231,7 +301,7 @@ static int m_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out,
 	n = c.n < max ? c.n : max;
 	for (int i = 0; i < n; i++)
 		fill(&out[i], &c.sf[i], prev_of(m, &c.sf[i]), m->iv_len, i);
-	return n;
+	return down_rows(&c, out, n, max);
 }
 
 /*

@@ -7,12 +7,14 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mp/mp.h"
 #include "mp/mp_wnames.h"
+#include "dataplane/mptcp_upm.h"
 #include "os/linkmon.h"
 #include "os/mptcp.h"
 #include "os/mptcp_bpf.h"
@@ -29,6 +31,10 @@ struct epath {
 	bool ours;			/* created by us (deleted on stop) */
 	uint8_t id;
 	struct braid_mptcp_endp e;	/* what is in place */
+	/* the path's subflows as the path manager's events tell (the status shows it) */
+	struct braid_mptcp_endp sub_l, sub_r;	/* the last subflow's addresses and ports */
+	int sub_state;			/* BRAID_MPTCP_PATH_* */
+	bool sub_backup;
 };
 
 struct braid_mptcp_endps {
@@ -48,7 +54,12 @@ struct braid_mptcp_endps {
 	ev_io ev_r;
 	uint64_t ev_bad;		/* malformed event buffers skipped */
 	uint32_t weight[BRAID_OPT_MAX_MP_PATHS];	/* mp-scheduler ratio, by path */
+	struct braid_mptcp_upm *upm;	/* the userspace path manager's control; NULL: kernel PM */
+	int old_pm_type;		/* net.mptcp.pm_type before we set it; -1: not set */
 };
+
+/* The process's path management (one per braidd), for the status (braid_mptcp_endps_paths). */
+static struct braid_mptcp_endps *current;
 
 static bool same_addr(const struct braid_mptcp_endp *a, const struct braid_mptcp_endp *b)
 {
@@ -138,6 +149,10 @@ static void drop(struct braid_mptcp_endps *m, struct epath *ep, const char *why)
 	if (!ep->have)
 		return;
 	braid_mptcp_bpf_del_path(m->bpf, &ep->e);
+	if (m->upm) {
+		braid_info("MPTCP: path %s: gone (%s)", ep->p->local, why);
+		braid_mptcp_upm_path(m->upm, (int)(ep - m->path), ep->p->local, NULL, ep->p->backup);
+	}
 	if (ep->ours) {
 		r = braid_mptcp_pm_del(m->pm, ep->id);
 		if (r && r != -ENOENT && r != -EINVAL)
@@ -160,6 +175,17 @@ static void place(struct braid_mptcp_endps *m, struct epath *ep, const struct br
 	e.flags = (m->server ? BRAID_MPTCP_F_SIGNAL : BRAID_MPTCP_F_SUBFLOW) |
 		  (ep->p->backup ? BRAID_MPTCP_F_BACKUP : 0);
 	e.port = m->signal_port;
+	if (m->upm) {	/* no endpoints: the daemon opens / announces per connection */
+		ep->have = true;
+		ep->ours = false;
+		ep->id = 0;
+		ep->e = *want;
+		braid_info("MPTCP: path %s: at %s (userspace path manager)", ep->p->local,
+			   braid_mptcp_endp_str(want, b, sizeof(b)));
+		actors_set(m, (int)(ep - m->path));
+		braid_mptcp_upm_path(m->upm, (int)(ep - m->path), ep->p->local, want, ep->p->backup);
+		return;
+	}
 	r = lookup(m, &e, &found);
 	if (r == 1) {	/* not ours: someone configured it; use it as it is */
 		ep->have = true;
@@ -259,6 +285,7 @@ static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
 	const char *what, *path = NULL;
 	char s[96], d[96];
 
+	braid_mptcp_upm_event(m->upm, ev);
 	switch (ev->cmd) {
 	case BRAID_MPTCP_EV_SUB_ESTABLISHED: what = "established"; break;
 	case BRAID_MPTCP_EV_SUB_CLOSED: what = "closed"; break;
@@ -266,9 +293,22 @@ static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
 	default: return;
 	}
 	/* the path's current or last address (a subflow closes after its endpoint went) */
-	for (int i = 0; i < m->n; i++)
-		if (m->path[i].e.family && same_addr(&m->path[i].e, &ev->saddr))
-			path = m->path[i].p->local;
+	for (int i = 0; i < m->n; i++) {
+		struct epath *ep = &m->path[i];
+
+		if (!ep->e.family || !same_addr(&ep->e, &ev->saddr))
+			continue;
+		path = ep->p->local;
+		/* a close of an older subflow of the path does not hide a newer one */
+		if (ev->cmd == BRAID_MPTCP_EV_SUB_CLOSED && ep->sub_state == BRAID_MPTCP_PATH_UP &&
+		    ep->sub_l.port != ev->saddr.port)
+			continue;
+		ep->sub_state = ev->cmd == BRAID_MPTCP_EV_SUB_CLOSED ? BRAID_MPTCP_PATH_CLOSED
+								       : BRAID_MPTCP_PATH_UP;
+		ep->sub_backup = ev->backup;
+		ep->sub_l = ev->saddr;
+		ep->sub_r = ev->daddr;
+	}
 	braid_mptcp_endp_str(&ev->saddr, s, sizeof(s));
 	braid_mptcp_endp_str(&ev->daddr, d, sizeof(d));
 	if (!path) {
@@ -293,6 +333,65 @@ static void pm_ev_cb(struct ev_loop *loop, ev_io *w, int revents)
 			braid_warn("MPTCP: %llu malformed path manager event buffers skipped",
 				   (unsigned long long)m->ev_bad);
 	}
+}
+
+#define PM_TYPE "/proc/sys/net/mptcp/pm_type"
+
+/* net.mptcp.pm_type of this namespace: 0 kernel, 1 userspace, -errno. */
+static int pm_type_get(void)
+{
+	FILE *f = fopen(PM_TYPE, "r");
+	int v = -1, r;
+
+	if (!f)
+		return -errno;
+	r = fscanf(f, "%d", &v);
+	fclose(f);
+	return r == 1 && v >= 0 ? v : -EPROTO;
+}
+
+static int pm_type_set(int v)
+{
+	FILE *f = fopen(PM_TYPE, "w");
+	int r;
+
+	if (!f)
+		return -errno;
+	r = fprintf(f, "%d\n", v) < 0 ? -EIO : 0;
+	if (fclose(f) && !r)
+		r = -errno;
+	return r;
+}
+
+/*
+ * Which path manager drives the connections: `mptcp-pm` (the namespace's
+ * net.mptcp.pm_type set to match, restored on stop) or, without it, the
+ * namespace's choice. true: userspace.
+ */
+static bool pm_choose(struct braid_mptcp_endps *m, const struct braid_options *o)
+{
+	int cur = pm_type_get(), want = o->mptcp_pm == 2 ? 1 : o->mptcp_pm == 1 ? 0 : -1;
+	int r;
+
+	if (cur < 0) {
+		if (want == 1)
+			braid_warn("MPTCP: mptcp-pm userspace: %s unreadable (%s): the kernel path "
+				   "manager stays", PM_TYPE, strerror(-cur));
+		return false;
+	}
+	if (want < 0 || want == cur)
+		return cur == 1;
+	r = pm_type_set(want);
+	if (r) {
+		braid_warn("MPTCP: mptcp-pm %s: cannot set net.mptcp.pm_type=%d (%s): the %s path "
+			   "manager of this namespace stays", want ? "userspace" : "kernel", want,
+			   strerror(-r), cur == 1 ? "userspace" : "kernel");
+		return cur == 1;
+	}
+	m->old_pm_type = cur;
+	braid_info("MPTCP: mptcp-pm %s: net.mptcp.pm_type %d -> %d in this namespace",
+		   want ? "userspace" : "kernel", cur, want);
+	return want == 1;
 }
 
 /* The paths' split weights from `mp-scheduler ratio A:B...` (by mp-path order) or `ratio NAME=W...`. */
@@ -353,6 +452,7 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 	m->server = server;
 	m->signal_port = server ? signal_port : 0;
 	m->nl_fd = m->ev_fd = -1;
+	m->old_pm_type = -1;
 	r = braid_mptcp_pm_open(&m->pm);
 	if (r) {
 		braid_warn("MPTCP: no path management (the kernel's mptcp_pm netlink family: %s): "
@@ -373,7 +473,19 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 		m->ev_r.data = m;
 		ev_io_start(loop, &m->ev_r);
 	}
-	limits(m);
+	if (pm_choose(m, o)) {
+		r = braid_mptcp_upm_new(&m->upm, m->pm, server, m->signal_port);
+		if (r)
+			braid_warn("MPTCP: userspace path manager: %s", strerror(-r));
+		else
+			braid_info("MPTCP: userspace path manager (net.mptcp.pm_type=1): braidd %s "
+				   "each connection's paths", server ? "announces" : "opens");
+		if (m->ev_fd < 0)
+			braid_warn("MPTCP: userspace path manager without its events: no subflows "
+				   "will be opened");
+	} else {
+		limits(m);
+	}
 	r = braid_linkmon_open(&m->nl_fd);
 	if (r)
 		braid_warn("MPTCP: link and address changes are not followed: %s", strerror(-r));
@@ -385,8 +497,38 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 		ev_io_start(loop, &m->nl_r);
 	}
 	sync_all(m);
+	current = m;
 	*out = m;
 	return 0;
+}
+
+int braid_mptcp_endps_own(struct braid_mptcp_endps *m, int fd)
+{
+	return m ? braid_mptcp_upm_own(m->upm, fd) : 0;
+}
+
+int braid_mptcp_endps_paths(struct braid_mptcp_path_state *out, int max)
+{
+	struct braid_mptcp_endps *m = current;
+	int n = 0;
+
+	if (m && m->server)
+		return 0;	/* a gateway's paths serve many sessions: telemetry rows only */
+
+	for (int i = 0; m && i < m->n && n < max; i++) {
+		const struct epath *ep = &m->path[i];
+		struct braid_mptcp_path_state *s = &out[n++];
+
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", ep->p->local);
+		s->have = ep->have;
+		s->addr = ep->e;
+		s->state = ep->sub_state;
+		s->backup = ep->sub_backup || ep->p->backup;
+		s->sub_local = ep->sub_l;
+		s->sub_remote = ep->sub_r;
+	}
+	return n;
 }
 
 void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
@@ -416,6 +558,13 @@ void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
 		braid_info("MPTCP: eBPF subflow actors detached (subflows throttled to their share %llu "
 			   "times)", (unsigned long long)braid_mptcp_bpf_throttles(m->bpf));
 	braid_mptcp_bpf_stop(m->bpf);
+	braid_mptcp_upm_free(m->upm);
+	/* give the namespace its path manager back unless someone changed it since */
+	if (m->old_pm_type >= 0 && pm_type_get() == (m->old_pm_type ? 0 : 1) &&
+	    !pm_type_set(m->old_pm_type))
+		braid_info("MPTCP: net.mptcp.pm_type restored to %d", m->old_pm_type);
+	if (current == m)
+		current = NULL;
 	braid_mptcp_pm_close(m->pm);
 	free(m);
 }

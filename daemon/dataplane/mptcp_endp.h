@@ -18,6 +18,11 @@
  * weight; when they cannot be loaded a warning says so and the kernel's
  * scheduler alone decides.
  *
+ * With the userspace path manager (`mptcp-pm userspace` or the namespace's
+ * net.mptcp.pm_type=1) there are no endpoints and no limits: braidd opens
+ * (client) or announces (gateway) each connection's paths itself
+ * (mptcp_upm.h), following the same link and address changes.
+ *
  * The path manager's rules are per network namespace: two braidd in one
  * namespace share them.
  */
@@ -29,6 +34,7 @@
 #include <stdint.h>
 
 #include "config/options.h"
+#include "os/mptcp_pm.h"
 
 struct braid_mptcp_endps;
 
@@ -45,5 +51,24 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 			    const struct braid_options *o, bool server, uint16_t signal_port);
 /* Delete our endpoints, restore the limits, free (NULL is fine). */
 void braid_mptcp_endps_stop(struct braid_mptcp_endps *e);
+/* A client's connected MPTCP socket: its connection is ours (userspace path manager). 0 or -errno. */
+int braid_mptcp_endps_own(struct braid_mptcp_endps *e, int fd);
+
+/* A configured path's subflow as the path manager's events left it. */
+#define BRAID_MPTCP_PATH_NONE 0		/* no event yet */
+#define BRAID_MPTCP_PATH_UP 1		/* established (or priority changed) */
+#define BRAID_MPTCP_PATH_CLOSED 2	/* its last subflow closed */
+
+struct braid_mptcp_path_state {
+	char name[64];			/* the mp-path line's interface or address */
+	bool have;			/* the interface is up with an address */
+	struct braid_mptcp_endp addr;	/* that address */
+	int state;			/* BRAID_MPTCP_PATH_* */
+	bool backup;
+	struct braid_mptcp_endp sub_local, sub_remote;	/* the last subflow's */
+};
+
+/* The configured paths of this process's MPTCP path management: up to max, how many. */
+int braid_mptcp_endps_paths(struct braid_mptcp_path_state *out, int max);
 
 #endif /* BRAID_MPTCP_ENDP_H */

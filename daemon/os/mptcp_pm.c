@@ -135,7 +135,9 @@ static int parse_reply_attr(const struct attr *a, struct braid_mptcp_pm_msg *m)
 
 /* MPTCP_ATTR_* of the events (linux/mptcp.h: TOKEN 1 ... IF_IDX 15). */
 enum { EV_TOKEN = 1, EV_FAMILY, EV_LOC_ID, EV_REM_ID, EV_SADDR4, EV_SADDR6, EV_DADDR4,
-       EV_DADDR6, EV_SPORT, EV_DPORT, EV_BACKUP, EV_ERROR, EV_FLAGS, EV_TIMEOUT, EV_IF_IDX };
+       EV_DADDR6, EV_SPORT, EV_DPORT, EV_BACKUP, EV_ERROR, EV_FLAGS, EV_TIMEOUT, EV_IF_IDX,
+       EV_RESET_REASON, EV_RESET_FLAGS, EV_SERVER_SIDE };
+#define EV_FLAG_SERVER_SIDE 0x1u	/* MPTCP_PM_EV_FLAG_SERVER_SIDE in EV_FLAGS (6.10+) */
 
 static int parse_event_attr(const struct attr *a, struct braid_mptcp_pm_msg *m)
 {
@@ -171,6 +173,17 @@ static int parse_event_attr(const struct attr *a, struct braid_mptcp_pm_msg *m)
 	}
 	case EV_ERROR: return get_u8(a, &m->ev_error);
 	case EV_IF_IDX: return get_u32(a, (uint32_t *)&m->ev_ifindex);
+	case EV_FLAGS:
+		r = get_u16(a, &v16);
+		m->server_side |= (v16 & EV_FLAG_SERVER_SIDE) != 0;
+		return r;
+	case EV_SERVER_SIDE: {
+		uint8_t b = 0;
+
+		r = get_u8(a, &b);
+		m->server_side |= b != 0;
+		return r;
+	}
 	}
 	return 0;
 }
@@ -418,9 +431,9 @@ void braid_mptcp_pm_close(struct braid_mptcp_pm *pm)
 	free(pm);
 }
 
-static void put_addr(struct nlmsghdr *nlh, const struct braid_mptcp_endp *e)
+static void put_addr_as(struct nlmsghdr *nlh, uint16_t type, const struct braid_mptcp_endp *e)
 {
-	struct nlattr *nest = mnl_attr_nest_start(nlh, MPTCP_PM_ATTR_ADDR | NLA_F_NESTED);
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type | NLA_F_NESTED);
 
 	if (e->family) {
 		mnl_attr_put_u16(nlh, MPTCP_PM_ADDR_ATTR_FAMILY, (uint16_t)e->family);
@@ -438,6 +451,62 @@ static void put_addr(struct nlmsghdr *nlh, const struct braid_mptcp_endp *e)
 	if (e->ifindex)
 		mnl_attr_put_u32(nlh, MPTCP_PM_ADDR_ATTR_IF_IDX, (uint32_t)e->ifindex);
 	mnl_attr_nest_end(nlh, nest);
+}
+
+static void put_addr(struct nlmsghdr *nlh, const struct braid_mptcp_endp *e)
+{
+	put_addr_as(nlh, MPTCP_PM_ATTR_ADDR, e);
+}
+
+int braid_mptcp_pm_announce(struct braid_mptcp_pm *pm, uint32_t token, const struct braid_mptcp_endp *e)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = put_req(buf, pm->family, MPTCP_PM_CMD_ANNOUNCE, MPTCP_PM_VER);
+	struct braid_mptcp_endp a = *e;
+
+	if (!e->id || !e->family)
+		return -EINVAL;
+	a.flags |= BRAID_MPTCP_F_SIGNAL;	/* the kernel wants it on an announce */
+	mnl_attr_put_u32(nlh, MPTCP_PM_ATTR_TOKEN, token);
+	put_addr(nlh, &a);
+	return talk(pm, nlh, BRAID_MPTCP_PM_REPLY, NULL, NULL);
+}
+
+static int subflow_cmd(struct braid_mptcp_pm *pm, uint8_t cmd, uint32_t token,
+		       const struct braid_mptcp_endp *local, const struct braid_mptcp_endp *remote)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = put_req(buf, pm->family, cmd, MPTCP_PM_VER);
+
+	if (!local->family || local->family != remote->family || !remote->port)
+		return -EINVAL;
+	mnl_attr_put_u32(nlh, MPTCP_PM_ATTR_TOKEN, token);
+	put_addr(nlh, local);
+	put_addr_as(nlh, MPTCP_PM_ATTR_ADDR_REMOTE, remote);
+	return talk(pm, nlh, BRAID_MPTCP_PM_REPLY, NULL, NULL);
+}
+
+int braid_mptcp_pm_subflow_create(struct braid_mptcp_pm *pm, uint32_t token,
+				  const struct braid_mptcp_endp *local,
+				  const struct braid_mptcp_endp *remote)
+{
+	if (!local->id)
+		return -EINVAL;
+	return subflow_cmd(pm, MPTCP_PM_CMD_SUBFLOW_CREATE, token, local, remote);
+}
+
+int braid_mptcp_pm_subflow_destroy(struct braid_mptcp_pm *pm, uint32_t token,
+				   const struct braid_mptcp_endp *local,
+				   const struct braid_mptcp_endp *remote)
+{
+	struct braid_mptcp_endp l = *local;
+
+	l.id = 0;	/* by addresses and ports */
+	l.flags = 0;
+	l.ifindex = 0;
+	if (!l.port)
+		return -EINVAL;
+	return subflow_cmd(pm, MPTCP_PM_CMD_SUBFLOW_DESTROY, token, &l, remote);
 }
 
 int braid_mptcp_pm_add(struct braid_mptcp_pm *pm, const struct braid_mptcp_endp *e)

@@ -3,7 +3,9 @@
  * mptcp_pm.h - the kernel MPTCP path manager over generic netlink (family
  * "mptcp_pm", Documentation/netlink/specs/mptcp_pm.yaml): endpoints
  * (ADD_ADDR, DEL_ADDR, GET_ADDR dump, SET_FLAGS), limits (SET_LIMITS,
- * GET_LIMITS) and the "mptcp_pm_events" multicast group.
+ * GET_LIMITS), the userspace path manager's per-connection commands
+ * (ANNOUNCE, SUBFLOW_CREATE, SUBFLOW_DESTROY, by the connection's token)
+ * and the "mptcp_pm_events" multicast group.
  *
  * Requests wait for the kernel's answer and return 0 or its -errno (they
  * need CAP_NET_ADMIN). The parser of what the kernel sends (replies, dump
@@ -26,6 +28,9 @@
 #define BRAID_MPTCP_F_FULLMESH 0x8u
 
 /* Events (MPTCP_EVENT_*) the daemon follows. */
+#define BRAID_MPTCP_EV_CREATED 1
+#define BRAID_MPTCP_EV_ESTABLISHED 2
+#define BRAID_MPTCP_EV_CLOSED 3
 #define BRAID_MPTCP_EV_SUB_ESTABLISHED 10
 #define BRAID_MPTCP_EV_SUB_CLOSED 11
 #define BRAID_MPTCP_EV_SUB_PRIORITY 13
@@ -65,6 +70,7 @@ struct braid_mptcp_pm_msg {
 	bool backup;
 	int32_t ev_ifindex;
 	uint8_t ev_error;
+	bool server_side;		/* created / established: the listener's end */
 };
 
 /* Parse as: a reply of the mptcp_pm family, an event, a generic-netlink controller reply. */
@@ -93,6 +99,20 @@ int braid_mptcp_pm_add(struct braid_mptcp_pm *pm, const struct braid_mptcp_endp 
 int braid_mptcp_pm_del(struct braid_mptcp_pm *pm, uint8_t id);
 /* Change endpoint id's flags (only backup / fullmesh can change). */
 int braid_mptcp_pm_set_flags(struct braid_mptcp_pm *pm, uint8_t id, uint32_t flags);
+/*
+ * The userspace path manager (net.mptcp.pm_type 1), one connection (token):
+ * announce local address e (e->id > 0) to the peer (ADD_ADDR); open a
+ * subflow from local (id > 0, address, optional ifindex and backup flag)
+ * to remote (address and port); close the subflow of these two addresses
+ * and ports.
+ */
+int braid_mptcp_pm_announce(struct braid_mptcp_pm *pm, uint32_t token, const struct braid_mptcp_endp *e);
+int braid_mptcp_pm_subflow_create(struct braid_mptcp_pm *pm, uint32_t token,
+				  const struct braid_mptcp_endp *local,
+				  const struct braid_mptcp_endp *remote);
+int braid_mptcp_pm_subflow_destroy(struct braid_mptcp_pm *pm, uint32_t token,
+				   const struct braid_mptcp_endp *local,
+				   const struct braid_mptcp_endp *remote);
 /* The endpoints of this network namespace: up to max into out, returns how many there are. */
 int braid_mptcp_pm_dump(struct braid_mptcp_pm *pm, struct braid_mptcp_endp *out, int max);
 int braid_mptcp_pm_set_limits(struct braid_mptcp_pm *pm, uint32_t subflows, uint32_t rcv_add_addrs);

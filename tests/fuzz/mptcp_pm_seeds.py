@@ -93,6 +93,19 @@ talk(msg(fam, F_REQUEST | F_ACK, 5, attr(2, struct.pack("=I", 4)) + attr(3, stru
 talk(msg(fam, F_REQUEST | F_ACK, 6, b""), 0, "get-limits")
 talk(msg(fam, F_REQUEST | F_ACK | F_DUMP, 3, b""), 0, "dump")
 talk(msg(fam, F_REQUEST | F_ACK, 2, attr(1 | 0x8000, attr(2, bytes([200])))), 0, "del-missing")
+# the userspace path manager's commands (ANNOUNCE 7, SUBFLOW_CREATE 10, SUBFLOW_DESTROY 11) on an unknown token:
+# the kernel's error replies, with their extended ACK (MPTCP_PM_ATTR_TOKEN 4, ADDR_REMOTE 6)
+os.system("sysctl -qw net.mptcp.pm_type=1")
+tok = attr(4, struct.pack("=I", 0x1234))
+talk(msg(fam, F_REQUEST | F_ACK, 7, tok + addr(socket.AF_INET, "10.77.0.1", 1, 0, 0, 3)), 0, "announce-no-token")
+rem = attr(6 | 0x8000, attr(1, struct.pack("=H", 2)) + attr(3, socket.inet_pton(socket.AF_INET, "10.77.0.2")) +
+           attr(5, struct.pack("=H", 1194)))
+talk(msg(fam, F_REQUEST | F_ACK, 10, tok + addr(socket.AF_INET, "10.77.0.1", 0, idx, 0, 2) + rem), 0,
+     "subflow-create-no-token")
+talk(msg(fam, F_REQUEST | F_ACK, 11, tok + addr(socket.AF_INET, "10.77.0.1", 0, 0, 40000) + rem), 0,
+     "subflow-destroy-no-token")
+talk(msg(fam, F_REQUEST | F_ACK, 10, tok + addr(socket.AF_INET, "10.77.0.1", 0, idx)), 0, "subflow-create-no-id")
+os.system("sysctl -qw net.mptcp.pm_type=0")
 
 
 # events as the kernel sends them (MPTCP_EVENT_SUB_ESTABLISHED = 10, CREATED = 1, ANNOUNCED = 6)
@@ -111,4 +124,12 @@ save(1, ev(10, attr(1, struct.pack("=I", 7)) + attr(2, struct.pack("=H", 2)) + a
 save(1, ev(6, attr(1, struct.pack("=I", 7)) + attr(2, struct.pack("=H", 10)) + attr(4, b"\x01") + attr(8, v6) +
            attr(10, struct.pack("!H", 1194))), "event-announced-v6")
 save(1, ev(11, attr(1, struct.pack("=I", 7)) + attr(12, b"\x6e")), "event-sub-closed")
+# established / closed as the userspace path manager follows them: server side as the flags attribute (13, 6.10+)
+# and as the older server_side attribute (18)
+save(1, ev(2, attr(1, struct.pack("=I", 0x15beff83)) + attr(2, struct.pack("=H", 2)) + attr(5, d4) + attr(7, v4) +
+           attr(9, struct.pack("!H", 1194)) + attr(10, struct.pack("!H", 40000)) + attr(13, struct.pack("=H", 1)) +
+           attr(18, b"\x01")), "event-established-server")
+save(1, ev(2, attr(1, struct.pack("=I", 9)) + attr(2, struct.pack("=H", 2)) + attr(5, v4) + attr(7, d4) +
+           attr(9, struct.pack("!H", 40002)) + attr(10, struct.pack("!H", 1194))) +
+     ev(3, attr(1, struct.pack("=I", 9))), "event-established-closed")
 print(f"{n_seeds} seeds in {out}")

@@ -79,6 +79,7 @@ static const struct sample samples[] = {
 	{ "float", P2P, "float", NULL },
 	{ "multihome", SRV, "multihome", NULL },
 	{ "mptcp", CLI, "mptcp auto", NULL },
+	{ "mptcp-pm", CLI, "mptcp-pm userspace", NULL },
 	{ "ifconfig", P2P, "ifconfig 10.4.0.1 10.4.0.2", NULL },
 	{ "ifconfig-ipv6", P2P, "ifconfig-ipv6 fd00::1/64 fd00::2", NULL },
 	{ "route", P2P, "route 10.9.0.0 255.255.0.0", NULL },
