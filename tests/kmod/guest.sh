@@ -11,6 +11,8 @@ echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
 sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
 sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
+python3 -B "$src/tests/kmod/dco_prog.py" || fail=1
+sh "$src/tests/kmod/dco_bpf.sh" "$src" "$build" || fail=1
 if rmmod braid_dco; then echo "ok - rmmod"; else echo "not ok - rmmod"; fail=1; fi
 dmesg | grep 'braid_dco:' | sed 's/^/dmesg: /'
 if dmesg | grep -q 'braid_dco: balance ok'; then
