@@ -65,14 +65,19 @@ static int transact(int fd, struct nl_req *r, void *rep, size_t cap, size_t *rep
 	const struct nlattr *msg;
 	ssize_t n;
 
+	static uint32_t seq;
+
 	r->nh.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	r->nh.nlmsg_seq = ++seq;
 	if (send(fd, r, r->nh.nlmsg_len, 0) < 0)
 		return -errno;
-	n = recv(fd, rep, cap, 0);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n < sizeof(*nh) || nh->nlmsg_len > (size_t)n)
-		return -EBADMSG;
+	do {	/* skip what answers an earlier request (the family lookup's ack) */
+		n = recv(fd, rep, cap, 0);
+		if (n < 0)
+			return -errno;
+		if ((size_t)n < sizeof(*nh) || nh->nlmsg_len > (size_t)n)
+			return -EBADMSG;
+	} while (nh->nlmsg_seq != seq);
 	if (nh->nlmsg_type != NLMSG_ERROR) {
 		*replen = nh->nlmsg_len;
 		return 0;

@@ -10,15 +10,16 @@
 src=$1 build=$2
 ctl="python3 -B $src/tests/kmod/dco_ctl.py"
 att=$build/bin/braid-sched-attach obj=$build/bpf/sched.bpf.o
-a=bpfa$$ b=bpfb$$ pin=/sys/fs/bpf/braid_test$$ fail=0
+# the pins live on a bpffs of our own under /run: `ip netns exec` mounts a fresh /sys without /sys/fs/bpf
+a=bpfa$$ b=bpfb$$ pin=/run/bpfpin$$ fail=0
 K1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 K2=f0e0d0c0b0a090807060504030201000f1e1d1c1b1a191817161514131211101
 ok() { echo "ok - bpf: $*"; }
 nok() { echo "not ok - bpf: $*"; fail=$((fail + 1)); }
-cleanup() { ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; rm -rf "$pin"1 "$pin"2 "$pin"3 "$pin"4 "$pin"5; }
+cleanup() { ip netns del $a 2>/dev/null; ip netns del $b 2>/dev/null; umount "$pin" 2>/dev/null; rmdir "$pin" 2>/dev/null; }
 trap cleanup EXIT
 [ -x "$att" ] && [ -s "$obj" ] || { nok "$att or $obj not built"; exit 1; }
-mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf || nok "mount bpffs"
+mkdir -p "$pin" && mount -t bpf bpf "$pin" || nok "mount bpffs on $pin"
 ip netns add $a && ip netns add $b || { nok "netns"; exit 1; }
 ip link add va$$ netns $a type veth peer name vb$$ netns $b
 ip link add wa$$ netns $a type veth peer name wb$$ netns $b
@@ -76,7 +77,7 @@ xfer_ok() {
 }
 
 # 1. the weighted actor at 3:1
-ip netns exec $a "$att" attach bd0 "$obj" "$pin"1 -w 3,1 -u 0,1 act_weighted >/dev/null &&
+ip netns exec $a "$att" attach bd0 "$obj" "$pin"/1 -w 3,1 -u 0,1 act_weighted >/dev/null &&
 	ok "weighted actor attached (weights 3:1)" || nok "attach weighted"
 id1=$(sched prog_id)
 [ "${id1:-0}" -gt 0 ] && ok "prog-get names program $id1" || nok "prog-get id '$id1'"
@@ -92,7 +93,7 @@ d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1)) runs=$(($(sched runs) - r0))
 # 2. swapped mid-transfer for a 1:1 weighted instance, then the transfer checked and the resets counted
 ra=$(rsts $a) rb=$(rsts $b)
 xfer_ok "4 MiB with the program swapped mid-transfer" 4194304 \
-	"ip netns exec $a $att attach bd0 $obj ${pin}2 -w 1,1 -u 0,1 act_weighted >/dev/null"
+	"ip netns exec $a $att attach bd0 $obj ${pin}/2 -w 1,1 -u 0,1 act_weighted >/dev/null"
 id2=$(sched prog_id)
 [ "${id2:-0}" -gt 0 ] && [ "$id2" != "$id1" ] && ok "the swap replaced program $id1 by $id2" || nok "swap: id $id1 -> '$id2'"
 [ "$(rsts $a)" = "$ra" ] && [ "$(rsts $b)" = "$rb" ] && ok "0 TCP resets across the swap" ||
@@ -105,7 +106,7 @@ d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1))
 
 # 3. a result naming no path (path 5 does not exist) falls back to round robin, counted
 f0=$(sched fallbacks)
-ip netns exec $a "$att" attach bd0 "$obj" "$pin"3 -u 5 act_lowrtt:paths=5 >/dev/null || nok "attach lowrtt"
+ip netns exec $a "$att" attach bd0 "$obj" "$pin"/3 -u 5 act_lowrtt:paths=5 >/dev/null || nok "attach lowrtt"
 ip netns exec $a ping -c 10 -i 0.1 -W 5 10.87.0.2 >/dev/null 2>&1 && ok "ping with a program naming path 5" ||
 	nok "ping with a program naming path 5"
 f1=$(sched fallbacks)
@@ -113,7 +114,7 @@ f1=$(sched fallbacks)
 
 # 4. a redundant copy on path 1 of everything sent on path 0: counted, the copies dropped as replays
 c0=$(sched copies)
-ip netns exec $a "$att" attach bd0 "$obj" "$pin"4 -u 0,1 act_redundant:paths=0,backup=1 >/dev/null || nok "attach redundant"
+ip netns exec $a "$att" attach bd0 "$obj" "$pin"/4 -u 0,1 act_redundant:paths=0,backup=1 >/dev/null || nok "attach redundant"
 p0=$(txp 0) p1=$(txp 1)
 xfer_ok "1 MiB with redundant copies" 1048576
 d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1)) c1=$(($(sched copies) - c0))
@@ -121,7 +122,7 @@ d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1)) c1=$(($(sched copies) - c0))
 	nok "copies: path0 $d0 path1 $d1 copies $c1"
 
 # 5. detach: round robin again, the program no longer runs
-ip netns exec $a "$att" detach bd0 "$pin"4 && ok "detached" || nok "detach"
+ip netns exec $a "$att" detach bd0 "$pin"/4 && ok "detached" || nok "detach"
 [ "$(sched prog_id)" = 0 ] && ok "prog-get: no program" || nok "prog-get after detach: $(sched prog_id)"
 ip netns exec $a "$att" detach bd0 2>/tmp/bpfdet.$$ && nok "second detach accepted" ||
 	{ grep -q 'no scheduler program is attached' /tmp/bpfdet.$$ && ok "second detach refused: $(cat /tmp/bpfdet.$$)" ||
