@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PROG_ATTACH, PROG_DETACH and PROG_GET: a BPF_PROG_TYPE_SCHED_CLS program (by fd) as a device's path
- * scheduler (sched.c), taken with bpf_prog_get_type_dev() so that only that type is accepted, and the
- * scheduler counters.
+ * PROG_ATTACH, PROG_DETACH and PROG_GET: a BPF_PROG_TYPE_SCHED_CLS program (by fd) as a device's
+ * path scheduler (sched.c), taken with bpf_prog_get_type_dev() so that only that type is
+ * accepted, and the scheduler counters.
  */
 #include <linux/bpf.h>
 #include <linux/slab.h>

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The per-packet path choice. Without a program: round robin over the peer's paths. With a
- * BPF_PROG_TYPE_SCHED_CLS program attached (nl_prog.c): the program runs on the inner packet, framed
- * as tc shows a packet on an Ethernet device (a zeroed Ethernet header whose type is the packet's
- * protocol, then the IP packet; __sk_buff cb[] zeroed) so that the object BPF_PROG_TEST_RUN tests on
- * the host runs here unchanged; its return value is the path id (bits 8-15: one plus the id of a path
- * that also gets a copy). A result naming no path falls back to round robin and is counted. The
- * program pointer is swapped with rcu_replace_pointer() and the old program is put after a grace
- * period, so a swap under load never leaves transmit without a scheduler.
+ * BPF_PROG_TYPE_SCHED_CLS program attached (nl_prog.c): the program runs on the inner packet,
+ * framed as tc shows a packet on an Ethernet device (a zeroed Ethernet header whose type is the
+ * packet's protocol, then the IP packet; __sk_buff cb[] zeroed) so that the object
+ * BPF_PROG_TEST_RUN tests on the host runs here unchanged; its return value is the path id (bits
+ * 8-15: one plus the id of a path that also gets a copy). A result naming no path falls back to
+ * round robin and is counted. The program pointer is swapped with rcu_replace_pointer() and the
+ * old program is put after a grace period, so a swap under load never leaves transmit without a
+ * scheduler.
  */
 #include <linux/bpf.h>
 #include <linux/filter.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The per-packet path choice of a device: an attached BPF program (BPF_PROG_TYPE_SCHED_CLS, run on
- * the inner packet; its return value names the path) or the built-in round robin, with the per-device
- * counters of program runs, fallbacks to the built-in choice and redundant copies.
+ * The per-packet path choice of a device: an attached BPF program (BPF_PROG_TYPE_SCHED_CLS, run
+ * on the inner packet; its return value names the path) or the built-in round robin, with the
+ * per-device counters of program runs, fallbacks to the built-in choice and redundant copies.
  */
 #ifndef _BRAID_DCO_SCHED_H_
 #define _BRAID_DCO_SCHED_H_
@@ -17,7 +17,7 @@ struct braid_path;
 struct braid_peer;
 struct sk_buff;
 
-/* a program's return value: bits 0-7 the path id, bits 8-15 one plus the path id of a copy (0: none) */
+/* a program's result: bits 0-7 the path id, bits 8-15 one plus the id of a copy's path (0: none) */
 #define BRAID_SCHED_PATH_MASK 0xff
 #define BRAID_SCHED_COPY_SHIFT 8
 
