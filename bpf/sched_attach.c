@@ -201,53 +201,60 @@ static int cmd_attach(int argc, char **argv)
 	struct bpf_map *progs, *chain, *paths;
 	char name[64];
 	unsigned int step;
-	int i = 5, fd, rc;
+	int i = 5, fd, rc = 1;
 
 	if (argc > 6 && !strcmp(argv[5], "-e")) {
 		entry = argv[6];
 		i = 7;
 	}
 	obj = bpf_object__open_file(path, NULL);
-	if (!obj || libbpf_get_error(obj) || bpf_object__load(obj)) {
-		fprintf(stderr, "braid-sched-attach: %s does not load: %s\n", path, strerror(errno));
+	if (!obj || libbpf_get_error(obj)) {
+		fprintf(stderr, "braid-sched-attach: cannot open %s: %s\n", path, strerror(errno));
 		return 1;
+	}
+	if (bpf_object__load(obj)) {
+		fprintf(stderr, "braid-sched-attach: %s does not load: %s\n", path, strerror(errno));
+		goto out;
 	}
 	prog = bpf_object__find_program_by_name(obj, entry);
 	if (!prog) {
 		fprintf(stderr, "braid-sched-attach: %s has no program %s\n", path, entry);
-		return 1;
+		goto out;
 	}
 	progs = bpf_object__find_map_by_name(obj, "braid_sched_progs");
 	chain = bpf_object__find_map_by_name(obj, "braid_sched_chain");
 	paths = bpf_object__find_map_by_name(obj, "braid_sched_paths");
 	if (paths) {
 		i = path_options(argc, argv, i, bpf_map__fd(paths));
-		if (i < 0)
-			return usage();
+		if (i < 0) {
+			rc = usage();
+			goto out;
+		}
 	}
 	for (step = 0; i < argc; i++, step++) {
 		if (!progs || !chain || step >= BRAID_SCHED_STEPS ||
 		    parse_step(argv[i], name, sizeof(name), &st)) {
 			fprintf(stderr, "braid-sched-attach: bad step %s\n", argv[i]);
-			return 1;
+			goto out;
 		}
 		prog = bpf_object__find_program_by_name(obj, name);
 		fd = prog ? bpf_program__fd(prog) : -1;
 		if (fd < 0 || bpf_map_update_elem(bpf_map__fd(progs), &step, &fd, 0) ||
 		    bpf_map_update_elem(bpf_map__fd(chain), &step, &st, 0)) {
 			fprintf(stderr, "braid-sched-attach: step %u: no program %s\n", step, name);
-			return 1;
+			goto out;
 		}
 	}
 	mkdir(pindir, 0700);
 	if (bpf_object__pin_maps(obj, pindir)) {
 		fprintf(stderr, "braid-sched-attach: pinning the maps under %s: %s\n", pindir,
 			strerror(errno));
-		return 1;
+		goto out;
 	}
 	rc = attach_fd(dev, bpf_program__fd(bpf_object__find_program_by_name(obj, entry)));
 	if (rc)
 		bpf_object__unpin_maps(obj, pindir);
+out:
 	bpf_object__close(obj);
 	return rc;
 }
@@ -263,8 +270,10 @@ static int cmd_set(int argc, char **argv)
 		fprintf(stderr, "braid-sched-attach: %s: %s\n", p, strerror(errno));
 		return 1;
 	}
-	if (path_options(argc, argv, 3, fd) != argc)
+	if (path_options(argc, argv, 3, fd) != argc) {
+		close(fd);
 		return usage();
+	}
 	close(fd);
 	return 0;
 }
@@ -321,12 +330,16 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "attach") && argc >= 5)
 		return cmd_attach(argc, argv);
 	if (!strcmp(argv[1], "pinned") && argc == 4) {
+		int rc;
+
 		fd = bpf_obj_get(argv[3]);
 		if (fd < 0) {
 			fprintf(stderr, "braid-sched-attach: %s: %s\n", argv[3], strerror(errno));
 			return 1;
 		}
-		return attach_fd(argv[2], fd);
+		rc = attach_fd(argv[2], fd);
+		close(fd);
+		return rc;
 	}
 	if (!strcmp(argv[1], "set"))
 		return cmd_set(argc, argv);
