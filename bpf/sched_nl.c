@@ -56,16 +56,57 @@ static const struct nlattr *find_attr(const void *p, size_t len, uint16_t type)
 	return NULL;
 }
 
-/* send @r, receive the reply into @rep (cap bytes); 0 with the payload length in *replen, or -errno */
+/**
+ * sched_nl_parse_reply() - one received buffer, checked against the request's sequence number
+ * Return: 1 (answers another request: read on), 0 (a reply: its length in *replen; or an ack:
+ * *replen 0), -errno (the kernel's refusal, its extack message copied to @err; or -EBADMSG)
+ */
+int sched_nl_parse_reply(const void *buf, size_t n, uint32_t seq, size_t *replen, char *err,
+			 unsigned int errlen)
+{
+	const struct nlmsghdr *nh = buf;
+	const struct nlmsgerr *e;
+	const struct nlattr *msg;
+	size_t off;
+
+	*replen = 0;
+	if (n < sizeof(*nh) || nh->nlmsg_len < sizeof(*nh) || nh->nlmsg_len > n)
+		return -EBADMSG;
+	if (nh->nlmsg_seq != seq)
+		return 1;
+	if (nh->nlmsg_type != NLMSG_ERROR) {
+		*replen = nh->nlmsg_len;
+		return 0;
+	}
+	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+		return -EBADMSG;
+	e = NLMSG_DATA(nh);
+	if (e->error > 0 || e->error < -4095)
+		return -EBADMSG;
+	if (e->error && err && errlen && (nh->nlmsg_flags & NLM_F_ACK_TLVS)) {
+		off = NLMSG_LENGTH(sizeof(*e));
+		if (!(nh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (e->msg.nlmsg_len < sizeof(e->msg) || e->msg.nlmsg_len > nh->nlmsg_len)
+				return e->error;
+			off += NLMSG_ALIGN(e->msg.nlmsg_len) - sizeof(e->msg);
+		}
+		msg = off < nh->nlmsg_len ? find_attr((const char *)nh + off, nh->nlmsg_len - off,
+						      NLMSGERR_ATTR_MSG) : NULL;
+		if (msg)
+			snprintf(err, errlen, "%.*s", (int)strnlen((const char *)msg + NLA_HDRLEN,
+								     msg->nla_len - NLA_HDRLEN),
+				 (const char *)msg + NLA_HDRLEN);
+	}
+	return e->error;
+}
+
+/* send @r, receive the reply into @rep (cap bytes); 0 with the reply's length in *replen, or -errno */
 static int transact(int fd, struct nl_req *r, void *rep, size_t cap, size_t *replen, char *err,
 		    unsigned int errlen)
 {
-	const struct nlmsghdr *nh = rep;
-	const struct nlmsgerr *e;
-	const struct nlattr *msg;
-	ssize_t n;
-
 	static uint32_t seq;
+	ssize_t n;
+	int rc;
 
 	r->nh.nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	r->nh.nlmsg_seq = ++seq;
@@ -75,29 +116,9 @@ static int transact(int fd, struct nl_req *r, void *rep, size_t cap, size_t *rep
 		n = recv(fd, rep, cap, 0);
 		if (n < 0)
 			return -errno;
-		if ((size_t)n < sizeof(*nh) || nh->nlmsg_len > (size_t)n)
-			return -EBADMSG;
-	} while (nh->nlmsg_seq != seq);
-	if (nh->nlmsg_type != NLMSG_ERROR) {
-		*replen = nh->nlmsg_len;
-		return 0;
-	}
-	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
-		return -EBADMSG;
-	e = NLMSG_DATA(nh);
-	if (e->error && err && (nh->nlmsg_flags & NLM_F_ACK_TLVS)) {
-		size_t off = NLMSG_LENGTH(sizeof(*e));
-
-		if (!(nh->nlmsg_flags & NLM_F_CAPPED))
-			off += NLMSG_ALIGN(e->msg.nlmsg_len) - sizeof(e->msg);
-		msg = off < nh->nlmsg_len ? find_attr((const char *)nh + off, nh->nlmsg_len - off,
-						      NLMSGERR_ATTR_MSG) : NULL;
-		if (msg)
-			snprintf(err, errlen, "%.*s", (int)(msg->nla_len - NLA_HDRLEN),
-				 (const char *)msg + NLA_HDRLEN);
-	}
-	*replen = 0;
-	return e->error;
+		rc = sched_nl_parse_reply(rep, (size_t)n, seq, replen, err, errlen);
+	} while (rc == 1);
+	return rc;
 }
 
 /* an open genetlink socket and the braid_dco family id; fd < 0: -errno */
@@ -202,6 +223,31 @@ static uint64_t get_u64(const void *attrs, size_t len, uint16_t type)
 }
 
 /**
+ * sched_nl_parse_get() - a PROG_GET reply (@len bytes from its netlink header) into @out
+ * Return: 0 or -EBADMSG
+ */
+int sched_nl_parse_get(const void *rep, size_t len, struct sched_nl_info *out)
+{
+	size_t off = NLMSG_LENGTH(GENL_HDRLEN), in_len;
+	const struct nlattr *nest;
+	const void *in;
+
+	memset(out, 0, sizeof(*out));
+	if (len < off)
+		return -EBADMSG;
+	nest = find_attr((const char *)rep + off, len - off, BRAID_DCO_A_SCHED);
+	if (!nest)
+		return -EBADMSG;
+	in = (const char *)nest + NLA_HDRLEN;
+	in_len = nest->nla_len - NLA_HDRLEN;
+	out->prog_id = (uint32_t)get_u64(in, in_len, BRAID_DCO_A_SCHED_PROG_ID);
+	out->runs = get_u64(in, in_len, BRAID_DCO_A_SCHED_RUNS);
+	out->fallbacks = get_u64(in, in_len, BRAID_DCO_A_SCHED_FALLBACKS);
+	out->copies = get_u64(in, in_len, BRAID_DCO_A_SCHED_COPIES);
+	return 0;
+}
+
+/**
  * sched_nl_get() - PROG_GET on the device @ifindex
  * Return: 0 (*out filled) or -errno, with the extack message in @err
  */
@@ -211,24 +257,10 @@ int sched_nl_get(unsigned int ifindex, struct sched_nl_info *out, char *err, uns
 		struct nlmsghdr nh;
 		unsigned char b[4096];
 	} rep;
-	size_t len, off = NLMSG_LENGTH(GENL_HDRLEN);
-	const struct nlattr *nest;
-	const void *in;
+	size_t len;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	rc = request(BRAID_DCO_CMD_PROG_GET, ifindex, -1, &rep, sizeof(rep), &len, err, errlen);
-	if (rc)
-		return rc;
-	if (len < off)
-		return -EBADMSG;
-	nest = find_attr(rep.b + off, len - off, BRAID_DCO_A_SCHED);
-	if (!nest)
-		return -EBADMSG;
-	in = (const char *)nest + NLA_HDRLEN;
-	out->prog_id = (uint32_t)get_u64(in, nest->nla_len - NLA_HDRLEN, BRAID_DCO_A_SCHED_PROG_ID);
-	out->runs = get_u64(in, nest->nla_len - NLA_HDRLEN, BRAID_DCO_A_SCHED_RUNS);
-	out->fallbacks = get_u64(in, nest->nla_len - NLA_HDRLEN, BRAID_DCO_A_SCHED_FALLBACKS);
-	out->copies = get_u64(in, nest->nla_len - NLA_HDRLEN, BRAID_DCO_A_SCHED_COPIES);
-	return 0;
+	return rc ? rc : sched_nl_parse_get(rep.b, len, out);
 }

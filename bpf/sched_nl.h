@@ -6,6 +6,7 @@
 #ifndef BRAID_BPF_SCHED_NL_H
 #define BRAID_BPF_SCHED_NL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sched_nl_info {
@@ -16,5 +17,9 @@ struct sched_nl_info {
 int sched_nl_attach(unsigned int ifindex, int prog_fd, char *err, unsigned int errlen);
 int sched_nl_detach(unsigned int ifindex, char *err, unsigned int errlen);
 int sched_nl_get(unsigned int ifindex, struct sched_nl_info *out, char *err, unsigned int errlen);
+/* the parsers of what the kernel answers (exposed for tests/fuzz/fuzz_sched_nl.c) */
+int sched_nl_parse_reply(const void *buf, size_t n, uint32_t seq, size_t *replen, char *err,
+			 unsigned int errlen);
+int sched_nl_parse_get(const void *rep, size_t len, struct sched_nl_info *out);
 
 #endif /* BRAID_BPF_SCHED_NL_H */
