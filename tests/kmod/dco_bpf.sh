@@ -73,6 +73,7 @@ xfer_ok() {
 	want=$(xfer "$2" /tmp/bpfrecv.$$ "${3:-}")
 	got=$(cat /tmp/bpfrecv.$$ 2>/dev/null)
 	rm -f /tmp/bpfrecv.$$
+	sleep 1	# the connection's last segments (FIN, ACK) out before the counters are read
 	[ -n "$want" ] && [ "$want" = "$got" ] && ok "$1: sha256 intact (${got%% *})" || nok "$1: sent '$want' received '$got'"
 }
 
@@ -87,7 +88,9 @@ d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1)) runs=$(($(sched runs) - r0))
 # the actor's counter sends packet n to path 1 when n % 4 == 3: exactly 3:1 up to the last partial round
 [ "$d1" -gt 100 ] && [ $((d0 - 3 * d1)) -le 3 ] && [ $((3 * d1 - d0)) -le 3 ] &&
 	ok "path packets 3:1: path0 $d0, path1 $d1" || nok "weighted split: path0 $d0 path1 $d1 (want 3:1)"
-[ "$runs" -eq $((d0 + d1)) ] && ok "runs counted: $runs = packets sent" || nok "runs $runs, packets $((d0 + d1))"
+# the counters are read one after another, not as one snapshot: a stray packet may fall between them
+[ $((runs - d0 - d1)) -le 2 ] && [ $((d0 + d1 - runs)) -le 2 ] && ok "runs counted: $runs, packets sent $((d0 + d1))" ||
+	nok "runs $runs, packets $((d0 + d1))"
 [ "$(sched fallbacks)" = 0 ] && ok "no fallback" || nok "fallbacks $(sched fallbacks)"
 
 # 2. swapped mid-transfer for a 1:1 weighted instance, then the transfer checked and the resets counted
@@ -118,7 +121,7 @@ ip netns exec $a "$att" attach bd0 "$obj" "$pin"/4 -u 0,1 act_redundant:paths=0,
 p0=$(txp 0) p1=$(txp 1)
 xfer_ok "512 KiB with redundant copies" 524288
 d0=$(($(txp 0) - p0)) d1=$(($(txp 1) - p1)) c1=$(($(sched copies) - c0))
-[ "$d0" -gt 50 ] && [ "$d0" -eq "$d1" ] && [ "$c1" -eq "$d0" ] && ok "copies: path0 $d0, path1 $d1, copies $c1" ||
+[ "$d0" -gt 50 ] && [ $((d0 - d1)) -le 2 ] && [ $((d1 - d0)) -le 2 ] && [ $((c1 - d1)) -le 2 ] && [ $((d1 - c1)) -le 2 ] && ok "copies: path0 $d0, path1 $d1, copies $c1" ||
 	nok "copies: path0 $d0 path1 $d1 copies $c1"
 
 # 5. detach: round robin again, the program no longer runs
