@@ -30,6 +30,7 @@ static int braid_dev_init(struct net_device *dev)
 
 static void braid_dev_uninit(struct net_device *dev)
 {
+	braid_sched_release(netdev_priv(dev));
 	netdev_dbg(dev, "device destroyed\n");
 	braid_obj_destroyed(BRAID_OBJ_DEV);
 }

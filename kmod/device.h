@@ -11,6 +11,8 @@
 #include <linux/netdevice.h>
 #include <net/rtnetlink.h>
 
+#include "sched.h"
+
 #define BRAID_PEER_HASH_BITS 8
 
 /**
@@ -21,6 +23,7 @@
  * @dead: set by dellink under @lock; no peer is added afterwards
  * @npeers: number of peers in @peers (under @lock)
  * @peers: peers by id; writers hold @lock, the data path reads under RCU
+ * @sched: the path scheduler (an attached BPF program or the built-in round robin)
  */
 struct braid_dev {
 	struct net_device *dev;
@@ -29,6 +32,7 @@ struct braid_dev {
 	bool dead;
 	unsigned int npeers;
 	DECLARE_HASHTABLE(peers, BRAID_PEER_HASH_BITS);
+	struct braid_sched sched;
 };
 
 extern struct rtnl_link_ops braid_link_ops;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Transmit and receive of data packets. Transmit picks the peer (p2p: the device's one peer; mp:
- * the peer whose tunnel address is the destination), the path (built-in default until a scheduler
- * is attached: round robin over the peer's paths), seals with the primary key and sends over the
+ * the peer whose tunnel address is the destination), the path (sched.c: an attached BPF program or
+ * the built-in round robin), seals with the primary key and sends over the
  * path's UDP socket (IPv4 or IPv6 paths). Receive opens with the key the opcode names, checks the
  * replay window and hands the inner packet to the device. Drops are counted per device and logged
  * rate-limited.
@@ -22,6 +22,7 @@
 #include "key.h"
 #include "path.h"
 #include "peer.h"
+#include "sched.h"
 #include "socket.h"
 
 /* headroom a sealed IPv4 packet needs in front of the inner packet */
@@ -47,22 +48,6 @@ static struct braid_peer *braid_peer_for_skb(struct braid_dev *bdev, struct sk_b
 			return peer;
 	}
 	return NULL;
-}
-
-/* the built-in scheduler: round robin over the peer's paths; under rcu_read_lock() */
-static struct braid_path *braid_path_pick(struct braid_peer *peer)
-{
-	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *path;
-	unsigned int i, n = 0;
-
-	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
-		path = rcu_dereference(peer->paths[i]);
-		if (path)
-			paths[n++] = path;
-	}
-	if (!n)
-		return NULL;
-	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
@@ -137,9 +122,10 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct braid_dev *bdev = netdev_priv(dev);
 	unsigned int len = skb->len;
-	struct braid_path *path;
+	struct braid_path *path, *copy;
 	struct braid_peer *peer;
 	struct braid_key *key;
+	struct sk_buff *dup;
 	int err = -ENOENT;
 
 	rcu_read_lock();
@@ -150,16 +136,25 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	key = rcu_dereference(peer->keys[BRAID_DCO_KEY_SLOT_PRIMARY]);
 	if (!key)
 		goto drop;
-	err = -ENETUNREACH;
-	path = braid_path_pick(peer);
-	if (!path)
-		goto drop;
 	err = -ENOMEM;
 	if (skb_linearize(skb) || skb_cow_head(skb, BRAID_TX_HEADROOM))
+		goto drop;
+	path = braid_sched_pick(bdev, peer, skb, &copy);
+	err = path ? PTR_ERR_OR_ZERO(path) : -ENETUNREACH;
+	if (err)
 		goto drop;
 	err = braid_seal(key, peer->id, skb);
 	if (err)
 		goto drop;
+	/* a redundant copy the scheduler asked for: same packet id, the receiver keeps the first */
+	dup = copy ? skb_copy(skb, GFP_ATOMIC) : NULL;
+	if (dup) {
+		atomic64_add(dup->len, &copy->tx_bytes);
+		atomic64_inc(&copy->tx_packets);
+		atomic64_inc(&bdev->sched.copies);
+		if (braid_udp_send4(bdev, copy, dup))
+			kfree_skb(dup);
+	}
 	atomic64_add(skb->len, &path->tx_bytes);
 	atomic64_inc(&path->tx_packets);
 	err = braid_udp_send4(bdev, path, skb);

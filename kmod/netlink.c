@@ -15,6 +15,7 @@
 #include "nl_path.h"
 #include "nl_peer.h"
 #include "nl_policy.h"
+#include "nl_prog.h"
 
 #define BRAID_NL_NEED_DEV 0x01
 
@@ -206,6 +207,9 @@ static const struct genl_ops braid_nl_ops[] = {
 		.maxattr = BRAID_DCO_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	BRAID_DOIT(BRAID_DCO_CMD_PROG_ATTACH, braid_nl_prog_attach, braid_prog_attach_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PROG_DETACH, braid_nl_prog_detach, braid_prog_detach_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PROG_GET, braid_nl_prog_get, braid_prog_get_policy),
 };
 
 static const struct genl_multicast_group braid_nl_mcgrps[] = {

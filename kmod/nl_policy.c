@@ -69,6 +69,10 @@ const struct nla_policy braid_path_del_nl_policy[BRAID_DCO_A_PATH_MAX + 1] = {
 	[BRAID_DCO_A_PATH_ID] = NLA_POLICY_MAX(NLA_U32, BRAID_DCO_PATHS_MAX - 1),
 };
 
+const struct nla_policy braid_sched_attach_nl_policy[BRAID_DCO_A_SCHED_MAX + 1] = {
+	[BRAID_DCO_A_SCHED_PROG_FD] = { .type = NLA_U32 },
+};
+
 const struct nla_policy braid_peer_new_policy[BRAID_DCO_A_MAX + 1] = {
 	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
 	[BRAID_DCO_A_PEER] = NLA_POLICY_NESTED(braid_peer_new_nl_policy),
@@ -111,4 +115,17 @@ const struct nla_policy braid_path_del_policy[BRAID_DCO_A_MAX + 1] = {
 
 /* takes no attribute: every one is refused */
 const struct nla_policy braid_stats_get_policy[BRAID_DCO_A_MAX + 1] = {
+};
+
+const struct nla_policy braid_prog_attach_policy[BRAID_DCO_A_MAX + 1] = {
+	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
+	[BRAID_DCO_A_SCHED] = NLA_POLICY_NESTED(braid_sched_attach_nl_policy),
+};
+
+const struct nla_policy braid_prog_detach_policy[BRAID_DCO_A_MAX + 1] = {
+	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
+};
+
+const struct nla_policy braid_prog_get_policy[BRAID_DCO_A_MAX + 1] = {
+	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
 };

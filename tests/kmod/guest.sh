@@ -13,6 +13,8 @@ python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
 sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
 sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
 sh "$src/tests/kmod/dco_probe.sh" "$build" loaded || fail=1
+python3 -B "$src/tests/kmod/dco_prog.py" || fail=1
+sh "$src/tests/kmod/dco_bpf.sh" "$src" "$build" || fail=1
 if rmmod braid_dco; then echo "ok - rmmod"; else echo "not ok - rmmod"; fail=1; fi
 sh "$src/tests/kmod/dco_probe.sh" "$build" absent || fail=1
 dmesg | grep 'braid_dco:' | sed 's/^/dmesg: /'
