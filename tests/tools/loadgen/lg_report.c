@@ -85,7 +85,7 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 {
 	static const char *const fail_names[LG_F_N] = { "timeout", "fatal", "auth_failed", "push",
 							 "keys", "socket" };
-	double hs = run->t_handshakes_s > 0 ? run->t_handshakes_s : 1e-9;
+	double hs = run->t_handshakes_s > 0 ? run->t_handshakes_s : 1e-9, est_s;
 	unsigned i;
 
 	fprintf(f, "{\"tool\":\"braid-loadgen\",\"label\":\"%s\",\"mode\":\"single-path\",", run->label);
@@ -94,8 +94,11 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 		ctx->dropped, ctx->established - ctx->dropped);
 	for (i = 0; i < LG_F_N; i++)
 		fprintf(f, "%s\"%s\":%u", i ? "," : "", fail_names[i], ctx->fail[i]);
-	fprintf(f, "},\"launch_s\":%.3f,\"handshakes_s\":%.3f,\"handshakes_per_s\":%.1f,", run->t_launch_s,
-		run->t_handshakes_s, (double)(ctx->established + ctx->failed) / hs);
+	est_s = ctx->established ? (double)(ctx->last_est_ms - ctx->t0_ms) / 1000.0 : 0.0;
+	fprintf(f, "},\"launch_s\":%.3f,\"handshakes_s\":%.3f,\"last_established_s\":%.3f,"
+		   "\"handshakes_per_s\":%.1f,\"finished_per_s\":%.1f,", run->t_launch_s, run->t_handshakes_s,
+		est_s, est_s > 0 ? (double)ctx->established / est_s : 0.0,
+		(double)(ctx->established + ctx->failed) / hs);
 	hist_json(f, "handshake_ms", ctx->hs_hist);
 	fprintf(f, ",\"pings_per_session\":%u,\"ping_size\":%u,\"pings_sent\":%llu,\"pings_replied\":%llu,"
 		   "\"pings_dup\":%llu,\"pings_late\":%llu,\"loss\":%.6f,\"sessions_all_replies\":%llu,"
@@ -106,6 +109,8 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 		ctx->pings_sent ? 1.0 - (double)ctx->pings_replied / (double)ctx->pings_sent : 0.0,
 		(unsigned long long)ctx->sessions_all_replies, (unsigned long long)ctx->sessions_some_lost);
 	hist_json(f, "rtt_ms", ctx->rtt_hist);
+	fprintf(f, ",\"retried\":%llu,\"rx_before_keys\":%llu", (unsigned long long)ctx->retried,
+		(unsigned long long)ctx->rx_before_keys);
 	fprintf(f, ",\"tun_bytes_tx\":%llu,\"tun_bytes_rx\":%llu,\"keepalives_tx\":%llu,\"keepalives_rx\":%llu,"
 		   "\"rx_ctl_dropped\":%llu,\"rx_data_dropped\":%llu,\"rx_not_ours\":%llu,\"rx_truncated\":%llu,",
 		(unsigned long long)ctx->tun_bytes_tx, (unsigned long long)ctx->tun_bytes_rx,

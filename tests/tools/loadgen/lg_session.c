@@ -18,7 +18,7 @@
 #include "lg_icmp.h"
 #include "payload.h"
 
-static int64_t now_ms(void)
+int64_t lg_now_ms(void)
 {
 	struct timespec ts;
 
@@ -51,6 +51,8 @@ static void note(struct lg_session *ls, const char *what, const char *detail)
 		detail ? detail : "", detail ? ")" : "");
 }
 
+static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsigned tries);
+
 static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 {
 	struct lg_ctx *ctx = ls->ctx;
@@ -60,6 +62,15 @@ static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 	if (ls->state == LG_FAILED || ls->state == LG_CLOSED)
 		return;
 	note(ls, names[why], detail);
+	if (ls->state == LG_CONNECTING && (why == LG_F_TIMEOUT || why == LG_F_FATAL) &&
+	    ls->tries < ctx->retries) {
+		/* as a real client does after hand-window: a new session from a new port */
+		unsigned tries = ls->tries + 1;
+		ctx->retried++;
+		lg_session_close(ls, false);
+		start(ls, ctx, ls->idx, tries);
+		return;
+	}
 	if (ls->state == LG_ESTABLISHED) {
 		ctx->dropped++;
 		if (!ls->probes_done) {
@@ -89,7 +100,7 @@ static void flush(struct lg_session *ls)
 	uint8_t buf[2048];
 	size_t len;
 
-	while (ls->s && braid_ctls_output(ls->s, now_ms(), buf, sizeof(buf), &len) == 0 && len)
+	while (ls->s && braid_ctls_output(ls->s, lg_now_ms(), buf, sizeof(buf), &len) == 0 && len)
 		send_raw(ls, buf, len);
 }
 
@@ -105,7 +116,7 @@ static int send_data(struct lg_session *ls, const uint8_t *pt, size_t plen)
 	if (ret)
 		return ret;
 	send_raw(ls, ct, clen);
-	ls->t_last_tx = now_ms();
+	ls->t_last_tx = lg_now_ms();
 	return 0;
 }
 
@@ -162,7 +173,7 @@ static void pushed(struct lg_session *ls, const char *text)
 {
 	struct lg_ctx *ctx = ls->ctx;
 	const char *why;
-	int64_t now = now_ms();
+	int64_t now = lg_now_ms();
 
 	if (lg_push_parse(text, strlen(text), &ls->push, &why))
 		return fail(ls, LG_F_PUSH, why);
@@ -175,6 +186,7 @@ static void pushed(struct lg_session *ls, const char *text)
 	ls->t_est = now;
 	ctx->established++;
 	ctx->hs_ms_sum += (uint64_t)(now - ls->t_start);
+	ctx->last_est_ms = now;
 	hist_add(ctx->hs_hist, now - ls->t_start);
 	ls->t_next_ping = now;
 	if (!ctx->pings) {
@@ -250,9 +262,17 @@ static void data_in(struct lg_session *ls, const uint8_t *b, size_t len)
 	size_t plen;
 	struct braid_payload pl;
 
-	if (!ls->dc || braid_dc_decrypt(ls->dc, b, len, now_ms() / 1000, pt, sizeof(pt), &plen, NULL)) {
+	int ret = ls->dc ? braid_dc_decrypt(ls->dc, b, len, lg_now_ms() / 1000, pt, sizeof(pt), &plen, NULL)
+			 : -ENOKEY;
+
+	if (ret == -ENOKEY && ls->state == LG_CONNECTING) {
+		/* the gateway's first keepalive overtook its PUSH_REPLY (our keys come with the push) */
+		ls->ctx->rx_before_keys++;
+		return;
+	}
+	if (ret) {
 		ls->ctx->rx_data_dropped++;
-		note(ls, "data packet dropped", NULL);
+		note(ls, "data packet dropped", strerror(-ret));
 		return;
 	}
 	braid_payload_classify(BRAID_COMP_NONE, pt, plen, &pl);
@@ -270,7 +290,7 @@ static void packet_in(struct lg_session *ls, const uint8_t *b, size_t len)
 
 	if (op == BRAID_OP_DATA_V2 || op == BRAID_OP_DATA_V1)
 		return data_in(ls, b, len);
-	if (ls->s && braid_ctls_input(ls->s, b, len, now_ms())) {
+	if (ls->s && braid_ctls_input(ls->s, b, len, lg_now_ms())) {
 		ls->ctx->rx_ctl_dropped++;
 		note(ls, "control packet dropped", braid_ctls_last_error(ls->s));
 	}
@@ -299,7 +319,7 @@ static void probes_check(struct lg_session *ls, int64_t now)
 static void run(struct lg_session *ls)
 {
 	struct lg_ctx *ctx = ls->ctx;
-	int64_t now = now_ms(), next, ka;
+	int64_t now = lg_now_ms(), next, ka;
 
 	flush(ls);
 	events(ls);
@@ -312,6 +332,10 @@ static void run(struct lg_session *ls)
 	if (braid_ctls_deadline(ls->s) < next)
 		next = braid_ctls_deadline(ls->s);
 	if (ls->state == LG_ESTABLISHED) {
+		if (ctx->probes_held)
+			ls->t_next_ping = now + 3600000;
+		else if (ls->seq_next < ctx->pings && ls->t_next_ping > now + (int64_t)ctx->ping_interval_ms)
+			ls->t_next_ping = now; /* released */
 		if (ls->seq_next < ctx->pings && now >= ls->t_next_ping) {
 			send_probe(ls);
 			ls->t_next_ping = now + ctx->ping_interval_ms;
@@ -369,7 +393,7 @@ static void on_read(struct ev_loop *loop, ev_io *w, int revents)
 		run(ls);
 }
 
-int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx)
+static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsigned tries)
 {
 	char err[256];
 	int ret;
@@ -377,7 +401,8 @@ int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx)
 	memset(ls, 0, sizeof(*ls));
 	ls->ctx = ctx;
 	ls->idx = idx;
-	ls->t_start = now_ms();
+	ls->tries = tries;
+	ls->t_start = lg_now_ms();
 	ls->state = LG_CONNECTING;
 	ls->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (ls->fd < 0) {
@@ -404,6 +429,17 @@ int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx)
 	ls->tm.data = ls;
 	run(ls);
 	return 0;
+}
+
+void lg_session_kick(struct lg_session *ls)
+{
+	if (ls->state == LG_ESTABLISHED)
+		run(ls);
+}
+
+int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx)
+{
+	return start(ls, ctx, idx, 0);
 }
 
 void lg_session_close(struct lg_session *ls, bool notify)

@@ -36,6 +36,8 @@ struct lg_ctx {
 	unsigned pings, ping_interval_ms, ping_size, ping_wait_ms;
 	unsigned keepalive_s;           /* 0: the pushed `ping`, else 10 */
 	unsigned hs_timeout_ms;
+	bool probes_held;               /* no echoes yet (--ping-after-all: until every handshake ended) */
+	unsigned retries;                /* a failed handshake starts again (new port) this often */
 	void (*on_change)(struct lg_ctx *ctx); /* a session finished its handshake or its probes, or failed */
 
 	/* counters */
@@ -46,8 +48,11 @@ struct lg_ctx {
 	uint64_t pings_sent, pings_replied, pings_dup, pings_late;
 	uint64_t sessions_all_replies, sessions_some_lost;
 	uint64_t tun_bytes_tx, tun_bytes_rx, keepalives_tx, keepalives_rx;
+	uint64_t retried;               /* handshakes started again after a failure */
+	uint64_t rx_before_keys;        /* data packets before our keys (not counted as dropped) */
 	uint64_t rx_ctl_dropped, rx_data_dropped, rx_not_ours, rx_truncated;
 	uint64_t hs_ms_sum;
+	int64_t t0_ms, last_est_ms;     /* the run's start; the newest handshake's end (CLOCK_MONOTONIC ms) */
 	uint32_t hs_hist[LG_RTT_BUCKETS], rtt_hist[LG_RTT_BUCKETS];
 	unsigned log_budget;            /* rejections logged (then silent) */
 };
@@ -65,11 +70,16 @@ struct lg_session {
 	bool probes_done;
 	int64_t t_start, t_est, t_last_tx, t_next_ping, t_probe_end;
 	unsigned seq_next, replies;
+	unsigned tries;                 /* handshakes started again */
 	uint8_t got[LG_PINGS_MAX / 8];
 };
 
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t lg_now_ms(void);
 /* Open the socket and send the first reset. 0 or -errno (the session is then FAILED). */
 int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx);
+/* Run its timers now (e.g. the echoes were held back). */
+void lg_session_kick(struct lg_session *ls);
 /* Tell the gateway we leave (OCC EXIT), stop the watchers, free everything. */
 void lg_session_close(struct lg_session *ls, bool notify);
 

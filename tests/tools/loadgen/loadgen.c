@@ -15,9 +15,13 @@
  *                         address (route-gateway), default 3, max 4096
  *   --ping-interval MS    between one session's echoes (default 1000)
  *   --ping-size B         IPv4 packet size of an echo (default 84)
+ *   --ping-after-all      no session sends its echoes before every handshake has ended
+ *                         (echo loss measured apart from the handshake load)
  *   --ping-wait MS        wait for replies after a session's last echo (default 3000)
  *   --keepalive S         OpenVPN keepalive ping interval (default: the pushed `ping`, else 10)
  *   --hs-timeout S        one handshake's limit (default 30)
+ *   --retries K           a handshake that failed (timeout, fatal error) starts again from a
+ *                         new port, at most K times per session (default 0; counted as `retried`)
  *   --hold S              after every session finished its echoes, idle S seconds with
  *                         keepalives, then read the gateway's RSS again (default 0)
  *   --bind IP             source address (repeatable, round robin; default: any)
@@ -26,6 +30,9 @@
  *   --label L             copied into the report ([A-Za-z0-9_.-])
  *   --timeout S           the whole run's limit (default 600)
  *   --no-exit-notify      leave without telling the gateway (default: OCC EXIT per session)
+ *
+ * handshakes_per_s = sessions established / time from the start to the last one established
+ * (handshakes that time out do not stretch it; finished_per_s counts them and their wait).
  *
  * Prints one JSON object (lg_report.h) on stdout; exit 0 when the run completed
  * (whatever the counts: the caller asserts them), 1 on a setup error.
@@ -151,8 +158,14 @@ static void on_change(struct lg_ctx *ctx)
 {
 	if (M.launched < M.run.sessions || M.holding)
 		return;
-	if (ctx->established + ctx->failed == M.run.sessions && M.run.t_handshakes_s == 0)
+	if (ctx->established + ctx->failed == M.run.sessions && M.run.t_handshakes_s == 0) {
 		M.run.t_handshakes_s = now_s() - M.t0;
+		if (ctx->probes_held) {
+			ctx->probes_held = false;
+			for (unsigned i = 0; i < M.launched; i++)
+				lg_session_kick(&M.ss[i]);
+		}
+	}
 	if (ctx->probes_done + ctx->failed == M.run.sessions)
 		start_hold();
 }
@@ -263,6 +276,10 @@ int main(int argc, char **argv)
 	ctx->cipher_default = "AES-256-GCM";
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--ping-after-all")) {
+			ctx->probes_held = true;
+			continue;
+		}
 		if (!strcmp(a, "--no-exit-notify")) {
 			M.exit_notify = false;
 			continue;
@@ -302,6 +319,8 @@ int main(int argc, char **argv)
 			ctx->keepalive_s = num(a, v, 1, 86400);
 		else if (!strcmp(a, "--hs-timeout"))
 			ctx->hs_timeout_ms = num(a, v, 1, 3600) * 1000;
+		else if (!strcmp(a, "--retries"))
+			ctx->retries = num(a, v, 0, 100);
 		else if (!strcmp(a, "--hold"))
 			M.hold_s = num(a, v, 0, 86400);
 		else if (!strcmp(a, "--timeout"))
@@ -371,6 +390,7 @@ int main(int argc, char **argv)
 		die("out of memory for %u sessions", M.run.sessions);
 	ctx->loop = ev_default_loop(EVFLAG_AUTO);
 	M.t0 = now_s();
+	ctx->t0_ms = lg_now_ms();
 	rss_point("start");
 	ev_timer_init(&M.launch, on_launch, 0.0, 0.01);
 	ev_timer_start(ctx->loop, &M.launch);
