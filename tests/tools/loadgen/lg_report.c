@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 long lg_rss_parse(const char *text, size_t len)
@@ -86,6 +87,7 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 	static const char *const fail_names[LG_F_N] = { "timeout", "fatal", "auth_failed", "push",
 							 "keys", "socket" };
 	double hs = run->t_handshakes_s > 0 ? run->t_handshakes_s : 1e-9, est_s;
+	struct rusage ru;
 	unsigned i;
 
 	fprintf(f, "{\"tool\":\"braid-loadgen\",\"label\":\"%s\",\"mode\":\"single-path\",", run->label);
@@ -117,6 +119,11 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 		(unsigned long long)ctx->keepalives_tx, (unsigned long long)ctx->keepalives_rx,
 		(unsigned long long)ctx->rx_ctl_dropped, (unsigned long long)ctx->rx_data_dropped,
 		(unsigned long long)ctx->rx_not_ours, (unsigned long long)ctx->rx_truncated);
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		fprintf(f, "\"loadgen_cpu_s\":%.2f,\"loadgen_maxrss_kb\":%ld,",
+			(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+				(double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+			ru.ru_maxrss);
 	fprintf(f, "\"gateway_pid\":%d,\"rss\":[", (int)run->gw_pid);
 	for (i = 0; i < run->n_rss; i++)
 		fprintf(f, "%s{\"phase\":\"%s\",\"t_s\":%.3f,\"sessions\":%u,\"rss_kb\":%ld}", i ? "," : "",
