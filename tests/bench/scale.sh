@@ -12,7 +12,8 @@
 # Each run: a fresh gateway (one namespace, `server 10.8.0.0 255.255.0.0`, duplicate-cn, max-clients 65000,
 # keepalive 10 60), N sessions at RATE new/s from one client namespace (one address, N ports), one 84-byte
 # ICMP echo per session through its tunnel, HOLD_S s idle (keepalives), RSS at start / after the echoes /
-# after the hold. Per-idle-session memory = (RSS idle - RSS start) / sessions held.
+# after the hold, the gateway's CPU seconds and the UDP datagrams its namespace dropped for a full receive
+# buffer. Per-idle-session memory = (RSS idle - RSS start) / sessions held.
 BRAID_BIN_DIR=${BRAID_BIN_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/build/bin}
 source "$(dirname "$0")/../daemon/gw_lib.sh"
 OUT=docs/bench/scale.jsonl
@@ -65,6 +66,11 @@ start_gw() {
 	sleep 1 # let its RSS settle
 }
 
+# UDP datagrams the gateway namespace's kernel dropped for a full socket receive buffer (RcvbufErrors)
+udp_drops() {
+	ip netns exec "$GW_NS" awk '/^Udp:/ { if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1 } else print $c["RcvbufErrors"] }' /proc/net/snmp
+}
+
 stop_gw() {
 	local i
 	kill "$GWP" 2>/dev/null
@@ -79,6 +85,7 @@ for ((rep = 1; rep <= REPS; rep++)); do
 	for n in $NS_LIST; do
 		for sys in $SYSTEMS; do
 			start_gw "$sys"
+			drops0=$(udp_drops)
 			t_lim=$((n / (RATE < 20 ? RATE : 20) + HOLD + 300))
 			ip netns exec "$CNS" "$LOADGEN" --remote 10.99.0.1:1194 --ca "$GW_DIR/ca.crt" \
 				--cert "$GW_DIR/client1.crt" --key "$GW_DIR/client1.key" "${WRAPARGS[@]}" \
@@ -87,15 +94,16 @@ for ((rep = 1; rep <= REPS; rep++)); do
 				>"$GW_DIR/run.json" 2>"$GW_DIR/loadgen.log"
 			rc=$?
 			cpu=$(awk '{print $14 + $15}' "/proc/$GWP/stat" 2>/dev/null || echo -1)
+			drops=$(($(udp_drops) - drops0))
 			stop_gw
 			python3 - "$GW_DIR/run.json" "$sys" "$n" "$rep" "$rc" "$cpu" "$WRAP" "$(nproc)" \
-				"$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT" <<'PY'
+				"$(cut -d' ' -f1-3 /proc/loadavg)" "$drops" >>"$OUT" <<'PY'
 import json, os, sys
 raw = open(sys.argv[1]).read().strip()
 r = json.loads(raw) if raw else {"error": "no report"}
 r.update(system=sys.argv[2], n=int(sys.argv[3]), rep=int(sys.argv[4]), rc=int(sys.argv[5]),
          gw_cpu_s=int(sys.argv[6]) / os.sysconf("SC_CLK_TCK"), wrap=sys.argv[7], cores=int(sys.argv[8]),
-         loadavg=sys.argv[9], host_loaded=True)
+         loadavg=sys.argv[9], gw_udp_rcvbuf_errors=int(sys.argv[10]), host_loaded=True)
 rss = {p["phase"]: p["rss_kb"] for p in r.get("rss", [])}
 held = r.get("held", 0)
 if held and rss.get("idle", -1) > 0 and rss.get("start", -1) > 0:
