@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lg_session.h - one load-generator session: a UDP socket, an OpenVPN 2.6
+ * control-channel session (daemon/ctl) driven by libev, PUSH_REQUEST /
+ * PUSH_REPLY, the pushed data keys in a braid_dc, ICMP echo probes through the
+ * tunnel to the gateway's tunnel address, keepalive pings while it idles.
+ * Single-path only (no Braid multipath negotiation).
+ */
+#ifndef BRAID_LG_SESSION_H
+#define BRAID_LG_SESSION_H
+
+#include <ev.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lg_push.h"
+#include "session.h"
+
+#define LG_PINGS_MAX 4096
+#define LG_RTT_BUCKETS 10001 /* 1 ms buckets, the last one is ">= 10 s" */
+
+enum lg_state { LG_CONNECTING, LG_ESTABLISHED, LG_FAILED, LG_CLOSED };
+
+/* Why sessions failed (counted per kind in the report). */
+enum lg_fail { LG_F_TIMEOUT, LG_F_FATAL, LG_F_AUTH, LG_F_PUSH, LG_F_KEYS, LG_F_SOCKET, LG_F_N };
+
+/* What all sessions share: configuration, counters, the RTT histogram. */
+struct lg_ctx {
+	struct ev_loop *loop;
+	struct braid_ctls_config cc;    /* template (ssl_ctx, wrap, peer_info) */
+	struct sockaddr_in remote;
+	struct sockaddr_in binds[16];   /* source addresses, round robin (port 0) */
+	unsigned n_binds;
+	const char *cipher_default;     /* if the server pushes no cipher */
+	unsigned pings, ping_interval_ms, ping_size, ping_wait_ms;
+	unsigned keepalive_s;           /* 0: the pushed `ping`, else 10 */
+	unsigned hs_timeout_ms;
+	bool probes_held;               /* no echoes yet (--ping-after-all: until every handshake ended) */
+	unsigned retries;                /* a failed handshake starts again (new port) this often */
+	void (*on_change)(struct lg_ctx *ctx); /* a session finished its handshake or its probes, or failed */
+
+	/* counters */
+	unsigned established;           /* handshakes finished (PUSH_REPLY applied, keys installed) */
+	unsigned failed;                /* handshakes that failed */
+	unsigned dropped;               /* established sessions that failed later */
+	unsigned probes_done, fail[LG_F_N];
+	uint64_t pings_sent, pings_replied, pings_dup, pings_late;
+	uint64_t sessions_all_replies, sessions_some_lost;
+	uint64_t tun_bytes_tx, tun_bytes_rx, keepalives_tx, keepalives_rx;
+	uint64_t retried;               /* handshakes started again after a failure */
+	uint64_t rx_before_keys;        /* data packets before our keys (not counted as dropped) */
+	uint64_t rx_ctl_dropped, rx_data_dropped, rx_not_ours, rx_truncated;
+	uint64_t hs_ms_sum;
+	int64_t t0_ms, last_est_ms;     /* the run's start; the newest handshake's end (CLOCK_MONOTONIC ms) */
+	uint32_t hs_hist[LG_RTT_BUCKETS], rtt_hist[LG_RTT_BUCKETS];
+	unsigned log_budget;            /* rejections logged (then silent) */
+};
+
+struct lg_session {
+	struct lg_ctx *ctx;
+	unsigned idx;
+	int fd;
+	ev_io io;
+	ev_timer tm;
+	enum lg_state state;
+	struct braid_ctls *s;
+	struct braid_dc *dc;
+	struct lg_push push;
+	bool probes_done;
+	int64_t t_start, t_est, t_last_tx, t_next_ping, t_probe_end;
+	unsigned seq_next, replies;
+	unsigned tries;                 /* handshakes started again */
+	uint8_t got[LG_PINGS_MAX / 8];
+};
+
+/* CLOCK_MONOTONIC in milliseconds. */
+int64_t lg_now_ms(void);
+/* Open the socket and send the first reset. 0 or -errno (the session is then FAILED). */
+int lg_session_start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx);
+/* Run its timers now (e.g. the echoes were held back). */
+void lg_session_kick(struct lg_session *ls);
+/* Tell the gateway we leave (OCC EXIT), stop the watchers, free everything. */
+void lg_session_close(struct lg_session *ls, bool notify);
+
+#endif /* BRAID_LG_SESSION_H */
