@@ -31,7 +31,7 @@ t0=$(date +%s)
 mirror=$(sed -n 's/^URIs: *\([^ ]*debian\/*\)$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
 [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
 [ -n "$mirror" ] || mirror=http://deb.debian.org/debian
-deps=adduser,libc6,libev4,libmnl0,libsodium23,libssl3,man-db,procps,systemd
+deps=adduser,libbpf1,libc6,libev4,libmnl0,libsodium23,libssl3,man-db,procps,systemd
 mmdebstrap --quiet --variant=minbase --include="$deps" bookworm "$R" "$mirror" >"$D/mmdebstrap.log" 2>&1 &
 MM_PID=$!
 
