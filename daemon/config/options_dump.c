@@ -236,6 +236,8 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "keepalive %d %d\n", o->keepalive_ping, o->keepalive_restart);
 	out(&b, "ping %d\nping-restart %d\nping-exit %d\n", o->ping, o->ping_restart, o->ping_exit);
 	out(&b, "connect-freq %d %d\n", o->connect_freq_n, o->connect_freq_sec);
+	if (o->cfi_n)	/* printed only when set: the golden dumps predate it */
+		out(&b, "connect-freq-initial %d %d\n", o->cfi_n, o->cfi_sec);
 	out(&b, "client-connect %s\nclient-disconnect %s\n", str_or(o->client_connect),
 	    str_or(o->client_disconnect));
 	out(&b, "user %s\ngroup %s\nchroot %s\n", str_or(o->user), str_or(o->group),

@@ -184,6 +184,17 @@ int opt_connect_freq(struct ctx *c, int argc, char **argv)
 	return e;
 }
 
+int opt_connect_freq_initial(struct ctx *c, int argc, char **argv)
+{
+	int e;
+
+	(void)argc;
+	e = opt_parse_int(c, "count", argv[1], 1, 1000000, &c->o->cfi_n);
+	if (!e)
+		e = opt_parse_int(c, "seconds", argv[2], 1, 86400, &c->o->cfi_sec);
+	return e;
+}
+
 int opt_verify_client_cert(struct ctx *c, int argc, char **argv)
 {
 	(void)argc;

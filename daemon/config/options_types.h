@@ -331,6 +331,7 @@ struct braid_options {
 	int ifconfig_pool_persist_sec;	/* 600 */
 	int keepalive_ping, keepalive_restart;	/* `keepalive N M` as written (0 = none) */
 	int connect_freq_n, connect_freq_sec;	/* `connect-freq N SEC`; 0 = none */
+	int cfi_n, cfi_sec;	/* `connect-freq-initial N SEC`: stateless replies; 0 = none */
 	char *client_connect, *client_disconnect;
 
 	/* privileges (privdrop.c): resolved by finalize */

@@ -172,6 +172,9 @@ struct braid_gateway {
 	int64_t next_status_json_ms;	/* `status-json` (gw_statjson.c), from 0: at once */
 	int64_t cf_start_ms;		/* connect-freq window */
 	int cf_count;
+	int64_t cfi_start_ms;		/* connect-freq-initial window */
+	int cfi_count;
+	bool cfi_logged;		/* the limit was logged in this window */
 
 	/* addresses */
 	bool has_v4, has_v6, subnet;

@@ -23,6 +23,34 @@
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
 
 /* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
+/*
+ * connect-freq-initial N S (stock 2.6): at most N stateless replies to a
+ * client's first packet per S seconds, so the gateway cannot be used to
+ * reflect traffic at a forged source. A packet over the limit gets no answer
+ * (counted as connect-freq refused; logged once per window).
+ */
+static bool cfi_allow(struct braid_gateway *g)
+{
+	int64_t now = braid_gw_now_ms();
+
+	if (now - g->cfi_start_ms >= (int64_t)g->o->cfi_sec * 1000) {
+		g->cfi_start_ms = now;
+		g->cfi_count = 0;
+		g->cfi_logged = false;
+	}
+	if (g->cfi_count < g->o->cfi_n) {
+		g->cfi_count++;
+		return true;
+	}
+	g->st.connect_freq_refused++;
+	if (!g->cfi_logged) {
+		g->cfi_logged = true;
+		braid_warn("connect-freq-initial: %d initial replies in %d s reached: new handshakes "
+			   "get no answer until the window ends", g->o->cfi_n, g->o->cfi_sec);
+	}
+	return false;
+}
+
 static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t len,
 			  const union braid_sockaddr *from, const char *why)
 {
@@ -64,6 +92,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	int r;
 
 	if (braid_ctls_cookie_is_reset(pkt, len)) {
+		if (g->o->cfi_n > 0 && !cfi_allow(g))
+			return;
 		r = braid_ctls_cookie_reply(g->cookie, pkt, len, &ca, calen, time(NULL), out,
 					    sizeof(out), &olen, &why);
 		if (r) {

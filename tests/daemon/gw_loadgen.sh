@@ -72,7 +72,7 @@ gw_start_server
 run_loadgen braidd "${GW_PID[server]}"
 gw_stop_server
 
-# stock openvpn, the same configuration file (plus connect-freq-initial, which braidd does not know)
+# stock openvpn, the same configuration file (plus connect-freq-initial: braidd has no such limit by default)
 : >"$GW_DIR/stock.log"
 rm -f "$GW_DIR/status.txt"
 # stock 2.6 answers at most 100 new handshakes per 10 s by default (connect-freq-initial): lift it
