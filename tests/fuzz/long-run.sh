@@ -50,7 +50,10 @@ execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/log" | tail -n1)
 [ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")
 cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
-crashes=$(ls "$tmp/art" | wc -l)
+# slow-unit-* are inputs that took over 10 s of wall clock once (a loaded host at nice 19), not findings
+slow=$(find "$tmp/art" -name 'slow-unit-*' | wc -l)
+crashes=$(find "$tmp/art" -type f ! -name 'slow-unit-*' | wc -l)
+[ "$slow" -gt 0 ] && echo "long-run $h: $slow slow unit(s) (wall clock, not findings): $(ls "$tmp/art")"
 if [ "$crashes" -gt 0 ]; then
 	mkdir -p "$build/fuzz-artifacts/$h" && cp "$tmp/art"/* "$build/fuzz-artifacts/$h/"
 	grep -E 'ERROR|SUMMARY|invariant|#[0-9]+ 0x' "$tmp/log" | head -30
