@@ -177,6 +177,17 @@ client_start() { # I NS LINES...
 	PID[c$i]=$!
 	PIDS+=("$!")
 }
+# cluster_stats N: SIGUSR2 to gateway N, its new "cluster stats:" line
+cluster_stats() {
+	local log="$DIR/g$1.log" n i
+	n=$(grep -c "cluster stats:" "$log")
+	kill -USR2 "${PID[g$1]}"
+	for ((i = 0; i < 40; i++)); do
+		[ "$(grep -c "cluster stats:" "$log")" -gt "$n" ] && break
+		sleep 0.05
+	done
+	grep "cluster stats:" "$log" | tail -n 1
+}
 ifc() { sed -n 's|.* tun0: address \(10\.8\.0\.[0-9]*\)/.*|\1|p' "$1" | tail -n 1; }
 
 gw_start 1
@@ -250,13 +261,7 @@ echo "ok: gateway $OWN killed; client 1 reconnected to gateway $OTHER in ${t_re}
 
 # --- the surviving gateway's counters: two claims (client 2, then client 1 after the failover), one
 # address skipped (client 1's first, held by the other gateway then), no failure
-n=$(grep -c "cluster stats:" "$DIR/g$OTHER.log")
-kill -USR2 "${PID[g$OTHER]}"
-for ((i = 0; i < 40; i++)); do
-	[ "$(grep -c "cluster stats:" "$DIR/g$OTHER.log")" -gt "$n" ] && break
-	sleep 0.05
-done
-cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
+cs=$(cluster_stats "$OTHER")
 [[ $cs =~ "gateway id $OTHER, keepalives "([0-9]+)", keepalive failed 0, claims 2, claims taken elsewhere 1, claims failed 0" ]] ||
 	fail "cluster stats of gateway $OTHER: $cs"
 [ "${BASH_REMATCH[1]}" -ge 3 ] || fail "gateway $OTHER: ${BASH_REMATCH[1]} keepalives"
@@ -285,13 +290,7 @@ kill -RTMIN+1 "${PID[g$OTHER]}"
 waitfor "$DIR/g$OTHER.log" "certificate serial $SER3 is revoked (cluster-etcd): disconnecting" 10 ||
 	fail "reload did not drop client 3, revoked in etcd"
 ip netns exec "$C2" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 2: ping after the reload"
-n=$(grep -c "cluster stats:" "$DIR/g$OTHER.log")
-kill -USR2 "${PID[g$OTHER]}"
-for ((i = 0; i < 40; i++)); do
-	[ "$(grep -c "cluster stats:" "$DIR/g$OTHER.log")" -gt "$n" ] && break
-	sleep 0.05
-done
-cs=$(grep "cluster stats:" "$DIR/g$OTHER.log" | tail -n 1)
+cs=$(cluster_stats "$OTHER")
 [[ $cs =~ "revoked refused "([0-9]+)", ccd entries read 1, reads failed 0" ]] && [ "${BASH_REMATCH[1]}" -ge 2 ] ||
 	fail "cluster stats after the revocations: $cs"
 kill "${PID[c3]}" 2>/dev/null
