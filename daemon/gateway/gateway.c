@@ -543,6 +543,7 @@ static void soft_restart(struct braid_gateway *g)
 
 int braid_gateway_run(struct braid_gateway *g)
 {
+	braid_gw_updown_notify(g, true);
 	braid_info("Initialization Sequence Completed");
 	braid_sd_ready(g->loop, "Initialization Sequence Completed (gateway on %s)", g->tun.name);
 	for (;;) {
@@ -556,6 +557,7 @@ int braid_gateway_run(struct braid_gateway *g)
 				kept_addr = g->bind_addr;
 				g->fd = -1;
 			}
+			braid_gw_updown_notify(g, false);	/* the device is closed and opened again */
 			return BRAID_RUN_RELOAD;	/* main.c: free, read the config again, start */
 		}
 		if (g->restart_sig == SIGHUP)
@@ -565,6 +567,7 @@ int braid_gateway_run(struct braid_gateway *g)
 		g->restart_sig = 0;
 	}
 	braid_gw_log_stats(g);
+	braid_gw_updown_notify(g, false);
 	return g->cluster_lost ? 1 : 0;	/* 1: a service manager restarts it with a new lease */
 }
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "control/mgmt.h"
 #include "util/log.h"
 #include "session/push.h"
 #include "session/script.h"
@@ -152,14 +153,33 @@ size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum
 	return process_env(c->g, v, n, max);
 }
 
+/* The `up` / `down` environment: script_type, the process and device variables, signal for down. */
+static int updown_env(struct braid_gateway *g, bool up, struct braid_script_env *env)
+{
+	char *v[64];
+	size_t n = process_env(g, v, 0, 64);
+	int r = braid_script_env_add(env, "script_type", "%s", up ? "up" : "down");
+
+	for (size_t i = 0; i < n; i++) {
+		char *eq = strchr(v[i], '=');
+
+		if (!r && eq) {
+			*eq = '\0';
+			r = braid_script_env_add(env, v[i], "%s", eq + 1);
+		}
+	}
+	braid_gw_env_free(v, n);
+	if (!r && !up)
+		r = braid_script_env_add(env, "signal", "sigterm");
+	return r ?: braid_script_env_finish(env);
+}
+
 int braid_gw_updown_script(struct braid_gateway *g, bool up)
 {
 	const struct braid_options *o = g->o;
 	const char *cmd = up ? o->up : o->down;
 	struct braid_script_env env = { 0 };
 	struct braid_pushed p;
-	char *v[64];
-	size_t n;
 	int r;
 
 	if (!cmd)
@@ -168,25 +188,28 @@ int braid_gw_updown_script(struct braid_gateway *g, bool up)
 	p.has_ifconfig = g->has_v4;
 	p.ifc_local.s_addr = htonl(g->gw4);
 	p.ifc_remote.s_addr = htonl(g->mask4);
-	n = process_env(g, v, 0, 64);
-	r = braid_script_env_add(&env, "script_type", "%s", up ? "up" : "down");
-	for (size_t i = 0; i < n; i++) {
-		char *eq = strchr(v[i], '=');
-
-		if (!r && eq) {
-			*eq = '\0';
-			r = braid_script_env_add(&env, v[i], "%s", eq + 1);
-		}
-	}
-	braid_gw_env_free(v, n);
-	if (!r && !up)
-		r = braid_script_env_add(&env, "signal", "sigterm");
-	if (!r)
-		r = braid_script_env_finish(&env);
+	r = updown_env(g, up, &env);
 	if (!r)
 		r = braid_script_run(up ? "up" : "down", cmd, o, g->tun.name, o->tun_mtu, &p, &env);
 	braid_script_env_free(&env);
 	return r;
+}
+
+void braid_gw_updown_notify(struct braid_gateway *g, bool up)
+{
+	struct braid_script_env env = { 0 };
+	const char *v[BRAID_GW_SCRIPT_ENV_MAX];
+	size_t n = 0;
+
+	if (!braid_mgmt_up_down_on(g->mg) || g->mg_updown == up)
+		return;
+	g->mg_updown = up;
+	if (!updown_env(g, up, &env))	/* stock's block: the script's variables but script_type */
+		for (size_t i = 0; i < env.n_own && n < BRAID_GW_SCRIPT_ENV_MAX; i++)
+			if (strncmp(env.v[i], "script_type=", 12) && strncmp(env.v[i], "signal=", 7))
+				v[n++] = env.v[i];
+	braid_mgmt_up_down(g->mg, up ? "UP" : "DOWN", v, n);
+	braid_script_env_free(&env);
 }
 
 void braid_gw_env_free(char **v, size_t n)

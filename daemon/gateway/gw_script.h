@@ -38,6 +38,9 @@ size_t braid_gw_script_env(const struct gw_client *c, char **v, size_t max, enum
  * the option), or the script's error (session/script.h).
  */
 int braid_gw_updown_script(struct braid_gateway *g, bool up);
+/* With management-up-down: >UPDOWN:UP / DOWN and its ENV block (the up/down script's variables but
+ * script_type and signal, as stock), once each way. */
+void braid_gw_updown_notify(struct braid_gateway *g, bool up);
 /* client-disconnect for a client that was connected; runs on after the client is gone. */
 void braid_gw_start_disconnect_script(struct gw_client *c);
 /* Reap finished client-disconnect scripts (wait: until each has ended or timed out). */

@@ -207,6 +207,7 @@ struct braid_gateway {
 	int64_t restart_ms;		/* when it came: the clients older than this go */
 	uint8_t *buf, *buf2;
 	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
+	bool mg_updown;			/* >UPDOWN:UP sent (management-up-down) */
 	struct braid_cluster *cluster;	/* cluster-etcd (gw_cluster.c), or NULL */
 	uint32_t pid_base;		/* gateway id << 16 when clustered, else 0 */
 	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */

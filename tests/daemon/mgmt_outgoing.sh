@@ -94,6 +94,38 @@ grep -q "SENT CONTROL \[server\]: 'CR_RESPONSE,\[...\]'" "$TB_DIR/cli2.log" || f
 grep -q "dGVzdHJlc3BvbnNl" "$TB_DIR/cli2.log" && fail "braidd client logged the challenge response"
 echo "ok: stock and braidd transcripts equal (client and gateway role)"
 
+# the gateway role's >UPDOWN: stock server and braidd gateway, management-client + management-up-down
+sed "s|@DIR@|$TB_DIR|" "$HERE/mgmt_updown_srv.script" >"$TB_DIR/updown.script"
+MG_UD=("management 127.0.0.1 7511" "management-client" "management-up-down")
+for srv in openvpn braidd; do
+	rm -f "$TB_DIR/ready" "$TB_DIR/up"
+	if [ "$srv" = braidd ]; then	# the stock server's configuration, the management lines added
+		tc_server "ud$srv" udp tls-auth
+		tc_server_stop
+		printf '%s\n' "${MG_UD[@]}" >>"$TB_DIR/ud$srv.conf"
+	fi
+	tb_bg "$TB_SRV" env MGMT_READY="$TB_DIR/ready" python3 "$HERE/mgmt_drive.py" listen:127.0.0.1:7511 \
+		"$TB_DIR/updown.script" "$TB_DIR/ud-$srv.json"
+	ud=$TB_LAST_PID
+	for _ in $(seq 1 100); do [ -e "$TB_DIR/ready" ] && break; sleep 0.05; done
+	[ -e "$TB_DIR/ready" ] || fail "up-down $srv: the driver does not listen"
+	if [ "$srv" = openvpn ]; then tc_server "ud$srv" udp tls-auth "${MG_UD[@]}"; else bd_start "ud$srv" "$TB_SRV"; fi
+	for _ in $(seq 1 200); do [ -e "$TB_DIR/up" ] && break; sleep 0.05; done
+	[ -e "$TB_DIR/up" ] || fail "up-down $srv: no >UPDOWN:UP ($(tail -c 600 "$TB_DIR/ud-$srv.json" 2>/dev/null))"
+	if [ "$srv" = openvpn ]; then tc_server_stop; else bd_stop "ud$srv"; fi
+	wait "$ud" || fail "up-down $srv: the driver's script failed ($(tail -c 800 "$TB_DIR/ud-$srv.json"))"
+done
+python3 "$HERE/mgmt_compare.py" "$TB_DIR/ud-openvpn.json" "$TB_DIR/ud-braidd.json" ||
+	fail "gateway role: the >UPDOWN transcripts differ"
+python3 - "$TB_DIR/ud-braidd.json" <<'PY' || fail "braidd gateway: >UPDOWN blocks missing"
+import json, sys
+n = json.load(open(sys.argv[1]))["notes"]
+up, down = n.index(">UPDOWN:UP"), n.index(">UPDOWN:DOWN")
+assert up < down, (up, down)
+assert " dev=tun0 " in (" " + n[up + 1] + " "), n[up + 1]
+PY
+echo "ok: gateway role: >UPDOWN:UP / DOWN with ENV as stock's"
+
 # the management client goes away: braidd ends (as stock: "Triggering management exit")
 rm -f "$TB_DIR/ready"
 tb_bg "$TB_CLI" python3 -c 'import socket, sys; s=socket.create_server(("127.0.0.1",7507)); open(sys.argv[1], "w").close(); c,_=s.accept(); c.recv(100); c.close()' "$TB_DIR/ready"
