@@ -216,7 +216,7 @@ static int run_role(struct braid_options *o)
 	if (braid_tunnel_mgmt_open(t, &mg) || braid_tunnel_metrics_open(t, &met) ||
 	    braid_privdrop_apply(o)) {
 		braid_metrics_free(met);
-		braid_tunnel_mgmt_close(mg);
+		braid_tunnel_mgmt_close(t, mg);
 		braid_tunnel_free(t);
 		return 1;
 	}
@@ -224,7 +224,7 @@ static int run_role(struct braid_options *o)
 	code = braid_tunnel_run(t);
 	braid_tunnel_reload_unlisten(t);
 	braid_metrics_free(met);
-	braid_tunnel_mgmt_close(mg);
+	braid_tunnel_mgmt_close(t, mg);
 	braid_tunnel_free(t);
 	return code;
 }

@@ -13,7 +13,10 @@
 #include "control/mgmt.h"
 #include "control/mgmt_cfg.h"
 #include "p2p/tunnel_int.h"
+#include "session/script.h"
 #include "util/log.h"
+
+#define UPDOWN_ENV_MAX 160
 
 static int op_status(void *user, int version, FILE *f)
 {
@@ -79,6 +82,24 @@ static struct braid_dp *op_braid_dp(void *user)
 	return t->mpd;
 }
 
+/* management-up-down: >UPDOWN:UP / DOWN with the up/down script's environment but script_type
+ * and signal (stock's block). */
+static void updown(struct braid_mgmt *m, const struct braid_tunnel *t, bool up)
+{
+	struct braid_script_env env = { 0 };
+	const char *v[UPDOWN_ENV_MAX];
+	size_t n = 0;
+
+	if (!braid_mgmt_up_down_on(m))
+		return;
+	if (!braid_script_env_p2p(t->o, up, t->tun.name, &env))
+		for (size_t i = 0; i < env.n_own && n < UPDOWN_ENV_MAX; i++)
+			if (strncmp(env.v[i], "script_type=", 12) && strncmp(env.v[i], "signal=", 7))
+				v[n++] = env.v[i];
+	braid_mgmt_up_down(m, up ? "UP" : "DOWN", v, n);
+	braid_script_env_free(&env);
+}
+
 int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 {
 	const struct braid_options *o = t->o;
@@ -115,18 +136,20 @@ int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out)
 	s.name = "ASSIGN_IP";
 	s.tun4 = t4;
 	braid_mgmt_set_state(*out, &s);
+	updown(*out, t, true);	/* after the device and its addresses, before CONNECTED, as stock */
 	s.name = "CONNECTED";
 	s.desc = "SUCCESS";
 	braid_mgmt_set_state(*out, &s);
 	return 0;
 }
 
-void braid_tunnel_mgmt_close(struct braid_mgmt *m)
+void braid_tunnel_mgmt_close(const struct braid_tunnel *t, struct braid_mgmt *m)
 {
 	struct braid_mgmt_state s = { .name = "EXITING", .desc = "SIGTERM" };
 
 	if (!m)
 		return;
+	updown(m, t, false);	/* before EXITING, as stock */
 	braid_mgmt_set_state(m, &s);
 	braid_mgmt_free(m);
 }

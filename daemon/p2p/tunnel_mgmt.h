@@ -15,6 +15,6 @@ struct braid_mgmt;
 /* With `management`: listen; *out NULL without it. 0 or -errno (logged). */
 int braid_tunnel_mgmt_open(struct braid_tunnel *t, struct braid_mgmt **out);
 /* EXITING, then close. NULL m is fine. */
-void braid_tunnel_mgmt_close(struct braid_mgmt *m);
+void braid_tunnel_mgmt_close(const struct braid_tunnel *t, struct braid_mgmt *m);
 
 #endif /* BRAID_TUNNEL_MGMT_H */

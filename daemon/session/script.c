@@ -235,15 +235,14 @@ int braid_script_env_process(struct braid_script_env *e, const struct braid_opti
 	return r;
 }
 
-int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname)
+/* The static-key peer's up/down environment into *env (finished), the device's addresses into a
+ * new *pp (free it). */
+static int p2p_env(const struct braid_options *o, bool up, const char *ifname,
+		   struct braid_script_env *env, struct braid_pushed **pp)
 {
-	const char *cmd = up ? o->up : o->down;
-	struct braid_script_env env = { 0 };
 	struct braid_pushed *p;
 	int r;
 
-	if (!cmd)
-		return 0;
 	p = calloc(1, sizeof(*p));	/* the configuration's addresses, as a push would give them */
 	if (!p)
 		return -ENOMEM;
@@ -255,28 +254,52 @@ int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifn
 	p->ifc6_local = o->ifc6_local;
 	p->ifc6_prefix = o->ifc6_prefix;
 	p->ifc6_remote = o->ifc6_remote;
-	r = braid_script_env_tunnel(&env, o, up ? "up" : "down", ifname, o->tun_mtu, p, NULL);
+	r = braid_script_env_tunnel(env, o, up ? "up" : "down", ifname, o->tun_mtu, p, NULL);
 	if (!r)
-		r = braid_script_env_process(&env, o);
+		r = braid_script_env_process(env, o);
 	/* the connection as configured (stock's local_1 ... remote_port_1); the peer's address is not given */
 	if (!r && o->local && !o->nobind)
-		r = braid_script_env_add(&env, "local_1", "%s", o->local);
+		r = braid_script_env_add(env, "local_1", "%s", o->local);
 	if (!r && !o->nobind)
-		r = braid_script_env_add(&env, "local_port_1", "%u",
+		r = braid_script_env_add(env, "local_port_1", "%u",
 					 o->lport ? o->lport : BRAID_OPT_DEFAULT_PORT);
 	if (!r)
-		r = braid_script_env_add(&env, "proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" :
+		r = braid_script_env_add(env, "proto_1", "%s", o->proto == BRAID_PROTO_UDP ? "udp" :
 					 o->proto == BRAID_PROTO_TCP_SERVER ? "tcp-server" : "tcp-client");
 	if (!r && o->n_remotes)
-		r = braid_script_env_add(&env, "remote_1", "%s", o->remotes[0].host);
+		r = braid_script_env_add(env, "remote_1", "%s", o->remotes[0].host);
 	if (!r)
-		r = braid_script_env_add(&env, "remote_port_1", "%u",
+		r = braid_script_env_add(env, "remote_port_1", "%u",
 					 o->n_remotes && o->remotes[0].port ? o->remotes[0].port :
 					 o->rport ? o->rport : BRAID_OPT_DEFAULT_PORT);
 	if (!r && !up)
-		r = braid_script_env_add(&env, "signal", "sigterm");
+		r = braid_script_env_add(env, "signal", "sigterm");
 	if (!r)
-		r = braid_script_env_finish(&env);
+		r = braid_script_env_finish(env);
+	*pp = p;
+	return r;
+}
+
+int braid_script_env_p2p(const struct braid_options *o, bool up, const char *ifname,
+			 struct braid_script_env *env)
+{
+	struct braid_pushed *p = NULL;
+	int r = p2p_env(o, up, ifname, env, &p);
+
+	free(p);
+	return r;
+}
+
+int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname)
+{
+	const char *cmd = up ? o->up : o->down;
+	struct braid_script_env env = { 0 };
+	struct braid_pushed *p = NULL;
+	int r;
+
+	if (!cmd)
+		return 0;
+	r = p2p_env(o, up, ifname, &env, &p);
 	if (!r)
 		r = braid_script_run(up ? "up" : "down", cmd, o, ifname, o->tun_mtu, p, &env);
 	braid_script_env_free(&env);

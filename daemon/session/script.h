@@ -72,5 +72,8 @@ int braid_script_run(const char *what, const char *cmd, const struct braid_optio
  * then braid_script_run. 0 without the option, else braid_script_run's result.
  */
 int braid_script_run_p2p(const struct braid_options *o, bool up, const char *ifname);
+/* The same environment, finished, without running anything (>UPDOWN:ENV). 0, -errno. */
+int braid_script_env_p2p(const struct braid_options *o, bool up, const char *ifname,
+			 struct braid_script_env *env);
 
 #endif /* BRAID_SCRIPT_H */

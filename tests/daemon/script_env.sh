@@ -9,7 +9,8 @@
 #  - the values that must be equal are (script_type, common_name, username, trusted_ip, untrusted_ip,
 #    ifconfig_pool_remote_ip, ifconfig_local, dev, tun_mtu, route_network_1, foreign_option_1, verb, the
 #    certificate variables, IV_VER, signal, setenv's FOO, the config file's name ...);
-#  - client-disconnect: time_duration >= 1 and bytes_received >= the bytes of the pings (300 x 1028).
+#  - client-disconnect: time_duration >= 1 and bytes_received >= the bytes of the pings (300 x 1028);
+#  - the static-key server end's >UPDOWN:UP / DOWN blocks (management-up-down): the names stock gives.
 #   script_env.sh
 set -uo pipefail
 source "$(dirname "$0")/tls_client_lib.sh"
@@ -67,13 +68,22 @@ done
 # the static-key peers' up/down: the same two configurations run by stock, then by braidd
 bd_keygen "$TB_DIR/key"
 P2P=("dev tun" "proto udp" "verb 4" "script-security 2" "up $D" "down $D")
+printf '%s\n' 'WAIT ^>UPDOWN:ENV,END 30' 'WAIT ^>UPDOWN:DOWN 30' 'WAIT ^>UPDOWN:ENV,END 30' >"$TB_DIR/updown.script"
 for impl in openvpn braidd; do
 	# stock 2.6 has no AEAD cipher with a static key, braidd only AEAD ones (no script variable names it)
 	if [ $impl = braidd ]; then P2P+=("cipher AES-256-GCM"); else P2P+=("cipher AES-256-CBC"); fi
 	rm -rf "$TB_DIR/p2psrv" "$TB_DIR/p2pcli"
 	mkdir -p "$TB_DIR/p2psrv" "$TB_DIR/p2pcli"
 	bd_conf "p2psrv-$impl" "${P2P[@]}" "local $(tb_srv_addr 1)" "lport 1194" "secret $TB_DIR/key 0" \
-		"ifconfig 10.200.0.1 10.200.0.2" "ifconfig-ipv6 fd00:200::1/64 fd00:200::2" "setenv ENVDIR $TB_DIR/p2psrv"
+		"ifconfig 10.200.0.1 10.200.0.2" "ifconfig-ipv6 fd00:200::1/64 fd00:200::2" "setenv ENVDIR $TB_DIR/p2psrv" \
+		"management 127.0.0.1 7515" "management-client" "management-up-down"
+	# the server end's >UPDOWN: blocks (management-up-down), read by a driver it connects out to
+	rm -f "$TB_DIR/ready"
+	tb_bg "$TB_SRV" env MGMT_READY="$TB_DIR/ready" python3 "$HERE/mgmt_drive.py" listen:127.0.0.1:7515 \
+		"$TB_DIR/updown.script" "$TB_DIR/ud-p2p-$impl.json"
+	UD=$TB_LAST_PID
+	for _ in $(seq 1 100); do [ -e "$TB_DIR/ready" ] && break; sleep 0.05; done
+	[ -e "$TB_DIR/ready" ] || fail "$impl: the management driver does not listen"
 	bd_conf "p2pcli-$impl" "${P2P[@]}" "remote $(tb_srv_addr 1) 1194" "nobind" "secret $TB_DIR/key 1" \
 		"ifconfig 10.200.0.2 10.200.0.1" "ifconfig-ipv6 fd00:200::2/64 fd00:200::1" "setenv ENVDIR $TB_DIR/p2pcli"
 	for side in srv cli; do
@@ -89,6 +99,7 @@ for impl in openvpn braidd; do
 	tb_wait_ping "$TB_CLI" 10.200.0.1 15 || fail "$impl: no ping through the static-key tunnel"
 	bd_stop "p2pcli-$impl"
 	bd_stop "p2psrv-$impl"
+	wait "$UD" || fail "$impl: static-key >UPDOWN: not seen ($(tail -c 600 "$TB_DIR/ud-p2p-$impl.json"))"
 	for side in srv cli; do
 		for f in up down; do
 			[ -e "$TB_DIR/p2p$side/$f.env" ] || fail "$impl: static-key $side: no $f environment"
@@ -99,6 +110,26 @@ for impl in openvpn braidd; do
 	unset 'P2P[-1]'
 done
 [ -n "${ENV_KEEP:-}" ] && cp -r "$TB_DIR/openvpn" "$TB_DIR/braidd" "$ENV_KEEP"/
+# the static-key peer's >UPDOWN:UP / DOWN blocks: in order, and the names stock gives, braidd gives too
+# (but the peer's learned address, as for its scripts)
+python3 - "$TB_DIR/ud-p2p-openvpn.json" "$TB_DIR/ud-p2p-braidd.json" <<'PY' || fail "static-key >UPDOWN: blocks differ"
+import json, sys
+def blocks(f):
+    n = json.load(open(f))["notes"]
+    up, down = n.index(">UPDOWN:UP"), n.index(">UPDOWN:DOWN")
+    assert up < down, (f, up, down)
+    names = lambda s: {t.split("=", 1)[0] for t in s.split() if "=" in t}
+    return names(n[up + 1]), names(n[down + 1]), n[up + 1]
+su, sd, _ = blocks(sys.argv[1])
+bu, bd, text = blocks(sys.argv[2])
+# script_type: stock's block carries it when its environment set saw a script already (here up/down are
+# configured); braidd's block never has it, as stock's client block without scripts (mgmt_outgoing)
+skip = {"trusted_ip", "trusted_port", "route_net_gateway", "redirect_gateway", "script_type"}
+assert not (su - bu - skip), "UP: braidd lacks %s" % sorted(su - bu - skip)
+assert not (sd - bd - skip), "DOWN: braidd lacks %s" % sorted(sd - bd - skip)
+assert " dev=tun0 " in " " + text + " " and " ifconfig_local=10.200.0.1 " in " " + text + " ", text
+print("ok: static-key >UPDOWN:UP / DOWN: %d / %d names as stock's" % (len(bu), len(bd)))
+PY
 
 python3 - "$TB_DIR/openvpn" "$TB_DIR/braidd" <<'PY' || fail "the environments differ"
 import os, sys
