@@ -199,6 +199,7 @@ static int run_role(struct braid_options *o)
 			return 1;
 		}
 		gw_reload_listen(g);
+		gw_mgmt_hold(g);	/* management-hold: nothing served until `hold release` */
 		code = braid_gateway_run(g);
 		gw_reload_unlisten(g);
 		braid_metrics_free(met);

@@ -543,7 +543,8 @@ static void soft_restart(struct braid_gateway *g)
 
 int braid_gateway_run(struct braid_gateway *g)
 {
-	braid_gw_updown_notify(g, true);
+	if (!g->mg_held)	/* management-hold (gw_mgmt_hold): >UPDOWN:UP at the release */
+		braid_gw_updown_notify(g, true);
 	braid_info("Initialization Sequence Completed");
 	braid_sd_ready(g->loop, "Initialization Sequence Completed (gateway on %s)", g->tun.name);
 	for (;;) {

@@ -16,6 +16,7 @@
 #include "ctl/session.h"
 #include "gateway/gw_client.h"
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
@@ -163,6 +164,29 @@ static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, 
  * when the client's IV_PROTO says it understands it) and INFO_PRE,EXTRA go to the client; a
  * client waiting for client-auth gets the time (at most max(reneg-sec/2, hand-window)).
  */
+/* `hold release`: the gateway starts serving (the socket it stopped in gw_mgmt_hold). */
+static void op_hold_release(void *user)
+{
+	struct braid_gateway *g = user;
+
+	if (!g->mg_held)
+		return;
+	g->mg_held = false;
+	braid_info("management-hold: released: serving");
+	ev_io_start(g->loop, &g->sock_r);
+	braid_gw_updown_notify(g, true);
+}
+
+bool gw_mgmt_hold(struct braid_gateway *g)
+{
+	if (!g->mg || !braid_mgmt_hold(g->mg, 0))
+		return false;
+	g->mg_held = true;
+	ev_io_stop(g->loop, &g->sock_r);
+	braid_info("management-hold: waiting for 'hold release' before serving");
+	return true;
+}
+
 static int op_pending_auth(void *user, unsigned long cid, unsigned kid, const char *extra,
 			   unsigned timeout)
 {
@@ -243,6 +267,7 @@ int gw_mgmt_open(struct braid_gateway *g)
 		.client_auth = op_client_auth,
 		.braid_clients = op_braid_clients,
 		.pending_auth = op_pending_auth,
+		.hold_release = op_hold_release,
 	};
 	int r;
 
@@ -252,8 +277,6 @@ int gw_mgmt_open(struct braid_gateway *g)
 	if (o->mgmt_client_auth && o->auth_user_pass_verify)
 		braid_warn("management-client-auth: the management client decides; "
 			   "auth-user-pass-verify is not run");
-	if (o->mgmt_hold)
-		braid_warn("management-hold: a braidd gateway does not hold (it serves at once)");
 	r = braid_mgmt_new(&g->mg, g->loop, &cfg, &ops);
 	if (r)
 		return r;

@@ -3,11 +3,13 @@
  * gw_mgmt.h - the gateway on the management interface (control/mgmt.h;
  * gw_mgmt.c): `status 1|2|3` in OpenVPN's server formats, >BYTECOUNT_CLI
  * per client, load-stats, `kill CN|IP:port`, `client-kill CID [MSG]`, the
- * server's states (CONNECTING, ASSIGN_IP, CONNECTED, EXITING). The client
+ * server's states (CONNECTING, ASSIGN_IP, CONNECTED, EXITING), management-hold. The client
  * events are in gw_mgmt_ev.c. Opened from main.c beside the control socket.
  */
 #ifndef BRAID_GW_MGMT_H
 #define BRAID_GW_MGMT_H
+
+#include <stdbool.h>
 
 #include "gateway/gateway.h"
 
@@ -15,5 +17,10 @@
 int gw_mgmt_open(struct braid_gateway *g);
 /* EXITING, then close (before braid_gateway_free). NULL g is fine. */
 void gw_mgmt_close(struct braid_gateway *g);
+/*
+ * management-hold: announce >HOLD and stop taking packets on the gateway's socket until `hold
+ * release` (then serve and send >UPDOWN:UP). true if it holds.
+ */
+bool gw_mgmt_hold(struct braid_gateway *g);
 
 #endif /* BRAID_GW_MGMT_H */

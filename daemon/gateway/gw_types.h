@@ -208,6 +208,7 @@ struct braid_gateway {
 	uint8_t *buf, *buf2;
 	struct braid_mgmt *mg;		/* the management interface (gw_mgmt.c), or NULL */
 	bool mg_updown;			/* >UPDOWN:UP sent (management-up-down) */
+	bool mg_held;			/* management-hold: not serving until `hold release` */
 	struct braid_cluster *cluster;	/* cluster-etcd (gw_cluster.c), or NULL */
 	uint32_t pid_base;		/* gateway id << 16 when clustered, else 0 */
 	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */

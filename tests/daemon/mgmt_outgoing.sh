@@ -94,9 +94,10 @@ grep -q "SENT CONTROL \[server\]: 'CR_RESPONSE,\[...\]'" "$TB_DIR/cli2.log" || f
 grep -q "dGVzdHJlc3BvbnNl" "$TB_DIR/cli2.log" && fail "braidd client logged the challenge response"
 echo "ok: stock and braidd transcripts equal (client and gateway role)"
 
-# the gateway role's >UPDOWN: stock server and braidd gateway, management-client + management-up-down
+# the gateway role's hold and >UPDOWN: stock server and braidd gateway, management-client, management-hold,
+# management-up-down
 sed "s|@DIR@|$TB_DIR|" "$HERE/mgmt_updown_srv.script" >"$TB_DIR/updown.script"
-MG_UD=("management 127.0.0.1 7511" "management-client" "management-up-down")
+MG_UD=("management 127.0.0.1 7511" "management-client" "management-hold" "management-up-down")
 for srv in openvpn braidd; do
 	rm -f "$TB_DIR/ready" "$TB_DIR/up"
 	if [ "$srv" = braidd ]; then	# the stock server's configuration, the management lines added
@@ -124,7 +125,9 @@ up, down = n.index(">UPDOWN:UP"), n.index(">UPDOWN:DOWN")
 assert up < down, (up, down)
 assert " dev=tun0 " in (" " + n[up + 1] + " "), n[up + 1]
 PY
-echo "ok: gateway role: >UPDOWN:UP / DOWN with ENV as stock's"
+grep -q "management-hold: waiting for 'hold release' before serving" "$TB_DIR/udbraidd.log" &&
+	grep -q "management-hold: released: serving" "$TB_DIR/udbraidd.log" || fail "braidd gateway: no hold, or no release"
+echo "ok: gateway role: held until 'hold release', then >UPDOWN:UP / DOWN with ENV as stock's"
 
 # the management client goes away: braidd ends (as stock: "Triggering management exit")
 rm -f "$TB_DIR/ready"
