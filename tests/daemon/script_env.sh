@@ -96,6 +96,8 @@ for impl in openvpn braidd; do
 			BD_PID[p2p$side-$impl]=$TB_LAST_PID
 		fi
 	done
+	# both ends' `up` ran (a ping alone can pass through the previous run's device while it goes away)
+	for _ in $(seq 1 300); do [ -e "$TB_DIR/p2pcli/up.env" ] && [ -e "$TB_DIR/p2psrv/up.env" ] && break; sleep 0.05; done
 	tb_wait_ping "$TB_CLI" 10.200.0.1 15 || fail "$impl: no ping through the static-key tunnel"
 	bd_stop "p2pcli-$impl"
 	bd_stop "p2psrv-$impl"
