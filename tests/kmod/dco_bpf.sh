@@ -44,29 +44,9 @@ rsts() {
 	ip netns exec "$1" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) f[$i] = i; h = 1 }
 		else print $f["OutRsts"] + $f["EstabResets"] }' /proc/net/snmp
 }
+. "$src/tests/kmod/xfer.sh"
 xfer() {  # $1: bytes, $2: file for the receiver's digest, $3: optional command to run mid-transfer
-	ip netns exec $b python3 -c '
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("10.87.0.2", 5002)); s.listen(1)
-c, _ = s.accept(); h = hashlib.sha256(); n = 0
-while True:
-    d = c.recv(65536)
-    if not d: break
-    h.update(d); n += len(d)
-open(sys.argv[1], "w").write("%s %d\n" % (h.hexdigest(), n))' "$2" &
-	rpid=$!
-	sleep 1
-	ip netns exec $a python3 -c '
-import hashlib, socket, subprocess, sys, time
-n = int(sys.argv[1]); data = hashlib.sha256(b"bpf").digest() * (n // 32)
-s = socket.create_connection(("10.87.0.2", 5002), timeout=60)
-half = len(data) // 2
-s.sendall(data[:half])
-if len(sys.argv) > 2 and sys.argv[2]:
-    time.sleep(0.3); subprocess.run(sys.argv[2], shell=True, check=True)
-s.sendall(data[half:]); s.close()
-print(hashlib.sha256(data).hexdigest(), len(data))' "$1" "${3:-}"
-	wait $rpid
+	xfer_at $a $b 10.87.0.2 5002 bpf 0.3 "$1" "$2" "${3:-}"
 }
 # xfer_ok NAME BYTES [MID-COMMAND]: the transfer's sha256 intact
 xfer_ok() {

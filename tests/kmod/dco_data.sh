@@ -29,29 +29,9 @@ else
 	nok "ping through the tunnel"; cat /tmp/ping.$$
 fi
 # a TCP transfer: the receiver writes the sha256 of what it got
+. "$src/tests/kmod/xfer.sh"
 xfer() {  # $1: bytes, $2: file for the receiver's digest, $3: optional command to run mid-transfer
-	ip netns exec $b python3 -c '
-import hashlib, socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("10.77.0.2", 5001)); s.listen(1)
-c, _ = s.accept(); h = hashlib.sha256(); n = 0
-while True:
-    d = c.recv(65536)
-    if not d: break
-    h.update(d); n += len(d)
-open(sys.argv[1], "w").write("%s %d\n" % (h.hexdigest(), n))' "$2" &
-	rpid=$!
-	sleep 1
-	ip netns exec $a python3 -c '
-import hashlib, os, socket, subprocess, sys, time
-n = int(sys.argv[1]); data = hashlib.sha256(b"seed").digest() * (n // 32)
-s = socket.create_connection(("10.77.0.2", 5001), timeout=60)
-half = len(data) // 2
-s.sendall(data[:half])
-if len(sys.argv) > 2 and sys.argv[2]:
-    time.sleep(0.5); subprocess.run(sys.argv[2], shell=True, check=True)
-s.sendall(data[half:]); s.close()
-print(hashlib.sha256(data).hexdigest(), len(data))' "$1" "${3:-}"
-	wait $rpid
+	xfer_at $a $b 10.77.0.2 5001 seed 0.5 "$1" "$2" "${3:-}"
 }
 want=$(xfer 4194304 /tmp/recv1.$$)
 got=$(cat /tmp/recv1.$$ 2>/dev/null)
