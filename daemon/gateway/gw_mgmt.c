@@ -159,11 +159,6 @@ static int op_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, 
 	return -ENOENT;
 }
 
-/*
- * client-pending-auth: as stock's send_auth_pending_messages, AUTH_PENDING (with ",timeout N"
- * when the client's IV_PROTO says it understands it) and INFO_PRE,EXTRA go to the client; a
- * client waiting for client-auth gets the time (at most max(reneg-sec/2, hand-window)).
- */
 /* `hold release`: the gateway starts serving (the socket it stopped in gw_mgmt_hold). */
 static void op_hold_release(void *user)
 {
@@ -187,6 +182,11 @@ bool gw_mgmt_hold(struct braid_gateway *g)
 	return true;
 }
 
+/*
+ * client-pending-auth: as stock's send_auth_pending_messages, AUTH_PENDING (with ",timeout N"
+ * when the client's IV_PROTO says it understands it) and INFO_PRE,EXTRA go to the client; a
+ * client waiting for client-auth gets the time (at most max(reneg-sec/2, hand-window)).
+ */
 static int op_pending_auth(void *user, unsigned long cid, unsigned kid, const char *extra,
 			   unsigned timeout)
 {

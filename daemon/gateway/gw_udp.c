@@ -22,7 +22,6 @@
 
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
 
-/* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
 /*
  * connect-freq-initial N S (stock 2.6): at most N stateless replies to a
  * client's first packet per S seconds, so the gateway cannot be used to
@@ -51,6 +50,7 @@ static bool cfi_allow(struct braid_gateway *g)
 	return false;
 }
 
+/* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
 static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t len,
 			  const union braid_sockaddr *from, const char *why)
 {
