@@ -171,10 +171,13 @@ static void ka_every_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	ev_timer_start(c->loop, &c->deadline);
 }
 
-static void key(const struct braid_cluster *c, char *buf, size_t cap, const char *kind,
-		const char *what)
+/* PREFIX KIND/WHAT into buf; -ENAMETOOLONG rather than a cut key (which could name another entry). */
+static int key(const struct braid_cluster *c, char *buf, size_t cap, const char *kind,
+	       const char *what)
 {
-	snprintf(buf, cap, "%s%s/%s", c->prefix, kind, what);
+	int n = snprintf(buf, cap, "%s%s/%s", c->prefix, kind, what);
+
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
 static int take_id(struct braid_cluster *c, unsigned want)
@@ -188,8 +191,8 @@ static int take_id(struct braid_cluster *c, unsigned want)
 		int r;
 
 		snprintf(idt, sizeof(idt), "%u", id);
-		key(c, k, sizeof(k), "gw", idt);
-		r = braid_etcd_create(&c->etcd, k, val, c->lease, CALL_MS, &created);
+		r = key(c, k, sizeof(k), "gw", idt);
+		r = r ?: braid_etcd_create(&c->etcd, k, val, c->lease, CALL_MS, &created);
 		if (r)
 			return r;
 		if (created) {
@@ -290,9 +293,9 @@ int braid_cluster_claim(struct braid_cluster *c, const char *addr)
 
 	if (c->gone)
 		return -ENOLINK;
-	key(c, k, sizeof(k), "addr", addr);
 	snprintf(val, sizeof(val), "gw %u", c->id);
-	r = braid_etcd_create(&c->etcd, k, val, c->lease, CALL_MS, &created);
+	r = key(c, k, sizeof(k), "addr", addr);
+	r = r ?: braid_etcd_create(&c->etcd, k, val, c->lease, CALL_MS, &created);
 	if (r) {
 		c->st.claim_fail++;
 		braid_warn("cluster: claiming %s in etcd failed: %s", addr, strerror(-r));
@@ -314,8 +317,8 @@ void braid_cluster_release(struct braid_cluster *c, const char *addr)
 
 	if (c->gone)
 		return;
-	key(c, k, sizeof(k), "addr", addr);
-	r = braid_etcd_delete(&c->etcd, k, CALL_MS);
+	r = key(c, k, sizeof(k), "addr", addr);
+	r = r ?: braid_etcd_delete(&c->etcd, k, CALL_MS);
 	if (r)
 		braid_warn("cluster: releasing %s in etcd failed (%s): it is free when the lease "
 			   "expires", addr, strerror(-r));
@@ -334,8 +337,8 @@ int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
 		return -ENOLINK;
 	if (!serial || !serial[0] || strspn(serial, "0123456789") != strlen(serial))
 		return -EINVAL;
-	key(c, k, sizeof(k), "revoked", serial);
-	r = braid_etcd_get(&c->etcd, k, CALL_MS, why, sizeof(why), &n, &found);
+	r = key(c, k, sizeof(k), "revoked", serial);
+	r = r ?: braid_etcd_get(&c->etcd, k, CALL_MS, why, sizeof(why), &n, &found);
 	if (r == -EMSGSIZE) {	/* a long reason: revoked all the same */
 		found = true;
 		snprintf(why, sizeof(why), "(a long text)");
@@ -362,8 +365,8 @@ int braid_cluster_ccd(struct braid_cluster *c, const char *cn, char *buf, size_t
 
 	if (c->gone)
 		return -ENOLINK;
-	key(c, k, sizeof(k), "ccd", cn);
-	r = braid_etcd_get(&c->etcd, k, CALL_MS, buf, cap, &n, found);
+	r = key(c, k, sizeof(k), "ccd", cn);
+	r = r ?: braid_etcd_get(&c->etcd, k, CALL_MS, buf, cap, &n, found);
 	if (r) {
 		c->st.read_fail++;
 		braid_warn("cluster: reading %s from etcd failed: %s", k, strerror(-r));
