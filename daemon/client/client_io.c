@@ -145,6 +145,12 @@ static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
 	}
 	c->ctl_ok++;
 	c->last_rx = ev_now(c->loop);
+	/*
+	 * Act on it before the next packet of this batch: the server sends data under a
+	 * renegotiated key right behind the control message that completes it (over TCP in the
+	 * same read), and that key must be installed first (KEYS_READY) or the packet is lost.
+	 */
+	client_pump(c);
 }
 
 void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
