@@ -4,7 +4,9 @@
 # source routing: `mp-path c1 10.1.2.2 1194` (IPv4, from the remote's family) and `mp-path c2 fd0b:2:2::2 1194`
 # (IPv6); the server listens on 10.1.2.2 and fd0b:2:2::2.
 # Asserts: the client binds an IPv4 socket on c1 and an IPv6 one on c2; both paths active on both ends; a 16 MB
-# download (sha256) has each path carry more than 2 MB (status) and each interface more than 30 % of the bytes.
+# download (sha256) has each path carry more than 2 MB (status) and each interface more than 15 % of the bytes
+# (a path whose packets left by the other interface would leave its own near 0; the split itself follows the
+# engine's view of the two links and was 27/73 once under ASan load).
 set -uo pipefail
 source "$(dirname "$0")/mplib.sh"
 bd_require
@@ -41,7 +43,7 @@ r4=$(jq '[.paths[] | select(.local | startswith("[AF_INET]")) | .rx_bytes] | add
 r6=$(jq '[.paths[] | select(.local | startswith("[AF_INET6]")) | .rx_bytes] | add' "$TB_DIR/cli.json")
 echo "  IPv4 path rx $r4 B, IPv6 path rx $r6 B; c1 $d1 B, c2 $d2 B"
 [ "${r4:-0}" -gt 2000000 ] && [ "${r6:-0}" -gt 2000000 ] || fail "a path carried too little: v4 $r4 B, v6 $r6 B"
-[ $((100 * d1)) -gt $((30 * total)) ] && [ $((100 * d2)) -gt $((30 * total)) ] ||
+[ $((100 * d1)) -gt $((15 * total)) ] && [ $((100 * d2)) -gt $((15 * total)) ] ||
 	fail "interfaces: c1 $d1 B, c2 $d2 B of $total"
 bd_stop cli || fail "cli exit code $? after SIGTERM, want 0"
 bd_stop srv || fail "srv exit code $? after SIGTERM, want 0"
