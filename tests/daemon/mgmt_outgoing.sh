@@ -39,12 +39,8 @@ run() { # NAME SERVER(openvpn|braidd) CLIENT(openvpn|braidd)
 	# the server's driver first: a >CLIENT:CONNECT before it connects would be missed
 	for _ in $(seq 1 100); do grep -q "MANAGEMENT: Client connected" "$TB_DIR/srv$name.log" && break; sleep 0.05; done
 	grep -q "MANAGEMENT: Client connected" "$TB_DIR/srv$name.log" || fail "$name: the server's driver did not connect"
-	rm -f "$TB_DIR/ready"
-	tb_bg "$TB_CLI" env MGMT_READY="$TB_DIR/ready" python3 "$HERE/mgmt_drive.py" listen:127.0.0.1:7507 \
-		"$HERE/mgmt_outgoing.script" "$TB_DIR/$name.cli.json"
+	tc_mgmt_listen "$TB_CLI" 7507 "$HERE/mgmt_outgoing.script" "$TB_DIR/$name.cli.json"
 	cd=$TB_LAST_PID
-	for _ in $(seq 1 100); do [ -e "$TB_DIR/ready" ] && break; sleep 0.05; done
-	[ -e "$TB_DIR/ready" ] || fail "$name: the driver does not listen"
 	sleep 0.2
 	if [ "$cli" = openvpn ]; then
 		printf '%s\n' "${CLI_LINES[@]}" >"$TB_DIR/cli$name.conf"
@@ -99,17 +95,14 @@ echo "ok: stock and braidd transcripts equal (client and gateway role)"
 sed "s|@DIR@|$TB_DIR|" "$HERE/mgmt_updown_srv.script" >"$TB_DIR/updown.script"
 MG_UD=("management 127.0.0.1 7511" "management-client" "management-hold" "management-up-down")
 for srv in openvpn braidd; do
-	rm -f "$TB_DIR/ready" "$TB_DIR/up"
+	rm -f "$TB_DIR/up"
 	if [ "$srv" = braidd ]; then	# the stock server's configuration, the management lines added
 		tc_server "ud$srv" udp tls-auth
 		tc_server_stop
 		printf '%s\n' "${MG_UD[@]}" >>"$TB_DIR/ud$srv.conf"
 	fi
-	tb_bg "$TB_SRV" env MGMT_READY="$TB_DIR/ready" python3 "$HERE/mgmt_drive.py" listen:127.0.0.1:7511 \
-		"$TB_DIR/updown.script" "$TB_DIR/ud-$srv.json"
+	tc_mgmt_listen "$TB_SRV" 7511 "$TB_DIR/updown.script" "$TB_DIR/ud-$srv.json"
 	ud=$TB_LAST_PID
-	for _ in $(seq 1 100); do [ -e "$TB_DIR/ready" ] && break; sleep 0.05; done
-	[ -e "$TB_DIR/ready" ] || fail "up-down $srv: the driver does not listen"
 	if [ "$srv" = openvpn ]; then tc_server "ud$srv" udp tls-auth "${MG_UD[@]}"; else bd_start "ud$srv" "$TB_SRV"; fi
 	for _ in $(seq 1 200); do [ -e "$TB_DIR/up" ] && break; sleep 0.05; done
 	[ -e "$TB_DIR/up" ] || fail "up-down $srv: no >UPDOWN:UP ($(tail -c 600 "$TB_DIR/ud-$srv.json" 2>/dev/null))"

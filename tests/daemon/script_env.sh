@@ -78,12 +78,8 @@ for impl in openvpn braidd; do
 		"ifconfig 10.200.0.1 10.200.0.2" "ifconfig-ipv6 fd00:200::1/64 fd00:200::2" "setenv ENVDIR $TB_DIR/p2psrv" \
 		"management 127.0.0.1 7515" "management-client" "management-up-down"
 	# the server end's >UPDOWN: blocks (management-up-down), read by a driver it connects out to
-	rm -f "$TB_DIR/ready"
-	tb_bg "$TB_SRV" env MGMT_READY="$TB_DIR/ready" python3 "$HERE/mgmt_drive.py" listen:127.0.0.1:7515 \
-		"$TB_DIR/updown.script" "$TB_DIR/ud-p2p-$impl.json"
+	tc_mgmt_listen "$TB_SRV" 7515 "$TB_DIR/updown.script" "$TB_DIR/ud-p2p-$impl.json"
 	UD=$TB_LAST_PID
-	for _ in $(seq 1 100); do [ -e "$TB_DIR/ready" ] && break; sleep 0.05; done
-	[ -e "$TB_DIR/ready" ] || fail "$impl: the management driver does not listen"
 	bd_conf "p2pcli-$impl" "${P2P[@]}" "remote $(tb_srv_addr 1) 1194" "nobind" "secret $TB_DIR/key 1" \
 		"ifconfig 10.200.0.2 10.200.0.1" "ifconfig-ipv6 fd00:200::2/64 fd00:200::1" "setenv ENVDIR $TB_DIR/p2pcli"
 	for side in srv cli; do

@@ -10,6 +10,9 @@
 # tc_server NAME PROTO WRAP [extra lines...]   write + start a stock server (PROTO udp|tcp-server,
 #                              WRAP tls-auth|tls-crypt|none), wait until it listens; pid in OV_PID
 # tc_server_stop               SIGTERM the stock server and wait
+# tc_mgmt_listen NS PORT SCRIPT OUT   mgmt_drive.py as the management client a daemon with `management-client`
+#                              connects out to (127.0.0.1:PORT in NS), SCRIPT's transcript to OUT; returns once it
+#                              listens; pid in TB_LAST_PID
 # tc_client NAME PROTO WRAP [extra lines...]   write + start braidd as client (bd_start)
 # tc_transfer LABEL [BD_NAME]  sha256-verified download of the blob through the tunnel (curl from cli);
 #                              with BD_NAME also checks braidd's stats (TUN packets written)
@@ -69,6 +72,15 @@ tc_server() {
 		sleep 0.05
 	done
 	fail "stock server $name did not start"
+}
+
+tc_mgmt_listen() {
+	local ready="$TB_DIR/mgmt-ready.$2"
+	rm -f "$ready"
+	tb_bg "$1" env MGMT_READY="$ready" python3 "$(dirname "${BASH_SOURCE[0]}")/mgmt_drive.py" \
+		"listen:127.0.0.1:$2" "$3" "$4"
+	for _ in $(seq 1 100); do [ -e "$ready" ] && break; sleep 0.05; done
+	[ -e "$ready" ] || fail "the management driver does not listen on port $2"
 }
 
 tc_server_stop() {
