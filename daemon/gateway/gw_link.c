@@ -61,7 +61,14 @@ void braid_gw_send_raw(struct gw_client *c, const uint8_t *pkt, size_t len)
 	if (c->tcp) {
 		int r = tcp_queue(c, pkt, len);
 
-		if (r && r != -ENOBUFS)
+		if (r == -ENOBUFS) {
+			/* as stock's tcp-queue-limit: a client that cannot take what the tunnel sends loses packets */
+			braid_reject(&g->rej, BRAID_REJ_TCP_QUEUE, braid_gw_now_ms(), 0,
+				     "%s/%s: TCP send queue full (%zu bytes queued): packet dropped",
+				     braid_gw_cname(c), c->real, c->wlen - c->woff);
+			return;
+		}
+		if (r)
 			braid_dbg("%s/%s: TCP send failed: %s", braid_gw_cname(c), c->real, strerror(-r));
 	} else if (braid_pktinfo_send(g->fd, pkt, len, &c->addr, &c->local,
 				      g->o->multihome_same_if) < 0) {

@@ -125,7 +125,7 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu, hmac failed %llu, tls-crypt failed %llu, bad opcode %llu, "
 		   "replays %llu, tcp bad length %llu, tcp unauth closed %llu, tcp refused %llu, "
-		   "malformed %llu, unroutable %llu",
+		   "malformed %llu, unroutable %llu, tcp queue drops %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
 		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
@@ -142,7 +142,8 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   (unsigned long long)rj[BRAID_REJ_TCP_CLOSED],
 		   (unsigned long long)rj[BRAID_REJ_TCP_REFUSED],
 		   (unsigned long long)rj[BRAID_REJ_MALFORMED],
-		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE]);
+		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE],
+		   (unsigned long long)rj[BRAID_REJ_TCP_QUEUE]);
 	braid_gw_mp_log(g);
 	braid_gw_cluster_log(g);
 }

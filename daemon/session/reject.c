@@ -28,6 +28,7 @@ static const struct {
 	[BRAID_REJ_TCP_REFUSED] = { "tcp refused", 3 },
 	[BRAID_REJ_MALFORMED] = { "malformed", 4 },
 	[BRAID_REJ_UNROUTABLE] = { "unroutable", 1 },
+	[BRAID_REJ_TCP_QUEUE] = { "tcp queue drops", 3 },
 };
 
 const char *braid_reject_name(enum braid_reject_kind k)

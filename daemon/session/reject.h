@@ -30,6 +30,7 @@ enum braid_reject_kind {
 	BRAID_REJ_TCP_REFUSED,	/* too many unauthenticated TCP connections (verb 3) */
 	BRAID_REJ_MALFORMED,	/* anything else malformed (verb 4) */
 	BRAID_REJ_UNROUTABLE,	/* a control packet of no session on a new TCP connection (verb 1) */
+	BRAID_REJ_TCP_QUEUE,	/* outgoing: a client's TCP send queue full, packet dropped (verb 3) */
 	BRAID_REJ__COUNT
 };
 

@@ -111,7 +111,8 @@ adv_flow_start() {
 		--limit-rate $((bytes / secs)) \
 		-o "$GW_DIR/got$i" http://10.8.0.1:8080/blob &
 	ADV_CURL[$i]=$!
-	ip netns exec "$ns" ping -i 0.2 -W 2 -w $((secs + 5)) -c $((secs * 5)) -q 10.8.0.1 >"$GW_DIR/ping$i" 2>&1 &
+	# not -q: the replies' icmp_seq name a lost one (adv_flow_check)
+	ip netns exec "$ns" ping -i 0.2 -W 2 -w $((secs + 5)) -c $((secs * 5)) 10.8.0.1 >"$GW_DIR/ping$i" 2>&1 &
 	ADV_PING[$i]=$!
 	GW_PIDS+=("${ADV_CURL[$i]}" "${ADV_PING[$i]}")
 }
@@ -123,7 +124,15 @@ adv_flow_check() {
 	[ "$got" = "$GW_WANT" ] || gw_fail "client $i: the download during the attack: sha256 mismatch"
 	wait "${ADV_PING[$i]}"
 	loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$GW_DIR/ping$i")
-	[ "$loss" = 0 ] || gw_fail "client $i: $loss % ping loss during the attack ($(tail -n 2 "$GW_DIR/ping$i"))"
+	if [ "$loss" != 0 ]; then
+		local seqs k missing=
+		seqs=$(sed -n 's/.*icmp_seq=\([0-9]*\) .*/\1/p' "$GW_DIR/ping$i" | sort -n | tr '\n' ' ')
+		for ((k = 1; k <= $(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' "$GW_DIR/ping$i"); k++)); do
+			[[ " $seqs" == *" $k "* ]] || missing+=" $k"
+		done
+		gw_fail "client $i: $loss % ping loss during the attack (icmp_seq not answered:$missing, 0.2 s apart;" \
+			"$(tail -n 2 "$GW_DIR/ping$i" | tr '\n' ' '); gateway: $(gw_stats | grep -o 'tun no route [0-9]*\|tcp queue drops [0-9]*' | tr '\n' ' '))"
+	fi
 	echo "ok: client $i: $(stat -c %s "$GW_DIR/got$i") bytes, sha256 matches; $(grep -o '[0-9]* packets transmitted' "$GW_DIR/ping$i"), 0 % loss"
 }
 

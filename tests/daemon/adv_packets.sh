@@ -244,7 +244,8 @@ if [ "$PROTO" = udp ]; then	# rate limit: at most 10 lines of a kind in 10 s, th
 	gw_wait "$GW_DIR/server.log" "$kind: " 10 && sleep 0.2 && grep -q "$kind: [0-9]* similar messages suppressed in the last 10 s" "$GW_DIR/server.log" ||
 		gw_fail "no '$kind: N similar messages suppressed in the last 10 s' line"
 fi
-echo "$(adv_count "$ADV_ADDR") gateway log lines name the attacker; $(adv_count "similar messages suppressed") suppression summaries"
+echo "$(adv_count "$ADV_ADDR") gateway log lines name the attacker; $(adv_count "similar messages suppressed") suppression summaries;" \
+	"tun no route $(adv_stat "tun no route" "$s1"), tcp queue drops $(adv_stat "tcp queue drops" "$s1")"
 gw_stop_client 1
 adv_stop_server
 echo "PASS: adv_packets $PROTO $WRAP"
