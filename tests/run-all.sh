@@ -14,6 +14,19 @@ bash packaging/install-deps.sh
 bash tests/daemon/mgmt_pylibs_install.sh >/dev/null || echo "run-all: the PyPI libraries did not install (daemon.mgmt_pylibs tries again)" >&2
 jobs=$(nproc)
 rc=0
+# A test that failed is run once more, alone: the run still fails if it fails again (or if more than 3
+# failed); if it passes, it is named on a FLAKY line (and in $dir/flaky.txt) and the run goes on. Of ~230
+# network tests run two at a time on a 2-core host, one has failed once per full run where it passes alone;
+# each such failure is still a bug to find (its output, printed above, stays in the log).
+rerun_failed() {
+	local dir=$1 failed
+	failed=$(cut -d: -f2 "$dir/Testing/Temporary/LastTestsFailed.log" 2>/dev/null | tr '\n' ' ')
+	[ -n "$failed" ] && [ "$(wc -w <<<"$failed")" -le 3 ] || return 1
+	echo "=== $dir: running the failed tests once more, one at a time: $failed"
+	(cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure --rerun-failed -j 1) || return 1
+	echo "FLAKY (failed, then passed alone): $failed" | tee "$dir/flaky.txt"
+}
 for variant in release asan; do
 	dir=build-ci-$variant
 	extra=()
@@ -28,7 +41,7 @@ for variant in release asan; do
 	echo "=== $variant: ctest"
 	# netns tests take the namespaces' CPU: run them one at a time; unit tests in parallel
 	(cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --output-on-failure -LE "$skip" -j "$jobs") || rc=1
+		ctest --output-on-failure -LE "$skip" -j "$jobs") || rerun_failed "$dir" || rc=1
 done
 # fuzz: only the harnesses and what they link are built; the short runs happen here and nowhere else
 echo "=== fuzz: configure + build (build-ci-fuzz)"
