@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cluster.c - a gateway's membership in a group of gateways behind one
- * address (cluster.h). Start-up and claims use etcd.c's blocking calls with
- * a short timeout (the store is local or on a private network, one request
- * per client connect); the keepalive, which runs all the time, is driven by
- * the event loop: a non-blocking connect, the request written when the
- * socket is writable, the reply read to EOF into a bounded buffer, a
- * deadline timer over the whole exchange.
+ * address (cluster.h). Start-up, stop and a reload's revocation check use
+ * etcd.c's blocking calls with a short timeout (the loop is not serving yet,
+ * or the admin asked); the keepalive and every request of a client's
+ * connect or disconnect (revoked/, ccd/, the address claim and its release)
+ * are driven by the event loop (etcd_req.c), so a slow or unreachable store
+ * never stalls the gateway.
  */
 #include "cluster/cluster.h"
 
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cluster/etcd.h"
+#include "cluster/etcd_req.h"
 #include "util/log.h"
 
 #define CALL_MS 1000		/* a blocking request (start, claim, release) */
@@ -34,48 +35,33 @@ struct braid_cluster {
 	void (*lost)(void *);
 	void *arg;
 	bool gone;
-	/* keepalive in flight */
-	ev_timer every, deadline;
-	ev_io io;
-	int fd;
-	char req[BRAID_ETCD_REQ_MAX];
-	size_t req_len, req_off;
-	char *resp;
-	size_t got;
+	ev_timer every;			/* keepalive */
+	struct braid_etcd_req ka;
+	struct braid_cluster_op *ops;	/* requests under way (lookups, claims, releases) */
 	struct braid_cluster_stats st;
 };
-
-static void ka_close(struct braid_cluster *c)
-{
-	if (c->fd >= 0) {
-		ev_io_stop(c->loop, &c->io);
-		close(c->fd);
-		c->fd = -1;
-	}
-	ev_timer_stop(c->loop, &c->deadline);
-}
 
 static void ka_fail(struct braid_cluster *c, const char *why, int err)
 {
 	c->st.keepalive_fail++;
 	braid_warn("cluster: lease keepalive failed: %s%s%s (lease ttl %d s; retrying)", why,
 		   err ? ": " : "", err ? strerror(-err) : "", c->ttl);
-	ka_close(c);
 }
 
-static void ka_done(struct braid_cluster *c)
+static void ka_done(struct braid_etcd_req *q, int r, const char *body, size_t len)
 {
-	char body[4096];
-	size_t bl;
+	struct braid_cluster *c = q->arg;
 	long ttl = 0;
-	int r = braid_etcd_reply(c->resp, c->got, body, sizeof(body), &bl);
 
-	r = r ?: braid_etcd_keepalive_ttl(body, bl, &ttl);
+	if (r) {
+		ka_fail(c, r == -ETIMEDOUT ? "no reply in time" : "request", r);
+		return;
+	}
+	r = braid_etcd_keepalive_ttl(body, len, &ttl);
 	if (r) {
 		ka_fail(c, "bad reply", r);
 		return;
 	}
-	ka_close(c);
 	c->st.keepalives++;
 	if (ttl > 0)
 		return;
@@ -87,56 +73,6 @@ static void ka_done(struct braid_cluster *c)
 		c->lost(c->arg);
 }
 
-static void ka_io_cb(struct ev_loop *loop, ev_io *w, int revents)
-{
-	struct braid_cluster *c = w->data;
-
-	(void)loop;
-	if (revents & EV_WRITE) {
-		ssize_t n = send(c->fd, c->req + c->req_off, c->req_len - c->req_off, MSG_NOSIGNAL);
-
-		if (n < 0 && errno != EAGAIN && errno != EINTR) {
-			ka_fail(c, "send", -errno);
-			return;
-		}
-		if (n > 0)
-			c->req_off += (size_t)n;
-		if (c->req_off == c->req_len) {
-			ev_io_stop(c->loop, &c->io);
-			ev_io_set(&c->io, c->fd, EV_READ);
-			ev_io_start(c->loop, &c->io);
-		}
-		return;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (c->got == BRAID_HTTP_RESP_MAX) {
-			ka_fail(c, "reply too long", -EMSGSIZE);
-			return;
-		}
-		n = recv(c->fd, c->resp + c->got, BRAID_HTTP_RESP_MAX - c->got, 0);
-		if (n == 0) {
-			ka_done(c);
-			return;
-		}
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				return;
-			ka_fail(c, "recv", -errno);
-			return;
-		}
-		c->got += (size_t)n;
-	}
-}
-
-static void ka_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-	(void)loop;
-	(void)revents;
-	ka_fail(w->data, "no reply in time", -ETIMEDOUT);
-}
-
 static void ka_every_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_cluster *c = w->data;
@@ -145,30 +81,12 @@ static void ka_every_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	if (c->fd >= 0)
+	if (braid_etcd_req_busy(&c->ka))
 		return;	/* the previous one is still under way (its deadline ends it) */
 	r = braid_etcd_json_id(j, sizeof(j), c->lease);
-	r = r ?: braid_etcd_request(&c->etcd, "/v3/lease/keepalive", j, c->req, sizeof(c->req),
-				    &c->req_len);
-	if (r) {
+	r = r ?: braid_etcd_req_start(&c->ka, &c->etcd, "/v3/lease/keepalive", j, c->ttl * 1000 / 3);
+	if (r)
 		ka_fail(c, "request", r);
-		return;
-	}
-	c->req_off = c->got = 0;
-	c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (c->fd < 0) {
-		ka_fail(c, "socket", -errno);
-		return;
-	}
-	if (connect(c->fd, (const struct sockaddr *)&c->etcd.addr, sizeof(c->etcd.addr)) &&
-	    errno != EINPROGRESS) {
-		ka_fail(c, "connect", -errno);
-		return;
-	}
-	ev_io_set(&c->io, c->fd, EV_WRITE);
-	ev_io_start(c->loop, &c->io);
-	ev_timer_set(&c->deadline, c->ttl / 3.0, 0);
-	ev_timer_start(c->loop, &c->deadline);
 }
 
 /* PREFIX KIND/WHAT into buf; -ENAMETOOLONG rather than a cut key (which could name another entry). */
@@ -212,13 +130,11 @@ int braid_cluster_start(struct braid_cluster **out, struct ev_loop *loop,
 	if (!c)
 		return -ENOMEM;
 	c->loop = loop;
-	c->fd = -1;
 	c->lost = lost;
 	c->arg = arg;
 	c->ttl = o->cluster_ttl > 0 ? o->cluster_ttl : TTL_DEFAULT;
 	snprintf(c->prefix, sizeof(c->prefix), "%s", o->cluster_prefix ? o->cluster_prefix : "braid/");
-	c->resp = malloc(BRAID_HTTP_RESP_MAX);
-	r = c->resp ? braid_etcd_init(&c->etcd, o->cluster_etcd) : -ENOMEM;
+	r = braid_etcd_init(&c->etcd, o->cluster_etcd);
 	if (r) {
 		braid_err("cluster: cluster-etcd '%s': %s", o->cluster_etcd, strerror(-r));
 		goto fail;
@@ -239,9 +155,8 @@ int braid_cluster_start(struct braid_cluster **out, struct ev_loop *loop,
 		goto fail;
 	}
 	ev_timer_init(&c->every, ka_every_cb, c->ttl / 3.0, c->ttl / 3.0);
-	ev_init(&c->deadline, ka_deadline_cb);
-	ev_init(&c->io, ka_io_cb);
-	c->every.data = c->deadline.data = c->io.data = c;
+	c->every.data = c;
+	braid_etcd_req_init(&c->ka, loop, ka_done, c);
 	ev_timer_start(loop, &c->every);
 	braid_info("cluster: gateway id %u (peer-ids %u..%u), lease %" PRIx64 " ttl %d s, etcd %s, "
 		   "prefix %s", c->id, c->id << BRAID_CLUSTER_LOCAL_BITS,
@@ -250,7 +165,6 @@ int braid_cluster_start(struct braid_cluster **out, struct ev_loop *loop,
 	*out = c;
 	return 0;
 fail:
-	free(c->resp);
 	free(c);
 	return r;
 }
@@ -259,8 +173,10 @@ void braid_cluster_stop(struct braid_cluster *c)
 {
 	if (!c)
 		return;
-	ka_close(c);
+	braid_etcd_req_cancel(&c->ka);
 	ev_timer_stop(c->loop, &c->every);
+	while (c->ops)	/* the owners cancelled theirs (gw_cluster.c); these are releases */
+		braid_cluster_op_cancel(c->ops);
 	if (!c->gone) {
 		int r = braid_etcd_revoke(&c->etcd, c->lease, CALL_MS);
 
@@ -271,7 +187,6 @@ void braid_cluster_stop(struct braid_cluster *c)
 		else
 			braid_info("cluster: lease revoked, gateway id %u released", c->id);
 	}
-	free(c->resp);
 	free(c);
 }
 
@@ -285,45 +200,18 @@ uint32_t braid_cluster_pid_base(const struct braid_cluster *c)
 	return (uint32_t)c->id << BRAID_CLUSTER_LOCAL_BITS;
 }
 
-int braid_cluster_claim(struct braid_cluster *c, const char *addr)
+static void log_revoked(struct braid_cluster *c, const char *serial, const char *k, char *why)
 {
-	char k[BRAID_ETCD_KEY_MAX], val[16];
-	bool created;
-	int r;
-
-	if (c->gone)
-		return -ENOLINK;
-	snprintf(val, sizeof(val), "gw %u", c->id);
-	r = key(c, k, sizeof(k), "addr", addr);
-	r = r ?: braid_etcd_create(&c->etcd, k, val, c->lease, CALL_MS, &created);
-	if (r) {
-		c->st.claim_fail++;
-		braid_warn("cluster: claiming %s in etcd failed: %s", addr, strerror(-r));
-		return r;
-	}
-	if (!created) {
-		c->st.claim_taken++;
-		braid_info("cluster: address %s is another gateway's (etcd): taking the next", addr);
-		return -EEXIST;
-	}
-	c->st.claims++;
-	return 0;
+	c->st.revoked++;
+	for (char *p = why; *p; p++)	/* the operator's text goes into our log */
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+			*p = '?';
+	braid_warn("cluster: certificate serial %s is revoked (etcd %s: %s)", serial, k, why);
 }
 
-void braid_cluster_release(struct braid_cluster *c, const char *addr)
+static bool serial_ok(const char *serial)
 {
-	char k[BRAID_ETCD_KEY_MAX];
-	int r;
-
-	if (c->gone)
-		return;
-	r = key(c, k, sizeof(k), "addr", addr);
-	r = r ?: braid_etcd_delete(&c->etcd, k, CALL_MS);
-	if (r)
-		braid_warn("cluster: releasing %s in etcd failed (%s): it is free when the lease "
-			   "expires", addr, strerror(-r));
-	else
-		c->st.releases++;
+	return serial && serial[0] && strspn(serial, "0123456789") == strlen(serial);
 }
 
 int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
@@ -335,7 +223,7 @@ int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
 
 	if (c->gone)
 		return -ENOLINK;
-	if (!serial || !serial[0] || strspn(serial, "0123456789") != strlen(serial))
+	if (!serial_ok(serial))
 		return -EINVAL;
 	r = key(c, k, sizeof(k), "revoked", serial);
 	r = r ?: braid_etcd_get(&c->etcd, k, CALL_MS, why, sizeof(why), &n, &found);
@@ -349,32 +237,307 @@ int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
 	}
 	if (!found)
 		return 0;
-	c->st.revoked++;
-	for (char *p = why; *p; p++)	/* the operator's text goes into our log */
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
-			*p = '?';
-	braid_warn("cluster: certificate serial %s is revoked (etcd %s: %s)", serial, k, why);
+	log_revoked(c, serial, k, why);
 	return 1;
 }
 
-int braid_cluster_ccd(struct braid_cluster *c, const char *cn, char *buf, size_t cap, bool *found)
+/* ---- requests of a client's connect and disconnect, driven by the loop ---- */
+
+enum op_kind { OP_REVOKED, OP_CCD, OP_CLAIM, OP_RELEASE };
+
+struct braid_cluster_op {
+	struct braid_etcd_req q;
+	struct braid_cluster *c;
+	struct braid_cluster_op *prev, *next;
+	enum op_kind kind;
+	char serial[64];
+	char cn[256];
+	char addr[64];
+	char key[BRAID_ETCD_KEY_MAX];
+	braid_cluster_lookup_done ldone;
+	braid_cluster_claim_done cdone;
+	void *arg;
+};
+
+static void op_unlink(struct braid_cluster_op *op)
 {
-	char k[BRAID_ETCD_KEY_MAX];
+	struct braid_cluster *c = op->c;
+
+	if (op->prev)
+		op->prev->next = op->next;
+	else
+		c->ops = op->next;
+	if (op->next)
+		op->next->prev = op->prev;
+}
+
+void braid_cluster_op_cancel(struct braid_cluster_op *op)
+{
+	if (!op)
+		return;
+	braid_etcd_req_cancel(&op->q);
+	op_unlink(op);
+	free(op);
+}
+
+static void op_done(struct braid_etcd_req *q, int r, const char *body, size_t len);
+
+static struct braid_cluster_op *op_new(struct braid_cluster *c, enum op_kind kind)
+{
+	struct braid_cluster_op *op = calloc(1, sizeof(*op));
+
+	if (!op)
+		return NULL;
+	op->c = c;
+	op->kind = kind;
+	braid_etcd_req_init(&op->q, c->loop, op_done, op);
+	op->next = c->ops;
+	if (c->ops)
+		c->ops->prev = op;
+	c->ops = op;
+	return op;
+}
+
+/* Send the request of op's kind (its key and fields set). 0, -errno (op still linked). */
+static int op_send(struct braid_cluster_op *op)
+{
+	struct braid_cluster *c = op->c;
+	char j[BRAID_ETCD_REQ_MAX - 256], val[16];
+	const char *path;
+	int r;
+
+	switch (op->kind) {
+	case OP_REVOKED:
+	case OP_CCD:
+		r = key(c, op->key, sizeof(op->key), op->kind == OP_CCD ? "ccd" : "revoked",
+			op->kind == OP_CCD ? op->cn : op->serial);
+		r = r ?: braid_etcd_json_range(j, sizeof(j), op->key);
+		path = "/v3/kv/range";
+		break;
+	case OP_CLAIM:
+		snprintf(val, sizeof(val), "gw %u", c->id);
+		r = key(c, op->key, sizeof(op->key), "addr", op->addr);
+		r = r ?: braid_etcd_json_create(j, sizeof(j), op->key, val, c->lease);
+		path = "/v3/kv/txn";
+		break;
+	default:
+		r = key(c, op->key, sizeof(op->key), "addr", op->addr);
+		r = r ?: braid_etcd_json_delete(j, sizeof(j), op->key);
+		path = "/v3/kv/deleterange";
+		break;
+	}
+	return r ?: braid_etcd_req_start(&op->q, &c->etcd, path, j, CALL_MS);
+}
+
+/* A lookup ends: tell the owner (the op is freed first: the callback may free the owner). */
+static void lookup_end(struct braid_cluster_op *op, int r, bool revoked, const char *ccd)
+{
+	struct braid_cluster_entries e = { .revoked = revoked, .ccd = ccd };
+	braid_cluster_lookup_done done = op->ldone;
+	void *arg = op->arg;
+
+	braid_cluster_op_cancel(op);
+	done(arg, r, &e);
+}
+
+static void claim_end(struct braid_cluster_op *op, int r)
+{
+	braid_cluster_claim_done done = op->cdone;
+	void *arg = op->arg;
+
+	braid_cluster_op_cancel(op);
+	done(arg, r);
+}
+
+static void op_failed(struct braid_cluster_op *op, int r)
+{
+	struct braid_cluster *c = op->c;
+
+	switch (op->kind) {
+	case OP_REVOKED:
+	case OP_CCD:
+		c->st.read_fail++;
+		braid_warn("cluster: reading %s from etcd failed: %s", op->key, strerror(-r));
+		lookup_end(op, r, false, NULL);
+		break;
+	case OP_CLAIM:
+		c->st.claim_fail++;
+		braid_warn("cluster: claiming %s in etcd failed: %s", op->addr, strerror(-r));
+		claim_end(op, r);
+		break;
+	default:
+		braid_warn("cluster: releasing %s in etcd failed (%s): it is free when the lease "
+			   "expires", op->addr, strerror(-r));
+		braid_cluster_op_cancel(op);
+		break;
+	}
+}
+
+static void ccd_step(struct braid_cluster_op *op)
+{
+	int r;
+
+	if (!op->cn[0]) {
+		lookup_end(op, 0, false, NULL);
+		return;
+	}
+	op->kind = OP_CCD;
+	r = op_send(op);
+	if (r)
+		op_failed(op, r);
+}
+
+static void op_done(struct braid_etcd_req *q, int r, const char *body, size_t len)
+{
+	struct braid_cluster_op *op = q->arg;
+	struct braid_cluster *c = op->c;
+	char *val = NULL;
 	size_t n;
+	bool found;
+
+	if (r) {
+		op_failed(op, r);
+		return;
+	}
+	switch (op->kind) {
+	case OP_REVOKED:
+		val = malloc(128);
+		r = val ? braid_etcd_range_value(body, len, val, 128, &n, &found) : -ENOMEM;
+		if (r == -EMSGSIZE) {	/* a long reason: revoked all the same */
+			found = true;
+			snprintf(val, 128, "(a long text)");
+		} else if (r) {
+			free(val);
+			op_failed(op, r);
+			return;
+		}
+		if (found) {
+			log_revoked(c, op->serial, op->key, val);
+			lookup_end(op, 0, true, NULL);
+		} else {
+			ccd_step(op);
+		}
+		free(val);
+		return;
+	case OP_CCD:
+		val = malloc(BRAID_CLUSTER_CCD_MAX);
+		r = val ? braid_etcd_range_value(body, len, val, BRAID_CLUSTER_CCD_MAX, &n, &found) :
+			  -ENOMEM;
+		if (r == -EMSGSIZE) {
+			c->st.read_fail++;
+			braid_warn("cluster: %s is larger than %d bytes", op->key, BRAID_CLUSTER_CCD_MAX - 1);
+			lookup_end(op, r, false, NULL);
+		} else if (r) {
+			op_failed(op, r);
+		} else {
+			if (found)
+				c->st.ccd_read++;
+			lookup_end(op, 0, false, found ? val : NULL);
+		}
+		free(val);
+		return;
+	case OP_CLAIM:
+		r = braid_etcd_txn_created(body, len, &found);
+		if (r) {
+			op_failed(op, r);
+			return;
+		}
+		if (!found) {
+			c->st.claim_taken++;
+			braid_info("cluster: address %s is another gateway's (etcd): taking the next",
+				   op->addr);
+			claim_end(op, -EEXIST);
+			return;
+		}
+		c->st.claims++;
+		claim_end(op, 0);
+		return;
+	default:
+		c->st.releases++;
+		braid_cluster_op_cancel(op);
+		return;
+	}
+}
+
+int braid_cluster_lookup(struct braid_cluster *c, const char *serial, const char *cn,
+			 braid_cluster_lookup_done done, void *arg, struct braid_cluster_op **out)
+{
+	struct braid_cluster_op *op;
 	int r;
 
 	if (c->gone)
 		return -ENOLINK;
-	r = key(c, k, sizeof(k), "ccd", cn);
-	r = r ?: braid_etcd_get(&c->etcd, k, CALL_MS, buf, cap, &n, found);
+	if (serial && serial[0] && !serial_ok(serial))
+		return -EINVAL;
+	if ((serial && strlen(serial) >= sizeof(op->serial)) || (cn && strlen(cn) >= sizeof(op->cn)))
+		return -ENAMETOOLONG;
+	op = op_new(c, OP_REVOKED);
+	if (!op)
+		return -ENOMEM;
+	snprintf(op->serial, sizeof(op->serial), "%s", serial ? serial : "");
+	snprintf(op->cn, sizeof(op->cn), "%s", cn ? cn : "");
+	op->ldone = done;
+	op->arg = arg;
+	if (!op->serial[0] && !op->cn[0]) {
+		braid_cluster_op_cancel(op);
+		return -ENODATA;
+	}
+	if (!op->serial[0])
+		op->kind = OP_CCD;
+	r = op_send(op);
 	if (r) {
 		c->st.read_fail++;
-		braid_warn("cluster: reading %s from etcd failed: %s", k, strerror(-r));
+		braid_cluster_op_cancel(op);
 		return r;
 	}
-	if (*found)
-		c->st.ccd_read++;
+	*out = op;
 	return 0;
+}
+
+int braid_cluster_claim(struct braid_cluster *c, const char *addr, braid_cluster_claim_done done,
+			void *arg, struct braid_cluster_op **out)
+{
+	struct braid_cluster_op *op;
+	int r;
+
+	if (c->gone)
+		return -ENOLINK;
+	if (strlen(addr) >= sizeof(op->addr))
+		return -ENAMETOOLONG;
+	op = op_new(c, OP_CLAIM);
+	if (!op)
+		return -ENOMEM;
+	snprintf(op->addr, sizeof(op->addr), "%s", addr);
+	op->cdone = done;
+	op->arg = arg;
+	r = op_send(op);
+	if (r) {
+		c->st.claim_fail++;
+		braid_warn("cluster: claiming %s in etcd failed: %s", addr, strerror(-r));
+		braid_cluster_op_cancel(op);
+		return r;
+	}
+	*out = op;
+	return 0;
+}
+
+void braid_cluster_release(struct braid_cluster *c, const char *addr)
+{
+	struct braid_cluster_op *op;
+	int r;
+
+	if (c->gone)
+		return;
+	op = strlen(addr) < sizeof(op->addr) ? op_new(c, OP_RELEASE) : NULL;
+	if (!op) {
+		braid_warn("cluster: releasing %s in etcd failed: it is free when the lease expires",
+			   addr);
+		return;
+	}
+	snprintf(op->addr, sizeof(op->addr), "%s", addr);
+	r = op_send(op);
+	if (r)
+		op_failed(op, r);
 }
 
 void braid_cluster_get_stats(const struct braid_cluster *c, struct braid_cluster_stats *st)

@@ -52,25 +52,45 @@ unsigned braid_cluster_gw_id(const struct braid_cluster *c);
 uint32_t braid_cluster_pid_base(const struct braid_cluster *c);
 
 /*
- * Claim a client address (text form) under the lease: 0 (ours now),
- * -EEXIST (another gateway holds it: take the next one), -errno (etcd not
- * reachable: the caller refuses the client rather than risk a conflict).
+ * The requests of a client's connect and disconnect do not block: each runs
+ * from the loop (at most CALL_MS, 1 s) and ends in one call of its done()
+ * (unless cancelled). A struct braid_cluster_op is one such request under
+ * way; its owner cancels it when the client goes first.
  */
-int braid_cluster_claim(struct braid_cluster *c, const char *addr);
-/* Give it back (a failure is logged; the lease frees it when we die). */
+struct braid_cluster_op;
+
+/* What a connecting client's entries say (valid during the callback only). */
+struct braid_cluster_entries {
+	bool revoked;		/* PREFIX revoked/SERIAL exists (counted, logged with its text) */
+	const char *ccd;	/* PREFIX ccd/CN's text, NUL-terminated; NULL: no entry */
+};
+/* r: 0 (e says what was found), -EMSGSIZE (the ccd entry is too large), -errno (etcd not reachable). */
+typedef void (*braid_cluster_lookup_done)(void *arg, int r, const struct braid_cluster_entries *e);
+/*
+ * PREFIX revoked/SERIAL (serial decimal, as tls_serial_0; NULL or "": not
+ * asked), then, unless revoked, PREFIX ccd/CN (cn NULL or "": not asked).
+ * 0 and *op (done() comes later), -ENODATA (nothing to ask), -errno at once.
+ */
+int braid_cluster_lookup(struct braid_cluster *c, const char *serial, const char *cn,
+			 braid_cluster_lookup_done done, void *arg, struct braid_cluster_op **op);
+
+/* r: 0 (the address is ours now), -EEXIST (another gateway holds it: take the next one), -errno. */
+typedef void (*braid_cluster_claim_done)(void *arg, int r);
+/* Claim a client address (text form) under the lease. 0 and *op, or -errno at once. */
+int braid_cluster_claim(struct braid_cluster *c, const char *addr, braid_cluster_claim_done done,
+			void *arg, struct braid_cluster_op **op);
+/* Stop a request under way; done() is not called. NULL: no-op. */
+void braid_cluster_op_cancel(struct braid_cluster_op *op);
+
+/* Give an address back, in the background (a failure is logged; the lease frees it when we die). */
 void braid_cluster_release(struct braid_cluster *c, const char *addr);
 
 /*
- * Is the certificate serial (decimal) under PREFIX revoked/? 0 no, 1 yes
- * (counted, logged with the entry's text), -errno (etcd not reachable: the
- * caller refuses the client, as a CRL it cannot read).
+ * Blocking (a reload's check of the connected clients): is the certificate
+ * serial (decimal) under PREFIX revoked/? 0 no, 1 yes (counted, logged with
+ * the entry's text), -errno (etcd not reachable).
  */
 int braid_cluster_revoked(struct braid_cluster *c, const char *serial);
-/*
- * The ccd entry of a common name: 0 and *found (text NUL-terminated in
- * buf[0..cap)), -EMSGSIZE (larger than cap - 1), -errno.
- */
-int braid_cluster_ccd(struct braid_cluster *c, const char *cn, char *buf, size_t cap, bool *found);
 
 void braid_cluster_get_stats(const struct braid_cluster *c, struct braid_cluster_stats *st);
 

@@ -241,14 +241,19 @@ int braid_etcd_grant(const struct braid_etcd *e, int ttl, int timeout_ms, uint64
 int braid_etcd_create(const struct braid_etcd *e, const char *key, const char *value,
 		      uint64_t lease, int timeout_ms, bool *created)
 {
-	char j[BRAID_ETCD_REQ_MAX - 256], body[BODY_MAX], v[8];
+	char j[BRAID_ETCD_REQ_MAX - 256], body[BODY_MAX];
 	size_t bl;
 	int r = braid_etcd_json_create(j, sizeof(j), key, value, lease);
 
 	r = r ?: braid_etcd_call(e, "/v3/kv/txn", j, timeout_ms, body, sizeof(body), &bl);
-	if (r)
-		return r;
-	r = braid_json_get(body, bl, "succeeded", v, sizeof(v));	/* false is omitted */
+	return r ?: braid_etcd_txn_created(body, bl, created);
+}
+
+int braid_etcd_txn_created(const char *body, size_t len, bool *created)
+{
+	char v[8];
+	int r = braid_json_get(body, len, "succeeded", v, sizeof(v));	/* false is omitted */
+
 	if (r && r != -ENOENT)
 		return r;
 	*created = !r && !strcmp(v, "true");

@@ -75,6 +75,9 @@ int braid_etcd_get(const struct braid_etcd *e, const char *key, int timeout_ms, 
 int braid_etcd_range_value(const char *body, size_t len, char *val, size_t cap, size_t *vlen,
 			   bool *found);
 
+/* A txn (braid_etcd_json_create) reply's body: did it create the key? */
+int braid_etcd_txn_created(const char *body, size_t len, bool *created);
+
 /* A keepalive reply's body: the remaining TTL (0: the lease is gone). */
 int braid_etcd_keepalive_ttl(const char *body, size_t len, long *ttl);
 

@@ -95,20 +95,59 @@ static void client_connect_finish(struct gw_client *c);
 static void start_connect_script(struct gw_client *c);
 static int apply_dynamic(struct gw_client *c, const char *what, const char *text);
 
-/* After authentication: ccd, duplicate-cn, address; then client-connect or the rest. */
+static void connect_entries(struct gw_client *c, int r, const char *why);
+static void connect_addresses(struct gw_client *c, int r, const char *why);
+
+/* After a stage that ran from the loop (an etcd answer): send what it queued (push reply, AUTH_FAILED), reap. */
+static void after_async(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+
+	if (!c->dead)
+		braid_gw_ctl_run(c);
+	braid_gw_reap(g);
+}
+
+static void entries_k(struct gw_client *c, int r, const char *why)
+{
+	connect_entries(c, r, why);
+	after_async(c);
+}
+
+static void addresses_k(struct gw_client *c, int r, const char *why)
+{
+	connect_addresses(c, r, why);
+	after_async(c);
+}
+
+/*
+ * After authentication: the cluster's entries (revoked/, ccd/ in etcd), ccd, duplicate-cn, the address
+ * (claimed in etcd when clustered), then client-connect or the rest. The etcd requests run from the loop:
+ * the client waits in C_AUTH meanwhile and the stage after them is their continuation.
+ */
 static void client_connect(struct gw_client *c)
+{
+	const char *why = NULL;
+	int r = braid_gw_cluster_client(c, entries_k, &why);
+
+	if (r == -EINPROGRESS) {
+		c->st = C_AUTH;
+		return;
+	}
+	connect_entries(c, r, why);
+}
+
+static void connect_entries(struct gw_client *c, int r, const char *why)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_options *o = g->o;
-	const char *why = NULL;
 	char err[512] = "";
-	int r;
 
-	r = braid_gw_cluster_client(c, &why);	/* revoked/ and ccd/ entries in etcd */
 	if (r) {
 		auth_fail(c, why);
 		return;
 	}
+	c->st = C_HANDSHAKE;
 	if (o->client_config_dir || c->ccd.found) {
 		if (!c->ccd.found)
 			r = braid_ccd_load(&c->ccd, o->client_config_dir, c->cn, err, sizeof(err));
@@ -127,19 +166,36 @@ static void client_connect(struct gw_client *c)
 		}
 	}
 	drop_same_cn(c);
-	/* address */
+	/* a pool entry unless ccd fixes every address family the gateway serves */
+	if (g->pool && !c->has_pool && ((g->has_v4 && !c->ccd.has_ifconfig) ||
+					(g->has_v6 && !c->ccd.has_ifconfig6))) {
+		r = braid_gw_pool_take(c, addresses_k);
+		if (r == -EINPROGRESS) {
+			c->st = C_AUTH;
+			return;
+		}
+	}
+	connect_addresses(c, r, NULL);
+}
+
+static void connect_addresses(struct gw_client *c, int r, const char *why)
+{
+	struct braid_gateway *g = c->g;
+	struct braid_options *o = g->o;
+
+	if (r) {
+		auth_fail(c, why ? why : r != -ENOSPC ?
+			  "the address pool's store (cluster-etcd) is not reachable" :
+			  g->has_v4 ? "no free address in the ifconfig-pool" :
+			  "no free address in the IPv6 pool");
+		return;
+	}
+	c->st = C_HANDSHAKE;
 	if (c->ccd.has_ifconfig) {
 		c->has_v4 = true;
 		c->v4 = c->ccd.ifc_local;
 		c->v4_remote = c->ccd.ifc_remote;
-	} else if (g->pool && g->has_v4) {
-		r = braid_gw_pool_take(g, c->cn, &c->pool_h);
-		if (r) {
-			auth_fail(c, r == -ENOSPC ? "no free address in the ifconfig-pool" :
-				  "the address pool's store (cluster-etcd) is not reachable");
-			return;
-		}
-		c->has_pool = true;
+	} else if (c->has_pool && g->has_v4) {
 		braid_pool_addr4(g->pool, c->pool_h, &c->v4, &c->v4_remote);
 		c->has_v4 = true;
 	}
@@ -147,15 +203,7 @@ static void client_connect(struct gw_client *c)
 		c->has_v6 = true;
 		c->v6 = c->ccd.ifc6;
 		c->v6_prefix = c->ccd.ifc6_prefix;
-	} else if (g->pool && g->has_v6) {
-		if (!c->has_pool) {
-			r = braid_gw_pool_take(g, c->cn, &c->pool_h);
-			if (r) {
-				auth_fail(c, "no free address in the IPv6 pool");
-				return;
-			}
-			c->has_pool = true;
-		}
+	} else if (c->has_pool && g->has_v6) {
 		braid_pool_addr6(g->pool, c->pool_h, &c->v6, &c->v6_prefix);
 		c->has_v6 = true;
 	}
@@ -456,6 +504,8 @@ void braid_gw_auth_poll(struct gw_client *c)
 	struct braid_options *o = c->g->o;
 	int r;
 
+	if (c->cop)	/* a request to etcd of its connect: its answer or deadline goes on */
+		return;
 	if (c->mgmt_wait) {
 		if (braid_gw_now_ms() > c->mgmt_deadline_ms)
 			braid_gw_mgmt_answer(c, false, "no client-auth from the management interface "

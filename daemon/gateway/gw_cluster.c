@@ -41,6 +41,9 @@ int braid_gw_cluster_start(struct braid_gateway *g)
 
 void braid_gw_cluster_stop(struct braid_gateway *g)
 {
+	for (uint32_t i = 0; g->cluster && i < g->max_clients; i++)
+		if (g->by_pid[i])
+			braid_gw_cluster_cancel(g->by_pid[i]);
 	braid_cluster_stop(g->cluster);
 	g->cluster = NULL;
 	free(g->foreign);
@@ -72,47 +75,99 @@ static void return_foreign(struct braid_gateway *g)
 	g->n_foreign = 0;
 }
 
-int braid_gw_pool_take(struct braid_gateway *g, const char *cn, uint32_t *handle)
+/* Keep entry h aside (another gateway holds it): the pool offers the next. */
+static int set_aside(struct braid_gateway *g, uint32_t h)
 {
-	bool retried = false;
+	if (g->n_foreign == g->cap_foreign) {
+		size_t nc = g->cap_foreign ? 2 * g->cap_foreign : 16;
+		uint32_t *n = realloc(g->foreign, nc * sizeof(*n));
 
-	if (!g->cluster)
-		return braid_pool_acquire(g->pool, cn, handle);
+		if (!n)
+			return -ENOMEM;
+		g->foreign = n;
+		g->cap_foreign = nc;
+	}
+	g->foreign[g->n_foreign++] = h;
+	return 0;
+}
+
+static void claimed(void *arg, int r);
+
+/* Acquire the next entry and start its claim. 0 (under way), -ENOSPC, -errno. */
+static int claim_next(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	char a[INET6_ADDRSTRLEN];
+	int r;
+
 	for (;;) {
-		char a[INET6_ADDRSTRLEN];
-		uint32_t h;
-		int r = braid_pool_acquire(g->pool, cn, &h);
-
-		if (r == -ENOSPC && !retried && g->n_foreign) {
+		r = braid_pool_acquire(g->pool, c->cn, &c->claim_h);
+		if (r == -ENOSPC && !c->claim_retried && g->n_foreign) {
 			return_foreign(g);
-			retried = true;
+			c->claim_retried = true;
 			continue;
 		}
 		if (r)
 			return r;
-		addr_text(g, h, a, sizeof(a));
-		r = braid_cluster_claim(g->cluster, a);
-		if (!r) {
-			*handle = h;
-			return 0;
-		}
-		if (r != -EEXIST) {
-			braid_pool_release(g->pool, h);
-			return r;
-		}
-		if (g->n_foreign == g->cap_foreign) {
-			size_t nc = g->cap_foreign ? 2 * g->cap_foreign : 16;
-			uint32_t *n = realloc(g->foreign, nc * sizeof(*n));
-
-			if (!n) {
-				braid_pool_release(g->pool, h);
-				return -ENOMEM;
-			}
-			g->foreign = n;
-			g->cap_foreign = nc;
-		}
-		g->foreign[g->n_foreign++] = h;	/* held aside: the pool offers the next */
+		addr_text(g, c->claim_h, a, sizeof(a));
+		r = braid_cluster_claim(g->cluster, a, claimed, c, &c->cop);
+		if (r)
+			braid_pool_release(g->pool, c->claim_h);
+		c->claiming = !r;
+		return r;
 	}
+}
+
+static void cont(struct gw_client *c, int r, const char *why)
+{
+	braid_gw_cluster_k k = c->cluster_cont;
+
+	c->cluster_cont = NULL;
+	k(c, r, why);
+}
+static void claimed(void *arg, int r)
+{
+	struct gw_client *c = arg;
+	struct braid_gateway *g = c->g;
+
+	c->cop = NULL;
+	c->claiming = false;
+	if (!r) {
+		c->pool_h = c->claim_h;
+		c->has_pool = true;
+		cont(c, 0, NULL);
+		return;
+	}
+	if (r == -EEXIST) {
+		r = set_aside(g, c->claim_h);
+		if (r)
+			braid_pool_release(g->pool, c->claim_h);
+		r = r ?: claim_next(c);
+		if (!r)
+			return;
+	} else {
+		braid_pool_release(g->pool, c->claim_h);
+	}
+	cont(c, r, r == -ENOSPC ? "no free address in the ifconfig-pool" :
+		   "the address pool's store (cluster-etcd) is not reachable");
+}
+
+int braid_gw_pool_take(struct gw_client *c, braid_gw_cluster_k k)
+{
+	struct braid_gateway *g = c->g;
+	int r;
+
+	if (!g->cluster) {
+		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+		c->has_pool = !r;
+		return r;
+	}
+	c->claim_retried = false;
+	r = claim_next(c);
+	if (r)
+		return r;
+	c->cluster_cont = k;
+	return -EINPROGRESS;
 }
 
 void braid_gw_pool_give(struct braid_gateway *g, uint32_t handle)
@@ -141,51 +196,65 @@ void braid_gw_cluster_log(const struct braid_gateway *g)
 		   st.read_fail);
 }
 
-int braid_gw_cluster_client(struct gw_client *c, const char **why)
+static void looked_up(void *arg, int r, const struct braid_cluster_entries *e)
 {
-	struct braid_gateway *g = c->g;
-	const char *sn = c->ctl ? braid_ctls_peer_serial(c->ctl) : NULL;
+	struct gw_client *c = arg;
 	char err[512] = "";
-	char *text;
-	bool found;
-	int r;
+	const char *why = NULL;
 
-	if (!g->cluster)
-		return 0;
-	if (sn && sn[0]) {
-		r = braid_cluster_revoked(g->cluster, sn);
-		if (r == 1) {
-			*why = "certificate revoked (cluster-etcd)";
-			return -EACCES;
-		}
-		if (r) {
-			*why = "the revocation store (cluster-etcd) is not reachable";
-			return r;
-		}
-	}
-	if (!c->cn[0] || !braid_ccd_name_ok(c->cn))
-		return 0;
-	text = malloc(BRAID_CLUSTER_CCD_MAX);
-	if (!text) {
-		*why = "out of memory";
-		return -ENOMEM;
-	}
-	r = braid_cluster_ccd(g->cluster, c->cn, text, BRAID_CLUSTER_CCD_MAX, &found);
+	c->cop = NULL;
 	if (r) {
-		*why = r == -EMSGSIZE ? "its client-config-dir entry in etcd is too large" :
-		       "the client-config-dir store (cluster-etcd) is not reachable";
-	} else if (found) {
+		cont(c, r, r == -EMSGSIZE ? "its client-config-dir entry in etcd is too large" :
+			   "the revocation and client-config-dir store (cluster-etcd) is not reachable");
+		return;
+	}
+	if (e->revoked) {
+		cont(c, -EACCES, "certificate revoked (cluster-etcd)");
+		return;
+	}
+	if (e->ccd) {
 		braid_ccd_free(&c->ccd);
-		r = braid_ccd_parse(&c->ccd, "etcd ccd entry", text, err, sizeof(err));
+		r = braid_ccd_parse(&c->ccd, "etcd ccd entry", e->ccd, err, sizeof(err));
 		if (r) {
 			braid_err("%s/%s: %s", braid_gw_cname(c), c->real, err);
-			*why = "its client-config-dir entry in etcd is invalid";
+			why = "its client-config-dir entry in etcd is invalid";
 		} else {
 			c->ccd.found = true;
 			braid_info("%s/%s: client-config-dir entry read from etcd", braid_gw_cname(c),
 				   c->real);
 		}
 	}
-	free(text);
-	return r;
+	cont(c, r, why);
+}
+
+int braid_gw_cluster_client(struct gw_client *c, braid_gw_cluster_k k, const char **why)
+{
+	struct braid_gateway *g = c->g;
+	const char *sn = c->ctl ? braid_ctls_peer_serial(c->ctl) : NULL;
+	const char *cn = c->cn[0] && braid_ccd_name_ok(c->cn) ? c->cn : NULL;
+	int r;
+
+	if (!g->cluster)
+		return 0;
+	r = braid_cluster_lookup(g->cluster, sn, cn, looked_up, c, &c->cop);
+	if (r == -ENODATA)
+		return 0;
+	if (r) {
+		*why = "the revocation and client-config-dir store (cluster-etcd) is not reachable";
+		return r;
+	}
+	c->cluster_cont = k;
+	return -EINPROGRESS;
+}
+
+void braid_gw_cluster_cancel(struct gw_client *c)
+{
+	if (!c->cop)
+		return;
+	braid_cluster_op_cancel(c->cop);
+	c->cop = NULL;
+	c->cluster_cont = NULL;
+	if (c->claiming)	/* acquired, its claim not answered: back to the pool */
+		braid_pool_release(c->g->pool, c->claim_h);
+	c->claiming = false;
 }

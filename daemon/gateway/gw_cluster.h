@@ -31,19 +31,30 @@ static inline uint32_t braid_gw_local_pid(const struct braid_gateway *g, uint32_
 }
 
 /*
- * braid_pool_acquire with, when clustered, the entry's address claimed in
- * etcd: an entry another gateway holds is kept aside (tried again when the
- * pool runs out) and the next one taken. -ENOSPC, -errno (etcd unreachable).
+ * The continuation of a client's connect after a request to etcd: r 0 (go on) or -errno with why (a reason
+ * for auth_fail). While one is under way c->cop is set (braid_gw_cluster_cancel stops it).
  */
-int braid_gw_pool_take(struct braid_gateway *g, const char *cn, uint32_t *handle);
+typedef void (*braid_gw_cluster_k)(struct gw_client *c, int r, const char *why);
+
+/*
+ * braid_pool_acquire into c->pool_h (c->has_pool) with, when clustered, the
+ * entry's address claimed in etcd first: an entry another gateway holds is
+ * kept aside (tried again when the pool runs out) and the next one taken.
+ * 0 (taken now: not clustered), -EINPROGRESS (clustered: k() comes from the
+ * loop), -ENOSPC, -errno.
+ */
+int braid_gw_pool_take(struct gw_client *c, braid_gw_cluster_k k);
 /*
  * At a client's connect, when clustered: its certificate serial checked
- * against PREFIX revoked/ (-EACCES if revoked), then PREFIX ccd/CN read into
- * c->ccd when the entry exists (it takes the place of a client-config-dir
- * file). 0; -errno with *why set for auth_fail (etcd not reachable, a ccd
- * entry that does not parse: logged with its line).
+ * against PREFIX revoked/, then PREFIX ccd/CN read into c->ccd when the
+ * entry exists (it takes the place of a client-config-dir file). 0 (not
+ * clustered: nothing to ask), -EINPROGRESS (k() comes from the loop with
+ * -EACCES if revoked, -errno if etcd is not reachable or the entry does not
+ * parse), -errno at once with *why.
  */
-int braid_gw_cluster_client(struct gw_client *c, const char **why);
+int braid_gw_cluster_client(struct gw_client *c, braid_gw_cluster_k k, const char **why);
+/* The client goes: stop its request under way (an entry being claimed goes back to the pool). */
+void braid_gw_cluster_cancel(struct gw_client *c);
 
 /* SIGUSR2 and exit: the cluster counters (nothing when not clustered). */
 void braid_gw_cluster_log(const struct braid_gateway *g);

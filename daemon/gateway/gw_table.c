@@ -181,6 +181,7 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		unlink(c->cc_file);
 		c->cc_file[0] = 0;
 	}
+	braid_gw_cluster_cancel(c);	/* a request of its connect still under way */
 	if (c->was_active)
 		braid_gw_mgmt_disconnect(c);
 	if (c->was_active && g->o->client_disconnect)

@@ -80,6 +80,8 @@ enum cstate {
 struct gw_mp;
 struct braid_mgmt;
 
+struct braid_cluster_op;
+
 struct gw_client {
 	struct braid_gateway *g;
 	struct gw_client *next_dead;
@@ -125,6 +127,12 @@ struct gw_client {
 	struct braid_authscript as;
 	bool has_pool;
 	uint32_t pool_h;
+	/* cluster-etcd requests of its connect (gw_cluster.c), under way in the loop */
+	struct braid_cluster_op *cop;	/* NULL: none */
+	void (*cluster_cont)(struct gw_client *c, int r, const char *why);
+	uint32_t claim_h;		/* the pool entry being claimed (while claiming) */
+	bool claiming;
+	bool claim_retried;		/* entries set aside went back to the pool once */
 	bool has_v4, has_v6;
 	uint32_t v4, v4_remote;		/* host order */
 	struct in6_addr v6;
