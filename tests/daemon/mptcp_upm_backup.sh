@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # MPTCP backup under the userspace path manager (issue 14): braidd client `mptcp on`, `mp-path c1`, `mp-path c2`,
 # `mptcp-pm userspace` (no endpoints: backup goes by SET_FLAGS with the connection's token and the subflow's
-# addresses and ports, the kernel sends MP_PRIO) against a braidd gateway (kernel path manager). Asserts:
+# addresses and ports, the kernel sends MP_PRIO) against a braidd gateway (`mp-path 10.1.2.2`, `mptcp-pm
+# userspace`: it follows the path manager's events, so it sees the client's MP_PRIO). Asserts:
 # an 8 MiB sha256-verified download with both subflows carrying >= 20 % (client telemetry, MPTCP_FULL_INFO);
 # `braidctl set path 10.2.1.2 backup` accepted; the status row of 10.2.1.2 turns `standby` and braidctl's JSON
-# row `"backup":true`; a second download: the gateway (the peer, which got MP_PRIO) sends < 5 % of it on the
-# backup subflow (client rx counter and the gateway's own `ss -ti` bytes_acked of that subflow); `active`
-# again: the row back to `active`, and path 2 carries >= 10 % of a third download.
+# row `"backup":true`; the gateway logs the sub-priority event and its `braidctl paths` row of that subflow says
+# `up,backup` (the peer's MP_PRIO in its status); a second download: the gateway (the peer, which got MP_PRIO)
+# sends < 5 % of it on the backup subflow (client rx counter and the gateway's own `ss -ti` bytes_acked of that subflow); `active`
+# again: the rows back to `active` / `up` on both sides, and path 2 carries >= 10 % of a third download.
 set -uo pipefail
 TM_BLOB_BYTES=8388608
 source "$(dirname "$0")/mptcp_lib.sh"
@@ -20,6 +22,12 @@ wait_row() { # ADDR STATE SECONDS
 	return 1
 }
 ctl() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" "$@"; }
+# the gateway's path table row of the client's subflow from ADDR: its STATE column (up / up,backup)
+gw_row() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths | awk -v a="$1:" 'index($4, a) == 1 { print $5 }'; }
+wait_gw_row() { # ADDR STATE SECONDS
+	for _ in $(seq 1 $(($3 * 10))); do [ "$(gw_row "$1")" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
 # the gateway's bytes_acked on its subflow(s) to the client's ADDR (what it sent there, acknowledged)
 gw_acked() {
 	tb_exec "$TB_SRV" ss -tinH dst "$1" | grep -o 'bytes_acked:[0-9]*' | awk -F: '{ s += $2 } END { print s + 0 }'
@@ -33,7 +41,7 @@ download() { # LABEL: a verified download; sets d1 d2 (client rx on each path) a
 	echo "  $1: path 1 rx $d1 B, path 2 rx $d2 B (gateway acked on path 2: $g2 B)"
 }
 
-mt_gateway gw
+mt_gateway gw "mp-path 10.1.2.2" "mptcp-pm userspace" "control-socket $TB_DIR/gw.ctl"
 mt_client cli "mp-path c1" "mp-path c2" "mptcp-pm userspace" "control-socket $TB_DIR/cli.ctl"
 bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
 created='MPTCP: path c2: subflow 10.2.1.2 dev #[0-9]* -> 10.1.2.2 port 1194 created (userspace path manager'
@@ -59,6 +67,12 @@ grep -q '"local":"10.2.1.2:[0-9]*","remote":"10.1.2.2:1194","state":"up","backup
 	fail "braidctl: path 2 not backup: $js"
 grep -q '"local":"10.1.1.2:[0-9]*","remote":"10.1.2.2:1194","state":"up","backup":false' <<<"$js" ||
 	fail "braidctl: path 1 not active: $js"
+# the peer's side: the gateway got MP_PRIO (sub-priority event) and its row of that subflow says backup
+bd_wait_log gw "MPTCP: path 10.1.2.2: subflow 10.1.2.2 port 1194 -> 10.2.1.2 port" 1 || fail "gateway: no event of the subflow"
+grep -q "MPTCP: path 10.1.2.2: subflow 10.1.2.2 port 1194 -> 10.2.1.2 port [0-9]* priority changed (token [0-9a-f]*, backup)" "$TB_DIR/gw.log" ||
+	fail "gateway: no priority-changed event: $(grep MPTCP "$TB_DIR/gw.log")"
+wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+[ "$(gw_row 10.1.1.2)" = up ] || fail "gateway's row of 10.1.1.2 not up: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
 download "backup"
 tot=$((d1 + d2))
 [ "$tot" -gt "$TM_BLOB_BYTES" ] || fail "subflows received $tot B in all (backup), want > $TM_BLOB_BYTES"
@@ -69,6 +83,7 @@ echo "ok: backup: path 2 carried $d2 B of $tot"
 # active again: MP_PRIO nobackup, path 2 used again
 out=$(ctl set path 10.2.1.2 active 2>&1) || fail "set path 10.2.1.2 active refused: $out"
 wait_row 10.2.1.2 active 5 || fail "status row of path 2 not active again: $(mt_paths cli)"
+wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 still backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
 download "active"
 tot=$((d1 + d2))
 [ $((d2 * 10)) -gt "$tot" ] || fail "path 2 carried $d2 B of $tot after active (< 10 %)"
