@@ -9,7 +9,8 @@
 # row `"backup":true`; the gateway logs the sub-priority event and its `braidctl paths` row of that subflow says
 # `up,backup` (the peer's MP_PRIO in its status); a second download: the gateway (the peer, which got MP_PRIO)
 # sends < 5 % of it on the backup subflow (client rx counter and the gateway's own `ss -ti` bytes_acked of that subflow); `active`
-# again: the rows back to `active` / `up` on both sides, and path 2 carries >= 10 % of a third download.
+# again: the rows back to `active` / `up` on both sides, and path 2 carries >= 10 % of a third download; a
+# reloaded (SIGRTMIN+1) `mp-backup c2` sets it backup the same way (logged, both rows backup), no reconnect.
 set -uo pipefail
 TM_BLOB_BYTES=8388608
 source "$(dirname "$0")/mptcp_lib.sh"
@@ -87,6 +88,16 @@ wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 still backup: $("$B
 download "active"
 tot=$((d1 + d2))
 [ $((d2 * 10)) -gt "$tot" ] || fail "path 2 carried $d2 B of $tot after active (< 10 %)"
+
+# a reloaded `mp-backup c2` takes the same way (SET_FLAGS by token), no restart
+echo "mp-backup c2" >>"$TB_DIR/cli.conf"
+kill -s "$(kill -l RTMIN+1 2>/dev/null || echo 35)" "${BD_PID[cli]}"
+bd_wait_log cli "reload: done" 10 || fail "reload: no 'reload: done'"
+grep -qE "reload: path [0-9]+ \[AF_INET\]10\.2\.1\.2:[0-9]+ -> \[AF_INET\]10\.1\.2\.2:1194: backup" "$TB_DIR/cli.log" ||
+	fail "reload: c2 not set backup: $(grep 'reload' "$TB_DIR/cli.log")"
+wait_row 10.2.1.2 standby 5 || fail "status row of path 2 not standby after the reload: $(mt_paths cli)"
+wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup after the reload"
+echo "ok: reloaded mp-backup c2: MP_PRIO by token, both rows backup"
 [ "$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")" = 1 ] || fail "the client reconnected"
 
 bd_stop cli || fail "client exit code $?"
