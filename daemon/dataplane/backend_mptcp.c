@@ -18,6 +18,7 @@
 
 #include "dataplane/backend_sp.h"
 #include "dataplane/mptcp_endp.h"
+#include "dataplane/mptcp_prio.h"
 #include <arpa/inet.h>
 #include "os/linkmon.h"
 #include "os/mptcp.h"
@@ -180,10 +181,53 @@ static void interval(struct mptcp_dp *m, const struct braid_mptcp_conn *c)
 	m->iv_start = now;
 }
 
+static void from_sa(const union braid_sockaddr *a, struct braid_mptcp_endp *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->family = a->sa.sa_family;
+	if (e->family == AF_INET) {
+		e->addr.v4 = a->in.sin_addr;
+		e->port = ntohs(a->in.sin_port);
+	} else if (e->family == AF_INET6) {
+		e->addr.v6 = a->in6.sin6_addr;
+		e->port = ntohs(a->in6.sin6_port);
+	} else {
+		e->family = 0;
+	}
+}
+
+/*
+ * Subflow s is a backup: MP_PRIO sent by us (path set) or received from the
+ * peer (event), else the telemetry's flag or its path's mp-backup.
+ */
+static bool sf_backup(const struct braid_mptcp_subflow *s)
+{
+	struct braid_mptcp_path_state st[BRAID_OPT_MAX_MP_PATHS];
+	struct braid_mptcp_endp l, r;
+	int loc = -1, rem = -1, k;
+
+	from_sa(&s->local, &l);
+	from_sa(&s->remote, &r);
+	braid_mptcp_prio_get(&l, &r, &loc, &rem);
+	if (loc == 1 || rem == 1)
+		return true;
+	if (loc == 0)
+		return rem == 1;	/* our own nobackup overrides the configured backup */
+	if (s->backup)
+		return true;
+	k = braid_mptcp_endps_paths(st, BRAID_OPT_MAX_MP_PATHS);
+	for (int i = 0; i < k; i++)
+		if (st[i].addr.family == l.family && st[i].backup &&
+		    !memcmp(&st[i].addr.addr, &l.addr, l.family == AF_INET ? 4 : 16))
+			return true;
+	return false;
+}
+
 static void fill(struct braid_mpath_path_info *o, const struct braid_mptcp_subflow *s,
 		 const struct sf_prev *p, double iv_len, int index)
 {
 	struct braid_linkmon_where w;
+	bool backup = sf_backup(s);
 
 	memset(o, 0, sizeof(*o));
 	o->index = index;
@@ -195,8 +239,8 @@ static void fill(struct braid_mpath_path_info *o, const struct braid_mptcp_subfl
 	if (s->state != TCP_ESTABLISHED)
 		o->mp.state = BRAID_MP_PATH_FAILED;
 	else
-		o->mp.state = s->backup ? BRAID_MP_PATH_STANDBY : BRAID_MP_PATH_ACTIVE;
-	o->mp.flags = s->backup ? BRAID_MP_PATH_F_BACKUP : 0;
+		o->mp.state = backup ? BRAID_MP_PATH_STANDBY : BRAID_MP_PATH_ACTIVE;
+	o->mp.flags = backup ? BRAID_MP_PATH_F_BACKUP : 0;
 	o->mp.srtt_us = s->rtt_us;
 	o->mp.rttvar_us = s->rttvar_us;
 	o->mp.bw_bps = s->delivery_rate * 8;
@@ -304,17 +348,34 @@ static int m_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out,
 	return down_rows(&c, out, n, max);
 }
 
+/* This side's flag on every live subflow of c from local address e (the status shows it). */
+static void mark_from(const struct braid_mptcp_conn *c, const struct braid_mptcp_endp *e, bool backup)
+{
+	struct braid_mptcp_endp l, r;
+
+	for (int i = 0; i < c->n; i++) {
+		from_sa(&c->sf[i].local, &l);
+		from_sa(&c->sf[i].remote, &r);
+		if (l.family == e->family &&
+		    !memcmp(&l.addr, &e->addr, e->family == AF_INET ? 4 : 16))
+			braid_mptcp_prio_set(c->token, &l, &r, backup);
+	}
+}
+
 /*
  * Backup / active for subflow index path: MP_PRIO through the path manager's
- * SET_FLAGS on the endpoint of the subflow's local address (every subflow
- * from that address follows). A rate cap at run time is not supported here
- * (mp-cap at start: the eBPF actors). 0 or -errno (-ENOENT: no such subflow
- * or no endpoint for its address).
+ * SET_FLAGS. In-kernel path manager: on the endpoint of the subflow's local
+ * address (every subflow from that address follows). No endpoint there (the
+ * userspace path manager): on this one subflow, by the connection's token
+ * and the subflow's addresses and ports. A rate cap at run time is not
+ * supported here (mp-cap at start: the eBPF actors). 0 or -errno (-ENOENT:
+ * no such subflow; -EINVAL: the kernel refused, e.g. no endpoint and not a
+ * userspace-PM connection).
  */
 static int m_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_t cap_bps)
 {
-	struct braid_mptcp_endp t[16], want;
-	const union braid_sockaddr *l;
+	bool backup = (flags & BRAID_MP_PATH_F_BACKUP) != 0;
+	struct braid_mptcp_endp t[16], want, rem;
 	struct braid_mptcp_pm *pm;
 	struct braid_mptcp_conn c;
 	int n, r = -ENOENT;
@@ -323,13 +384,10 @@ static int m_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_
 		return -EOPNOTSUPP;
 	if (braid_mptcp_telemetry(M(dp)->fd, &c) || path < 0 || path >= c.n)
 		return -ENOENT;
-	l = &c.sf[path].local;
-	memset(&want, 0, sizeof(want));
-	want.family = l->sa.sa_family;
-	if (want.family == AF_INET)
-		want.addr.v4 = l->in.sin_addr;
-	else
-		want.addr.v6 = l->in6.sin6_addr;
+	from_sa(&c.sf[path].local, &want);
+	from_sa(&c.sf[path].remote, &rem);
+	if (!want.family)
+		return -ENOENT;
 	r = braid_mptcp_pm_open(&pm);
 	if (r)
 		return r;
@@ -339,9 +397,15 @@ static int m_path_set(struct braid_dp *dp, int path, unsigned int flags, uint64_
 		if (t[i].family != want.family ||
 		    memcmp(&t[i].addr, &want.addr, want.family == AF_INET ? 4 : 16))
 			continue;
-		r = braid_mptcp_pm_set_flags(pm, t[i].id, (flags & BRAID_MP_PATH_F_BACKUP) ?
-					     BRAID_MPTCP_F_BACKUP : 0);
+		r = braid_mptcp_pm_set_flags(pm, t[i].id, backup ? BRAID_MPTCP_F_BACKUP : 0);
+		if (!r)
+			mark_from(&c, &want, backup);
 		break;
+	}
+	if (r == -ENOENT && c.mptcp && c.token) {
+		r = braid_mptcp_pm_set_prio(pm, c.token, &want, &rem, backup);
+		if (!r)
+			braid_mptcp_prio_set(c.token, &want, &rem, backup);
 	}
 	braid_mptcp_pm_close(pm);
 	return r;

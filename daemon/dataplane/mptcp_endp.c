@@ -14,6 +14,7 @@
 
 #include "mp/mp.h"
 #include "mp/mp_wnames.h"
+#include "dataplane/mptcp_prio.h"
 #include "dataplane/mptcp_upm.h"
 #include "os/linkmon.h"
 #include "os/mptcp.h"
@@ -286,6 +287,7 @@ static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
 	char s[96], d[96];
 
 	braid_mptcp_upm_event(m->upm, ev);
+	braid_mptcp_prio_event(ev);
 	switch (ev->cmd) {
 	case BRAID_MPTCP_EV_SUB_ESTABLISHED: what = "established"; break;
 	case BRAID_MPTCP_EV_SUB_CLOSED: what = "closed"; break;
@@ -559,6 +561,7 @@ void braid_mptcp_endps_stop(struct braid_mptcp_endps *m)
 			   "times)", (unsigned long long)braid_mptcp_bpf_throttles(m->bpf));
 	braid_mptcp_bpf_stop(m->bpf);
 	braid_mptcp_upm_free(m->upm);
+	braid_mptcp_prio_clear();
 	/* give the namespace its path manager back unless someone changed it since */
 	if (m->old_pm_type >= 0 && pm_type_get() == (m->old_pm_type ? 0 : 1) &&
 	    !pm_type_set(m->old_pm_type))

@@ -542,6 +542,29 @@ int braid_mptcp_pm_set_flags(struct braid_mptcp_pm *pm, uint8_t id, uint32_t fla
 	return talk(pm, nlh, BRAID_MPTCP_PM_REPLY, NULL, NULL);
 }
 
+int braid_mptcp_pm_set_prio(struct braid_mptcp_pm *pm, uint32_t token,
+			    const struct braid_mptcp_endp *local,
+			    const struct braid_mptcp_endp *remote, bool backup)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct braid_mptcp_endp l = *local, r = *remote;
+
+	if (!token || !l.family || l.family != r.family || !l.port || !r.port)
+		return -EINVAL;
+	l.id = 0;	/* the subflow is found by its addresses and ports */
+	l.ifindex = 0;
+	l.flags = backup ? BRAID_MPTCP_F_BACKUP : 0;
+	r.id = 0;
+	r.flags = 0;
+	r.ifindex = 0;
+	nlh = put_req(buf, pm->family, MPTCP_PM_CMD_SET_FLAGS, MPTCP_PM_VER);
+	mnl_attr_put_u32(nlh, MPTCP_PM_ATTR_TOKEN, token);
+	put_addr(nlh, &l);
+	put_addr_as(nlh, MPTCP_PM_ATTR_ADDR_REMOTE, &r);
+	return talk(pm, nlh, BRAID_MPTCP_PM_REPLY, NULL, NULL);
+}
+
 struct dump_ctx {
 	struct braid_mptcp_endp *out;
 	int max, n;

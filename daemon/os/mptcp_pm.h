@@ -4,7 +4,8 @@
  * "mptcp_pm", Documentation/netlink/specs/mptcp_pm.yaml): endpoints
  * (ADD_ADDR, DEL_ADDR, GET_ADDR dump, SET_FLAGS), limits (SET_LIMITS,
  * GET_LIMITS), the userspace path manager's per-connection commands
- * (ANNOUNCE, SUBFLOW_CREATE, SUBFLOW_DESTROY, by the connection's token)
+ * (ANNOUNCE, SUBFLOW_CREATE, SUBFLOW_DESTROY, SET_FLAGS of one subflow, by
+ * the connection's token)
  * and the "mptcp_pm_events" multicast group.
  *
  * Requests wait for the kernel's answer and return 0 or its -errno (they
@@ -113,6 +114,17 @@ int braid_mptcp_pm_subflow_create(struct braid_mptcp_pm *pm, uint32_t token,
 int braid_mptcp_pm_subflow_destroy(struct braid_mptcp_pm *pm, uint32_t token,
 				   const struct braid_mptcp_endp *local,
 				   const struct braid_mptcp_endp *remote);
+/*
+ * The userspace path manager, one subflow of connection token: backup or
+ * not (SET_FLAGS with the token, the subflow's local address and port as
+ * ADDR and its remote address and port as ADDR_REMOTE; Linux 6.0+).
+ * The kernel sends MP_PRIO on that subflow, so the peer stops (or resumes)
+ * sending on it; this side's scheduler follows too. -EINVAL: no such
+ * subflow, not a userspace-PM connection, or a kernel without it.
+ */
+int braid_mptcp_pm_set_prio(struct braid_mptcp_pm *pm, uint32_t token,
+			    const struct braid_mptcp_endp *local,
+			    const struct braid_mptcp_endp *remote, bool backup);
 /* The endpoints of this network namespace: up to max into out, returns how many there are. */
 int braid_mptcp_pm_dump(struct braid_mptcp_pm *pm, struct braid_mptcp_endp *out, int max);
 int braid_mptcp_pm_set_limits(struct braid_mptcp_pm *pm, uint32_t subflows, uint32_t rcv_add_addrs);

@@ -93,13 +93,16 @@ talk(msg(fam, F_REQUEST | F_ACK, 5, attr(2, struct.pack("=I", 4)) + attr(3, stru
 talk(msg(fam, F_REQUEST | F_ACK, 6, b""), 0, "get-limits")
 talk(msg(fam, F_REQUEST | F_ACK | F_DUMP, 3, b""), 0, "dump")
 talk(msg(fam, F_REQUEST | F_ACK, 2, attr(1 | 0x8000, attr(2, bytes([200])))), 0, "del-missing")
-# the userspace path manager's commands (ANNOUNCE 7, SUBFLOW_CREATE 10, SUBFLOW_DESTROY 11) on an unknown token:
+# the userspace path manager's commands (ANNOUNCE 8, SUBFLOW_CREATE 10, SUBFLOW_DESTROY 11) on an unknown token:
 # the kernel's error replies, with their extended ACK (MPTCP_PM_ATTR_TOKEN 4, ADDR_REMOTE 6)
 os.system("sysctl -qw net.mptcp.pm_type=1")
 tok = attr(4, struct.pack("=I", 0x1234))
-talk(msg(fam, F_REQUEST | F_ACK, 7, tok + addr(socket.AF_INET, "10.77.0.1", 1, 0, 0, 3)), 0, "announce-no-token")
+talk(msg(fam, F_REQUEST | F_ACK, 8, tok + addr(socket.AF_INET, "10.77.0.1", 1, 0, 0, 3)), 0, "announce-no-token")
 rem = attr(6 | 0x8000, attr(1, struct.pack("=H", 2)) + attr(3, socket.inet_pton(socket.AF_INET, "10.77.0.2")) +
            attr(5, struct.pack("=H", 1194)))
+# SET_FLAGS (7) of one subflow by token (backup: local address and port, remote address and port)
+talk(msg(fam, F_REQUEST | F_ACK, 7, tok + addr(socket.AF_INET, "10.77.0.1", 4, 0, 40000) + rem), 0,
+     "set-flags-token-no-token")
 talk(msg(fam, F_REQUEST | F_ACK, 10, tok + addr(socket.AF_INET, "10.77.0.1", 0, idx, 0, 2) + rem), 0,
      "subflow-create-no-token")
 talk(msg(fam, F_REQUEST | F_ACK, 11, tok + addr(socket.AF_INET, "10.77.0.1", 0, 0, 40000) + rem), 0,
@@ -132,4 +135,10 @@ save(1, ev(2, attr(1, struct.pack("=I", 0x15beff83)) + attr(2, struct.pack("=H",
 save(1, ev(2, attr(1, struct.pack("=I", 9)) + attr(2, struct.pack("=H", 2)) + attr(5, v4) + attr(7, d4) +
            attr(9, struct.pack("!H", 40002)) + attr(10, struct.pack("!H", 1194))) +
      ev(3, attr(1, struct.pack("=I", 9))), "event-established-closed")
+# MP_PRIO: sub-priority (13) with the backup attribute (11) set, then cleared
+save(1, ev(13, attr(1, struct.pack("=I", 7)) + attr(2, struct.pack("=H", 2)) + attr(3, b"\x00") + attr(4, b"\x02") +
+           attr(5, d4) + attr(7, v4) + attr(9, struct.pack("!H", 1194)) + attr(10, struct.pack("!H", 40001)) +
+           attr(11, b"\x01") + attr(15, struct.pack("=i", 2))) +
+     ev(13, attr(1, struct.pack("=I", 7)) + attr(2, struct.pack("=H", 2)) + attr(5, d4) + attr(7, v4) +
+        attr(9, struct.pack("!H", 1194)) + attr(10, struct.pack("!H", 40001)) + attr(11, b"\x00")), "event-sub-priority")
 print(f"{n_seeds} seeds in {out}")
