@@ -163,6 +163,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "ifconfig-pool-persist", A, "ifconfig_pool_persist" },
 	{ "connect-freq", A, "connect_freq_n connect_freq_sec" },
 	{ "connect-freq-initial", A, "cfi_n cfi_sec" },
+	{ "workers", A, "workers" },
 	{ "client-connect", A, "client_connect" },
 	{ "client-disconnect", A, "client_disconnect" },
 	/* management interface (control/mgmt*.c) */

@@ -238,6 +238,10 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 	out(&b, "connect-freq %d %d\n", o->connect_freq_n, o->connect_freq_sec);
 	if (o->cfi_n)	/* printed only when set: the golden dumps predate it */
 		out(&b, "connect-freq-initial %d %d\n", o->cfi_n, o->cfi_sec);
+	if (o->workers < 0)	/* printed only when set, as above */
+		out(&b, "workers auto\n");
+	else if (o->workers > 0)
+		out(&b, "workers %d\n", o->workers);
 	out(&b, "client-connect %s\nclient-disconnect %s\n", str_or(o->client_connect),
 	    str_or(o->client_disconnect));
 	out(&b, "user %s\ngroup %s\nchroot %s\n", str_or(o->user), str_or(o->group),

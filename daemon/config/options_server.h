@@ -27,6 +27,7 @@ int opt_status_version(struct ctx *c, int argc, char **argv);
 int opt_ifconfig_pool_persist(struct ctx *c, int argc, char **argv);
 int opt_connect_freq(struct ctx *c, int argc, char **argv);
 int opt_connect_freq_initial(struct ctx *c, int argc, char **argv);
+int opt_workers(struct ctx *c, int argc, char **argv);
 int opt_verify_client_cert(struct ctx *c, int argc, char **argv);
 int opt_client_cert_not_required(struct ctx *c, int argc, char **argv);
 

@@ -175,6 +175,7 @@ static const struct opt_def opt_table[] = {
 	{ "ifconfig-pool-persist", 1, 2, opt_ifconfig_pool_persist, false, NOBLOB, 0 },
 	{ "connect-freq", 2, 2, opt_connect_freq, false, NOBLOB, 0 },
 	{ "connect-freq-initial", 2, 2, opt_connect_freq_initial, false, NOBLOB, 0 },
+	{ "workers", 1, 1, opt_workers, false, NOBLOB, 0 },
 	{ "client-connect", 1, 1, opt_script, false, NOBLOB, 0 },
 	{ "client-disconnect", 1, 1, opt_script, false, NOBLOB, 0 },
 	{ "user", 1, 1, opt_string, false, FIELD(user) },

@@ -25,6 +25,7 @@
 #define BRAID_OPT_DEFAULT_PORT 1194
 #define BRAID_OPT_TUN_MTU_MIN 576
 #define BRAID_OPT_TUN_MTU_MAX 9000
+#define BRAID_OPT_WORKERS_MAX 64	/* `workers N`: BRAID_GW_MAX_WORKERS */
 #define BRAID_OPT_DEFAULT_MSSFIX 1492
 #define BRAID_OPT_MAX_MP_PATHS 8	/* = BRAID_MP_MAX_PATHS */
 #define BRAID_OPT_MP_SCHED_LEN 200	/* "ratio" + 8 x " IFNAME=1000000" */
@@ -332,6 +333,7 @@ struct braid_options {
 	int keepalive_ping, keepalive_restart;	/* `keepalive N M` as written (0 = none) */
 	int connect_freq_n, connect_freq_sec;	/* `connect-freq N SEC`; 0 = none */
 	int cfi_n, cfi_sec;	/* `connect-freq-initial N SEC`: stateless replies; 0 = none */
+	int workers;		/* `workers N|auto`: 0 not given (1), -1 auto, else N (1 only, for now) */
 	char *client_connect, *client_disconnect;
 
 	/* privileges (privdrop.c): resolved by finalize */

@@ -415,6 +415,9 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		g->max_clients = BRAID_DC_PEER_ID_MAX;
 	if (o->cluster_etcd && g->max_clients > 0xffff)	/* the local part of a peer-id */
 		g->max_clients = 0xffff;
+	if (o->workers < 0)	/* `workers auto`: one loop until the threads exist (docs/scaling.md) */
+		braid_info("workers auto: %ld core(s) online, 1 worker (worker threads are not built yet)",
+			   sysconf(_SC_NPROCESSORS_ONLN));
 	braid_vroute_init(&g->routes);
 	g->buf = malloc(BUF_SIZE);
 	g->buf2 = malloc(BUF_SIZE);

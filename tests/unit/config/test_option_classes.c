@@ -197,6 +197,7 @@ static const struct sample samples[] = {
 	{ "ifconfig-pool-persist", SRV, "ifconfig-pool-persist /tmp/ipp.txt", NULL },
 	{ "connect-freq", SRV, "connect-freq 5 10", NULL },
 	{ "connect-freq-initial", SRV, "connect-freq-initial 100 10", NULL },
+	{ "workers", SRV, "workers auto", NULL },
 	{ "client-connect", SRV, "client-connect /bin/true", NULL },
 	{ "client-disconnect", SRV, "client-disconnect /bin/true", NULL },
 	{ "management", SRV, "management 127.0.0.1 7505", NULL },

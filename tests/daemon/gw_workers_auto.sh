@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# gw_workers_auto.sh - `workers auto` on a gateway (issue 16; docs/braidd.md, docs/scaling.md "Workers"):
+# one worker is built, so auto runs today's single loop and says so in one log line with the core count;
+# two stock OpenVPN 2.6 clients connect, each downloads 2 MiB through it (sha256 checked), the status
+# file lists each once; `braidd --test-config` refuses `workers 2` with the pointer to the design.
+source "$(dirname "$0")/gw_lib.sh"
+gw_require
+gw_setup 2
+
+gw_serve_blob 2097152
+want=$GW_WANT
+
+gw_server_conf "workers auto"
+gw_start_server
+cores=$(getconf _NPROCESSORS_ONLN)
+grep -qF "workers auto: $cores core(s) online, 1 worker (worker threads are not built yet)" "$GW_DIR/server.log" ||
+	gw_fail "no 'workers auto: $cores core(s) online, 1 worker' line in the gateway's log"
+for i in 1 2; do
+	gw_client_conf "$i"
+	gw_start_client "$i"
+done
+for i in 1 2; do
+	gw_wait "$GW_DIR/c$i.log" "Initialization Sequence Completed" 20 || gw_fail "client $i did not connect"
+done
+for i in 1 2; do
+	got=$(ip netns exec "$(gw_cns "$i")" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum |
+		cut -d' ' -f1)
+	[ "$got" = "$want" ] || gw_fail "client $i: 2 MiB download through the gateway: sha256 mismatch"
+done
+for i in 1 2; do
+	gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,client$i,10.99.0.1$i:" 5 || gw_fail "the status file does not list client$i"
+	n=$(grep -c "^CLIENT_LIST,client$i," "$GW_DIR/status.txt")
+	[ "$n" = 1 ] || gw_fail "client$i listed $n times in the status file, want 1"
+done
+gw_stop_client 1
+gw_stop_client 2
+gw_stop_server
+
+# more than one worker: refused before anything starts, with the reason
+sed -i 's/^workers auto$/workers 2/' "$GW_DIR/server.conf"
+out=$("$BRAIDD" --test-config --config "$GW_DIR/server.conf" 2>&1) && gw_fail "--test-config accepted 'workers 2'"
+grep -qF "option 'workers': 2 workers: this braidd runs one gateway worker" <<<"$out" ||
+	gw_fail "--test-config: no 'workers' refusal in: $out"
+echo "PASS: gw_workers_auto"
