@@ -100,6 +100,50 @@ got=$(sed -n 2p /tmp/interop-up.$$)
 [ "$got" = "f900000500000002$(printf '0%.0s' $(seq 32))$ping" ] &&
 	ok "interop: keepalive ping handed up to userspace as up-opcode 31 ($(echo "$got" | cut -c1-24)...), forged ones dropped" ||
 	nok "interop: keepalive hand-up: got '$got'"
-rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$
+
+# PACKET_SEND: a control payload (OpenVPN's OCC EXIT message) sealed by the module with the data key must
+# open with daemon/dc (opcode 9, peer id 5, the packet id the reply names: the data path's counter, no reuse)
+occ=287f346bd4ef7a812d56b8d3afc5459c06
+ip netns exec $u python3 -c '
+import socket, subprocess, sys
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195)); u.settimeout(15)
+for _ in range(20):
+    pkt, _ = u.recvfrom(4096)
+    r = subprocess.run([sys.argv[1], "decrypt", "--cipher", "AES-256-GCM", "--key2", sys.argv[2], "--direction", "0",
+                        "--peer-id", "5", "--key-id", "1", "--packet", pkt.hex()], capture_output=True, text=True)
+    if r.returncode or r.stdout.strip().endswith(sys.argv[3]):
+        break
+print(r.returncode, r.stdout.strip())' "$bin" "$K2" "$occ" >/tmp/interop-send.$$ 2>&1 &
+lpid=$!
+sleep 1
+sent=$(ip netns exec $k $ctl send bd0 5 0 "$occ")
+wait $lpid
+got=$(cat /tmp/interop-send.$$)
+pid=${sent#packet_id=}
+case $got in
+"0 ok key_id=1 packet_id=$pid opcode=9 plaintext=$occ")
+	if [ "$pid" -gt 1 ]; then ok "interop: PACKET_SEND's OCC payload opened by daemon/dc ($sent, after the data packets)"
+	else nok "interop: PACKET_SEND packet id $pid not after the data packets"; fi ;;
+*) nok "interop: PACKET_SEND: '$sent', received '$got'" ;;
+esac
+# PACKET_SEND refusals (errno + extack), then the peer's control counters: 1 sent, 1 handed up (the ping)
+refused_send() {	# $1 peer, $2 path, $3 hex payload, $4 the expected "refused ..." prefix
+	got=$(ip netns exec $k $ctl send bd0 "$1" "$2" "$3")
+	case $got in
+	"$4"*) ok "interop: PACKET_SEND peer $1 path $2 ($(($(printf %s "$3" | wc -c) / 2)) bytes): $got" ;;
+	*) nok "interop: PACKET_SEND peer $1 path $2: '$got', want '$4'" ;;
+	esac
+}
+refused_send 5 0 4500001c "refused EINVAL an IP packet: write it to the device"
+refused_send 5 0 6000 "refused EINVAL an IP packet: write it to the device"
+refused_send 5 0 "" "refused EINVAL an empty payload"
+refused_send 5 3 2a "refused ENOENT the peer has no path with this id"
+refused_send 6 0 2a "refused ENOENT no peer with this id"
+refused_send 5 0 "$(python3 -c 'print("2a" * 9001)')" "refused ERANGE"
+refused_send 5 8 2a "refused ERANGE"
+cnt=$(ip netns exec $k $ctl show bd0 5 | grep '^ctl_' | tr '\n' ' ')
+[ "$cnt" = "ctl_tx_packets=1 ctl_rx_packets=1 " ] && ok "interop: peer control counters: $cnt" ||
+	nok "interop: peer control counters: '$cnt'"
+rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$ /tmp/interop-send.$$
 echo "interop: $fail failed"
 exit $fail
