@@ -19,6 +19,8 @@
 #include <time.h>
 
 #include "../../kmod/uapi/linux/braid_dco.h"
+#include "dc/aead.h"
+#include "dc/static_key.h"
 #include "os/netlink.h"
 
 struct braid_dco_nl {
@@ -443,6 +445,27 @@ int braid_dco_nl_key_new(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, 
 	r = talk(d, d->genl, nlh, NULL);
 	explicit_bzero(buf, sizeof(buf));	/* key material */
 	return r;
+}
+
+int braid_dco_nl_key_install(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot, int key_id,
+			     const char *cipher, const struct braid_key2 *k2, int direction)
+{
+	struct braid_dco_keydir enc, dec;
+	struct braid_key_sel sel;
+	enum braid_aead_cipher c;
+	int r;
+
+	r = braid_aead_cipher_from_name(cipher, &c);
+	if (r)
+		return r;
+	if (direction == BRAID_KEY_DIR_BIDIRECTIONAL || braid_key2_select(k2, direction, &sel))
+		return -EINVAL;
+	/* as dc.c: the cipher key is the slot's first bytes, the implicit IV the hmac slot's first 8 */
+	enc = (struct braid_dco_keydir){ sel.out.cipher, braid_aead_key_len(c), sel.out.hmac };
+	dec = (struct braid_dco_keydir){ sel.in.cipher, braid_aead_key_len(c), sel.in.hmac };
+	return braid_dco_nl_key_new(d, ifindex, peer_id, slot, key_id,
+				    c == BRAID_AEAD_CHACHA20_POLY1305 ? BRAID_DCO_CIPHER_ALG_CHACHA20_POLY1305 :
+				    BRAID_DCO_CIPHER_ALG_AES_GCM, &enc, &dec);
 }
 
 int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id)

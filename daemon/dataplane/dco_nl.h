@@ -66,6 +66,15 @@ int braid_dco_nl_peer_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id)
 /* slot 0 primary, 1 secondary; alg 1 AES-GCM, 2 ChaCha20-Poly1305 (enum braid_dco_cipher_alg) */
 int braid_dco_nl_key_new(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot, int key_id,
 			 int alg, const struct braid_dco_keydir *enc, const struct braid_dco_keydir *dec);
+struct braid_key2;
+/*
+ * the data keys of key_id from a 256-byte key2 as daemon/dc installs them (cipher: OpenVPN name,
+ * AES-128/256-GCM or CHACHA20-POLY1305; direction BRAID_KEY_DIR_NORMAL for a TLS client, INVERSE for a
+ * server): the same bytes, so a DCO peer and a userspace peer talk. -EINVAL/-ENOTSUP for what the module
+ * cannot carry (an unknown cipher, the bidirectional static-key direction).
+ */
+int braid_dco_nl_key_install(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot, int key_id,
+			     const char *cipher, const struct braid_key2 *k2, int direction);
 int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id);
 /* a path: the UDP socket fd (the module takes its own reference) and the remote endpoint */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,

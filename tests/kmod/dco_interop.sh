@@ -3,7 +3,8 @@
 # Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): the wire format against the
 # userspace data plane. ns u plays the userspace peer with daemon/dc itself (tests/unit/dc/dc-vector,
 # direction 0 of a 256-byte key2, peer id 5); ns k runs a braid_dco device with the same key2's other
-# direction (cipher key = the slot's first 32 bytes, nonce tail = the hmac slot's first 8).
+# direction, keyed by braidd's own client (daemon/dataplane/dco_nl.c braid_dco_nl_key_install: cipher key = the
+# slot's first 32 bytes, nonce tail = the hmac slot's first 8, as dc.c) through tests/kmod/dco_nl_drive.c.
 #   u -> k: dc-vector seals an inner IPv4/UDP datagram; the DCO device must deliver its payload.
 #   k -> u: a datagram sent through the DCO device must open with dc-vector (opcode 9, peer id 5).
 # $1: the source tree, $2: the build tree (bin/dc-vector). Exit status: failures.
@@ -20,7 +21,6 @@ trap cleanup EXIT
 [ -x "$bin" ] || { nok "no $bin (cmake --build: target dc-vector)"; exit 1; }
 [ -x "$drive" ] || { nok "no $drive (cmake --build: target dco-nl-drive)"; exit 1; }
 K2=$(python3 -c 'print(bytes(range(256)).hex())')
-hexsl() { echo "$K2" | cut -c$(($1 * 2 + 1))-$(($2 * 2)); }	# bytes [$1, $2) of the key2
 ip netns add $u && ip netns add $k || { nok "netns"; exit 1; }
 ip link add vu$$ netns $u type veth peer name vk$$ netns $k
 ip -n $u addr add 192.168.79.1/24 dev vu$$ && ip -n $u link set vu$$ up
@@ -28,8 +28,8 @@ ip -n $k addr add 192.168.79.2/24 dev vk$$ && ip -n $k link set vk$$ up
 # dc direction 0 sends with keys[0] (k[0..64) cipher, k[64..128) hmac), receives with keys[1] (k[128..256))
 # HOLD=1: dco-nl-drive keeps the path socket and prints the first datagram handed up (keepalive below), raw
 # and as braidd's parser reads it
-HOLD=1 ip netns exec $k $drive up bd0 5 192.168.79.2:1194 192.168.79.1:1195 1 \
-	"$(hexsl 128 160)" "$(hexsl 0 32)" "$(hexsl 192 200)" "$(hexsl 64 72)" >/tmp/interop-up.$$ 2>&1 &
+# (dco-nl-drive up: the whole key2, direction 1 = the TLS server's, sliced by braidd's dco_nl.c as dc.c does)
+HOLD=1 ip netns exec $k $drive up bd0 5 192.168.79.2:1194 192.168.79.1:1195 1 "$K2" 1 >/tmp/interop-up.$$ 2>&1 &
 upid=$!
 for _ in $(seq 100); do grep -qs held /tmp/interop-up.$$ && break; sleep 0.1; done
 grep -q held /tmp/interop-up.$$ && ok "interop: DCO peer 5 keyed from the key2" ||
@@ -115,6 +115,7 @@ occ=287f346bd4ef7a812d56b8d3afc5459c06
 ip netns exec $u python3 -c '
 import socket, subprocess, sys
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195)); u.settimeout(15)
+print("ready", flush=True)
 for _ in range(20):
     pkt, _ = u.recvfrom(4096)
     r = subprocess.run([sys.argv[1], "decrypt", "--cipher", "AES-256-GCM", "--key2", sys.argv[2], "--direction", "0",
@@ -123,10 +124,11 @@ for _ in range(20):
         break
 print(r.returncode, r.stdout.strip())' "$bin" "$K2" "$occ" >/tmp/interop-send.$$ 2>&1 &
 lpid=$!
-sleep 1
+# the listener must be bound before the send (python under TCG can take seconds to start)
+for _ in $(seq 300); do grep -qs ready /tmp/interop-send.$$ && break; sleep 0.1; done
 sent=$(ip netns exec $k $drive send bd0 5 0 "$occ")
 wait $lpid
-got=$(cat /tmp/interop-send.$$)
+got=$(sed 1d /tmp/interop-send.$$)
 pid=${sent#packet_id=}
 case $got in
 "0 ok key_id=1 packet_id=$pid opcode=9 plaintext=$occ")

@@ -3,8 +3,9 @@
  * dco_nl_drive.c - braidd's braid_dco client (daemon/dataplane/dco_nl.c) and
  * hand-up reader (dco_up.c) driven from the VM tests (tests/kmod/dco_interop.sh),
  * the commands as tests/kmod/dco_ctl.py's:
- *   up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID EKEY DKEY ENONCE DNONCE
- *        device, p2p peer, primary key (AES-256-GCM), path 0; with HOLD=N in the environment it keeps the
+ *   up DEV PEER_ID LOCAL_IP:PORT REMOTE_IP:PORT KEY_ID KEY2 DIRECTION
+ *        device, p2p peer, primary key (AES-256-GCM) from a 256-byte key2 (hex) as daemon/dc installs it
+ *        (direction 0: TLS client, 1: server), path 0; with HOLD=N in the environment it keeps the
  *        path socket, prints "held", then for each of N datagrams read: its hex, and the parsed hand-up
  *        ("up peer_id=P key_id=K packet_id=I payload=HEX" or "not-up ERR")
  *   send DEV PEER_ID PATH_ID HEX     "packet_id=N" or "refused ERRNO extack"
@@ -23,6 +24,7 @@
 
 #include "dataplane/dco_nl.h"
 #include "dataplane/dco_up.h"
+#include "dc/static_key.h"
 
 static size_t unhex(const char *s, uint8_t *out, size_t max)
 {
@@ -91,17 +93,14 @@ static void hold(int fd, int n)
 
 static int up(struct braid_dco_nl *d, char **a)
 {
-	uint8_t ek[32], dk[32], en[8], dn[8];
-	struct braid_dco_keydir enc = { ek, 0, en }, dec = { dk, 0, dn };
 	struct sockaddr_in local, remote;
 	const char *h = getenv("HOLD");
 	uint32_t peer = (uint32_t)atoi(a[1]);
+	struct braid_key2 k2;
 	int ifindex, fd, r;
 
-	enc.key_len = unhex(a[5], ek, sizeof(ek));
-	dec.key_len = unhex(a[6], dk, sizeof(dk));
-	if (endpoint(a[2], &local) || endpoint(a[3], &remote) || unhex(a[7], en, 8) != 8 ||
-	    unhex(a[8], dn, 8) != 8)
+	if (endpoint(a[2], &local) || endpoint(a[3], &remote) ||
+	    unhex(a[5], k2.k, sizeof(k2.k)) != sizeof(k2.k))
 		return fprintf(stderr, "up: bad arguments\n"), 2;
 	r = braid_dco_nl_link_new(d, a[0], false, &ifindex);
 	if (r)
@@ -109,7 +108,8 @@ static int up(struct braid_dco_nl *d, char **a)
 	r = braid_dco_nl_peer_new(d, ifindex, peer, NULL);
 	if (r)
 		return fail(d, "peer new", r);
-	r = braid_dco_nl_key_new(d, ifindex, peer, 0, atoi(a[4]), 1, &enc, &dec);
+	r = braid_dco_nl_key_install(d, ifindex, peer, 0, atoi(a[4]), "AES-256-GCM", &k2, atoi(a[6]));
+	braid_key2_wipe(&k2);
 	if (r)
 		return fail(d, "key new", r);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 	r = braid_dco_nl_open(&d);
 	if (r)
 		return fprintf(stderr, "braid_dco: %s\n", strerror(-r)), 1;
-	if (!strcmp(argv[1], "up") && argc == 11) {
+	if (!strcmp(argv[1], "up") && argc == 9) {
 		rc = up(d, argv + 2);
 	} else if (!strcmp(argv[1], "send") && argc == 6) {
 		n = unhex(argv[5], payload, sizeof(payload));
