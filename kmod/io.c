@@ -173,6 +173,63 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/**
+ * braid_send_ctl() - seal a control payload for a peer and send it on one of its paths
+ * @peer: the peer (a reference held by the caller)
+ * @path_id: the path
+ * @data: the plaintext (not an IP packet: the receiving module hands it up to userspace)
+ * @len: its length, at most BRAID_DCO_SEND_PAYLOAD_MAX
+ * @pktid: set to the packet id it was sealed with
+ *
+ * The payload takes the next packet id of the primary key, as the data packets do: a control
+ * payload never reuses a nonce the data path used.
+ *
+ * Context: process (netlink); takes rcu_read_lock() with bottom halves off, as ndo_start_xmit runs.
+ * Return: 0, -ENOENT (no such path), -ENOKEY (no primary key), -ENOMEM or the send's -errno
+ */
+int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsigned int len,
+		   u32 *pktid)
+{
+	struct braid_dev *bdev = peer->bdev;
+	struct braid_path *path;
+	struct braid_key *key;
+	struct sk_buff *skb;
+	int err;
+
+	skb = alloc_skb(BRAID_TX_HEADROOM + len, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, BRAID_TX_HEADROOM);
+	skb_put_data(skb, data, len);
+	local_bh_disable();
+	rcu_read_lock();
+	err = -ENOENT;
+	path = path_id < BRAID_DCO_PATHS_MAX ? rcu_dereference(peer->paths[path_id]) : NULL;
+	if (!path)
+		goto drop;
+	err = -ENOKEY;
+	key = rcu_dereference(peer->keys[BRAID_DCO_KEY_SLOT_PRIMARY]);
+	if (!key)
+		goto drop;
+	err = braid_seal(key, peer->id, skb);
+	if (err)
+		goto drop;
+	*pktid = get_unaligned_be32(skb->data + 4);
+	atomic64_add(skb->len, &path->tx_bytes);
+	atomic64_inc(&path->tx_packets);
+	atomic64_inc(&peer->ctl_tx_packets);
+	err = braid_udp_send4(bdev, path, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+	return err;
+
+drop:
+	rcu_read_unlock();
+	local_bh_enable();
+	kfree_skb(skb);
+	return err;
+}
+
 /* the path a packet came in on, by its source endpoint; under rcu_read_lock() */
 static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct sk_buff *skb)
 {
@@ -251,6 +308,7 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 		break;
 	default:
 		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
+		atomic64_inc(&peer->ctl_rx_packets);
 		return 1;
 	}
 	atomic64_add(skb->len, &peer->vpn_rx_bytes);

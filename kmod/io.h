@@ -3,6 +3,7 @@
  * The data path: the device's transmit (inner packet -> peer -> primary key -> path -> UDP) and the
  * UDP encapsulation receive hook (P_DATA_V2 -> peer -> key by id -> replay check -> the device).
  * Packets that are not P_DATA_V2 of a known peer go on to the socket, i.e. to userspace.
+ * Control payloads userspace asks to send (PACKET_SEND) are sealed here with the data key.
  */
 #ifndef _BRAID_DCO_IO_H_
 #define _BRAID_DCO_IO_H_
@@ -13,5 +14,9 @@
 
 netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev);
 int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
+
+struct braid_peer;
+int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsigned int len,
+		   u32 *pktid);
 
 #endif /* _BRAID_DCO_IO_H_ */

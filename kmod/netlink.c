@@ -16,6 +16,7 @@
 #include "nl_peer.h"
 #include "nl_policy.h"
 #include "nl_prog.h"
+#include "nl_send.h"
 
 #define BRAID_NL_NEED_DEV 0x01
 
@@ -210,6 +211,7 @@ static const struct genl_ops braid_nl_ops[] = {
 	BRAID_DOIT(BRAID_DCO_CMD_PROG_ATTACH, braid_nl_prog_attach, braid_prog_attach_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PROG_DETACH, braid_nl_prog_detach, braid_prog_detach_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PROG_GET, braid_nl_prog_get, braid_prog_get_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PACKET_SEND, braid_nl_packet_send, braid_packet_send_policy),
 };
 
 static const struct genl_multicast_group braid_nl_mcgrps[] = {

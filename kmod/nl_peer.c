@@ -172,6 +172,12 @@ static int braid_nl_put_peer(struct sk_buff *msg, const struct braid_peer *peer)
 			      BRAID_DCO_A_PEER_PAD) ||
 	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_VPN_TX_PACKETS,
 			      atomic64_read(&peer->vpn_tx_packets),
+			      BRAID_DCO_A_PEER_PAD) ||
+	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_CTL_TX_PACKETS,
+			      atomic64_read(&peer->ctl_tx_packets),
+			      BRAID_DCO_A_PEER_PAD) ||
+	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_CTL_RX_PACKETS,
+			      atomic64_read(&peer->ctl_rx_packets),
 			      BRAID_DCO_A_PEER_PAD))
 		goto err;
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {

@@ -73,6 +73,12 @@ const struct nla_policy braid_sched_attach_nl_policy[BRAID_DCO_A_SCHED_MAX + 1] 
 	[BRAID_DCO_A_SCHED_PROG_FD] = { .type = NLA_U32 },
 };
 
+const struct nla_policy braid_send_nl_policy[BRAID_DCO_A_SEND_MAX + 1] = {
+	[BRAID_DCO_A_SEND_PEER_ID] = BRAID_POLICY_PEER_ID,
+	[BRAID_DCO_A_SEND_PATH_ID] = NLA_POLICY_MAX(NLA_U32, BRAID_DCO_PATHS_MAX - 1),
+	[BRAID_DCO_A_SEND_PAYLOAD] = { .type = NLA_BINARY, .len = BRAID_DCO_SEND_PAYLOAD_MAX },
+};
+
 const struct nla_policy braid_peer_new_policy[BRAID_DCO_A_MAX + 1] = {
 	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
 	[BRAID_DCO_A_PEER] = NLA_POLICY_NESTED(braid_peer_new_nl_policy),
@@ -128,4 +134,9 @@ const struct nla_policy braid_prog_detach_policy[BRAID_DCO_A_MAX + 1] = {
 
 const struct nla_policy braid_prog_get_policy[BRAID_DCO_A_MAX + 1] = {
 	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
+};
+
+const struct nla_policy braid_packet_send_policy[BRAID_DCO_A_MAX + 1] = {
+	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
+	[BRAID_DCO_A_SEND] = NLA_POLICY_NESTED(braid_send_nl_policy),
 };

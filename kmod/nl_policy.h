@@ -20,6 +20,7 @@ extern const struct nla_policy braid_keydir_nl_policy[BRAID_DCO_A_KEYDIR_MAX + 1
 extern const struct nla_policy braid_path_add_nl_policy[BRAID_DCO_A_PATH_MAX + 1];
 extern const struct nla_policy braid_path_del_nl_policy[BRAID_DCO_A_PATH_MAX + 1];
 extern const struct nla_policy braid_sched_attach_nl_policy[BRAID_DCO_A_SCHED_MAX + 1];
+extern const struct nla_policy braid_send_nl_policy[BRAID_DCO_A_SEND_MAX + 1];
 
 extern const struct nla_policy braid_peer_new_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_peer_del_policy[BRAID_DCO_A_MAX + 1];
@@ -33,5 +34,6 @@ extern const struct nla_policy braid_stats_get_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_prog_attach_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_prog_detach_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_prog_get_policy[BRAID_DCO_A_MAX + 1];
+extern const struct nla_policy braid_packet_send_policy[BRAID_DCO_A_MAX + 1];
 
 #endif /* _BRAID_DCO_NL_POLICY_H_ */

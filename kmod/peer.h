@@ -44,6 +44,8 @@ struct braid_key;
  * @vpn_rx_packets: inner packets received
  * @vpn_tx_bytes: inner bytes sent
  * @vpn_tx_packets: inner packets sent
+ * @ctl_tx_packets: control payloads sealed and sent for userspace (PACKET_SEND)
+ * @ctl_rx_packets: authenticated non-IP payloads handed up to userspace
  */
 struct braid_peer {
 	struct braid_dev *bdev;
@@ -63,6 +65,8 @@ struct braid_peer {
 	atomic64_t vpn_rx_packets;
 	atomic64_t vpn_tx_bytes;
 	atomic64_t vpn_tx_packets;
+	atomic64_t ctl_tx_packets;
+	atomic64_t ctl_rx_packets;
 };
 
 struct braid_peer *braid_peer_new(struct braid_dev *bdev, u32 id);

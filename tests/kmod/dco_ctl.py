@@ -8,10 +8,13 @@ namespace it configures:
   dco_ctl.py pathdel DEV PEER_ID PATH_ID                                 remove a path
   dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
   dco_ctl.py swap DEV PEER_ID                                            swap the key slots
+  dco_ctl.py send DEV PEER_ID PATH_ID HEX                                PACKET_SEND a control payload: prints
+                                                                         "packet_id=N" or "refused ERRNO extack"
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
 Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed.
 With DCO_CTL_HOLD=N in the environment, `up` keeps its path socket and prints the first N datagrams read from
 it (hex, one a line; 120 s timeout each): what the module hands up to userspace."""
+import errno
 import os
 import socket
 import struct
@@ -77,11 +80,20 @@ def main(argv):
     elif cmd == 'swap':
         g.cmd(A.CMD_KEY_SWAP, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)),
               nl.nest(A.A_KEYCONF, nl.attr(A.A_KEYCONF_PEER_ID, int(argv[2]))))
+    elif cmd == 'send':
+        try:
+            r = g.cmd(A.CMD_PACKET_SEND, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)), nl.nest(
+                A.A_SEND, nl.attr(A.A_SEND_PEER_ID, int(argv[2])), nl.attr(A.A_SEND_PATH_ID, int(argv[3])),
+                nl.attr(A.A_SEND_PAYLOAD, bytes.fromhex(argv[4]))))
+            print('packet_id=%d' % nl.u32(nl.parse(r[0][A.A_SEND][0])[A.A_SEND_PACKET_ID][0]))
+        except nl.NlError as e:
+            print('refused %s %s' % (errno.errorcode.get(e.errno, e.errno), e.msg))
     elif cmd == 'show':
         r = g.cmd(A.CMD_PEER_GET, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)),
                   nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, int(argv[2]))))
         p = nl.parse(r[0][A.A_PEER][0])
-        for name in ('VPN_RX_PACKETS', 'VPN_TX_PACKETS', 'VPN_RX_BYTES', 'VPN_TX_BYTES'):
+        for name in ('VPN_RX_PACKETS', 'VPN_TX_PACKETS', 'VPN_RX_BYTES', 'VPN_TX_BYTES', 'CTL_TX_PACKETS',
+                     'CTL_RX_PACKETS'):
             print('%s=%d' % (name.lower(), nl.u64(p[getattr(A, 'A_PEER_' + name)][0])))
         for name in ('PRIMARY_KEY_ID', 'SECONDARY_KEY_ID'):
             a = getattr(A, 'A_PEER_' + name)
