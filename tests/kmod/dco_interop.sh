@@ -40,9 +40,10 @@ ip -n $k addr add 10.79.0.2/24 dev bd0 && ip -n $k link set bd0 up
 ip netns exec $k python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("10.79.0.2", 7777)); s.settimeout(15)
-d, a = s.recvfrom(2048); print(d.decode(), a[0])' >/tmp/interop-rx.$$ 2>&1 &
+open(sys.argv[1], "w").write("ready")
+d, a = s.recvfrom(2048); print(d.decode(), a[0])' /tmp/interop-rdy1.$$ >/tmp/interop-rx.$$ 2>&1 &
 lpid=$!
-sleep 1
+for _ in $(seq 300); do [ -s /tmp/interop-rdy1.$$ ] && break; sleep 0.1; done	# bound: a TCG guest is slow
 ip netns exec $u python3 -c '
 import socket, struct, subprocess, sys
 payload = b"from-userspace-dc"
@@ -66,6 +67,7 @@ ip netns exec $u python3 -c '
 import socket, subprocess, sys, time
 # the device may send other packets first (IPv6 link-local traffic): the first one carrying the datagram counts
 u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("192.168.79.1", 1195)); u.settimeout(15)
+open(sys.argv[3], "w").write("ready")
 want = b"from-kernel-dco".hex()
 for _ in range(20):
     pkt, _ = u.recvfrom(4096)
@@ -74,9 +76,9 @@ for _ in range(20):
     line = "%d %d %d %s" % (pkt[0], int.from_bytes(pkt[1:4], "big"), r.returncode, r.stdout.strip())
     if r.returncode or line.endswith(want):
         break
-print(line)' "$bin" "$K2" >/tmp/interop-tx.$$ 2>&1 &
+print(line)' "$bin" "$K2" /tmp/interop-rdy2.$$ >/tmp/interop-tx.$$ 2>&1 &
 lpid=$!
-sleep 1
+for _ in $(seq 300); do [ -s /tmp/interop-rdy2.$$ ] && break; sleep 0.1; done
 ip netns exec $k python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"from-kernel-dco", ("10.79.0.1", 4000))'
@@ -155,6 +157,6 @@ refused_send 5 8 2a "refused ERANGE"
 cnt=$(ip netns exec $k $drive show bd0 5 | grep '^ctl_' | tr '\n' ' ')
 [ "$cnt" = "ctl_tx_packets=1 ctl_rx_packets=1 " ] && ok "interop: peer control counters: $cnt" ||
 	nok "interop: peer control counters: '$cnt'"
-rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$ /tmp/interop-send.$$
+rm -f /tmp/interop-up.$$ /tmp/interop-rx.$$ /tmp/interop-tx.$$ /tmp/interop-send.$$ /tmp/interop-rdy1.$$ /tmp/interop-rdy2.$$
 echo "interop: $fail failed"
 exit $fail
