@@ -332,7 +332,7 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		/* the offloads of the multipath data plane: UDP GSO sends, GRO receives */
 		t->gso = braid_sock_gso_ok(t->fd);
 		t->gro = braid_sock_set_gro(t->fd) == 0;
-		braid_dbg("UDP GSO %s, GRO %s", t->gso ? "on" : "off", t->gro ? "on" : "off");
+		braid_info("UDP GSO %s, GRO %s", t->gso ? "on" : "off", t->gro ? "on" : "off");
 	} else {
 		braid_pathset_init(&t->ps, -1, NULL, false);
 		t->has_remote = o->n_remotes > 0;
