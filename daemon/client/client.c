@@ -255,7 +255,9 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	c->pkt = malloc(BUF_SIZE);
 	c->plain = malloc(BUF_SIZE);
 	c->framed = malloc(BUF_SIZE);
-	if (!c->pkt || !c->plain || !c->framed) {
+	c->rxbuf = malloc(CLIENT_RXBUF_BYTES);
+	c->txbuf = malloc(CLIENT_TXBUF_BYTES);
+	if (!c->pkt || !c->plain || !c->framed || !c->rxbuf || !c->txbuf) {
 		r = -ENOMEM;
 		goto err_free;
 	}
@@ -339,6 +341,8 @@ err_key:
 	}
 	free(c->user);
 err_free:
+	free(c->txbuf);
+	free(c->rxbuf);
 	free(c->framed);
 	free(c->plain);
 	free(c->pkt);
@@ -377,6 +381,10 @@ void braid_client_free(struct braid_client *c)
 	sodium_memzero(c->plain, BUF_SIZE);
 	sodium_memzero(c->framed, BUF_SIZE);
 	sodium_memzero(c->pkt, BUF_SIZE);
+	sodium_memzero(c->rxbuf, CLIENT_RXBUF_BYTES);
+	sodium_memzero(c->txbuf, CLIENT_TXBUF_BYTES);
+	free(c->txbuf);
+	free(c->rxbuf);
 	free(c->framed);
 	free(c->plain);
 	free(c->pkt);

@@ -113,6 +113,11 @@ int client_open_session_socket(struct braid_client *c)
 		return r;
 	}
 	braid_info("UDP link remote: %s", braid_sockaddr_str(&c->remote, a, sizeof(a)));
+	/* the multipath data plane's offloads: UDP GSO sends, GRO receives (client_io.c) */
+	c->txb.n = 0;
+	c->gso = braid_sock_gso_ok(c->ufd);
+	c->gro = braid_sock_set_gro(c->ufd) == 0;
+	braid_dbg("UDP GSO %s, GRO %s", c->gso ? "on" : "off", c->gro ? "on" : "off");
 	ev_io_set(&c->sock_r, c->ufd, EV_READ);
 	ev_io_set(&c->sock_w, c->ufd, EV_WRITE);
 	ev_io_start(c->loop, &c->sock_r);

@@ -51,6 +51,15 @@
 #include "os/tun.h"
 
 #define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
+/* UDP single path: datagrams per recvmmsg, and with UDP GRO messages of up to 64 KiB */
+#define CLIENT_RX_BATCH 64
+#define CLIENT_RX_BATCH_GRO 8
+#define CLIENT_RX_BUF_GRO 65536
+#define CLIENT_RXBUF_BYTES ((size_t)CLIENT_RX_BATCH * BUF_SIZE > \
+			    (size_t)CLIENT_RX_BATCH_GRO * CLIENT_RX_BUF_GRO ? \
+			    (size_t)CLIENT_RX_BATCH * BUF_SIZE : \
+			    (size_t)CLIENT_RX_BATCH_GRO * CLIENT_RX_BUF_GRO)
+#define CLIENT_TXBUF_BYTES ((size_t)BRAID_TXB_MAX * BUF_SIZE)
 
 enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR1, SIG_USR2, SIG_N };
 
@@ -150,6 +159,22 @@ struct braid_client {
 	ev_tstamp last_auth_log;
 	struct braid_reject rej;	/* refused packets: counters and rate-limited log lines */
 	uint8_t *pkt, *plain, *framed;
+
+	/*
+	 * UDP single path, batched as the multipath data plane does: TUN reads
+	 * sealed into txbuf slots and sent by sendmmsg with UDP GSO runs
+	 * (txb, flushed at the end of each TUN read round); socket reads by
+	 * recvmmsg into rxbuf, UDP GRO messages split into their datagrams.
+	 */
+	uint8_t *rxbuf, *txbuf;
+	bool gso, gro;			/* on ufd (gso cleared if the route refuses it) */
+	struct braid_txbatch txb;
+	struct mmsghdr rxmsg[CLIENT_RX_BATCH];
+	struct iovec rxiov[CLIENT_RX_BATCH];
+	union {
+		struct cmsghdr align;
+		uint8_t b[BRAID_SOCK_GRO_CMSG];
+	} rxctl[CLIENT_RX_BATCH_GRO];
 
 	/* the management interface (client_mgmt.c), or NULL */
 	struct braid_mgmt *mg;

@@ -29,7 +29,6 @@
 #include "client/client_mptcp.h"
 #include "util/log.h"
 
-#define RX_BATCH 64
 #define TUN_BATCH 64
 
 /* ---- data channel ---- */
@@ -62,6 +61,53 @@ void client_send_ping(struct braid_client *c)
 	}
 }
 
+/* Send the UDP batch (sendmmsg, GSO runs); a datagram refused is dropped and counted, as send() was. */
+static void tx_flush(struct braid_client *c)
+{
+	unsigned int n = c->txb.n ? braid_txb_flush(&c->txb) : 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (c->txb.res[i]) {
+			c->stt.tx_dropped++;
+			continue;
+		}
+		c->stt.link_tx_pkts++;
+		c->stt.link_tx_bytes += c->txb.e[i].len;
+		c->last_tx = ev_now(c->loop);
+	}
+	c->txb.n = 0;
+}
+
+/*
+ * A framed payload read from the TUN, sealed into the next txbuf slot and
+ * queued for the batch: 0 (queued, or dropped as braid_dp_send drops it), or
+ * -EOPNOTSUPP when this link does not batch (TCP, MPTCP, multipath, not up):
+ * send it one by one.
+ */
+static int tx_queue(struct braid_client *c, const uint8_t *pl, size_t len)
+{
+	uint8_t *slot;
+	size_t olen;
+	int r;
+
+	if (c->tcp || c->ufd < 0 || c->mp || !c->sp || !c->dc || c->st != CS_UP)
+		return -EOPNOTSUPP;
+	if (c->txb.n >= BRAID_TXB_MAX)
+		tx_flush(c);
+	slot = c->txbuf + (size_t)c->txb.n * BUF_SIZE;
+	r = braid_dp_seal(c->sp, pl, len, slot, BUF_SIZE, &olen);
+	if (r == -EOPNOTSUPP)
+		return r;
+	if (r) {
+		if (r == -EOVERFLOW)
+			client_request_restart(c, "packet-id-exhausted", false);
+		return 0;
+	}
+	/* the socket is connected to c->remote: the same destination, named for the batch */
+	braid_txb_add(&c->txb, c->ufd, &c->gso, &c->remote, slot, olen);
+	return 0;
+}
+
 void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_client *c = w->data;
@@ -83,7 +129,7 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		}
 		len = read(c->tun.fd, c->plain, BUF_SIZE - 64);
 		if (len < 0)
-			return;
+			break;
 		c->stt.tun_read_pkts++;
 		c->stt.tun_read_bytes += (uint64_t)len;
 		if (c->st != CS_UP || len < 1)
@@ -92,8 +138,10 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		if (braid_payload_frame(c->framing, c->plain, (size_t)len, c->framed, BUF_SIZE,
 					&flen))
 			continue;
-		client_send_payload(c, c->framed, flen);
+		if (tx_queue(c, c->framed, flen))
+			client_send_payload(c, c->framed, flen);
 	}
+	tx_flush(c);
 }
 
 static void rx_data(struct braid_client *c, const uint8_t *pkt, size_t len)
@@ -153,6 +201,62 @@ static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
 	client_pump(c);
 }
 
+/* One datagram of a UDP read, or of a GRO message; nonzero: stop reading (restart or exit). */
+static int udp_packet(struct braid_client *c, const uint8_t *p, size_t len)
+{
+	rx_packet(c, p, len);
+	return c->restart_reason || c->exit_req;
+}
+
+/* Read the UDP socket by recvmmsg (GRO messages split); nonzero: stop (restart or exit). */
+static int udp_read(struct braid_client *c)
+{
+	int vlen = c->gro ? CLIENT_RX_BATCH_GRO : CLIENT_RX_BATCH;
+	size_t bs = c->gro ? CLIENT_RX_BUF_GRO : BUF_SIZE;
+	int n;
+
+	for (int i = 0; i < vlen; i++) {
+		c->rxiov[i].iov_base = c->rxbuf + (size_t)i * bs;
+		c->rxiov[i].iov_len = bs;
+		memset(&c->rxmsg[i], 0, sizeof(c->rxmsg[i]));
+		c->rxmsg[i].msg_hdr.msg_iov = &c->rxiov[i];
+		c->rxmsg[i].msg_hdr.msg_iovlen = 1;
+		if (c->gro) {
+			c->rxmsg[i].msg_hdr.msg_control = c->rxctl[i].b;
+			c->rxmsg[i].msg_hdr.msg_controllen = sizeof(c->rxctl[i].b);
+		}
+	}
+	do
+		n = recvmmsg(c->ufd, c->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		if (errno == ECONNREFUSED)
+			braid_dbg("UDP: connection refused (ICMP) by the server");
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const uint8_t *p = c->rxbuf + (size_t)i * bs;
+		size_t len = c->rxmsg[i].msg_len, seg = 0;
+
+		if (c->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+			c->stt.link_rx_pkts++;
+			c->stt.rx_malformed++;
+			continue;
+		}
+		if (c->gro)
+			seg = braid_sock_gro_size(&c->rxmsg[i].msg_hdr);
+		if (!seg || seg > len)
+			seg = len;
+		if (!len && udp_packet(c, p, 0))	/* an empty datagram: counted, as before */
+			return 1;
+		/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
+		for (size_t o = 0; o < len; o += seg)
+			if (udp_packet(c, p + o, len - o < seg ? len - o : seg))
+				return 1;
+	}
+	return 0;
+}
+
 void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_client *c = w->data;
@@ -183,19 +287,8 @@ void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 			client_request_restart(c, "connection-reset", false);
 			return;
 		}
-	} else {
-		for (int i = 0; i < RX_BATCH; i++) {
-			ssize_t n = recv(c->ufd, c->pkt, BUF_SIZE, MSG_DONTWAIT);
-
-			if (n < 0) {
-				if (errno == ECONNREFUSED)
-					braid_dbg("UDP: connection refused (ICMP) by the server");
-				break;
-			}
-			rx_packet(c, c->pkt, (size_t)n);
-			if (c->restart_reason || c->exit_req)
-				return;
-		}
+	} else if (udp_read(c)) {
+		return;
 	}
 	client_pump(c);
 }

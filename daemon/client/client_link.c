@@ -45,6 +45,7 @@ void client_close_link(struct braid_client *c)
 	ev_io_stop(c->loop, &c->sock_w);
 	if (c->tcp)
 		braid_tcplink_close(&c->tl);
+	c->txb.n = 0;	/* sealed for this socket: never sent on the next one */
 	if (c->ufd >= 0) {
 		close(c->ufd);
 		c->ufd = -1;

@@ -30,7 +30,7 @@ struct braid_tun {
 /* Open the device named by o->dev ("tun" = the kernel picks tunN). 0 or -errno. */
 int braid_tun_open(struct braid_tun *t, const struct braid_options *o);
 /*
- * Offloads (multipath data plane only): reopen-free, so asked for at open.
+ * Offloads (the multipath data plane, the static-key single path): asked for at open.
  * braid_tun_open_vnet() is braid_tun_open() with IFF_VNET_HDR and
  * TUNSETOFFLOAD(CSUM | TSO4 | TSO6): reads may return TCP super-packets of up
  * to 64 KiB with unfinished checksums, writes may hand the kernel coalesced

@@ -234,7 +234,7 @@ static void restart(struct braid_tunnel *t)
 		t->exit_code = 1;
 		return;
 	}
-	t->tx_n = t->tx_sent = 0;
+	t->txb.n = 0;
 	if (ev_is_active(&t->sock_w)) {
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_io_start(t->loop, &t->tun_r);
@@ -310,8 +310,8 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 	t->o = o;
 	t->fd = -1;
 	t->tun.fd = -1;
-	t->txbuf = malloc((size_t)BATCH * BUF_SIZE);
-	t->rxbuf = malloc((size_t)BATCH * BUF_SIZE);
+	t->txbuf = malloc(TXBUF_BYTES);
+	t->rxbuf = malloc(RXBUF_BYTES);
 	if (!t->txbuf || !t->rxbuf) {
 		r = -ENOMEM;
 		goto err_free;
@@ -329,6 +329,10 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 		if (r)
 			goto err_dc;
 		braid_pathset_init(&t->ps, t->fd, t->has_remote ? &remote : NULL, o->float_ok);
+		/* the offloads of the multipath data plane: UDP GSO sends, GRO receives */
+		t->gso = braid_sock_gso_ok(t->fd);
+		t->gro = braid_sock_set_gro(t->fd) == 0;
+		braid_info("UDP GSO %s, GRO %s", t->gso ? "on" : "off", t->gro ? "on" : "off");
 	} else {
 		braid_pathset_init(&t->ps, -1, NULL, false);
 		t->has_remote = o->n_remotes > 0;
@@ -336,12 +340,20 @@ int braid_tunnel_new(struct braid_tunnel **out, struct braid_options *o)
 			if (o->mp_paths[i].remote)
 				t->has_remote = true;
 	}
-	/* multipath: IFF_VNET_HDR so the data plane reads TCP super-packets and
-	 * writes coalesced ones (cfg.tun_attach) */
-	r = o->multipath ? braid_tun_open_vnet(&t->tun, o) : braid_tun_open(&t->tun, o);
+	/* IFF_VNET_HDR so the data path reads TCP super-packets and writes
+	 * coalesced ones (multipath: cfg.tun_attach; single path: tunnel_io.c) */
+	r = braid_tun_open_vnet(&t->tun, o);
 	if (r)
 		goto err_sock;
 	t->tun_open = true;
+	if (t->tun.vnet && !o->multipath) {
+		t->tunrd = malloc(BRAID_TUN_SUPER_MAX);
+		t->tungro = calloc(1, sizeof(*t->tungro));
+		if (!t->tunrd || !t->tungro) {
+			r = -ENOMEM;
+			goto err_tun;
+		}
+	}
 	r = braid_tun_configure(&t->tun, o);
 	if (!r)
 		r = braid_script_run_p2p(o, true, t->tun.name);	/* `up`, as stock: after ifconfig */
@@ -416,6 +428,8 @@ err_dc:
 err_key:
 	braid_key2_wipe(&t->key);
 err_free:
+	free(t->tungro);
+	free(t->tunrd);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);
@@ -448,8 +462,14 @@ void braid_tunnel_free(struct braid_tunnel *t)
 	braid_dc_free(t->dc);
 	braid_key2_wipe(&t->key);
 	/* packet buffers held plaintext */
-	sodium_memzero(t->txbuf, (size_t)BATCH * BUF_SIZE);
-	sodium_memzero(t->rxbuf, (size_t)BATCH * BUF_SIZE);
+	sodium_memzero(t->txbuf, TXBUF_BYTES);
+	sodium_memzero(t->rxbuf, RXBUF_BYTES);
+	if (t->tunrd)
+		sodium_memzero(t->tunrd, BRAID_TUN_SUPER_MAX);
+	if (t->tungro)
+		sodium_memzero(t->tungro, sizeof(*t->tungro));
+	free(t->tungro);
+	free(t->tunrd);
 	free(t->rxbuf);
 	free(t->txbuf);
 	free(t);

@@ -24,10 +24,16 @@
 #include "dataplane/pathset.h"
 #include "dataplane/tunstats.h"
 
-#define BATCH 32
+#define BATCH BRAID_TXB_MAX	/* datagrams per send batch and per plain recvmmsg */
 #define BUF_SIZE (BRAID_OPT_TUN_MTU_MAX + 256)
 #define TICK_S 0.25
 #define RX_ROUNDS 8		/* recvmmsg calls per wakeup, so the TUN side gets its turn */
+#define RX_BATCH_GRO 8		/* messages per recvmmsg with UDP GRO (each up to 64 KiB) */
+#define RX_BUF_GRO 65536	/* an rx buffer with UDP GRO: coalesced datagrams of one sender */
+#define TUN_READS_VNET 8	/* vnet TUN reads per wakeup (each up to 64 KiB) */
+#define TXBUF_BYTES ((size_t)BATCH * BUF_SIZE)
+#define RXBUF_BYTES ((size_t)BATCH * BUF_SIZE > (size_t)RX_BATCH_GRO * RX_BUF_GRO ? \
+		     (size_t)BATCH * BUF_SIZE : (size_t)RX_BATCH_GRO * RX_BUF_GRO)
 
 enum { SIG_TERM, SIG_INT, SIG_HUP, SIG_USR1, SIG_USR2, SIG_N };
 
@@ -65,19 +71,32 @@ struct braid_tunnel {
 
 	struct braid_tunnel_stats st;
 
-	/* TX batch: filled from the TUN, drained by sendmmsg (kept while the socket is full) */
+	/*
+	 * TX batch: filled from the TUN (one sealed datagram per txbuf slot),
+	 * sent by sendmmsg with UDP GSO runs (os/sock.h braid_txbatch); what
+	 * the full socket refused stays in txb until it drains. txpath and
+	 * txaddr are per entry of txb (peer addresses copied at add time).
+	 */
 	uint8_t *txbuf;
-	struct mmsghdr txmsg[BATCH];
-	struct iovec txiov[BATCH];
+	struct braid_txbatch txb;
 	union braid_sockaddr txaddr[BATCH];
 	int txpath[BATCH];
-	unsigned int tx_n, tx_sent;
+	bool gso;			/* UDP GSO accepted on fd (cleared if the route refuses it) */
 
-	/* RX batch */
+	/* RX batch: plain datagrams of BUF_SIZE, or with UDP GRO coalesced runs of up to 64 KiB */
 	uint8_t *rxbuf;
+	bool gro;			/* UDP GRO on fd */
 	struct mmsghdr rxmsg[BATCH];
 	struct iovec rxiov[BATCH];
 	union braid_sockaddr rxaddr[BATCH];
+	union {
+		struct cmsghdr align;
+		uint8_t b[BRAID_SOCK_GRO_CMSG];
+	} rxctl[RX_BATCH_GRO];
+
+	/* TUN offloads (tun.vnet): super-packet reads split, in-order TCP segments coalesced on write */
+	uint8_t *tunrd;			/* one vnet read: header + up to 64 KiB */
+	struct braid_tun_gro *tungro;
 
 	ev_tstamp last_auth_log, last_txerr_log;
 	uint64_t auth_since_log;

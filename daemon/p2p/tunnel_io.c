@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tunnel_io.c - the I/O of a point-to-point tunnel: single path, TUN reads
- * encrypted and sent by sendmmsg (with back-pressure), recvmmsg, peer check,
- * decryption, peer learning/float and delivery to the TUN (IP, ping, OCC
- * exit); with multipath, the role callbacks of its data path (dataplane/backend.h).
+ * (vnet super-packets split into segments) encrypted and sent by sendmmsg
+ * with UDP GSO runs (with back-pressure), recvmmsg with UDP GRO, peer
+ * check, decryption, peer learning/float and delivery to the TUN (IP
+ * coalesced into vnet super-packets, ping, OCC exit); with multipath, the
+ * role callbacks of its data path (dataplane/backend.h).
  */
 #include "p2p/tunnel_io.h"
 
@@ -43,35 +45,44 @@ void tunnel_update_mssfix(struct braid_tunnel *t)
 
 /* ---- TX ---- */
 
+/*
+ * Send the batch (sendmmsg, UDP GSO runs). What the full socket refused
+ * (EAGAIN/ENOBUFS) stays queued, in order, and TUN reads stop until the
+ * socket is writable again (back-pressure, not loss); other errors drop
+ * the datagram (counted, logged rate-limited).
+ */
 static void tx_flush(struct braid_tunnel *t)
 {
-	while (t->tx_sent < t->tx_n) {
-		int r = sendmmsg(t->fd, t->txmsg + t->tx_sent, t->tx_n - t->tx_sent, 0);
+	struct braid_txbatch *b = &t->txb;
+	unsigned int n, keep = 0;
 
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == ENOBUFS) {
-				/* back-pressure: stop reading the TUN until the socket drains */
-				ev_io_stop(t->loop, &t->tun_r);
-				ev_io_start(t->loop, &t->sock_w);
-				return;
-			}
-			t->st.link_tx_errors++;
-			if (ratelimit(&t->last_txerr_log, ev_now(t->loop)))
-				braid_warn("UDP send error: %s (packet dropped)", strerror(errno));
-			t->tx_sent++;
+	n = b->n ? braid_txb_flush(b) : 0;
+	for (unsigned int i = 0; i < n; i++) {
+		int res = b->res[i];
+
+		if (!res) {
+			braid_pathset_tx_done(&t->ps, t->txpath[i], b->e[i].len);
+			t->st.link_tx_pkts++;
+			t->st.link_tx_bytes += b->e[i].len;
+			t->last_tx = ev_now(t->loop);
 			continue;
 		}
-		for (unsigned int i = t->tx_sent; i < t->tx_sent + (unsigned int)r; i++) {
-			braid_pathset_tx_done(&t->ps, t->txpath[i], t->txiov[i].iov_len);
-			t->st.link_tx_pkts++;
-			t->st.link_tx_bytes += t->txiov[i].iov_len;
+		if (res == -EAGAIN || res == -ENOBUFS) {
+			b->e[keep] = b->e[i];	/* keep <= i: the entry and its slot stay valid */
+			t->txpath[keep] = t->txpath[i];
+			keep++;
+			continue;
 		}
-		t->tx_sent += (unsigned int)r;
-		t->last_tx = ev_now(t->loop);
+		t->st.link_tx_errors++;
+		if (ratelimit(&t->last_txerr_log, ev_now(t->loop)))
+			braid_warn("UDP send error: %s (packet dropped)", strerror(-res));
 	}
-	t->tx_n = t->tx_sent = 0;
+	b->n = keep;
+	if (keep) {
+		ev_io_stop(t->loop, &t->tun_r);
+		ev_io_start(t->loop, &t->sock_w);
+		return;
+	}
 	if (ev_is_active(&t->sock_w)) {
 		ev_io_stop(t->loop, &t->sock_w);
 		ev_io_start(t->loop, &t->tun_r);
@@ -84,24 +95,117 @@ void tunnel_sock_write_cb(struct ev_loop *loop, ev_io *w, int revents)
 	tx_flush(w->data);
 }
 
+/*
+ * One IP packet read from the TUN at buf + ov (len bytes): clamped, sealed
+ * in place and queued. -EOVERFLOW: packet-ids used up (restart asked for),
+ * stop reading; 0 otherwise (a packet dropped is counted).
+ */
+static int tx_packet(struct braid_tunnel *t, uint8_t *buf, size_t ov, size_t len)
+{
+	struct braid_txbatch *b = &t->txb;
+	unsigned int i = b->n;
+	size_t out_len;
+	int path, r;
+
+	t->st.tun_read_pkts++;
+	t->st.tun_read_bytes += (uint64_t)len;
+	if (len < 1 || ((buf[ov] >> 4) != 4 && (buf[ov] >> 4) != 6)) {
+		t->st.tx_not_ip++;
+		return 0;
+	}
+	path = braid_pathset_select(&t->ps, buf + ov, len);
+	if (path < 0) {
+		t->st.tx_no_peer++;
+		braid_dbg("%s: packet dropped: no peer address known yet", t->tun.name);
+		return 0;
+	}
+	if (braid_mssfix_apply(&t->mss, buf + ov, len))
+		t->st.mss_clamped++;
+	r = braid_dp_seal(t->sp, buf + ov, len, buf, BUF_SIZE, &out_len);
+	if (r) {
+		braid_err("encrypt failed: %s", strerror(-r));
+		if (r == -EOVERFLOW && !t->restart_reason) {
+			t->restart_reason = "packet-id-exhausted";
+			ev_break(t->loop, EVBREAK_ONE);
+		}
+		return r == -EOVERFLOW ? r : 0;
+	}
+	t->txaddr[i] = t->ps.path[path].peer;
+	t->txpath[i] = path;
+	/* all on one socket today; the batch groups by (fd, peer) if that changes */
+	braid_txb_add(b, t->ps.path[path].fd, &t->gso, &t->txaddr[i], buf, out_len);
+	return 0;
+}
+
+/* The slot of txbuf the next datagram is sealed into (the batch's next entry). */
+static uint8_t *tx_slot(struct braid_tunnel *t)
+{
+	return t->txbuf + (size_t)t->txb.n * BUF_SIZE;
+}
+
+/* Reads of a vnet TUN: each one split into the packets it stands for. */
+static void tun_read_vnet(struct braid_tunnel *t, size_t ov)
+{
+	for (int n = 0; n < TUN_READS_VNET; n++) {
+		struct braid_tun_split sp;
+		ssize_t len;
+		long seg;
+
+		len = read(t->tun.fd, t->tunrd, BRAID_TUN_SUPER_MAX);
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				braid_warn("%s: read error: %s", t->tun.name, strerror(errno));
+			return;
+		}
+		if (braid_tun_split_begin(&sp, t->tunrd, (size_t)len)) {
+			t->st.tx_not_ip++;
+			continue;
+		}
+		for (;;) {
+			uint8_t *buf;
+
+			if (t->txb.n >= BATCH) {
+				tx_flush(t);
+				if (t->txb.n) {	/* the socket is full: the rest of this read is lost */
+					t->st.link_tx_errors++;
+					return;
+				}
+			}
+			buf = tx_slot(t);
+			seg = braid_tun_split_next(&sp, buf + ov, BUF_SIZE - ov);
+			if (seg <= 0) {
+				if (seg < 0)
+					t->st.tx_not_ip++;	/* a segment over the buffer */
+				break;
+			}
+			if (tx_packet(t, buf, ov, (size_t)seg) == -EOVERFLOW)
+				return;
+		}
+	}
+}
+
 void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_tunnel *t = w->data;
 	size_t ov = braid_dc_overhead(t->dc);
-	unsigned int n = 0;
 
 	(void)loop, (void)revents;
 	if (t->mpd) {
 		braid_dp_tun_readable(t->mpd, t->tun.fd);
 		return;
 	}
-	if (t->tx_n)
+	if (t->txb.n)
 		return;
-	while (n < BATCH) {
-		uint8_t *buf = t->txbuf + (size_t)n * BUF_SIZE;
-		size_t out_len;
+	if (t->tunrd) {
+		tun_read_vnet(t, ov);
+		tx_flush(t);
+		return;
+	}
+	while (t->txb.n < BATCH) {
+		uint8_t *buf = tx_slot(t);
 		ssize_t len;
-		int path, r;
 
 		len = read(t->tun.fd, buf + ov, BUF_SIZE - ov);
 		if (len < 0) {
@@ -111,43 +215,9 @@ void tunnel_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 				braid_warn("%s: read error: %s", t->tun.name, strerror(errno));
 			break;
 		}
-		t->st.tun_read_pkts++;
-		t->st.tun_read_bytes += (uint64_t)len;
-		if (len < 1 || ((buf[ov] >> 4) != 4 && (buf[ov] >> 4) != 6)) {
-			t->st.tx_not_ip++;
-			continue;
-		}
-		path = braid_pathset_select(&t->ps, buf + ov, (size_t)len);
-		if (path < 0) {
-			t->st.tx_no_peer++;
-			braid_dbg("%s: packet dropped: no peer address known yet", t->tun.name);
-			continue;
-		}
-		if (braid_mssfix_apply(&t->mss, buf + ov, (size_t)len))
-			t->st.mss_clamped++;
-		r = braid_dp_seal(t->sp, buf + ov, (size_t)len, buf, BUF_SIZE, &out_len);
-		if (r) {
-			braid_err("encrypt failed: %s", strerror(-r));
-			if (r == -EOVERFLOW && !t->restart_reason) {
-				t->restart_reason = "packet-id-exhausted";
-				ev_break(t->loop, EVBREAK_ONE);
-			}
+		if (tx_packet(t, buf, ov, (size_t)len) == -EOVERFLOW)
 			break;
-		}
-		t->txiov[n].iov_base = buf;
-		t->txiov[n].iov_len = out_len;
-		t->txaddr[n] = t->ps.path[path].peer;
-		t->txpath[n] = path;
-		memset(&t->txmsg[n], 0, sizeof(t->txmsg[n]));
-		t->txmsg[n].msg_hdr.msg_iov = &t->txiov[n];
-		t->txmsg[n].msg_hdr.msg_iovlen = 1;
-		t->txmsg[n].msg_hdr.msg_name = &t->txaddr[n];
-		t->txmsg[n].msg_hdr.msg_namelen = braid_sockaddr_len(&t->txaddr[n]);
-		n++;
 	}
-	/* all on one socket today; with several sockets the batch is split per fd */
-	t->tx_n = n;
-	t->tx_sent = 0;
 	tx_flush(t);
 }
 
@@ -156,7 +226,7 @@ void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size
 {
 	int path = braid_pathset_select(&t->ps, pl, len);
 
-	if (path < 0 || t->tx_n)
+	if (path < 0 || t->txb.n)
 		return;
 	t->xmit_path = path;
 	braid_dp_send(t->sp, pl, len);	/* sealed, then sp_xmit */
@@ -164,11 +234,58 @@ void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size
 
 /* ---- RX ---- */
 
+/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
+static void tun_gro_flush(struct braid_tunnel *t)
+{
+	const uint8_t *p;
+	unsigned int n;
+	size_t len = braid_tun_gro_finish(t->tungro, &p, &n);
+
+	if (!len)
+		return;
+	while (write(t->tun.fd, p, len) < 0) {
+		if (errno == EINTR)
+			continue;
+		t->st.tun_write_errors += n;
+		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
+		braid_tun_gro_reset(t->tungro);
+		return;
+	}
+	t->st.tun_write_pkts += n;
+	t->st.tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * t->tungro->hl;
+	braid_tun_gro_reset(t->tungro);
+}
+
+/* One IP packet for the TUN: into the coalescer (vnet), else written at once. */
+static void tun_write(struct braid_tunnel *t, const uint8_t *ip, size_t len)
+{
+	ssize_t w;
+	int r;
+
+	if (t->tungro) {
+		r = braid_tun_gro_add(t->tungro, ip, len);
+		if (r == 0) {
+			tun_gro_flush(t);
+			r = braid_tun_gro_add(t->tungro, ip, len);
+		}
+		if (r < 0)
+			t->st.tun_write_errors++;
+		return;
+	}
+	w = write(t->tun.fd, ip, len);
+	if (w < 0) {
+		t->st.tun_write_errors++;
+		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
+		return;
+	}
+	t->st.tun_write_pkts++;
+	t->st.tun_write_bytes += len;
+}
+
 static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)
 {
 	struct braid_payload pl;
 	uint8_t *ip;
-	ssize_t w;
 
 	braid_payload_classify(BRAID_COMP_NONE, plain, plen, &pl);
 	switch (pl.kind) {
@@ -177,14 +294,7 @@ static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)
 		ip = plain + (pl.data - plain);
 		if (braid_mssfix_apply(&t->mss, ip, pl.len))
 			t->st.mss_clamped++;
-		w = write(t->tun.fd, ip, pl.len);
-		if (w < 0) {
-			t->st.tun_write_errors++;
-			braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
-			return;
-		}
-		t->st.tun_write_pkts++;
-		t->st.tun_write_bytes += pl.len;
+		tun_write(t, ip, pl.len);
 		break;
 	case BRAID_PAYLOAD_PING:
 		t->st.pings_rx++;
@@ -319,39 +429,62 @@ static void rx_one(struct braid_tunnel *t, const uint8_t *pkt, size_t len,
 void tunnel_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_tunnel *t = w->data;
+	int vlen = t->gro ? RX_BATCH_GRO : BATCH;
+	size_t bs = t->gro ? RX_BUF_GRO : BUF_SIZE;
 
 	(void)loop, (void)revents;
 	for (int round = 0; round < RX_ROUNDS; round++) {
 		int n;
 
-		for (int i = 0; i < BATCH; i++) {
-			t->rxiov[i].iov_base = t->rxbuf + (size_t)i * BUF_SIZE;
-			t->rxiov[i].iov_len = BUF_SIZE;
+		for (int i = 0; i < vlen; i++) {
+			t->rxiov[i].iov_base = t->rxbuf + (size_t)i * bs;
+			t->rxiov[i].iov_len = bs;
 			memset(&t->rxmsg[i], 0, sizeof(t->rxmsg[i]));
 			t->rxmsg[i].msg_hdr.msg_iov = &t->rxiov[i];
 			t->rxmsg[i].msg_hdr.msg_iovlen = 1;
 			t->rxmsg[i].msg_hdr.msg_name = &t->rxaddr[i];
 			t->rxmsg[i].msg_hdr.msg_namelen = sizeof(t->rxaddr[i]);
+			if (t->gro) {
+				t->rxmsg[i].msg_hdr.msg_control = t->rxctl[i].b;
+				t->rxmsg[i].msg_hdr.msg_controllen = sizeof(t->rxctl[i].b);
+			}
 		}
-		n = recvmmsg(t->fd, t->rxmsg, BATCH, MSG_DONTWAIT, NULL);
+		n = recvmmsg(t->fd, t->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
 				braid_dbg("UDP receive error: %s", strerror(errno));
-			return;
+			break;
 		}
 		for (int i = 0; i < n; i++) {
+			const uint8_t *p = t->rxbuf + (size_t)i * bs;
+			size_t len = t->rxmsg[i].msg_len, seg = 0;
+
 			if (t->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				t->st.link_rx_pkts++;
 				t->st.rx_malformed++;
 				continue;
 			}
-			rx_one(t, t->rxbuf + (size_t)i * BUF_SIZE, t->rxmsg[i].msg_len, &t->rxaddr[i]);
+			if (!len) {	/* an empty datagram: counted as malformed, as before GRO */
+				rx_one(t, p, 0, &t->rxaddr[i]);
+				continue;
+			}
+			if (t->gro)
+				seg = braid_sock_gro_size(&t->rxmsg[i].msg_hdr);
+			if (!seg || seg > len)
+				seg = len;
+			/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
+			for (size_t o = 0; o < len; o += seg)
+				rx_one(t, p + o, len - o < seg ? len - o : seg, &t->rxaddr[i]);
 		}
-		if (n < BATCH)
-			return;
+		if (t->tungro)
+			tun_gro_flush(t);
+		if (n < vlen)
+			break;
 	}
+	if (t->tungro)
+		tun_gro_flush(t);
 }
 
 /* ---- multipath hooks ---- */

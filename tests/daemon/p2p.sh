@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Two braidd peers with a stock-generated static key, over path 1 of the test bed:
-# for each cipher, ping v4 + v6 inside the tunnel and a 10 MB HTTP download whose sha256 must match;
+# for each cipher, ping v4 + v6 inside the tunnel and a 10 MB HTTP download whose sha256 must match (through
+# UDP GSO/GRO and the vnet TUN's split and coalesced super-packets, both logged on);
 # then SIGTERM: exit 0, TUN device, addresses and routes gone.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -39,6 +40,11 @@ for cipher in AES-256-GCM AES-128-GCM CHACHA20-POLY1305; do
 	[ "$(bd_stat_field "$stats" auth_failures)" = 0 ] || fail "$cipher: auth failures on a good key: $stats"
 	[ "$(bd_stat_field "$stats" tun_write)" -gt 7000 ] || fail "$cipher: cli wrote too few packets to tun: $stats"
 	grep -qF "data channel $cipher" "$TB_DIR/srv.log" || fail "$cipher: cipher not logged"
+	# the single path has the multipath plane's offloads: UDP GSO/GRO and a vnet TUN (super-packets)
+	for n in srv cli; do
+		grep -qF "UDP GSO on, GRO on" "$TB_DIR/$n.log" || fail "$cipher: $n: UDP GSO/GRO not on"
+		grep -qF "tun: no offloads" "$TB_DIR/$n.log" && fail "$cipher: $n: TUN without offloads"
+	done
 
 	bd_stop cli || fail "$cipher: cli exit code $? after SIGTERM, want 0"
 	bd_stop srv || fail "$cipher: srv exit code $? after SIGTERM, want 0"
