@@ -547,7 +547,8 @@ int braid_ctls_output(struct braid_ctls *s, int64_t now_ms, uint8_t *buf, size_t
 				break;
 			ret = braid_rel_send(&ks->rel, BRAID_OP_CONTROL_V1, chunk, n, NULL);
 			if (ret) { /* window: cannot happen after send_room, but never lose bytes */
-				ctls_ks_fail(s, ks, "control send window overflow");
+				ctls_ks_fail(s, ks, ret == -ENOMEM ? "out of memory for a control message"
+								   : "control send window overflow");
 				break;
 			}
 		}

@@ -23,6 +23,7 @@
 
 void ctls_ks_free(struct key_state *ks)
 {
+	braid_rel_free(&ks->rel);
 	braid_tls_free(ks->tls);
 	braid_km2_wipe(&ks->local);
 	braid_km2_wipe(&ks->peer);
