@@ -5,7 +5,57 @@
 #include "reliable.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <openssl/crypto.h>
+
+/* Free a slot's payload buffer (control-channel bytes: cleansed first). */
+static void drop_buf(uint8_t **buf, size_t *len)
+{
+	if (*buf) {
+		OPENSSL_cleanse(*buf, *len);
+		free(*buf);
+	}
+	*buf = NULL;
+	*len = 0;
+}
+
+/* A heap copy of len bytes (NULL for 0); -ENOMEM. */
+static int copy_buf(uint8_t **out, const uint8_t *payload, size_t len)
+{
+	*out = NULL;
+	if (!len)
+		return 0;
+	*out = malloc(len);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, payload, len);
+	return 0;
+}
+
+void braid_rel_free(struct braid_reliable *r)
+{
+	for (unsigned i = 0; i < BRAID_REL_SEND_WINDOW; i++) {
+		drop_buf(&r->tx[i].buf, &r->tx[i].len);
+		r->tx[i].used = false;
+	}
+	for (unsigned i = 0; i < BRAID_REL_RECV_WINDOW; i++) {
+		drop_buf(&r->rx[i].buf, &r->rx[i].len);
+		r->rx[i].used = false;
+	}
+}
+
+size_t braid_rel_held(const struct braid_reliable *r)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < BRAID_REL_SEND_WINDOW; i++)
+		n += r->tx[i].buf ? r->tx[i].len : 0;
+	for (unsigned i = 0; i < BRAID_REL_RECV_WINDOW; i++)
+		n += r->rx[i].buf ? r->rx[i].len : 0;
+	return n;
+}
 
 void braid_rel_init(struct braid_reliable *r, int64_t now_ms, uint32_t timeout_ms,
 		    uint32_t hand_window_ms)
@@ -40,6 +90,7 @@ int braid_rel_send(struct braid_reliable *r, uint8_t opcode, const uint8_t *payl
 		   size_t len, uint32_t *msg_pid)
 {
 	struct braid_rel_tx *t = NULL;
+	uint8_t *copy;
 
 	if (!braid_ctl_op_is_control(opcode) || opcode == BRAID_OP_ACK_V1)
 		return -EINVAL;
@@ -55,15 +106,16 @@ int braid_rel_send(struct braid_reliable *r, uint8_t opcode, const uint8_t *payl
 			t = &r->tx[i];
 	if (!t)
 		return -ENOBUFS;
-	memset(t, 0, sizeof(*t) - sizeof(t->buf));
+	if (copy_buf(&copy, payload, len))
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
 	t->used = true;
 	t->opcode = opcode;
 	t->msg_pid = r->next_tx_pid++;
 	t->timeout_ms = r->timeout_ms;
 	t->next_ms = INT64_MIN; /* due at once */
 	t->len = len;
-	if (len)
-		memcpy(t->buf, payload, len);
+	t->buf = copy;
 	if (msg_pid)
 		*msg_pid = t->msg_pid;
 	return 0;
@@ -86,6 +138,7 @@ static void process_acks(struct braid_reliable *r, const struct braid_ctl_pkt *p
 		for (unsigned i = 0; i < BRAID_REL_SEND_WINDOW; i++) {
 			if (r->tx[i].used && r->tx[i].sent && r->tx[i].msg_pid == id) {
 				r->tx[i].used = false;
+				drop_buf(&r->tx[i].buf, &r->tx[i].len);
 				hit = true;
 			}
 		}
@@ -138,11 +191,13 @@ int braid_rel_recv(struct braid_reliable *r, const struct braid_ctl_pkt *p, int6
 		r->n_acks--; /* not stored: do not ACK it */
 		return -EMSGSIZE;
 	}
+	if (copy_buf(&s->buf, p->payload, p->payload_len)) {
+		r->n_acks--; /* not stored: do not ACK it */
+		return -ENOMEM;
+	}
 	s->used = true;
 	s->opcode = p->opcode;
 	s->len = p->payload_len;
-	if (s->len)
-		memcpy(s->buf, p->payload, s->len);
 	return 0;
 }
 
@@ -160,6 +215,7 @@ int braid_rel_read(struct braid_reliable *r, uint8_t *opcode, uint8_t *out, size
 	*len = s->len;
 	*opcode = s->opcode;
 	s->used = false;
+	drop_buf(&s->buf, &s->len);
 	r->rx_expected++;
 	return 0;
 }

@@ -21,6 +21,13 @@
  * peer's sid) are the caller's; braid_rel_next() fills opcode, ACKs,
  * msg_pid and payload (pointing into the reliable struct, valid until the
  * next call).
+ *
+ * Memory: a window slot holds a heap buffer of exactly its message's length
+ * only while it is in use (a send slot until ACKed, a receive slot until
+ * read), so an idle key state (everything ACKed and read) holds no payload
+ * buffer at all (issue 16: per-session memory). braid_rel_free() releases
+ * whatever is still held; a struct given to braid_rel_init() must hold
+ * nothing (fresh, or after braid_rel_free()).
  */
 #ifndef BRAID_CTL_RELIABLE_H
 #define BRAID_CTL_RELIABLE_H
@@ -49,14 +56,14 @@ struct braid_rel_tx {
 	unsigned later_acks; /* ACKs of later ids seen since the last send */
 	unsigned n_tx;
 	size_t len;
-	uint8_t buf[BRAID_REL_MAX_PAYLOAD];
+	uint8_t *buf; /* len bytes on the heap while used (NULL when len is 0) */
 };
 
 struct braid_rel_rx {
 	bool used;
 	uint8_t opcode;
 	size_t len;
-	uint8_t buf[BRAID_REL_MAX_PAYLOAD];
+	uint8_t *buf; /* len bytes on the heap while used (NULL when len is 0) */
 };
 
 struct braid_reliable {
@@ -77,12 +84,19 @@ struct braid_reliable {
 void braid_rel_init(struct braid_reliable *r, int64_t now_ms, uint32_t timeout_ms,
 		    uint32_t hand_window_ms);
 
+/* Release every buffer still held (cleansed first); r keeps its ids and counters. */
+void braid_rel_free(struct braid_reliable *r);
+
+/* Bytes of payload buffers held now (for tests and memory accounting). */
+size_t braid_rel_held(const struct braid_reliable *r);
+
 /* Free send slots. */
 unsigned braid_rel_send_room(const struct braid_reliable *r);
 /*
  * Queue a message (reset, soft reset, CONTROL_V1/WKC payload). Gets the next
  * msg_pid (returned in *msg_pid if not NULL). -ENOBUFS: window full;
- * -EMSGSIZE: len > BRAID_REL_MAX_PAYLOAD; -EINVAL: P_ACK_V1 or not control.
+ * -EMSGSIZE: len > BRAID_REL_MAX_PAYLOAD; -EINVAL: P_ACK_V1 or not control;
+ * -ENOMEM: no memory for the payload (nothing queued).
  */
 int braid_rel_send(struct braid_reliable *r, uint8_t opcode, const uint8_t *payload,
 		   size_t len, uint32_t *msg_pid);
@@ -92,7 +106,8 @@ int braid_rel_send(struct braid_reliable *r, uint8_t opcode, const uint8_t *payl
  * send slots, its message (if any) is stored for reading and an ACK is owed.
  * 0 if accepted or a duplicate (re-ACKed); -ERANGE: msg_pid beyond the
  * receive window (dropped, not ACKed); -ENOBUFS: no room to owe another ACK
- * (dropped; the peer retransmits).
+ * (dropped; the peer retransmits); -ENOMEM: no memory to store the message
+ * (dropped, not ACKed; the peer retransmits).
  */
 int braid_rel_recv(struct braid_reliable *r, const struct braid_ctl_pkt *p, int64_t now_ms);
 

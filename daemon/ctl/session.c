@@ -235,6 +235,10 @@ int braid_ctls_new(struct braid_ctls **out, const struct braid_ctls_config *cfg,
 	}
 	if (!s->server) {
 		ks = ctls_ks_alloc(s, 0, now_ms);
+		if (!ks) {
+			braid_ctls_free(s);
+			return -ENOMEM;
+		}
 		braid_rel_send(&ks->rel, BRAID_OP_HARD_RESET_CLIENT_V2, NULL, 0, NULL);
 		ks->initiator = true;
 	}
@@ -268,6 +272,10 @@ int braid_ctls_new_accepted(struct braid_ctls **out, const struct braid_ctls_con
 	else if (s->wrap == BRAID_CTLS_WRAP_CRYPT)
 		braid_tls_crypt_set_tx(&s->tc, 2, wrap_tx_time);
 	ks = ctls_ks_alloc(s, 0, now_ms);
+	if (!ks) {
+		braid_ctls_free(s);
+		return -ENOMEM;
+	}
 	/* both resets (msg_pid 0 each way) happened statelessly */
 	ks->rel.next_tx_pid = 1;
 	ks->rel.rx_expected = 1;
@@ -547,7 +555,8 @@ int braid_ctls_output(struct braid_ctls *s, int64_t now_ms, uint8_t *buf, size_t
 				break;
 			ret = braid_rel_send(&ks->rel, BRAID_OP_CONTROL_V1, chunk, n, NULL);
 			if (ret) { /* window: cannot happen after send_room, but never lose bytes */
-				ctls_ks_fail(s, ks, "control send window overflow");
+				ctls_ks_fail(s, ks, ret == -ENOMEM ? "out of memory for a control message"
+								   : "control send window overflow");
 				break;
 			}
 		}
@@ -616,28 +625,28 @@ const char *braid_ctls_peer_options(const struct braid_ctls *s)
 {
 	const struct key_state *ks = ctls_ks_primary_c(s);
 
-	return ks ? ks->peer.options : "";
+	return ks ? ks->km->peer.options : "";
 }
 
 const char *braid_ctls_peer_info(const struct braid_ctls *s)
 {
 	const struct key_state *ks = ctls_ks_primary_c(s);
 
-	return ks ? ks->peer.peer_info : "";
+	return ks ? ks->km->peer.peer_info : "";
 }
 
 const char *braid_ctls_peer_username(const struct braid_ctls *s)
 {
 	const struct key_state *ks = ctls_ks_primary_c(s);
 
-	return ks ? ks->peer.username : "";
+	return ks ? ks->km->peer.username : "";
 }
 
 const char *braid_ctls_peer_password(const struct braid_ctls *s)
 {
 	const struct key_state *ks = ctls_ks_primary_c(s);
 
-	return ks ? ks->peer.password : "";
+	return ks ? ks->km->peer.password : "";
 }
 
 const char *braid_ctls_peer_cn(const struct braid_ctls *s)

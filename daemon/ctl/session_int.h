@@ -22,6 +22,11 @@
 
 enum ks_state { KS_FREE = 0, KS_PRE_START, KS_TLS, KS_KM2, KS_READY, KS_LAME };
 
+/* The key-method-2 messages of a key state: on the heap while the key state is in use. */
+struct ks_km2 {
+	struct braid_km2 local, peer;
+};
+
 struct key_state {
 	enum ks_state state;
 	uint8_t key_id;
@@ -30,7 +35,7 @@ struct key_state {
 	bool km2_sent, km2_recv;
 	struct braid_reliable rel;
 	struct braid_tls *tls;
-	struct braid_km2 local, peer;
+	struct ks_km2 *km;   /* allocated with the key state, freed when it retires */
 	int64_t start_ms, ready_ms, expire_ms;
 	uint64_t ready_seq; /* order of becoming READY (newest = primary) */
 };

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -23,9 +24,13 @@
 
 void ctls_ks_free(struct key_state *ks)
 {
+	braid_rel_free(&ks->rel);
 	braid_tls_free(ks->tls);
-	braid_km2_wipe(&ks->local);
-	braid_km2_wipe(&ks->peer);
+	if (ks->km) {
+		braid_km2_wipe(&ks->km->local);
+		braid_km2_wipe(&ks->km->peer);
+		free(ks->km);
+	}
 	OPENSSL_cleanse(ks, sizeof(*ks));
 	ks->state = KS_FREE;
 }
@@ -70,6 +75,9 @@ struct key_state *ctls_ks_alloc(struct braid_ctls *s, uint8_t key_id, int64_t no
 		if (ks->state != KS_FREE)
 			continue;
 		memset(ks, 0, sizeof(*ks));
+		ks->km = calloc(1, sizeof(*ks->km));
+		if (!ks->km)
+			return NULL;
 		ks->state = KS_PRE_START;
 		ks->key_id = key_id;
 		ks->start_ms = now_ms;
@@ -117,24 +125,24 @@ static int send_km2(struct braid_ctls *s, struct key_state *ks)
 	size_t len = 0;
 	int ret;
 
-	ret = braid_km2_randomize(&ks->local, !s->server);
+	ret = braid_km2_randomize(&ks->km->local, !s->server);
 	if (ret)
 		return ret;
-	snprintf(ks->local.options, sizeof(ks->local.options), "%s", s->options);
+	snprintf(ks->km->local.options, sizeof(ks->km->local.options), "%s", s->options);
 	if (!s->server) {
-		snprintf(ks->local.username, sizeof(ks->local.username), "%s",
+		snprintf(ks->km->local.username, sizeof(ks->km->local.username), "%s",
 			 s->username ? s->username : "");
-		snprintf(ks->local.password, sizeof(ks->local.password), "%s",
+		snprintf(ks->km->local.password, sizeof(ks->km->local.password), "%s",
 			 s->password ? s->password : "");
-		snprintf(ks->local.peer_info, sizeof(ks->local.peer_info), "%s",
+		snprintf(ks->km->local.peer_info, sizeof(ks->km->local.peer_info), "%s",
 			 s->peer_info ? s->peer_info : "");
 	}
-	ret = braid_km2_build(&ks->local, buf, sizeof(buf), &len);
+	ret = braid_km2_build(&ks->km->local, buf, sizeof(buf), &len);
 	if (!ret)
 		ret = braid_tls_write_record(ks->tls, buf, len);
 	OPENSSL_cleanse(buf, sizeof(buf));
 	/* only the randoms are needed from now on */
-	OPENSSL_cleanse(ks->local.password, sizeof(ks->local.password));
+	OPENSSL_cleanse(ks->km->local.password, sizeof(ks->km->local.password));
 	if (!ret)
 		ks->km2_sent = true;
 	return ret;
@@ -213,7 +221,7 @@ void ctls_ks_progress(struct braid_ctls *s, struct key_state *ks, int64_t now_ms
 			return;
 		}
 		if (!ks->km2_recv) {
-			ret = braid_km2_parse(rec, len, s->server, &ks->peer, &why);
+			ret = braid_km2_parse(rec, len, s->server, &ks->km->peer, &why);
 			OPENSSL_cleanse(rec, sizeof(rec));
 			if (ret) {
 				char m[200];
@@ -276,8 +284,8 @@ int ctls_derive(struct braid_ctls *s, unsigned key_id, enum braid_ctls_kdf metho
 		return braid_tls_ekm(ks->tls, out);
 	if (method != BRAID_CTLS_KDF_PRF)
 		return -EINVAL;
-	c = s->server ? &ks->peer : &ks->local;
-	sv = s->server ? &ks->local : &ks->peer;
+	c = s->server ? &ks->km->peer : &ks->km->local;
+	sv = s->server ? &ks->km->local : &ks->km->peer;
 	memcpy(in.pre_master, c->pre_master, sizeof(in.pre_master));
 	memcpy(in.client_random1, c->random1, sizeof(in.client_random1));
 	memcpy(in.client_random2, c->random2, sizeof(in.client_random2));

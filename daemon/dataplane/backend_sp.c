@@ -9,6 +9,12 @@
  * through role->rx_drop with the reason (the role counts and words it, as
  * stock does for its mode). Keys live in the data channel, so key_install
  * and key_remove have nothing to do here; there is no path table.
+ *
+ * Memory (issue 16): a session holds no packet buffer. The sealed packet and
+ * the opened one live in buffers of the calling thread, shared by all its
+ * sessions (a gateway holds thousands); a nested use (deliver sends on
+ * another session, or anything re-entering) takes a heap buffer for that
+ * call. The opened plaintext is wiped after delivery.
  */
 #include "dataplane/backend_sp.h"
 
@@ -30,9 +36,34 @@ struct sp_dp {
 	struct braid_dp_role role;
 	struct braid_dc *dc;
 	struct braid_tunnel_stats st;
-	uint8_t tx[SP_BUF];		/* the packet being sealed */
-	uint8_t rx[SP_BUF];		/* the packet being opened (deliver may send) */
 };
+
+/* One scratch buffer per thread and direction; busy while a call uses it. */
+struct sp_scratch {
+	bool busy;
+	uint8_t b[SP_BUF];
+};
+static _Thread_local struct sp_scratch sp_tx, sp_rx;
+
+/* The thread's buffer, or a heap one when it is in use further up the stack (NULL: -ENOMEM). */
+static uint8_t *scratch_get(struct sp_scratch *sc)
+{
+	if (!sc->busy) {
+		sc->busy = true;
+		return sc->b;
+	}
+	return malloc(SP_BUF);
+}
+
+static void scratch_put(struct sp_scratch *sc, uint8_t *b, size_t wipe)
+{
+	if (wipe)
+		sodium_memzero(b, wipe);
+	if (b == sc->b)
+		sc->busy = false;
+	else
+		free(b);
+}
 
 static struct sp_dp *S(const struct braid_dp *dp)
 {
@@ -66,20 +97,26 @@ static int sp_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 
 static void sp_close(struct braid_dp *dp)
 {
-	sodium_memzero(S(dp), sizeof(struct sp_dp));	/* the buffers held plaintext */
+	sodium_memzero(S(dp), sizeof(struct sp_dp));
 	free(S(dp));
 }
 
 static int sp_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 {
 	struct sp_dp *s = S(dp);
+	uint8_t *tx = scratch_get(&sp_tx);
 	size_t olen;
 	int r;
 
-	r = braid_dc_encrypt(s->dc, p, len, s->tx, sizeof(s->tx), &olen, NULL);
-	if (r)
+	if (!tx)
+		return -ENOMEM;
+	r = braid_dc_encrypt(s->dc, p, len, tx, SP_BUF, &olen, NULL);
+	if (r) {
+		scratch_put(&sp_tx, tx, 0);
 		return r;
-	r = s->role.xmit(s->role.user, s->tx, olen);
+	}
+	r = s->role.xmit(s->role.user, tx, olen);
+	scratch_put(&sp_tx, tx, 0);	/* ciphertext only */
 	if (r) {
 		s->st.link_tx_errors++;
 		return r;
@@ -104,12 +141,22 @@ static void sp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
 	struct braid_dc_rx_info info;
 	size_t plen;
 	char a[80];
+	uint8_t *rx;
 	int r;
 
 	s->st.link_rx_pkts++;
 	s->st.link_rx_bytes += len;
-	r = braid_dc_decrypt(s->dc, pkt, len, mono_sec(), s->rx, sizeof(s->rx), &plen, &info);
+	rx = scratch_get(&sp_rx);
+	if (!rx) {
+		s->st.rx_malformed++;	/* not opened: counted and worded as a drop */
+		if (s->role.rx_drop)
+			s->role.rx_drop(s->role.user, -ENOMEM, pkt, len, from);
+		return;
+	}
+	plen = 0;
+	r = braid_dc_decrypt(s->dc, pkt, len, mono_sec(), rx, SP_BUF, &plen, &info);
 	if (r) {
+		scratch_put(&sp_rx, rx, len < SP_BUF ? len : SP_BUF); /* what a failed open may have written */
 		if (r == -EBADMSG)
 			s->st.rx_auth_failures++;
 		else if (r == -EALREADY || r == -ESTALE)
@@ -124,11 +171,14 @@ static void sp_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
 		braid_info("the peer restarted (new packet-id sequence from %s)",
 			   from ? braid_sockaddr_str(from, a, sizeof(a)) : "the stream");
 	/* authenticated from here on: only now may the role learn or move its peer */
-	if (s->role.rx_auth && s->role.rx_auth(s->role.user, from, len))
+	if (s->role.rx_auth && s->role.rx_auth(s->role.user, from, len)) {
+		scratch_put(&sp_rx, rx, plen);
 		return;
+	}
 	if (s->role.activity)
 		s->role.activity(s->role.user, true);
-	s->role.deliver(s->role.user, s->rx, plen);
+	s->role.deliver(s->role.user, rx, plen);
+	scratch_put(&sp_rx, rx, plen);	/* the plaintext */
 }
 
 static void sp_stats(const struct braid_dp *dp, struct braid_tunnel_stats *st)

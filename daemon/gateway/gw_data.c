@@ -197,7 +197,9 @@ void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union
 		 * checks it (2.6 blocks in the script, so its packets wait in the socket):
 		 * keep them until the answer.
 		 */
-		if (c->n_held < GW_HELD_MAX) {
+		if (!c->held)
+			c->held = calloc(GW_HELD_MAX, sizeof(*c->held));
+		if (c->held && c->n_held < GW_HELD_MAX) {
 			struct gw_held *h = &c->held[c->n_held];
 
 			h->p = malloc(len);
@@ -217,11 +219,13 @@ void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union
 
 void braid_gw_release_held(struct gw_client *c, bool deliver)
 {
+	struct gw_held *held = c->held;	/* a packet held meanwhile starts a new array */
 	unsigned n = c->n_held;
 
+	c->held = NULL;
 	c->n_held = 0;
 	for (unsigned i = 0; i < n; i++) {
-		struct gw_held *h = &c->held[i];
+		struct gw_held *h = &held[i];
 
 		if (deliver && !c->dead && h->len <= BUF_SIZE - HEADROOM) {
 			memcpy(c->g->buf + HEADROOM, h->p, h->len);
@@ -230,6 +234,7 @@ void braid_gw_release_held(struct gw_client *c, bool deliver)
 		free(h->p);
 		h->p = NULL;
 	}
+	free(held);
 }
 
 void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)

@@ -209,6 +209,8 @@ static void client_free(struct gw_client *c)
 		c->held[i].p = NULL;
 	}
 	c->n_held = 0;
+	free(c->held);
+	c->held = NULL;
 	braid_ctls_free(c->ctl);
 	braid_gw_mp_stop(c);
 	braid_dp_close(c->sp);	/* before the data channel it uses */

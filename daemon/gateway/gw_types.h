@@ -114,7 +114,7 @@ struct gw_client {
 		size_t len;
 		union braid_sockaddr from;
 		bool has_from;
-	} held[GW_HELD_MAX];
+	} *held;			/* GW_HELD_MAX of them, allocated at the first one held */
 	unsigned n_held;
 	bool cc_running;		/* the script in `as` is client-connect (else auth) */
 	bool was_active;		/* client-disconnect runs for these */

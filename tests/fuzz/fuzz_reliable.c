@@ -22,7 +22,7 @@
 #include "fuzz_common.h"
 #include "reliable.h"
 
-static struct braid_reliable rel;	/* 26 KB: static, not on the stack */
+static struct braid_reliable rel;
 
 static void check_out(const struct braid_ctl_pkt *p)
 {
@@ -102,6 +102,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		FZ_ASSERT(braid_rel_send_room(&rel) <= BRAID_REL_SEND_WINDOW);
 		FZ_ASSERT(rel.n_acks <= BRAID_CTL_ACK_MAX);
+		FZ_ASSERT(braid_rel_held(&rel) <= (BRAID_REL_SEND_WINDOW + BRAID_REL_RECV_WINDOW) *
+						  BRAID_REL_MAX_PAYLOAD);
 	}
+	braid_rel_free(&rel);
+	FZ_ASSERT(braid_rel_held(&rel) == 0);
 	return 0;
 }

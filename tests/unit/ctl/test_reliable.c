@@ -91,6 +91,67 @@ static void test_windows_and_timers(void)
 	CHECK_EQ(braid_rel_expired(&a, 60000), -ETIMEDOUT);
 	braid_rel_handshake_done(&a);
 	CHECK_EQ(braid_rel_expired(&a, 60000), 0);
+	/* a holds ids 0..2 (4 bytes each, unACKed), b holds id 3 (stored, unread) */
+	CHECK_EQ(braid_rel_held(&a), 12);
+	CHECK_EQ(braid_rel_held(&b), 4);
+	braid_rel_free(&a);
+	braid_rel_free(&b);
+	CHECK_EQ(braid_rel_held(&a), 0);
+	CHECK_EQ(braid_rel_held(&b), 0);
+	CHECK_EQ(braid_rel_send_room(&a), 6);
+}
+
+/*
+ * Memory follows use: a message's buffer (its exact length) lives while it is
+ * unACKed (sender) or unread (receiver); an idle pair holds nothing.
+ */
+static void test_buffers_follow_use(void)
+{
+	struct braid_reliable a, b;
+	struct braid_ctl_pkt p, ack;
+	uint8_t msg[BRAID_REL_MAX_PAYLOAD], out[BRAID_REL_MAX_PAYLOAD], op;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)(i * 7);
+	braid_rel_init(&a, 0, 0, 0);
+	braid_rel_init(&b, 0, 0, 0);
+	CHECK_EQ(braid_rel_held(&a), 0);
+	CHECK_EQ(braid_rel_send(&a, BRAID_OP_HARD_RESET_CLIENT_V2, NULL, 0, NULL), 0);
+	CHECK_EQ(braid_rel_send(&a, BRAID_OP_CONTROL_V1, msg, 1000, NULL), 0);
+	CHECK_EQ(braid_rel_send(&a, BRAID_OP_CONTROL_V1, msg, BRAID_REL_MAX_PAYLOAD, NULL), 0);
+	CHECK_EQ(braid_rel_held(&a), 1000 + BRAID_REL_MAX_PAYLOAD);
+	/* the sender's copy is its own: changing msg afterwards changes nothing sent */
+	msg[0] ^= 0xff;
+	for (unsigned i = 0; i < 3; i++) {
+		CHECK_EQ(braid_rel_next(&a, 0, &p), 0);
+		CHECK_EQ(braid_rel_recv(&b, &p, 0), 0);
+	}
+	CHECK_EQ(braid_rel_held(&b), 1000 + BRAID_REL_MAX_PAYLOAD);
+	CHECK_EQ(braid_rel_read(&b, &op, out, sizeof(out), &n), 0);
+	CHECK_EQ(n, 0);
+	CHECK_EQ(braid_rel_read(&b, &op, out, 10, &n), -ENOBUFS); /* stays */
+	CHECK_EQ(braid_rel_held(&b), 1000 + BRAID_REL_MAX_PAYLOAD);
+	CHECK_EQ(braid_rel_read(&b, &op, out, sizeof(out), &n), 0);
+	CHECK_EQ(n, 1000);
+	CHECK_EQ(out[0], 0);
+	CHECK_EQ(out[999], (uint8_t)(999 * 7));
+	CHECK_EQ(braid_rel_held(&b), BRAID_REL_MAX_PAYLOAD);
+	CHECK_EQ(braid_rel_read(&b, &op, out, sizeof(out), &n), 0);
+	CHECK_EQ(n, BRAID_REL_MAX_PAYLOAD);
+	CHECK_EQ(braid_rel_held(&b), 0);
+	/* the ACKs (ids 0..2) free the sender's buffers */
+	CHECK_EQ(braid_rel_next(&b, 0, &ack), 0);
+	CHECK_EQ(ack.n_acks, 3);
+	CHECK_EQ(braid_rel_recv(&a, &ack, 10), 0);
+	CHECK(braid_rel_all_acked(&a));
+	CHECK_EQ(braid_rel_held(&a), 0);
+	/* idle: nothing to send, nothing held; a later message allocates again */
+	CHECK_EQ(braid_rel_next(&a, 10, &p), -EAGAIN);
+	CHECK_EQ(braid_rel_send(&a, BRAID_OP_CONTROL_V1, msg, 5, NULL), 0);
+	CHECK_EQ(braid_rel_held(&a), 5);
+	braid_rel_free(&a);
+	braid_rel_free(&b);
 }
 
 /* ---- lossy, reordering link ---- */
@@ -195,6 +256,9 @@ static void test_lossy_link(void)
 	CHECK_EQ(bad_order, 0);
 	CHECK(braid_rel_all_acked(&ep[0]));
 	CHECK(braid_rel_all_acked(&ep[1]));
+	/* everything ACKed and read: no buffer left on either side */
+	CHECK_EQ(braid_rel_held(&ep[0]), 0);
+	CHECK_EQ(braid_rel_held(&ep[1]), 0);
 	CHECK(ep[0].n_retransmits > 0);
 	CHECK(n_lost > 0);
 	fprintf(stderr, "lossy link: %llu packets sent, %llu lost, retransmits %llu/%llu, "
@@ -207,6 +271,7 @@ static void test_lossy_link(void)
 int main(void)
 {
 	test_windows_and_timers();
+	test_buffers_follow_use();
 	test_lossy_link();
 	CHECK_DONE();
 }
