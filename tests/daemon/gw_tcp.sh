@@ -49,8 +49,12 @@ for wrap in tls-auth tls-crypt; do
 	gw_stop_client 1
 	gw_wait "$GW_DIR/server.log" "client removed (peer-id 0): connection closed by the client" 5 ||
 		gw_fail "$wrap: closing the TCP connection did not remove the client"
-	sleep 1.2
-	grep -q "^CLIENT_LIST," "$GW_DIR/status.txt" && gw_fail "$wrap: removed client still in the status file"
+	# the status file is rewritten once a second: give a loaded host a few rewrites
+	for ((k = 0; k < 50; k++)); do
+		grep -q "^CLIENT_LIST," "$GW_DIR/status.txt" || break
+		sleep 0.1
+	done
+	grep -q "^CLIENT_LIST," "$GW_DIR/status.txt" && gw_fail "$wrap: removed client still in the status file after 5 s"
 	gw_stop_server
 	echo "ok: tcp / $wrap"
 done
