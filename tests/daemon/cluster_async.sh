@@ -12,28 +12,13 @@
 # cluster stats.
 set -uo pipefail
 source "$(dirname "$0")/gw_lib.sh"
+source "$(dirname "$0")/etcd_lib.sh"
 gw_require
-for t in etcd nft; do command -v "$t" >/dev/null || gw_fail "$t not installed (packaging/install-deps.sh)"; done
+for t in etcd nft jq; do command -v "$t" >/dev/null || gw_fail "$t not installed (packaging/install-deps.sh)"; done
 gw_setup 2
-ip netns exec "$GW_NS" etcd --name ca --data-dir "$GW_DIR/etcd" --listen-client-urls http://127.0.0.1:2379 \
-	--advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:2380 \
-	--initial-advertise-peer-urls http://127.0.0.1:2380 --initial-cluster ca=http://127.0.0.1:2380 \
-	>"$GW_DIR/etcd.log" 2>&1 &
-GW_PIDS+=("$!")
-for ((i = 0; i < 100; i++)); do
-	ip netns exec "$GW_NS" curl -sf --max-time 1 -X POST http://127.0.0.1:2379/v3/maintenance/status -d '{}' \
-		>/dev/null && break
-	sleep 0.1
-done
-[ $i -lt 100 ] || gw_fail "etcd did not start: $(tail -n 5 "$GW_DIR/etcd.log")"
-etcd_get() {
-	local k
-	k=$(printf '%s' "$1" | base64 -w0)
-	ip netns exec "$GW_NS" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/range \
-		-d "{\"key\":\"$k\"}" | python3 -c 'import sys, json, base64
-kv = json.load(sys.stdin).get("kvs") or [{}]
-print(base64.b64decode(kv[0].get("value", "")).decode())'
-}
+etcd_start "$GW_NS" "$GW_DIR" http://127.0.0.1:2379 http://127.0.0.1:2379 ||
+	gw_fail "etcd did not start: $(tail -n 5 "$GW_DIR/etcd.log")"
+GW_PIDS+=("$ETCD_PID")
 
 gw_server_conf "cluster-etcd http://127.0.0.1:2379" "cluster-ttl 10"
 gw_start_server

@@ -20,6 +20,7 @@
 # its serial under braid/revoked/ → refused at connect; unrevoked, its braid/ccd/client3 entry fixes
 # its address; revoked again → dropped at a live reload. A gateway whose lease is revoked stops; SIGTERM revokes a gateway's lease (its keys leave etcd at once).
 source "$(dirname "$0")/../lib/pki.sh"
+source "$(dirname "$0")/etcd_lib.sh"
 BRAIDD=${BRAIDD:-$BRAID_BIN_DIR/braidd}
 LB_SH=$(cd "$(dirname "$0")/../tools/lb" && pwd)/braid-lb.sh
 ID=$$
@@ -58,20 +59,6 @@ waitfor() { # FILE TEXT SECONDS
 		sleep 0.05
 	done
 	return 1
-}
-etcd_get() { # KEY -> value (empty if absent)
-	local k
-	k=$(printf %s "$1" | base64 -w0)
-	ip netns exec "$LB" curl -s --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/range -d "{\"key\":\"$k\"}" |
-		jq -r '.kvs[0].value // empty' | base64 -d
-}
-etcd_put() { # KEY VALUE
-	ip netns exec "$LB" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/put \
-		-d "{\"key\":\"$(printf %s "$1" | base64 -w0)\",\"value\":\"$(printf %s "$2" | base64 -w0)\"}" >/dev/null
-}
-etcd_del() { # KEY
-	ip netns exec "$LB" curl -sf --max-time 2 -X POST http://127.0.0.1:2379/v3/kv/deleterange \
-		-d "{\"key\":\"$(printf %s "$1" | base64 -w0)\"}" >/dev/null
 }
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (network namespaces)"; exit 77; }
@@ -119,17 +106,8 @@ for n in "$G1" "$G2"; do
 done
 
 # --- etcd in the balancer's namespace (reachable from the gateways at 10.77.N.1:2379)
-ip netns exec "$LB" etcd --name cl --data-dir "$DIR/etcd" --listen-client-urls http://0.0.0.0:2379 \
-	--advertise-client-urls http://10.77.1.1:2379 --listen-peer-urls http://127.0.0.1:2380 \
-	--initial-advertise-peer-urls http://127.0.0.1:2380 --initial-cluster cl=http://127.0.0.1:2380 \
-	>"$DIR/etcd.log" 2>&1 &
-PIDS+=("$!")
-for ((i = 0; i < 100; i++)); do
-	ip netns exec "$LB" curl -sf --max-time 1 -X POST http://127.0.0.1:2379/v3/maintenance/status -d '{}' \
-		>/dev/null && break
-	sleep 0.1
-done
-[ $i -lt 100 ] || fail "etcd did not start"
+etcd_start "$LB" "$DIR" http://0.0.0.0:2379 http://10.77.1.1:2379 || fail "etcd did not start"
+PIDS+=("$ETCD_PID")
 
 # --- the balancer
 "$LB_SH" setup "$LB" $VIP 1194 1=10.77.1.2 2=10.77.2.2 || fail "braid-lb setup"
