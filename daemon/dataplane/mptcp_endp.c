@@ -313,6 +313,12 @@ static void pm_event(const struct braid_mptcp_pm_msg *ev, void *arg)
 	}
 	braid_mptcp_endp_str(&ev->saddr, s, sizeof(s));
 	braid_mptcp_endp_str(&ev->daddr, d, sizeof(d));
+	if (!path && !m->n && ev->cmd == BRAID_MPTCP_EV_SUB_PRIORITY) {
+		/* events only (a gateway without mp-path): a peer's MP_PRIO is rare and worth a line */
+		braid_info("MPTCP: subflow %s -> %s priority changed (token %08x%s)", s, d, ev->token,
+			   ev->backup ? ", backup" : "");
+		return;
+	}
 	if (!path) {
 		braid_dbg("MPTCP: subflow %s -> %s %s (token %08x, not a configured path)", s, d, what,
 			  ev->token);
@@ -436,6 +442,46 @@ static void actors_start(struct braid_mptcp_endps *m)
 		braid_info("MPTCP: eBPF subflow actors attached to this process's cgroup");
 }
 
+/*
+ * A gateway without mp-path lines: only the path manager's events (its
+ * clients' MP_PRIO and subflows in the status, mptcp_prio.h); no endpoints,
+ * limits, pm_type, actors. Problems logged, *out left NULL. 0 or -ENOMEM.
+ */
+static int events_only(struct braid_mptcp_endps **out, struct ev_loop *loop)
+{
+	struct braid_mptcp_endps *m = calloc(1, sizeof(*m));
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	m->loop = loop;
+	m->server = true;
+	m->nl_fd = -1;
+	m->old_pm_type = -1;
+	ev_timer_init(&m->debounce, debounce_cb, DEBOUNCE_S, 0.);
+	m->debounce.data = m;
+	r = braid_mptcp_pm_open(&m->pm);
+	if (!r) {
+		m->ev_fd = braid_mptcp_pm_events_open(m->pm);
+		r = m->ev_fd < 0 ? m->ev_fd : 0;
+	}
+	if (r) {
+		braid_warn("MPTCP: the clients' subflow events are not followed (the kernel's "
+			   "mptcp_pm netlink family: %s): their backup flags are not in the status",
+			   strerror(-r));
+		braid_mptcp_pm_close(m->pm);
+		free(m);
+		return 0;
+	}
+	ev_io_init(&m->ev_r, pm_ev_cb, m->ev_fd, EV_READ);
+	m->ev_r.data = m;
+	ev_io_start(loop, &m->ev_r);
+	braid_info("MPTCP: following the path manager's events (no mp-path lines: no endpoints)");
+	current = m;
+	*out = m;
+	return 0;
+}
+
 int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop,
 			    const struct braid_options *o, bool server, uint16_t signal_port)
 {
@@ -443,10 +489,12 @@ int braid_mptcp_endps_start(struct braid_mptcp_endps **out, struct ev_loop *loop
 	int r;
 
 	*out = NULL;
-	if (!o->mptcp_paths || !o->n_mp_paths)
+	if (!o->mptcp_paths || (!o->n_mp_paths && !server))
 		return 0;
 	if (o->mptcp == BRAID_OPT_MPTCP_AUTO && braid_mptcp_sysctl_enabled() != 1)
 		return 0;	/* plain TCP: said where the socket is opened */
+	if (!o->n_mp_paths)
+		return events_only(out, loop);
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;

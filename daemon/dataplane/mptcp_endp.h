@@ -39,7 +39,9 @@
 struct braid_mptcp_endps;
 
 /*
- * Start when o->mptcp_paths and o has mp-path lines (else *out = NULL and 0).
+ * Start when o->mptcp_paths and o has mp-path lines (else *out = NULL and 0;
+ * a gateway without mp-path lines: the path manager's events only, for its
+ * clients' MP_PRIO in the status, nothing else changed in the namespace).
  * signal_port (a gateway whose listener is bound to one address): the
  * signal endpoints carry it, so the kernel listens there for the joins (a
  * listener on the wildcard address takes them itself: 0).

@@ -117,7 +117,7 @@ int braid_mptcp_pm_subflow_destroy(struct braid_mptcp_pm *pm, uint32_t token,
 /*
  * The userspace path manager, one subflow of connection token: backup or
  * not (SET_FLAGS with the token, the subflow's local address and port as
- * ADDR and its remote address and port as ADDR_REMOTE; Linux 6.0+).
+ * ADDR and its remote address and port as ADDR_REMOTE; Linux 5.19+, run on 6.1).
  * The kernel sends MP_PRIO on that subflow, so the peer stops (or resumes)
  * sending on it; this side's scheduler follows too. -EINVAL: no such
  * subflow, not a userspace-PM connection, or a kernel without it.

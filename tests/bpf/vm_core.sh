@@ -7,6 +7,7 @@
 # the test (load with CO-RE relocations, attach to a cgroup, an MPTCP and a plain TCP connection, exactly the
 # MPTCP ends counted, detach) and prints its exit status on the serial console. Bounded by VM_TIMEOUT (240 s).
 # The same harness runs bpf_test_reuseport_peerid (bpf/reuseport_peerid.bpf.c, issue 16) on 6.1.
+# And tests/daemon/mptcp_setprio_probe (the userspace PM's SET_FLAGS by token, MP_PRIO received; no BPF).
 # Usage: vm_core.sh TEST_BINARY
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -7,6 +7,9 @@
 # carrying >= 20 % (status telemetry); path 2's link down: its subflow destroyed (logged), the status row of
 # 10.2.1.2 "failed" (from the path manager's closed event), the session alive; link up: the subflow re-created,
 # the row active again and path 2 carries data of a second verified download; pm_type restored at exit.
+# The gateway has no mp-path lines: it follows the path manager's events only (logged, no endpoints): after
+# `braidctl set path 10.2.1.2 backup` on the client (MP_PRIO) its `braidctl paths` row of that subflow says
+# `up,backup` and the priority change is logged; `active` again: `up`.
 set -uo pipefail
 TM_BLOB_BYTES=8388608
 source "$(dirname "$0")/mptcp_lib.sh"
@@ -20,7 +23,13 @@ wait_row() { # ADDR STATE SECONDS
 	return 1
 }
 
-mt_gateway gw
+gw_row() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths | awk -v a="$1:" 'index($4, a) == 1 { print $5 }'; }
+wait_gw_row() { # ADDR STATE SECONDS
+	for _ in $(seq 1 $(($3 * 10))); do [ "$(gw_row "$1")" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+mt_gateway gw "control-socket $TB_DIR/gw.ctl"
 mt_client cli "mp-path c1" "mp-path c2" "mptcp-pm userspace" "control-socket $TB_DIR/cli.ctl"
 bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
 grep -q "MPTCP: mptcp-pm userspace: net.mptcp.pm_type 0 -> 1 in this namespace" "$TB_DIR/cli.log" || fail "pm_type not set: $(grep MPTCP "$TB_DIR/cli.log")"
@@ -40,6 +49,20 @@ tot=$((rx1 + rx2))
 echo "  userspace PM: subflow 10.1.1.2 rx $rx1 B, subflow 10.2.1.2 rx $rx2 B"
 [ "$tot" -gt "$TM_BLOB_BYTES" ] || fail "subflows received $tot bytes in all, want > $TM_BLOB_BYTES"
 [ $((rx1 * 5)) -gt "$tot" ] && [ $((rx2 * 5)) -gt "$tot" ] || fail "a subflow carried < 20 %: $rx1 / $rx2"
+
+# the gateway without mp-path lines follows the events only and shows the client's MP_PRIO
+grep -q "MPTCP: following the path manager's events (no mp-path lines: no endpoints)" "$TB_DIR/gw.log" ||
+	fail "gateway: events not followed: $(grep MPTCP "$TB_DIR/gw.log")"
+[ -z "$(mt_endpoints "$TB_SRV")" ] || fail "gateway created endpoints: $(mt_endpoints "$TB_SRV")"
+wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 not up: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+out=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" set path 10.2.1.2 backup 2>&1) || fail "set path backup refused: $out"
+wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+[ "$(gw_row 10.1.1.2)" = up ] || fail "gateway's row of 10.1.1.2 not up: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+grep -q "MPTCP: subflow 10.1.2.2 port 1194 -> 10.2.1.2 port [0-9]* priority changed (token [0-9a-f]*, backup)" "$TB_DIR/gw.log" ||
+	fail "gateway: no priority-changed line: $(grep MPTCP "$TB_DIR/gw.log")"
+out=$("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" set path 10.2.1.2 active 2>&1) || fail "set path active refused: $out"
+wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 still backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+echo "ok: gateway without mp-path: the client's MP_PRIO in its paths row (up,backup, then up)"
 
 # path 2 cut: braidd destroys its subflow; the closed event turns its status row to failed
 tb_link_down 2
