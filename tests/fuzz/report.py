@@ -17,7 +17,7 @@ JSONL = os.path.join(ROOT, 'docs', 'fuzz', 'long-runs.jsonl')
 DOC = os.path.join(ROOT, 'docs', 'fuzzing.md')
 BEGIN, END = '<!-- long-runs:begin (tests/fuzz/report.py) -->', '<!-- long-runs:end -->'
 WIRE = ['tcpframe', 'ctl_pkt', 'reliable', 'tls_auth', 'tls_crypt', 'dc', 'mp_msg']
-OTHERS = ['cookie', 'km2', 'push', 'config', 'argv', 'netlink', 'pktinfo', 'mgmt_line', 'braidctl_reply', 'mgmt_braid', 'metrics_http', 'mptcp_pm', 'mp_wnames', 'helper_profile', 'etcd_reply', 'sched_nl', 'loadgen_rx']
+OTHERS = ['cookie', 'km2', 'push', 'config', 'argv', 'netlink', 'pktinfo', 'mgmt_line', 'braidctl_reply', 'mgmt_braid', 'metrics_http', 'mptcp_pm', 'mp_wnames', 'helper_profile', 'etcd_reply', 'sched_nl', 'loadgen_rx', 'dco_up', 'dco_nl']
 
 
 def hm(s):
