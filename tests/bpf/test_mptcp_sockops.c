@@ -28,6 +28,8 @@
 
 #include "mptcp_sockops.skel.h"
 
+#include "check.h"	/* tests/unit/check.h */
+
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
 #endif
@@ -36,17 +38,6 @@ struct sf_count {
 	__u32 active, passive;
 };
 
-static int failures;
-
-#define CHECK(c, ...)                                                      \
-	do {                                                               \
-		if (!(c)) {                                                \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
 
 static int cgroup2_root(char *out, size_t n)
 {
@@ -144,12 +135,12 @@ int main(void)
 		return 77;
 	}
 	skel = braid_mptcp_sockops__open_and_load();
-	CHECK(skel, "open_and_load: %s", strerror(errno));
+	CHECKM(skel, "open_and_load: %s", strerror(errno));
 	if (!skel)
 		goto out;
 	cg_fd = open(cg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	link = bpf_program__attach_cgroup(skel->progs.braid_mptcp_sockops, cg_fd);
-	CHECK(link, "attach_cgroup: %s", strerror(errno));
+	CHECKM(link, "attach_cgroup: %s", strerror(errno));
 	if (!link)
 		goto out_skel;
 	memset(&info, 0, sizeof(info));
@@ -160,7 +151,7 @@ int main(void)
 	if (pid == 0)
 		_exit(child(cg));
 	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: status %d", status);
+	CHECKM(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child: status %d", status);
 
 	mfd = bpf_map__fd(skel->maps.braid_mptcp_subflows);
 	while (!bpf_map_get_next_key(mfd, prev, &next)) {
@@ -175,14 +166,14 @@ int main(void)
 		passive += c.passive;
 		printf("  token %08x: active %u, passive %u\n", key, c.active, c.passive);
 	}
-	CHECK(tokens == 2 && active == 1 && passive == 1,
+	CHECKM(tokens == 2 && active == 1 && passive == 1,
 	      "want 2 tokens, 1 active + 1 passive subflow (the plain TCP connection not counted), "
 	      "got %u tokens, %u + %u", tokens, active, passive);
 	if (tokens == 2 && active == 1 && passive == 1)
 		printf("ok: the MPTCP connection's two ends counted under their tokens, plain TCP not\n");
 
 	bpf_link__destroy(link);
-	CHECK(!bpf_prog_query(cg_fd, BPF_CGROUP_SOCK_OPS, 0, NULL, ids, &cnt) && cnt == 0,
+	CHECKM(!bpf_prog_query(cg_fd, BPF_CGROUP_SOCK_OPS, 0, NULL, ids, &cnt) && cnt == 0,
 	      "after detach: %u sockops programs on the cgroup", cnt);
 	if (!cnt)
 		printf("ok: detached (no sockops program on the cgroup)\n");
@@ -191,6 +182,6 @@ out_skel:
 	braid_mptcp_sockops__destroy(skel);
 out:
 	if (rmdir(cg))
-		CHECK(0, "rmdir %s: %s", cg, strerror(errno));
-	return failures ? 1 : 0;
+		CHECKM(0, "rmdir %s: %s", cg, strerror(errno));
+	return check_failures ? 1 : 0;
 }

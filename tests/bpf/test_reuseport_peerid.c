@@ -36,17 +36,8 @@
 
 #include "gateway/gw_reuseport.h"
 
-static int failures;
+#include "check.h"	/* tests/unit/check.h */
 
-#define CHECK(c, ...)                                                        \
-	do {                                                                 \
-		if (!(c)) {                                                  \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
 
 #define NSRC 40
 
@@ -81,7 +72,7 @@ static int client(void)
 
 static void send_pkt(int fd, const struct sockaddr_in *to, const unsigned char *p, size_t n)
 {
-	CHECK(sendto(fd, p, n, 0, (const struct sockaddr *)to, sizeof(*to)) == (ssize_t)n, "sendto: %s",
+	CHECKM(sendto(fd, p, n, 0, (const struct sockaddr *)to, sizeof(*to)) == (ssize_t)n, "sendto: %s",
 	      strerror(errno));
 }
 
@@ -163,12 +154,12 @@ static void one_group(unsigned n)
 	unsigned long long hashed = 0;
 
 	r = braid_gw_reuseport_open((struct sockaddr *)&srv, sizeof(srv), n, fds);
-	CHECK(!r, "open %u sockets: %s", n, strerror(-r));
+	CHECKM(!r, "open %u sockets: %s", n, strerror(-r));
 	if (r)
 		return;
 	getsockname(fds[0], (struct sockaddr *)&srv, &sl);
 	r = braid_gw_reuseport_attach(fds, n, &rp);
-	CHECK(!r, "attach for %u workers: %s", n, strerror(-r));
+	CHECKM(!r, "attach for %u workers: %s", n, strerror(-r));
 	if (r)
 		goto out;
 	if (n == 2) {
@@ -180,7 +171,7 @@ static void one_group(unsigned n)
 	/* data: peer-ids 0..63 and 0x030000..0x03003f (cluster gateway 3), key-ids 0..7, two paths each */
 	path[0] = client();
 	path[1] = client();
-	CHECK(path[0] >= 0 && path[1] >= 0, "client sockets");
+	CHECKM(path[0] >= 0 && path[1] >= 0, "client sockets");
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < 128; i++) {
 			uint32_t pid = (i < 64 ? 0 : 0x030000) | (i & 63);
@@ -191,14 +182,14 @@ static void one_group(unsigned n)
 			expect[braid_gw_worker_of(pid, n)]++;
 		}
 	drain(fds, n, on_data, &ds);
-	CHECK(!ds.wrong, "%u data packets on a worker that does not own their peer-id (%u workers)", ds.wrong, n);
+	CHECKM(!ds.wrong, "%u data packets on a worker that does not own their peer-id (%u workers)", ds.wrong, n);
 	for (w = 0; w < n; w++) {
 		struct braid_gw_rp_count c;
 
-		CHECK(ds.got[w] == expect[w], "worker %u of %u received %u data packets, expected %u", w, n, ds.got[w],
+		CHECKM(ds.got[w] == expect[w], "worker %u of %u received %u data packets, expected %u", w, n, ds.got[w],
 		      expect[w]);
 		r = braid_gw_reuseport_count(rp, w, &c);
-		CHECK(!r && c.by_pid == expect[w] && c.by_hash == 0,
+		CHECKM(!r && c.by_pid == expect[w] && c.by_hash == 0,
 		      "map: worker %u of %u by_pid %llu by_hash %llu, expected %u and 0", w, n,
 		      (unsigned long long)c.by_pid, (unsigned long long)c.by_hash, expect[w]);
 		printf("workers %u: worker %u got %u data packets (map by_pid %llu)\n", n, w, ds.got[w],
@@ -213,7 +204,7 @@ static void one_group(unsigned n)
 		socklen_t al = sizeof(a);
 
 		src[i] = client();
-		CHECK(src[i] >= 0, "client socket %u", i);
+		CHECKM(src[i] >= 0, "client socket %u", i);
 		getsockname(src[i], (struct sockaddr *)&a, &al);
 		cs.ports[i] = ntohs(a.sin_port);
 		cs.worker[i] = -1;
@@ -229,8 +220,8 @@ static void one_group(unsigned n)
 		sent_ctl += 4;
 	}
 	drain(fds, n, on_ctl, &cs);
-	CHECK(cs.total == sent_ctl, "%u of %u packets without a peer-id received", cs.total, sent_ctl);
-	CHECK(!cs.split, "%u packets of one source on another worker", cs.split);
+	CHECKM(cs.total == sent_ctl, "%u of %u packets without a peer-id received", cs.total, sent_ctl);
+	CHECKM(!cs.split, "%u packets of one source on another worker", cs.split);
 	for (w = 0; w < n; w++) {
 		struct braid_gw_rp_count c;
 		int on = 0;
@@ -241,8 +232,8 @@ static void one_group(unsigned n)
 		braid_gw_reuseport_count(rp, w, &c);
 		hashed += c.by_hash;
 	}
-	CHECK(used >= 2, "sources without a peer-id reached %u worker(s) only", used);
-	CHECK(hashed == sent_ctl, "map by_hash sums to %llu, sent %u", hashed, sent_ctl);
+	CHECKM(used >= 2, "sources without a peer-id reached %u worker(s) only", used);
+	CHECKM(hashed == sent_ctl, "map by_hash sums to %llu, sent %u", hashed, sent_ctl);
 	printf("workers %u: %u sources without a peer-id spread over %u workers, each on one\n", n, NSRC, used);
 	for (i = 0; i < NSRC; i++)
 		close(src[i]);
@@ -259,7 +250,7 @@ static void unprivileged(void)
 	int st = 0, fds[2];
 	pid_t p = fork();
 
-	CHECK(p >= 0, "fork: %s", strerror(errno));
+	CHECKM(p >= 0, "fork: %s", strerror(errno));
 	if (p == 0) {
 		struct braid_gw_reuseport *rp = NULL;
 		int r;
@@ -273,7 +264,7 @@ static void unprivileged(void)
 		_exit(r == -EPERM && !rp ? 0 : 4);
 	}
 	waitpid(p, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "unprivileged attach: child status %d (2 setuid, 3 sockets, "
+	CHECKM(WIFEXITED(st) && WEXITSTATUS(st) == 0, "unprivileged attach: child status %d (2 setuid, 3 sockets, "
 	      "4 not -EPERM)", st);
 }
 
@@ -293,8 +284,8 @@ int main(void)
 	one_group(2);
 	one_group(3);
 	unprivileged();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
+	if (check_failures) {
+		fprintf(stderr, "%d check(s) failed\n", check_failures);
 		return 1;
 	}
 	printf("PASS\n");
