@@ -152,6 +152,7 @@ struct gw_client {
 
 struct braid_mptcp_endps;
 struct braid_cluster;
+struct gw_workers;
 
 struct braid_gateway {
 	struct ev_loop *loop;
@@ -222,6 +223,10 @@ struct braid_gateway {
 	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */
 	uint32_t *foreign;		/* pool entries another gateway holds (gw_cluster.c) */
 	size_t n_foreign, cap_foreign;
+	/* worker threads (gw_workers.h): NULL with one worker */
+	struct gw_workers *wk;
+	unsigned widx;			/* this worker's index (0: the main thread) */
+	uint8_t *xbuf;			/* a message being handed to another worker */
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

@@ -18,6 +18,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_table.h"
+#include "gateway/gw_workers.h"
 #include "util/log.h"
 
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
@@ -200,7 +201,8 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		}
 		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
 		pid = braid_gw_local_pid(g, pid);
-		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
+		/* another worker's peer-id (the steering program was bypassed): not ours to read */
+		c = pid < g->max_clients && braid_gw_mine(g, pid) ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
 			unknown_peer(g, pkt, len, from);
 			return;

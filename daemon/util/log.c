@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ static FILE *log_file; /* NULL = stderr */
 static bool log_syslog, log_no_stamp, log_machine, log_journal;
 static braid_log_hook_fn log_hook;
 static void *log_hook_ctx;
+static pthread_t log_hook_thread;	/* the hook runs on the thread that set it (the gateway's workers) */
 
 #define EARLY_MAX 64
 static struct {
@@ -39,6 +41,7 @@ void braid_log_set_hook(braid_log_hook_fn fn, void *ctx)
 {
 	log_hook = fn;
 	log_hook_ctx = ctx;
+	log_hook_thread = pthread_self();
 	for (unsigned i = 0; i < early_n; i++) {
 		if (fn)
 			fn(ctx, early[i].level, early[i].msg);
@@ -199,9 +202,10 @@ void braid_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_line(level, msg);
-	if (log_hook)
-		log_hook(log_hook_ctx, level, msg);
-	else if (early_n < early_keep && (early[early_n].msg = strdup(msg)))
+	if (log_hook) {
+		if (pthread_equal(pthread_self(), log_hook_thread))
+			log_hook(log_hook_ctx, level, msg);
+	} else if (early_n < early_keep && (early[early_n].msg = strdup(msg)))
 		early[early_n++].level = level;
 }
 

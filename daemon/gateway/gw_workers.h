@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gw_workers.h - the gateway's worker threads (`workers N`, issue 16 item 1,
+ * docs/scaling.md "Workers"): what the workers share and the few locks
+ * around it.
+ *
+ * Each worker is a struct braid_gateway of its own (its libev loop, its UDP
+ * socket from the SO_REUSEPORT group that bpf/reuseport_peerid.bpf.c steers
+ * by peer-id, its TUN queue, its source-address table, buffers, counters,
+ * scripts). Worker 0 is the gateway set up by braid_gateway_new(): it also
+ * owns the signals, management, the status files and the pool's persistence.
+ * Worker w creates its sessions with peer-ids i, i % N == w
+ * (braid_gw_worker_of), so every path of a session reaches it.
+ *
+ * Shared, read on the data path: the inner routing table (g->routes of worker
+ * 0), under a reader-writer lock taken around each lookup (writes at
+ * connect/disconnect only). Shared off it: the address pool (a mutex), the
+ * client ids (an atomic), the peer-id table (each slot written by its owner).
+ * An inner packet or a client-to-client packet for a session of another
+ * worker is handed over through a gw_xq ring (one per ordered pair of workers).
+ *
+ * Worker 0 reads or acts on another worker's clients (status, management,
+ * SIGUSR2) only while it holds that worker's loop lock: each worker holds
+ * its own lock except while it waits in epoll (libev's release / acquire
+ * callbacks), so the lock is free within one loop iteration. Only worker 0
+ * takes other workers' locks, and nothing is held while taking one: no
+ * deadlock.
+ *
+ * With one worker (the default) g->wk is NULL and every helper here is a no-op.
+ */
+#ifndef BRAID_GATEWAY_GW_WORKERS_H
+#define BRAID_GATEWAY_GW_WORKERS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "gateway/gw_reuseport.h"
+#include "gateway/gw_types.h"
+#include "gateway/gw_xq.h"
+
+#define GW_XQ_SLOTS 1024
+/* a ring message: one type byte, then the payload */
+enum { GW_XQ_INNER = 1,		/* an inner IP packet for a client of the consumer (route again there) */
+       GW_XQ_DROP_CN = 2 };	/* drop the consumer's clients with this common name (no duplicate-cn) */
+
+struct gw_worker {
+	struct braid_gateway *g;
+	pthread_t th;
+	bool started;
+	pthread_mutex_t lk;		/* held by the worker except while it polls */
+	ev_async wake;			/* another thread changed its loop, or stop */
+	ev_io *q_r;			/* one watcher per incoming ring (n of them; [self] unused) */
+};
+
+struct gw_workers {
+	unsigned n;
+	struct gw_worker w[BRAID_GW_MAX_WORKERS];
+	struct braid_gw_xq *q;		/* n * n rings: q[from * n + to] */
+	int sock_fd[BRAID_GW_MAX_WORKERS], tun_fd[BRAID_GW_MAX_WORKERS];
+	struct braid_gw_reuseport *rp;
+	pthread_rwlock_t rt_lk;		/* worker 0's g->routes */
+	pthread_mutex_t pool_lk;	/* worker 0's g->pool (and the persisted file) */
+	_Atomic unsigned long next_cid;
+	_Atomic bool stop;
+	unsigned all_depth;		/* worker 0: nested braid_gw_lock_all */
+};
+
+/* The routing table every worker reads (worker 0's). */
+static inline struct braid_vroute *braid_gw_routes(struct braid_gateway *g)
+{
+	return g->wk ? &g->wk->w[0].g->routes : &g->routes;
+}
+
+static inline void braid_gw_rt_rd(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_rwlock_rdlock(&g->wk->rt_lk);
+}
+
+static inline void braid_gw_rt_wr(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_rwlock_wrlock(&g->wk->rt_lk);
+}
+
+static inline void braid_gw_rt_unlock(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_rwlock_unlock(&g->wk->rt_lk);
+}
+
+static inline void braid_gw_pool_lock(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_mutex_lock(&g->wk->pool_lk);
+}
+
+static inline void braid_gw_pool_unlock(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_mutex_unlock(&g->wk->pool_lk);
+}
+
+/* Number of workers (1 without threads) and this worker's index. */
+static inline unsigned braid_gw_nw(const struct braid_gateway *g)
+{
+	return g->wk ? g->wk->n : 1;
+}
+
+/* Does this worker own local peer-id index pid? */
+static inline bool braid_gw_mine(const struct braid_gateway *g, uint32_t pid)
+{
+	return !g->wk || pid % g->wk->n == g->widx;
+}
+
+/*
+ * Worker 0 only: take every other worker's loop lock (nests: only the outermost call locks)
+ * before walking or touching all clients; unlock wakes them so they see timers started or
+ * watchers stopped meanwhile.
+ */
+void braid_gw_lock_all(const struct braid_gateway *g);
+void braid_gw_unlock_all(const struct braid_gateway *g);
+
+/* Hands a message (type, payload) to worker `to` (kicked at once). 0 or -errno (counted). */
+int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const void *p, size_t len);
+
+/* gw_workers.c: set-up and teardown, called by gateway.c */
+/* The worker count asked for (`workers N`; auto stays 1 for now, docs/scaling.md). */
+int braid_gw_workers_want(const struct braid_options *o);
+/* The socket group for n workers with the steering program attached (g->wk, g->fd = worker 0's). 0 or -errno. */
+int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union braid_sockaddr *a);
+/* The multiqueue TUN device in place of braid_tun_open: worker 0's queue in t. 0 or -errno. */
+int braid_gw_workers_tun(struct braid_gateway *g, struct braid_tun *t);
+/* Worker 0 set up: the other workers' gateways, rings, threads. 0 or -errno. */
+int braid_gw_workers_start(struct braid_gateway *g);
+/* Stops and joins the threads, frees their gateways (their clients dropped) and the rings. */
+void braid_gw_workers_stop(struct braid_gateway *g);
+/* All workers' counters summed (rj: BRAID_REJ__COUNT). */
+void braid_gw_workers_sum(const struct braid_gateway *g, struct braid_gateway_stats *st, uint64_t *rj);
+/* `"workers":[{...},...],` in the status JSON (nothing with one worker). */
+void braid_gw_workers_json(const struct braid_gateway *g, FILE *f);
+/* One log line per worker (sessions, packets, steering, hand-overs). */
+void braid_gw_workers_log(const struct braid_gateway *g);
+
+#endif /* BRAID_GATEWAY_GW_WORKERS_H */
