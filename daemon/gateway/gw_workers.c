@@ -80,7 +80,7 @@ int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const v
 		r = braid_gw_xq_kick(q);
 	if (r)
 		g->st.xq_dropped++;
-	else
+	else if (type == GW_XQ_INNER)
 		g->st.xq_handed++;
 	return r;
 }
