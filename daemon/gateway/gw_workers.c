@@ -334,7 +334,8 @@ static int wire(struct gw_workers *k)
 
 			if (from == to)
 				continue;
-			r = braid_gw_xq_init(q, GW_XQ_SLOTS, BUF_SIZE - HEADROOM + 1);
+			/* an inner packet is at most tun-mtu (a TUN read, a client's decrypted packet) */
+			r = braid_gw_xq_init(q, GW_XQ_SLOTS, (uint32_t)k->w[0].g->o->tun_mtu + 1);
 			if (r)
 				return r;
 			ev_io_init(&w->q_r[from], ring_cb, q->efd, EV_READ);

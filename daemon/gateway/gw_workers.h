@@ -40,7 +40,7 @@
 #include "gateway/gw_types.h"
 #include "gateway/gw_xq.h"
 
-#define GW_XQ_SLOTS 1024
+#define GW_XQ_SLOTS 512	/* per ordered pair of workers, each slot tun-mtu + 1 bytes */
 /* a ring message: one type byte, then the payload */
 enum { GW_XQ_INNER = 1,		/* an inner IP packet for a client of the consumer (route again there) */
        GW_XQ_DROP_CN = 2 };	/* drop the consumer's clients with this common name (no duplicate-cn) */
