@@ -30,6 +30,7 @@ struct braid_gateway_stats {
 	uint64_t link_rx_pkts, link_tx_pkts;
 	uint64_t xq_handed, xq_received;	/* inner packets handed to / from other workers */
 	uint64_t xq_dropped;		/* ... refused: the ring was full */
+	uint64_t xq_link_handed, xq_link_taken;	/* datagrams of unknown addresses offered / taken */
 	unsigned long clients;		/* connected now (any state) */
 };
 

@@ -181,6 +181,7 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	(void)loop;
 	(void)revents;
 	braid_reject_tick(&g->rej, now);
+	g->xq_link_budget = GW_XQ_LINK_PER_S;
 	for (uint32_t i = g->widx; i < g->max_clients; i += braid_gw_nw(g)) {
 		struct gw_client *c = g->by_pid[i];
 

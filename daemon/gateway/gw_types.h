@@ -227,6 +227,7 @@ struct braid_gateway {
 	struct gw_workers *wk;
 	unsigned widx;			/* this worker's index (0: the main thread) */
 	uint8_t *xbuf;			/* a message being handed to another worker */
+	unsigned xq_link_budget;	/* datagrams it may still hand over this second (gw_workers.c) */
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_mqtun.h"
 #include "gateway/gw_script.h"
@@ -85,6 +86,58 @@ int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const v
 	return r;
 }
 
+bool braid_gw_link_handover(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			    const union braid_sockaddr *from)
+{
+	struct gw_workers *k = g->wk;
+	uint8_t *m = g->xbuf;
+	size_t n = 1 + sizeof(*from) + len;
+	bool any = false;
+
+	if (!k || !m || !g->xq_link_budget || n > BUF_SIZE)
+		return false;
+	g->xq_link_budget--;
+	m[0] = GW_XQ_LINK;
+	memcpy(m + 1, from, sizeof(*from));
+	memcpy(m + 1 + sizeof(*from), pkt, len);
+	for (unsigned to = 0; to < k->n; to++) {
+		struct braid_gw_xq *q = &k->q[g->widx * k->n + to];
+
+		if (to == g->widx)
+			continue;
+		if (braid_gw_xq_push(q, m, n) || braid_gw_xq_kick(q)) {
+			g->st.xq_dropped++;
+			continue;
+		}
+		any = true;
+	}
+	if (any)
+		g->st.xq_link_handed++;
+	return any;
+}
+
+/* A datagram another worker had no client for: ours if its address is one of our clients'. */
+static void link_taken(struct braid_gateway *g, uint8_t *m, size_t n)
+{
+	union braid_sockaddr from;
+	struct gw_client *c;
+	uint8_t *pkt = m + sizeof(from);
+	uint8_t op;
+
+	if (n < sizeof(from) + 1)
+		return;
+	memcpy(&from, m, sizeof(from));
+	c = braid_gw_by_addr(g, &from);
+	if (!c || c->dead)
+		return;
+	g->st.xq_link_taken++;	/* link_rx_pkts: counted by the worker that read it */
+	op = pkt[0] >> BRAID_CTL_OP_SHIFT;
+	if (op == BRAID_OP_DATA_V1)
+		braid_gw_on_data(c, pkt, n - sizeof(from), NULL);
+	else if (braid_ctl_op_is_control(op))
+		braid_gw_on_control(c, pkt, n - sizeof(from));
+}
+
 /* No duplicate-cn: another worker's new session with this name drops ours. */
 static void drop_cn(struct braid_gateway *g, const char *cn)
 {
@@ -116,6 +169,8 @@ static void ring_cb(struct ev_loop *loop, ev_io *io, int revents)
 		if (m[0] == GW_XQ_INNER) {
 			g->st.xq_received++;
 			braid_gw_inner_out(g, m + 1, (size_t)n - 1, false);
+		} else if (m[0] == GW_XQ_LINK) {
+			link_taken(g, m + 1, (size_t)n - 1);
 		} else if (m[0] == GW_XQ_DROP_CN && n > 1) {
 			char cn[BRAID_TLS_CN_MAX];
 			size_t l = (size_t)n - 1 < sizeof(cn) - 1 ? (size_t)n - 1 : sizeof(cn) - 1;
@@ -259,6 +314,7 @@ static int clone_new(struct braid_gateway *g, unsigned w, struct braid_gateway *
 	k->tun_fd[w] = -1;
 	x->tun.nl = NULL;
 	x->tun_open = false;
+	x->xq_link_budget = GW_XQ_LINK_PER_S;
 	x->cookie = NULL;
 	x->buf = malloc(BUF_SIZE);
 	x->buf2 = malloc(BUF_SIZE);
@@ -334,8 +390,12 @@ static int wire(struct gw_workers *k)
 
 			if (from == to)
 				continue;
-			/* an inner packet is at most tun-mtu (a TUN read, a client's decrypted packet) */
-			r = braid_gw_xq_init(q, GW_XQ_SLOTS, (uint32_t)k->w[0].g->o->tun_mtu + 1);
+			/*
+			 * an inner packet is at most tun-mtu (a TUN read, a client's decrypted packet); a
+			 * handed-over datagram its encapsulation more, with the address it came from
+			 */
+			r = braid_gw_xq_init(q, GW_XQ_SLOTS, (uint32_t)k->w[0].g->o->tun_mtu + 256 +
+					     (uint32_t)sizeof(union braid_sockaddr) + 1);
 			if (r)
 				return r;
 			ev_io_init(&w->q_r[from], ring_cb, q->efd, EV_READ);
@@ -355,6 +415,7 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	pthread_mutex_init(&k->pool_lk, NULL);
 	atomic_store(&k->next_cid, g->next_cid);
 	k->w[0].g = g;
+	g->xq_link_budget = GW_XQ_LINK_PER_S;
 	for (unsigned i = 1; i < k->n; i++) {
 		r = clone_new(g, i, &k->w[i].g);
 		if (r)
@@ -467,13 +528,15 @@ void braid_gw_workers_json(const struct braid_gateway *g, FILE *f)
 		fprintf(f, "%s{\"worker\":%u,\"clients\":%lu,\"sessions_created\":%llu,"
 			"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"tun_read_pkts\":%llu,"
 			"\"tun_write_pkts\":%llu,\"steered_by_pid\":%llu,\"steered_by_hash\":%llu,"
-			"\"handed_over\":%llu,\"received\":%llu,\"handover_dropped\":%llu}",
+			"\"handed_over\":%llu,\"received\":%llu,\"handover_dropped\":%llu,"
+			"\"link_handed_over\":%llu,\"link_taken\":%llu}",
 			i ? "," : "", i, x->st.clients, (unsigned long long)x->st.sessions_created,
 			(unsigned long long)x->st.link_rx_pkts, (unsigned long long)x->st.link_tx_pkts,
 			(unsigned long long)x->st.tun_read_pkts, (unsigned long long)x->st.tun_write_pkts,
 			(unsigned long long)rc.by_pid, (unsigned long long)rc.by_hash,
 			(unsigned long long)x->st.xq_handed, (unsigned long long)x->st.xq_received,
-			(unsigned long long)x->st.xq_dropped);
+			(unsigned long long)x->st.xq_dropped, (unsigned long long)x->st.xq_link_handed,
+			(unsigned long long)x->st.xq_link_taken);
 	}
 	fputs("],", f);
 	braid_gw_unlock_all(g);
@@ -495,11 +558,12 @@ void braid_gw_workers_log(const struct braid_gateway *g)
 		braid_gw_reuseport_count(k->rp, i, &rc);
 		braid_info("worker %u: sessions %lu, link rx %llu tx %llu, tun rx %llu tx %llu, "
 			   "steered by peer-id %llu by hash %llu, handed over %llu received %llu "
-			   "dropped %llu", i, x->st.clients, (unsigned long long)x->st.link_rx_pkts,
+			   "dropped %llu, datagrams handed over %llu taken %llu", i, x->st.clients, (unsigned long long)x->st.link_rx_pkts,
 			   (unsigned long long)x->st.link_tx_pkts, (unsigned long long)x->st.tun_read_pkts,
 			   (unsigned long long)x->st.tun_write_pkts, (unsigned long long)rc.by_pid,
 			   (unsigned long long)rc.by_hash, (unsigned long long)x->st.xq_handed,
-			   (unsigned long long)x->st.xq_received, (unsigned long long)x->st.xq_dropped);
+			   (unsigned long long)x->st.xq_received, (unsigned long long)x->st.xq_dropped,
+			   (unsigned long long)x->st.xq_link_handed, (unsigned long long)x->st.xq_link_taken);
 	}
 	braid_gw_unlock_all(g);
 }

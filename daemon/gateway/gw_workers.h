@@ -43,7 +43,9 @@
 #define GW_XQ_SLOTS 512	/* per ordered pair of workers, each slot tun-mtu + 1 bytes */
 /* a ring message: one type byte, then the payload */
 enum { GW_XQ_INNER = 1,		/* an inner IP packet for a client of the consumer (route again there) */
-       GW_XQ_DROP_CN = 2 };	/* drop the consumer's clients with this common name (no duplicate-cn) */
+       GW_XQ_DROP_CN = 2,	/* drop the consumer's clients with this common name (no duplicate-cn) */
+       GW_XQ_LINK = 3 };	/* a datagram from an address this worker has no client for (sockaddr, packet) */
+#define GW_XQ_LINK_PER_S 1000	/* datagrams a worker hands over per second (the rest: rejected as before) */
 
 struct gw_worker {
 	struct braid_gateway *g;
@@ -125,6 +127,14 @@ void braid_gw_unlock_all(const struct braid_gateway *g);
 
 /* Hands a message (type, payload) to worker `to` (kicked at once). 0 or -errno (counted). */
 int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const void *p, size_t len);
+/*
+ * A control or DATA_V1 datagram from an address without a client here: after a float (or from a
+ * multipath client's other path) the 4-tuple hash may bring it to a worker other than the session's.
+ * Offered to every other worker, which takes it if the address is one of its clients'. At most
+ * GW_XQ_LINK_PER_S per second. True when handed over.
+ */
+bool braid_gw_link_handover(struct braid_gateway *g, const uint8_t *pkt, size_t len,
+			    const union braid_sockaddr *from);
 
 /* gw_workers.c: set-up and teardown, called by gateway.c */
 /* The worker count asked for (`workers N`; auto stays 1 for now, docs/scaling.md). */

@@ -10,7 +10,8 @@
 # owns its peer-id: another worker drops a peer-id it does not own) and while only it moves data, its
 # worker's link counter carries the download and the other worker's stays near idle; no data packet
 # reached a worker without its session; each client appears once in the status file and in the JSON
-# status; SIGUSR2 prints one line per worker and the summed counters.
+# status; SIGUSR2 prints one line per worker and the summed counters. Then a stock client floats (new source
+# address) until its control packets hash to the other worker: handed over, its renegotiation completes.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 3
@@ -172,6 +173,37 @@ grep -q "clients 3," <<<"$line" || gw_fail "SIGUSR2 stats do not sum the workers
 sp=$(($(jfield workers 0 steered_by_pid) + $(jfield workers 1 steered_by_pid)))
 [ "$sp" -ge 1000 ] || gw_fail "the steering program sent $sp packets by peer-id, want >= 1000"
 grep "worker [01]: sessions" "$GW_DIR/server.log" | tail -n 2
+
+# float: client1 (renegotiating every 3 s) moves to new addresses until its control packets hash to the
+# worker that does not own its session; that worker hands them over (link_taken) and the renegotiation works
+C1=$(gw_cns 1)
+ip netns exec "$C1" sysctl -qw net.ipv4.conf.eth0.promote_secondaries=1
+gw_stop_client 1
+gw_client_conf 1 "reneg-sec 3"
+gw_start_client 1
+gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 20 || gw_fail "client 1 did not reconnect (reneg-sec 3)"
+taken() { fresh_json; echo $(($(jfield workers 0 link_taken) + $(jfield workers 1 link_taken))); }
+old=10.99.0.11 moved=
+for a in 61 62 63 64 65 66 67 68; do
+	t0=$(taken)
+	ip -n "$C1" addr add "10.99.0.$a/24" dev eth0
+	ip -n "$C1" addr del "$old/24" dev eth0
+	old=10.99.0.$a
+	ip netns exec "$C1" ping -c 2 -i 0.3 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "float to $old: no ping"
+	n0=$(grep -c "Control Channel:" "$GW_DIR/c1.log")
+	for ((k = 0; k < 80; k++)); do	# a renegotiation from the new address
+		[ "$(grep -c "Control Channel:" "$GW_DIR/c1.log")" -gt "$n0" ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c "Control Channel:" "$GW_DIR/c1.log")" -gt "$n0" ] || gw_fail "float to $old: no renegotiation within 8 s"
+	if [ "$(taken)" -gt "$t0" ]; then moved=$old; break; fi
+done
+[ -n "$moved" ] || gw_fail "client1's control packets never reached the other worker in 8 floats"
+ip netns exec "$C1" ping -c 2 -i 0.3 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "float to $moved: no ping after the renegotiation"
+got=$(ip netns exec "$C1" curl -s --max-time 30 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
+[ "$got" = "$want" ] || gw_fail "client 1 after the float to $moved: sha256 mismatch"
+grep -q "floated from [0-9.]*:[0-9]* to $moved:" "$GW_DIR/server.log" || gw_fail "float to $moved not logged"
+echo "float to $moved: control packets handed over to the session's worker ($(taken) taken), renegotiated"
 
 gw_stop_client $mp
 gw_stop_client 1
