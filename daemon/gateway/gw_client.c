@@ -21,7 +21,7 @@
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_script.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "control/mgmt.h"
 #include "util/log.h"
 #include "session/push.h"

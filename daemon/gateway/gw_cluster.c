@@ -15,7 +15,7 @@
 #include "ctl/session.h"
 #include "gateway/ccd.h"
 #include "gateway/pool.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 static void lost_cb(void *arg)

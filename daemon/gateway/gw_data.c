@@ -20,7 +20,7 @@
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 /* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */

@@ -13,7 +13,7 @@
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
 #include "control/metrics.h"
 #include "gateway/gateway_mp.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 
 static int by_cid(const void *a, const void *b)
 {

@@ -20,7 +20,7 @@
 #include "gateway/gw_table.h"
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "os/sock.h"
 #include "util/log.h"
 

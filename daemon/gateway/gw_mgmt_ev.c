@@ -15,7 +15,7 @@
 #include "control/mgmt.h"
 #include "ctl/session.h"
 #include "gateway/gw_script.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 #define CERT_ENV_MAX 32

@@ -26,7 +26,7 @@
 #include "ctl/tls_crl.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_table.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "session/reload.h"
 #include "util/log.h"
 

@@ -16,7 +16,7 @@
 #include "control/statfile.h"
 #include "control/status.h"
 #include "gateway/gateway_mp.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 #define U(x) ((unsigned long long)(x))

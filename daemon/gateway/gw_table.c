@@ -18,7 +18,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_script.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "dataplane/backend.h"
 #include "util/log.h"
 

@@ -21,7 +21,7 @@
 #include "gateway/gw_statjson.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 #include "control/ovpn_status.h"
 

@@ -11,6 +11,7 @@
  * The gateway's files, bottom to top (a file includes only headers of files
  * before it):
  *   gw_types.h     these structures (gw_types.c: three accessors)
+ *   gw_shared.c    what worker threads share: locks, hand-over rings, the summed counters
  *   gateway_mp.c   multipath clients' engines (payloads up through a callback)
  *   gw_script.c    client-connect / client-disconnect environment, disconnect scripts
  *   gw_mgmt_ev.c   client events on the management interface (>CLIENT:...)
@@ -22,6 +23,7 @@
  *   gw_tcp.c       TCP connections: accept, stream framing, dispatch
  *   gw_timers.c    the 1 s tick, auth-script polling, status file, counters line
  *   gw_mgmt.c      the management interface's gateway callbacks (status, kill, ...)
+ *   gw_workers.c   `workers N`: socket group, TUN queues, the other workers' loops and threads
  *   gateway.c      set-up, teardown, signals (gateway.h)
  */
 #ifndef BRAID_GW_TYPES_H

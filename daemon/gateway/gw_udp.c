@@ -18,7 +18,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_table.h"
-#include "gateway/gw_workers.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
