@@ -114,8 +114,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		uint8_t op = pkt[0] >> BRAID_CTL_OP_SHIFT;
 		char a[80];
 
-		if (braid_ctl_op_is_control(op) && braid_gw_link_handover(g, pkt, len, from))
-			return;	/* a SOFT_RESET of another worker's client after a float */
+		if (braid_ctl_op_is_control(op))	/* a SOFT_RESET of another worker's floated client? */
+			braid_gw_link_handover(g, pkt, len, from);
 		g->st.cookie_rejected++;
 		braid_sockaddr_str(from, a, sizeof(a));
 		if (!braid_ctl_op_is_control(op))
@@ -148,8 +148,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	}
 	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), braid_gw_now_ms(),
 				       &why);
-	if (r && braid_gw_link_handover(g, pkt, len, from))
-		return;	/* another worker's client (after a float) if one takes it */
+	if (r)	/* `workers N`: another worker's client after a float, if one takes it; rejected here */
+		braid_gw_link_handover(g, pkt, len, from);
 	if (r) {
 		g->st.cookie_rejected++;
 		cookie_reject(g, pkt, len, from, why ? why : strerror(-r));
@@ -223,11 +223,9 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	if (c)
 		note_local(g, c, from);
 	if (op == BRAID_OP_DATA_V1) {
-		if (!c && !braid_gw_link_handover(g, pkt, len, from)) {
+		if (!c) {	/* `workers N`: offered to the others too (a floated client's) */
+			braid_gw_link_handover(g, pkt, len, from);
 			unknown_peer(g, pkt, len, from);
-			return;
-		}
-		if (!c) {
 			return;
 		}
 		braid_gw_on_data(c, pkt, len, NULL);
