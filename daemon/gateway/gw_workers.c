@@ -359,7 +359,7 @@ int braid_gw_workers_start(struct braid_gateway *g)
 			return r;
 		k->w[i].started = true;
 	}
-	braid_info("workers: %u, sessions steered by peer-id (SO_REUSEPORT + sk_reuseport), "
+	braid_info("workers: %u, sessions steered by their peer-ids (SO_REUSEPORT + sk_reuseport), "
 		   "%u TUN queues", k->n, k->n);
 	return 0;
 }

@@ -23,7 +23,7 @@ ip -n "$(gw_cns $mp)" addr add 10.99.0.23/24 dev eth0 || gw_fail "second address
 
 gw_server_conf "workers 2" "multipath on" "status-json $GW_DIR/status.json 1"
 gw_start_server
-grep -qF "workers: 2, sessions steered by peer-id" "$GW_DIR/server.log" ||
+grep -qF "workers: 2, sessions steered by their peer-ids" "$GW_DIR/server.log" ||
 	gw_fail "the gateway did not start 2 workers (no 'workers: 2' line)"
 
 # worker of a client from the JSON status (-1: not listed)
