@@ -126,6 +126,7 @@ static void cont(struct gw_client *c, int r, const char *why)
 	c->cluster_cont = NULL;
 	k(c, r, why);
 }
+
 static void claimed(void *arg, int r)
 {
 	struct gw_client *c = arg;

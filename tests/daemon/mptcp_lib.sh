@@ -10,6 +10,13 @@
 # mt_paths NAME                the client's "Braid path" lines (index,local,remote,state,tx_pkts,tx_bytes,rx_pkts,rx_bytes,...)
 # mt_path_rx NAME ADDR         rx_bytes of the client path whose local address is ADDR (0 when none)
 # mt_endpoints NS              `ip mptcp endpoint show` in NS
+# mt_row ADDR                  the states of the client cli's rows whose local address is ADDR ("active " …)
+# mt_wait_row ADDR STATE S     wait up to S seconds until mt_row ADDR is exactly STATE
+# mt_wait_created              wait (5 s) until cli's log says the userspace PM created path c2's subflow; the
+#                              pattern in MT_CREATED; 1 if it did not
+# mt_gw_row ADDR               the gateway gw's `braidctl paths` STATE of the client's subflow from ADDR (up / up,backup;
+#                              the gateway runs with control-socket $TB_DIR/gw.ctl)
+# mt_wait_gw_row ADDR STATE S  wait up to S seconds until mt_gw_row ADDR is STATE
 source "$(dirname "${BASH_SOURCE[0]}")/tls_mp_lib.sh"
 [ -e /proc/sys/net/mptcp/enabled ] || { echo "SKIP: no MPTCP in this kernel"; exit 77; }
 
@@ -40,6 +47,26 @@ mt_path_rx() {
 }
 
 mt_endpoints() { tb_exec "$1" ip mptcp endpoint show; }
+
+mt_row() { mt_paths cli | awk -F, -v a="[AF_INET]$1:" 'index($3, a) == 1 { print $5 }' | sort -u | tr '\n' ' '; }
+
+mt_wait_row() {
+	for _ in $(seq 1 $(($3 * 10))); do [ "$(mt_row "$1")" = "$2 " ] && return 0; sleep 0.1; done
+	return 1
+}
+
+MT_CREATED='MPTCP: path c2: subflow 10.2.1.2 dev #[0-9]* -> 10.1.2.2 port 1194 created (userspace path manager, token [0-9a-f]*)'
+mt_gw_row() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths | awk -v a="$1:" 'index($4, a) == 1 { print $5 }'; }
+
+mt_wait_gw_row() {
+	for _ in $(seq 1 $(($3 * 10))); do [ "$(mt_gw_row "$1")" = "$2" ] && return 0; sleep 0.1; done
+	return 1
+}
+
+mt_wait_created() {
+	for _ in $(seq 1 50); do grep -q "$MT_CREATED" "$TB_DIR/cli.log" && return 0; sleep 0.1; done
+	return 1
+}
 
 # mt_path_tx NAME ADDR         tx_bytes of the client path whose local address is ADDR (0 when none)
 mt_path_tx() {

@@ -17,18 +17,7 @@ source "$(dirname "$0")/mptcp_lib.sh"
 mt_bed 20
 tb_exec "$TB_SRV" ip mptcp limits set subflows 2 add_addr_accepted 0
 
-row() { mt_paths cli | awk -F, -v a="[AF_INET]$1:" 'index($3, a) == 1 { print $5 }' | sort -u | tr '\n' ' '; }
-wait_row() { # ADDR STATE SECONDS
-	for _ in $(seq 1 $(($3 * 10))); do [ "$(row "$1")" = "$2 " ] && return 0; sleep 0.1; done
-	return 1
-}
 ctl() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/cli.ctl" "$@"; }
-# the gateway's path table row of the client's subflow from ADDR: its STATE column (up / up,backup)
-gw_row() { "$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths | awk -v a="$1:" 'index($4, a) == 1 { print $5 }'; }
-wait_gw_row() { # ADDR STATE SECONDS
-	for _ in $(seq 1 $(($3 * 10))); do [ "$(gw_row "$1")" = "$2" ] && return 0; sleep 0.1; done
-	return 1
-}
 # the gateway's bytes_acked on its subflow(s) to the client's ADDR (what it sent there, acknowledged)
 gw_acked() {
 	tb_exec "$TB_SRV" ss -tinH dst "$1" | grep -o 'bytes_acked:[0-9]*' | awk -F: '{ s += $2 } END { print s + 0 }'
@@ -45,12 +34,10 @@ download() { # LABEL: a verified download; sets d1 d2 (client rx on each path) a
 mt_gateway gw "mp-path 10.1.2.2" "mptcp-pm userspace" "control-socket $TB_DIR/gw.ctl"
 mt_client cli "mp-path c1" "mp-path c2" "mptcp-pm userspace" "control-socket $TB_DIR/cli.ctl"
 bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
-created='MPTCP: path c2: subflow 10.2.1.2 dev #[0-9]* -> 10.1.2.2 port 1194 created (userspace path manager'
-for _ in $(seq 1 50); do grep -q "$created" "$TB_DIR/cli.log" && break; sleep 0.1; done
-grep -q "$created" "$TB_DIR/cli.log" || fail "no subflow created for c2: $(grep 'MPTCP' "$TB_DIR/cli.log")"
+mt_wait_created || fail "no subflow created for c2: $(grep 'MPTCP' "$TB_DIR/cli.log")"
 [ -z "$(mt_endpoints "$TB_CLI")" ] || fail "userspace PM created endpoints: $(mt_endpoints "$TB_CLI")"
 tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
-wait_row 10.2.1.2 active 5 || fail "no active subflow of path 2: $(mt_paths cli)"
+mt_wait_row 10.2.1.2 active 5 || fail "no active subflow of path 2: $(mt_paths cli)"
 
 download "before"
 tot=$((d1 + d2))
@@ -61,8 +48,8 @@ tot=$((d1 + d2))
 # backup: SET_FLAGS by token, MP_PRIO to the gateway
 out=$(ctl set path 10.2.1.2 backup 2>&1) || fail "set path 10.2.1.2 backup refused: $out"
 bd_wait_log cli "MANAGEMENT: braid path 10.2.1.2 backup on (1 path)" 3 || fail "no management line: $(grep MANAGEMENT "$TB_DIR/cli.log")"
-wait_row 10.2.1.2 standby 5 || fail "status row of path 2 not standby: $(mt_paths cli)"
-[ "$(row 10.1.1.2)" = "active " ] || fail "path 1 not active: $(mt_paths cli)"
+mt_wait_row 10.2.1.2 standby 5 || fail "status row of path 2 not standby: $(mt_paths cli)"
+[ "$(mt_row 10.1.1.2)" = "active " ] || fail "path 1 not active: $(mt_paths cli)"
 js=$(ctl status --json) || fail "braidctl status"
 grep -q '"local":"10.2.1.2:[0-9]*","remote":"10.1.2.2:1194","state":"up","backup":true' <<<"$js" ||
 	fail "braidctl: path 2 not backup: $js"
@@ -72,8 +59,8 @@ grep -q '"local":"10.1.1.2:[0-9]*","remote":"10.1.2.2:1194","state":"up","backup
 bd_wait_log gw "MPTCP: path 10.1.2.2: subflow 10.1.2.2 port 1194 -> 10.2.1.2 port" 1 || fail "gateway: no event of the subflow"
 grep -q "MPTCP: path 10.1.2.2: subflow 10.1.2.2 port 1194 -> 10.2.1.2 port [0-9]* priority changed (token [0-9a-f]*, backup)" "$TB_DIR/gw.log" ||
 	fail "gateway: no priority-changed event: $(grep MPTCP "$TB_DIR/gw.log")"
-wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
-[ "$(gw_row 10.1.1.2)" = up ] || fail "gateway's row of 10.1.1.2 not up: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+mt_wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+[ "$(mt_gw_row 10.1.1.2)" = up ] || fail "gateway's row of 10.1.1.2 not up: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
 download "backup"
 tot=$((d1 + d2))
 [ "$tot" -gt "$TM_BLOB_BYTES" ] || fail "subflows received $tot B in all (backup), want > $TM_BLOB_BYTES"
@@ -83,8 +70,8 @@ echo "ok: backup: path 2 carried $d2 B of $tot"
 
 # active again: MP_PRIO nobackup, path 2 used again
 out=$(ctl set path 10.2.1.2 active 2>&1) || fail "set path 10.2.1.2 active refused: $out"
-wait_row 10.2.1.2 active 5 || fail "status row of path 2 not active again: $(mt_paths cli)"
-wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 still backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
+mt_wait_row 10.2.1.2 active 5 || fail "status row of path 2 not active again: $(mt_paths cli)"
+mt_wait_gw_row 10.2.1.2 up 5 || fail "gateway's row of 10.2.1.2 still backup: $("$BRAID_BIN_DIR/braidctl" -s "$TB_DIR/gw.ctl" paths)"
 download "active"
 tot=$((d1 + d2))
 [ $((d2 * 10)) -gt "$tot" ] || fail "path 2 carried $d2 B of $tot after active (< 10 %)"
@@ -95,8 +82,8 @@ kill -s "$(kill -l RTMIN+1 2>/dev/null || echo 35)" "${BD_PID[cli]}"
 bd_wait_log cli "reload: done" 10 || fail "reload: no 'reload: done'"
 grep -qE "reload: path [0-9]+ \[AF_INET\]10\.2\.1\.2:[0-9]+ -> \[AF_INET\]10\.1\.2\.2:1194: backup" "$TB_DIR/cli.log" ||
 	fail "reload: c2 not set backup: $(grep 'reload' "$TB_DIR/cli.log")"
-wait_row 10.2.1.2 standby 5 || fail "status row of path 2 not standby after the reload: $(mt_paths cli)"
-wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup after the reload"
+mt_wait_row 10.2.1.2 standby 5 || fail "status row of path 2 not standby after the reload: $(mt_paths cli)"
+mt_wait_gw_row 10.2.1.2 up,backup 5 || fail "gateway's row of 10.2.1.2 not up,backup after the reload"
 echo "ok: reloaded mp-backup c2: MP_PRIO by token, both rows backup"
 [ "$(grep -c "Initialization Sequence Completed" "$TB_DIR/cli.log")" = 1 ] || fail "the client reconnected"
 

@@ -27,6 +27,8 @@ BRAID_ONLY="$BRAID_ONLY err-legacy-ns-cert-type.ovpn err-legacy-remote-cert-eku.
  err-p2p-tls-client.conf err-dh-missing.conf err-dh-not-dh.conf err-dh-inline-garbage.conf
  err-dh-devzero.conf
  err-user-unknown.conf err-group-unknown.conf err-chroot-missing.conf"
+# Braid's own options, which openvpn does not know (accepted by braidd, an "Unrecognized option" to openvpn)
+BRAID_ONLY="$BRAID_ONLY workers-auto.conf"
 BRAID_ONLY=" $(echo $BRAID_ONLY) "
 
 n_ok=0 n_err=0 n_skip=0
