@@ -265,12 +265,9 @@ static int lk_kill(void *user, enum braid_mgmt_kill how, const char *arg, const 
 
 static int lk_braid_clients(void *user, struct braid_mgmt_client *out, int max)
 {
-	int r;
-
-	braid_gw_lock_all(user);
-	r = op_braid_clients(user, out, max);
-	braid_gw_unlock_all(user);
-	return r;
+	/* the rows point at the clients' data paths, used (and changed by `braid set`) after we return */
+	braid_gw_hold_iteration(user);
+	return op_braid_clients(user, out, max);
 }
 
 static int lk_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,

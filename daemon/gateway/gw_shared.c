@@ -38,6 +38,26 @@ void braid_gw_unlock_all(const struct braid_gateway *g)
 	}
 }
 
+void braid_gw_hold_iteration(const struct braid_gateway *g)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k || k->held_iter)
+		return;
+	braid_gw_lock_all(g);
+	k->held_iter = true;
+}
+
+void braid_gw_hold_release(const struct braid_gateway *g)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k || !k->held_iter)
+		return;
+	k->held_iter = false;
+	braid_gw_unlock_all(g);
+}
+
 int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const void *p, size_t len)
 {
 	struct gw_workers *k = g->wk;

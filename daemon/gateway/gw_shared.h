@@ -67,6 +67,8 @@ struct gw_workers {
 	_Atomic unsigned long next_cid;
 	_Atomic bool stop;
 	unsigned all_depth;		/* worker 0: nested braid_gw_lock_all */
+	bool held_iter;			/* worker 0 holds the others until its loop iteration ends */
+	ev_prepare held_p;		/* ... released here (before worker 0 polls again) */
 };
 
 /* The routing table every worker reads (worker 0's). */
@@ -124,6 +126,14 @@ static inline bool braid_gw_mine(const struct braid_gateway *g, uint32_t pid)
  */
 void braid_gw_lock_all(const struct braid_gateway *g);
 void braid_gw_unlock_all(const struct braid_gateway *g);
+/*
+ * Worker 0 only: take the other workers' loop locks until the end of this loop iteration (for
+ * results that point into their clients and are used after the callback that asked for them:
+ * the management's `braid clients` rows, the multipath data path a `braid` command acts on).
+ */
+void braid_gw_hold_iteration(const struct braid_gateway *g);
+/* Gives back what braid_gw_hold_iteration took (its prepare watcher; the workers' stop). */
+void braid_gw_hold_release(const struct braid_gateway *g);
 
 /* Hands a message (type, payload) to worker `to` (kicked at once). 0 or -errno (counted). */
 int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const void *p, size_t len);

@@ -115,6 +115,14 @@ static void wake_cb(struct ev_loop *loop, ev_async *a, int revents)
 		ev_break(loop, EVBREAK_ALL);
 }
 
+/* Worker 0 is about to poll: the other workers held for its last iteration go on. */
+static void held_cb(struct ev_loop *loop, ev_prepare *p, int revents)
+{
+	(void)loop;
+	(void)revents;
+	braid_gw_hold_release(p->data);
+}
+
 static void *worker_main(void *arg)
 {
 	struct gw_worker *w = arg;
@@ -352,6 +360,9 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	r = wire(k);
 	if (r)
 		return r;
+	ev_prepare_init(&k->held_p, held_cb);
+	k->held_p.data = g;
+	ev_prepare_start(g->loop, &k->held_p);
 	for (unsigned i = 1; i < k->n; i++) {
 		ev_set_loop_release_cb(k->w[i].g->loop, loop_release, loop_acquire);
 		r = -pthread_create(&k->w[i].th, NULL, worker_main, &k->w[i]);
@@ -370,6 +381,9 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 
 	if (!k)
 		return;
+	braid_gw_hold_release(g);	/* a hold from the last iteration before the loop ended */
+	if (ev_is_active(&k->held_p))
+		ev_prepare_stop(g->loop, &k->held_p);
 	atomic_store(&k->stop, true);
 	for (unsigned i = 1; i < k->n; i++)
 		if (k->w[i].started) {
