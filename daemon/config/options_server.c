@@ -195,11 +195,9 @@ int opt_connect_freq_initial(struct ctx *c, int argc, char **argv)
 	return e;
 }
 
-/* `workers N|auto` (issue 16): the gateway's worker threads. Only one
- * worker is built: `workers 1` and `workers auto` run the single loop (auto
- * logs the core count it would use), N > 1 is refused until the threads
- * exist, so no configuration silently gets fewer cores than it asked for
- * (docs/scaling.md "Workers"). */
+/* `workers N|auto` (issue 16): the gateway's worker threads (docs/scaling.md
+ * "Workers"). N > 1: N threads, sessions steered by peer-id; `auto` stays one
+ * worker for now (it logs the core count). */
 int opt_workers(struct ctx *c, int argc, char **argv)
 {
 	int n, e;
@@ -212,9 +210,6 @@ int opt_workers(struct ctx *c, int argc, char **argv)
 	e = opt_parse_int(c, "count", argv[1], 1, BRAID_OPT_WORKERS_MAX, &n);
 	if (e)
 		return e;
-	if (n > 1)
-		return opt_fail(c, "%d workers: this braidd runs one gateway worker (worker threads are not "
-				"built yet, docs/scaling.md \"Workers\"); use 'workers 1' or 'workers auto'", n);
 	c->o->workers = n;
 	return 0;
 }

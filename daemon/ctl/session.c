@@ -23,6 +23,7 @@
 #include "session.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@
 #define WIRE_MAX 2048 /* largest control packet we accept */
 #define IP_UDP_HDR 28
 
-static unsigned long live_sessions;
+static _Atomic unsigned long live_sessions;	/* sessions live on every gateway worker */
 
 unsigned long braid_ctls_live_sessions(void)
 {

@@ -32,6 +32,7 @@
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
 #include "gateway/gw_udp.h"
+#include "gateway/gw_workers.h"
 #include "util/log.h"
 #include "os/netlink.h"
 #include "os/mptcp.h"
@@ -54,6 +55,7 @@ static unsigned notify_restart(struct braid_gateway *g)
 	const char *msg = g->o->explicit_exit_notify >= 2 ? "RESTART,[N]" : "RESTART";
 	unsigned n = 0;
 
+	braid_gw_lock_all(g);	/* every worker's clients */
 	for (uint32_t i = 0; i < g->max_clients; i++) {
 		struct gw_client *c = g->by_pid[i];
 
@@ -62,6 +64,7 @@ static unsigned notify_restart(struct braid_gateway *g)
 		braid_gw_ctl_run(c);
 		n++;
 	}
+	braid_gw_unlock_all(g);
 	braid_gw_reap(g);
 	if (n)
 		braid_info("shutting down: sent %s to %u client(s)", msg, n);
@@ -251,7 +254,7 @@ static int setup_tun(struct braid_gateway *g)
 	struct braid_tun *t = &g->tun;
 	int r;
 
-	r = braid_tun_open(t, o);
+	r = g->wk ? braid_gw_workers_tun(g, t) : braid_tun_open(t, o);
 	if (r) {
 		braid_err("cannot open the TUN device '%s': %s", o->dev, strerror(-r));
 		return r;
@@ -319,7 +322,7 @@ static int setup_tun(struct braid_gateway *g)
 	return 0;
 }
 
-static int setup_socket(struct braid_gateway *g)
+static int setup_socket(struct braid_gateway *g, unsigned nw)
 {
 	struct braid_options *o = g->o;
 	union braid_sockaddr bind_addr;
@@ -334,11 +337,19 @@ static int setup_socket(struct braid_gateway *g)
 	}
 	g->family = bind_addr.sa.sa_family;
 	g->bind_addr = bind_addr;
-	if (kept_fd >= 0 && (g->tcp || !braid_sockaddr_equal(&kept_addr, &bind_addr))) {
+	if (kept_fd >= 0 && (g->tcp || nw > 1 || !braid_sockaddr_equal(&kept_addr, &bind_addr))) {
 		close(kept_fd);
 		kept_fd = -1;
 	}
-	if (kept_fd >= 0) {
+	if (nw > 1 && !g->tcp) {
+		r = braid_gw_workers_sockets(g, nw, &bind_addr);
+		if (r)	/* no CAP_BPF, no bpf/ in this build, or the kernel refused the program */
+			braid_warn("workers: sk_reuseport steering unavailable (%s): 1 worker",
+				   r == -ENOTSUP ? "braidd built without bpf/" : strerror(-r));
+	}
+	if (g->wk) {
+		/* the group's sockets (gw_workers.c), worker 0's in g->fd */
+	} else if (kept_fd >= 0) {
 		g->fd = kept_fd;	/* SIGHUP: the same address; what came meanwhile is still queued */
 		g->kept_socket = true;
 		kept_fd = -1;
@@ -400,6 +411,7 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	struct braid_gateway *g;
 	static const int sigs[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
 	char err[256];
+	unsigned nw;
 	int r;
 
 	g = calloc(1, sizeof(*g));
@@ -415,9 +427,21 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		g->max_clients = BRAID_DC_PEER_ID_MAX;
 	if (o->cluster_etcd && g->max_clients > 0xffff)	/* the local part of a peer-id */
 		g->max_clients = 0xffff;
-	if (o->workers < 0)	/* `workers auto`: one loop until the threads exist (docs/scaling.md) */
-		braid_info("workers auto: %ld core(s) online, 1 worker (worker threads are not built yet)",
+	nw = (unsigned)braid_gw_workers_want(o);
+	if (o->workers < 0)	/* `workers auto`: one loop until every gateway test runs with more */
+		braid_info("workers auto: %ld core(s) online, 1 worker (docs/scaling.md \"Workers\")",
 			   sysconf(_SC_NPROCESSORS_ONLN));
+	if (nw > 1 && g->tcp) {
+		braid_info("workers %u: proto tcp-server runs on one worker", nw);
+		nw = 1;
+	}
+	if (nw > 1 && (o->cluster_etcd || o->mgmt_client_auth || o->mgmt_hold)) {
+		braid_err("workers %u: not yet with %s (docs/scaling.md \"Workers\"); use 'workers 1'",
+			  nw, o->cluster_etcd ? "cluster-etcd" : o->mgmt_client_auth ?
+			  "management-client-auth" : "management-hold");
+		r = -EINVAL;
+		goto fail;
+	}
 	braid_vroute_init(&g->routes);
 	g->buf = malloc(BUF_SIZE);
 	g->buf2 = malloc(BUF_SIZE);
@@ -446,7 +470,7 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	r = setup_addresses(g);
 	if (r)
 		goto fail;
-	r = setup_socket(g);
+	r = setup_socket(g, nw);
 	if (r)
 		goto fail;
 	build_occ(g);
@@ -515,6 +539,13 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	g->next_status_ms = braid_gw_now_ms();
 	g->cf_start_ms = braid_gw_now_ms();
 	g->next_persist_ms = braid_gw_now_ms() + 1000;
+	if (g->wk) {
+		r = braid_gw_workers_start(g);
+		if (r) {
+			braid_err("workers: cannot start %u workers: %s", g->wk->n, strerror(-r));
+			goto fail;
+		}
+	}
 	braid_info("gateway ready: %s, max %u clients, data ciphers %s%s%s", g->tun.name,
 		   g->max_clients, g->ciphers, o->client_to_client ? ", client-to-client" : "",
 		   o->duplicate_cn ? ", duplicate-cn" : "");
@@ -530,6 +561,7 @@ static void soft_restart(struct braid_gateway *g)
 {
 	unsigned n = 0;
 
+	braid_gw_lock_all(g);
 	for (uint32_t i = 0; i < g->max_clients; i++) {
 		struct gw_client *c = g->by_pid[i];
 
@@ -538,6 +570,7 @@ static void soft_restart(struct braid_gateway *g)
 			n++;
 		}
 	}
+	braid_gw_unlock_all(g);
 	braid_gw_reap(g);
 	ev_io_start(g->loop, &g->sock_r);
 	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
@@ -556,7 +589,7 @@ int braid_gateway_run(struct braid_gateway *g)
 			break;
 		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
 			braid_gw_log_stats(g);
-			if (!g->tcp) {	/* braid_gateway_free leaves it open for the next gateway */
+			if (!g->tcp && !g->wk) {	/* braid_gateway_free leaves it open for the next gateway */
 				kept_fd = g->fd;
 				kept_addr = g->bind_addr;
 				g->fd = -1;
@@ -577,7 +610,9 @@ int braid_gateway_run(struct braid_gateway *g)
 
 void braid_gateway_stats(const struct braid_gateway *g, struct braid_gateway_stats *st)
 {
-	*st = g->st;
+	uint64_t rj[BRAID_REJ__COUNT];
+
+	braid_gw_workers_sum(g, st, rj);
 }
 
 void braid_gateway_free(struct braid_gateway *g)
@@ -585,6 +620,7 @@ void braid_gateway_free(struct braid_gateway *g)
 	if (!g)
 		return;
 	braid_gw_cluster_stop(g);	/* first: the revoked lease frees every claim at once */
+	braid_gw_workers_stop(g);	/* the other workers' threads joined, their clients dropped */
 	if (g->by_pid) {
 		for (uint32_t i = 0; i < g->max_clients; i++)
 			if (g->by_pid[i])

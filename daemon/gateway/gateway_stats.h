@@ -28,6 +28,9 @@ struct braid_gateway_stats {
 	uint64_t c2c_forwarded;		/* client-to-client, inside braidd */
 	uint64_t tun_read_pkts, tun_write_pkts;
 	uint64_t link_rx_pkts, link_tx_pkts;
+	uint64_t xq_handed, xq_received;	/* inner packets handed to / from other workers */
+	uint64_t xq_dropped;		/* ... refused: the ring was full */
+	uint64_t xq_link_handed, xq_link_taken;	/* datagrams of unknown addresses offered / taken */
 	unsigned long clients;		/* connected now (any state) */
 };
 

@@ -21,6 +21,7 @@
 #include "gateway/gw_data.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_script.h"
+#include "gateway/gw_shared.h"
 #include "control/mgmt.h"
 #include "util/log.h"
 #include "session/push.h"
@@ -80,7 +81,10 @@ static void drop_same_cn(struct gw_client *c)
 
 	if (g->o->duplicate_cn || !c->cn[0])
 		return;
-	for (uint32_t i = 0; i < g->max_clients; i++) {
+	for (unsigned w = 0; w < braid_gw_nw(g); w++)	/* the other workers drop theirs */
+		if (w != g->widx)
+			braid_gw_xq_send(g, w, GW_XQ_DROP_CN, c->cn, strlen(c->cn));
+	for (uint32_t i = g->widx; i < g->max_clients; i += braid_gw_nw(g)) {
 		struct gw_client *o = g->by_pid[i];
 
 		if (o && o != c && !strcmp(o->cn, c->cn)) {
@@ -286,16 +290,18 @@ static void client_connect_finish(struct gw_client *c)
 		return;
 	}
 	/* routes */
+	braid_gw_rt_wr(g);
 	if (c->has_v4) {
 		uint32_t n = htonl(c->v4);
 
-		braid_vroute_add(&g->routes, AF_INET, &n, 32, false, c->pid);
+		braid_vroute_add(braid_gw_routes(g), AF_INET, &n, 32, false, c->pid);
 	}
 	if (c->has_v6)
-		braid_vroute_add(&g->routes, AF_INET6, &c->v6, 128, false, c->pid);
+		braid_vroute_add(braid_gw_routes(g), AF_INET6, &c->v6, 128, false, c->pid);
 	for (unsigned i = 0; i < c->ccd.n_iroute; i++)
-		braid_vroute_add(&g->routes, c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
+		braid_vroute_add(braid_gw_routes(g), c->ccd.iroute[i].family, c->ccd.iroute[i].addr,
 				 c->ccd.iroute[i].prefix, true, c->pid);
+	braid_gw_rt_unlock(g);
 	c->st = C_ACTIVE;
 	c->was_active = true;
 	braid_gw_mgmt_established(c);

@@ -15,6 +15,7 @@
 #include "ctl/session.h"
 #include "gateway/ccd.h"
 #include "gateway/pool.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 static void lost_cb(void *arg)
@@ -159,7 +160,9 @@ int braid_gw_pool_take(struct gw_client *c, braid_gw_cluster_k k)
 	int r;
 
 	if (!g->cluster) {
+		braid_gw_pool_lock(g);
 		r = braid_pool_acquire(g->pool, c->cn, &c->pool_h);
+		braid_gw_pool_unlock(g);
 		c->has_pool = !r;
 		return r;
 	}
@@ -179,7 +182,9 @@ void braid_gw_pool_give(struct braid_gateway *g, uint32_t handle)
 		addr_text(g, handle, a, sizeof(a));
 		braid_cluster_release(g->cluster, a);
 	}
+	braid_gw_pool_lock(g);
 	braid_pool_release(g->pool, handle);
+	braid_gw_pool_unlock(g);
 }
 
 void braid_gw_cluster_log(const struct braid_gateway *g)

@@ -20,6 +20,7 @@
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 /* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
@@ -54,8 +55,8 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 	struct braid_gateway *g = c->g;
 	struct braid_payload pl;
 	uint8_t src[16];
-	uint32_t owner;
-	int fam;
+	uint32_t owner = 0;
+	int fam, r = -ENOENT;
 
 	braid_payload_classify(c->framing, p, len, &pl);
 	switch (pl.kind) {
@@ -70,8 +71,14 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 		return;
 	}
 	/* the inner source must be one of the client's addresses or iroutes */
-	if (braid_vroute_packet_src(pl.data, pl.len, &fam, src) ||
-	    braid_vroute_lookup(&g->routes, fam, src, &owner) || owner != c->pid) {
+	if (braid_vroute_packet_src(pl.data, pl.len, &fam, src)) {
+		r = -EINVAL;
+	} else {
+		braid_gw_rt_rd(g);
+		r = braid_vroute_lookup(braid_gw_routes(g), fam, src, &owner);
+		braid_gw_rt_unlock(g);
+	}
+	if (r || owner != c->pid) {
 		g->st.bad_source++;
 		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
 			  braid_gw_cname(c), c->real);
@@ -79,8 +86,17 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 	}
 	c->last_ref = time(NULL);
 	braid_mssfix_apply(&g->mss, (uint8_t *)pl.data, pl.len);
-	if (g->o->client_to_client && !braid_vroute_lookup_packet(&g->routes, pl.data, pl.len, &owner) &&
-	    owner != c->pid) {
+	if (g->o->client_to_client) {
+		braid_gw_rt_rd(g);
+		r = braid_vroute_lookup_packet(braid_gw_routes(g), pl.data, pl.len, &owner);
+		braid_gw_rt_unlock(g);
+	}
+	if (g->o->client_to_client && !r && owner != c->pid && !braid_gw_mine(g, owner)) {
+		g->st.c2c_forwarded++;
+		braid_gw_xq_send(g, owner % braid_gw_nw(g), GW_XQ_INNER, pl.data, pl.len);
+		return;
+	}
+	if (g->o->client_to_client && !r && owner != c->pid) {
 		struct gw_client *d = g->by_pid[owner];
 
 		if (d && d->st == C_ACTIVE) {
@@ -237,11 +253,35 @@ void braid_gw_release_held(struct gw_client *c, bool deliver)
 	free(held);
 }
 
+void braid_gw_inner_out(struct braid_gateway *g, uint8_t *p, size_t n, bool tun)
+{
+	struct gw_client *c;
+	uint32_t owner;
+	int r;
+
+	braid_gw_rt_rd(g);
+	r = braid_vroute_lookup_packet(braid_gw_routes(g), p, n, &owner);
+	braid_gw_rt_unlock(g);
+	if (!r && !braid_gw_mine(g, owner)) {	/* another worker's client */
+		if (tun)
+			braid_mssfix_apply(&g->mss, p, n);
+		braid_gw_xq_send(g, owner % braid_gw_nw(g), GW_XQ_INNER, p, n);
+		return;
+	}
+	c = r ? NULL : g->by_pid[owner];
+	if (!c || c->st != C_ACTIVE) {
+		g->st.tun_no_route++;
+		return;
+	}
+	if (tun)
+		braid_mssfix_apply(&g->mss, p, n);
+	braid_gw_send_payload(c, p, n);
+}
+
 void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_gateway *g = w->data;
 	uint8_t *p = g->buf + HEADROOM;
-	uint32_t owner;
 	ssize_t n;
 
 	(void)loop;
@@ -251,13 +291,7 @@ void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 		if (n <= 0)
 			break;
 		g->st.tun_read_pkts++;
-		if (braid_vroute_lookup_packet(&g->routes, p, (size_t)n, &owner) ||
-		    !g->by_pid[owner] || g->by_pid[owner]->st != C_ACTIVE) {
-			g->st.tun_no_route++;
-			continue;
-		}
-		braid_mssfix_apply(&g->mss, p, (size_t)n);
-		braid_gw_send_payload(g->by_pid[owner], p, (size_t)n);
+		braid_gw_inner_out(g, p, (size_t)n, true);
 	}
 	braid_gw_reap(g);
 }

@@ -27,6 +27,12 @@ void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union
 void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len);
 /* Deliver the packets held for reauth_key (its key is installed now), or drop them. */
 void braid_gw_release_held(struct gw_client *c, bool deliver);
+/*
+ * An inner packet (p in g->buf at HEADROOM, or anywhere) to the client its destination routes to:
+ * sent on this worker, or handed to the owning worker's ring (tun: counted as TUN traffic). The
+ * packet must not be in g->xbuf.
+ */
+void braid_gw_inner_out(struct braid_gateway *g, uint8_t *p, size_t n, bool tun);
 /* The TUN is readable (g->tun_r). */
 void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents);
 

@@ -13,6 +13,7 @@
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
 #include "control/metrics.h"
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_shared.h"
 
 static int by_cid(const void *a, const void *b)
 {
@@ -42,9 +43,13 @@ static void client_rows(struct braid_met_snap *m, const struct gw_client *c)
 static void collect(void *user, struct braid_met_snap *m, unsigned max_clients)
 {
 	const struct braid_gateway *g = user;
-	const struct braid_gateway_stats *s = &g->st;
+	struct braid_gateway_stats sum;
+	uint64_t rj[BRAID_REJ__COUNT];
+	const struct braid_gateway_stats *s = &sum;
 	struct gw_client **live = calloc(g->max_clients ? g->max_clients : 1, sizeof(*live));
 	size_t n = 0;
+
+	braid_gw_workers_sum(g, &sum, rj);
 
 	braid_met_u(m, BRAID_MET_GW_CLIENTS, -1, (uint64_t)s->clients);
 	braid_met_u(m, BRAID_MET_GW_MAX_CLIENTS, -1, g->max_clients);
@@ -63,12 +68,14 @@ static void collect(void *user, struct braid_met_snap *m, unsigned max_clients)
 		m->err = -ENOMEM;
 		return;
 	}
+	braid_gw_lock_all(g);
 	for (uint32_t i = 0; i < g->max_clients; i++)
 		if (g->by_pid[i] && !g->by_pid[i]->dead)
 			live[n++] = g->by_pid[i];
 	qsort(live, n, sizeof(*live), by_cid);
 	for (size_t i = 0; i < n && i < max_clients; i++)
 		client_rows(m, live[i]);
+	braid_gw_unlock_all(g);
 	braid_met_u(m, BRAID_MET_GW_CLIENTS_UNLABELLED, -1, n > max_clients ? n - max_clients : 0);
 	free(live);
 }

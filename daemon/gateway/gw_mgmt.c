@@ -20,6 +20,7 @@
 #include "gateway/gw_table.h"
 #include "gateway/gw_timers.h"
 #include "gateway/gw_types.h"
+#include "gateway/gw_shared.h"
 #include "os/sock.h"
 #include "util/log.h"
 
@@ -65,9 +66,13 @@ static void op_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
 	struct braid_gateway *g = user;
 
 	/* as stock: the process's link byte totals, the clients gone included */
+	struct braid_gateway_stats sum;
+	uint64_t rj[BRAID_REJ__COUNT];
+
+	braid_gw_workers_sum(g, &sum, rj);	/* every worker's clients gone */
 	*n = 0;
-	*in = g->st.gone_rx_bytes;
-	*out = g->st.gone_tx_bytes;
+	*in = sum.gone_rx_bytes;
+	*out = sum.gone_tx_bytes;
 	for (uint32_t i = 0; i < g->max_clients; i++) {
 		struct gw_client *c = g->by_pid[i];
 
@@ -229,6 +234,64 @@ static int op_pending_auth(void *user, unsigned long cid, unsigned kid, const ch
 	return -ENOENT;
 }
 
+/*
+ * `workers N`: the commands below walk every worker's clients, with the other workers held
+ * (braid_gw_lock_all) for the length of the command.
+ */
+static void lk_bytecount(void *user, braid_mgmt_bytes_fn emit, void *ctx)
+{
+	braid_gw_lock_all(user);
+	op_bytecount(user, emit, ctx);
+	braid_gw_unlock_all(user);
+}
+
+static void lk_load_stats(void *user, unsigned *n, uint64_t *in, uint64_t *out)
+{
+	braid_gw_lock_all(user);
+	op_load_stats(user, n, in, out);
+	braid_gw_unlock_all(user);
+}
+
+static int lk_kill(void *user, enum braid_mgmt_kill how, const char *arg, const char *msg,
+		   unsigned *n)
+{
+	int r;
+
+	braid_gw_lock_all(user);
+	r = op_kill(user, how, arg, msg, n);
+	braid_gw_unlock_all(user);
+	return r;
+}
+
+static int lk_braid_clients(void *user, struct braid_mgmt_client *out, int max)
+{
+	/* the rows point at the clients' data paths, used (and changed by `braid set`) after we return */
+	braid_gw_hold_iteration(user);
+	return op_braid_clients(user, out, max);
+}
+
+static int lk_client_auth(void *user, unsigned long cid, unsigned kid, bool ok, const char *reason,
+			  const char *client_reason, const char *config)
+{
+	int r;
+
+	braid_gw_lock_all(user);
+	r = op_client_auth(user, cid, kid, ok, reason, client_reason, config);
+	braid_gw_unlock_all(user);
+	return r;
+}
+
+static int lk_pending_auth(void *user, unsigned long cid, unsigned kid, const char *extra,
+			   unsigned timeout)
+{
+	int r;
+
+	braid_gw_lock_all(user);
+	r = op_pending_auth(user, cid, kid, extra, timeout);
+	braid_gw_unlock_all(user);
+	return r;
+}
+
 static void server_state(struct braid_gateway *g, const char *name, const char *desc)
 {
 	char t4[INET_ADDRSTRLEN] = "", lip[INET6_ADDRSTRLEN] = "", lport[8] = "";
@@ -261,12 +324,12 @@ int gw_mgmt_open(struct braid_gateway *g)
 		.user = g,
 		.gateway = true,
 		.status = op_status,
-		.bytecount = op_bytecount,
-		.load_stats = op_load_stats,
-		.kill = op_kill,
-		.client_auth = op_client_auth,
-		.braid_clients = op_braid_clients,
-		.pending_auth = op_pending_auth,
+		.bytecount = lk_bytecount,
+		.load_stats = lk_load_stats,
+		.kill = lk_kill,
+		.client_auth = lk_client_auth,
+		.braid_clients = lk_braid_clients,
+		.pending_auth = lk_pending_auth,
 		.hold_release = op_hold_release,
 	};
 	int r;

@@ -15,6 +15,7 @@
 #include "control/mgmt.h"
 #include "ctl/session.h"
 #include "gateway/gw_script.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 #define CERT_ENV_MAX 32
@@ -25,8 +26,10 @@ static unsigned active_clients(const struct braid_gateway *g)
 {
 	unsigned n = 0;
 
+	braid_gw_lock_all(g);
 	for (uint32_t i = 0; i < g->max_clients; i++)
 		n += g->by_pid[i] && !g->by_pid[i]->dead && g->by_pid[i]->st == C_ACTIVE;
+	braid_gw_unlock_all(g);
 	return n;
 }
 

@@ -26,6 +26,7 @@
 #include "ctl/tls_crl.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_table.h"
+#include "gateway/gw_shared.h"
 #include "session/reload.h"
 #include "util/log.h"
 
@@ -115,8 +116,10 @@ static void on_reload(void *user)
 {
 	struct braid_gateway *g = user;
 	struct braid_reload_diff d;
-	int r = braid_reload_begin(g->o, &d);
+	int r;
 
+	braid_gw_lock_all(g);	/* the options, the CRL and every worker's clients change under them */
+	r = braid_reload_begin(g->o, &d);
 	if (!r) {
 		if (d.changed & BRAID_RELOAD_PUSH)
 			braid_info("reload: %u push line(s): sent to clients that connect from now on",
@@ -141,6 +144,7 @@ static void on_reload(void *user)
 		reload_crl(g, &d);
 		reload_revoked(g);
 	}
+	braid_gw_unlock_all(g);
 	braid_reload_end(g->loop, r, &d);
 }
 

@@ -18,7 +18,7 @@ int braid_gw_reuseport_open(const struct sockaddr *addr, socklen_t len, unsigned
 	struct sockaddr_storage ss;
 	socklen_t sl = len;
 	unsigned i;
-	int one = 1, r = 0;
+	int one = 1, zero = 0, bufsz = 4 << 20, r = 0;
 
 	if (!n || n > BRAID_GW_MAX_WORKERS || len > sizeof(ss))
 		return -EINVAL;
@@ -29,6 +29,11 @@ int braid_gw_reuseport_open(const struct sockaddr *addr, socklen_t len, unsigned
 			r = -errno;
 			break;
 		}
+		/* as braid_sock_open_udp: dual-stack, large buffers (a burst from the TUN) */
+		if (ss.ss_family == AF_INET6)
+			setsockopt(fds[i], IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+		setsockopt(fds[i], SOL_SOCKET, SO_SNDBUF, &bufsz, sizeof(bufsz));
+		setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF, &bufsz, sizeof(bufsz));
 		if (setsockopt(fds[i], SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) ||
 		    bind(fds[i], (struct sockaddr *)&ss, len)) {
 			r = -errno;

@@ -16,6 +16,7 @@
 #include "control/statfile.h"
 #include "control/status.h"
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -33,7 +34,10 @@ static void client_json(FILE *f, const struct gw_client *c)
 	const struct braid_dp *dp = braid_gw_mp_dp(c);
 	char b[INET6_ADDRSTRLEN];
 
-	fprintf(f, "{\"client_id\":%lu,\"peer_id\":%u,\"common_name\":", c->cid, (unsigned)c->pid);
+	fprintf(f, "{\"client_id\":%lu,\"peer_id\":%u,", c->cid, (unsigned)c->pid);
+	if (c->g->wk)	/* `workers N`: the worker that owns it */
+		fprintf(f, "\"worker\":%u,", c->g->widx);
+	fputs("\"common_name\":", f);
 	braid_status_json_str(f, braid_gw_cname(c));
 	fputs(",\"username\":", f);
 	braid_status_json_str(f, c->user);
@@ -64,13 +68,17 @@ static void client_json(FILE *f, const struct gw_client *c)
 
 int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 {
-	const struct braid_gateway_stats *s = &g->st;
+	struct braid_gateway_stats sum;
+	uint64_t rj[BRAID_REJ__COUNT];
+	const struct braid_gateway_stats *s = &sum;
 	struct gw_client **live = calloc(g->max_clients ? g->max_clients : 1, sizeof(*live));
 	double start, uptime = 0;
 	size_t n = 0;
 
 	if (!live)
 		return -ENOMEM;
+	braid_gw_workers_sum(g, &sum, rj);
+	braid_gw_lock_all(g);
 	braid_met_process_times(&start, &uptime);
 	fprintf(f, "{\"version\":1,\"time\":%lld,\"role\":\"gateway\",\"uptime_s\":%.3f,",
 		(long long)time(NULL), uptime);
@@ -82,13 +90,15 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		"\"data_auth_failed\":%llu,\"bad_source\":%llu,\"tun_no_route\":%llu,"
 		"\"c2c_forwarded\":%llu,\"tun_read_pkts\":%llu,\"tun_write_pkts\":%llu,"
 		"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"gone_rx_bytes\":%llu,"
-		"\"gone_tx_bytes\":%llu},\"clients\":[",
+		"\"gone_tx_bytes\":%llu},",
 		s->clients, (unsigned)g->max_clients, U(s->sessions_created), U(s->clients_removed),
 		U(s->auth_failed), U(s->max_clients_refused), U(s->connect_freq_refused),
 		U(s->floats), U(s->float_refused), U(s->cookie_replies), U(s->cookie_rejected),
 		U(s->data_unknown_peer), U(s->data_auth_failed), U(s->bad_source),
 		U(s->tun_no_route), U(s->c2c_forwarded), U(s->tun_read_pkts), U(s->tun_write_pkts),
 		U(s->link_rx_pkts), U(s->link_tx_pkts), U(s->gone_rx_bytes), U(s->gone_tx_bytes));
+	braid_gw_workers_json(g, f);
+	fputs("\"clients\":[", f);
 	for (uint32_t i = 0; i < g->max_clients; i++)
 		if (g->by_pid[i] && !g->by_pid[i]->dead)
 			live[n++] = g->by_pid[i];
@@ -99,6 +109,7 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		client_json(f, live[i]);
 	}
 	fputs("]}\n", f);
+	braid_gw_unlock_all(g);
 	free(live);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_script.h"
+#include "gateway/gw_shared.h"
 #include "dataplane/backend.h"
 #include "util/log.h"
 
@@ -106,10 +107,11 @@ int braid_gw_client_new(struct braid_gateway *g, const union braid_sockaddr *fro
 	struct gw_client *c;
 	uint32_t pid;
 
-	for (pid = 0; pid < g->max_clients; pid++)
+	/* worker w hands out the peer-ids it owns: pid % N == w (docs/scaling.md "Workers") */
+	for (pid = g->widx; pid < g->max_clients; pid += braid_gw_nw(g))
 		if (!g->by_pid[pid])
 			break;
-	if (pid == g->max_clients) {
+	if (pid >= g->max_clients) {
 		g->st.max_clients_refused++;
 		return -ENOSPC;
 	}
@@ -118,7 +120,7 @@ int braid_gw_client_new(struct braid_gateway *g, const union braid_sockaddr *fro
 		return -ENOMEM;
 	c->g = g;
 	c->pid = pid;
-	c->cid = g->next_cid++;
+	c->cid = g->wk ? atomic_fetch_add(&g->wk->next_cid, 1) : g->next_cid++;
 	c->addr = *from;
 	if (g->o->multihome)	/* answer from the address it came to */
 		c->local = g->rx_local;
@@ -186,7 +188,9 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 		braid_gw_mgmt_disconnect(c);
 	if (c->was_active && g->o->client_disconnect)
 		braid_gw_start_disconnect_script(c);
-	braid_vroute_del_owner(&g->routes, c->pid);
+	braid_gw_rt_wr(g);
+	braid_vroute_del_owner(braid_gw_routes(g), c->pid);
+	braid_gw_rt_unlock(g);
 	if (c->has_pool)
 		braid_gw_pool_give(g, c->pool_h);
 	c->has_pool = false;

@@ -21,6 +21,7 @@
 #include "gateway/gw_statjson.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 #include "control/ovpn_status.h"
 
@@ -29,7 +30,7 @@ void braid_gw_auth_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	struct braid_gateway *g = w->data;
 
 	(void)revents;
-	for (uint32_t i = 0; i < g->max_clients && g->scripts; i++) {
+	for (uint32_t i = g->widx; i < g->max_clients && g->scripts; i += braid_gw_nw(g)) {
 		struct gw_client *c = g->by_pid[i];
 
 		if (!c || !c->as.pid)
@@ -53,6 +54,7 @@ int braid_gw_status_print(struct braid_gateway *g, FILE *f, int version, const c
 	char ftitle[128];
 	int r = -ENOMEM;
 
+	braid_gw_lock_all(g);	/* the other workers wait: their clients hold still */
 	cl = calloc(g->max_clients, sizeof(*cl));
 	v4 = calloc(g->max_clients, sizeof(*v4));
 	v6 = calloc(g->max_clients, sizeof(*v6));
@@ -109,14 +111,18 @@ out:
 	free(v6);
 	free(rt);
 	free(rv);
+	braid_gw_unlock_all(g);
 	return r;
 }
 
 void braid_gw_log_stats(const struct braid_gateway *g)
 {
-	const struct braid_gateway_stats *s = &g->st;
-	const uint64_t *rj = g->rej.count;
+	struct braid_gateway_stats sum;
+	uint64_t rjs[BRAID_REJ__COUNT];
+	const struct braid_gateway_stats *s = &sum;
+	const uint64_t *rj = rjs;
 
+	braid_gw_workers_sum(g, &sum, rjs);	/* every worker's: one gateway */
 	braid_gw_status_json_write(g);	/* SIGUSR2 and exit: the JSON status file too */
 	braid_info("gateway stats: clients %lu, sessions created %llu, live control sessions %lu, "
 		   "cookie replies %llu, cookie rejected %llu, removed %llu, auth failed %llu, "
@@ -144,7 +150,10 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   (unsigned long long)rj[BRAID_REJ_MALFORMED],
 		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE],
 		   (unsigned long long)rj[BRAID_REJ_TCP_QUEUE]);
+	braid_gw_workers_log(g);
+	braid_gw_lock_all(g);
 	braid_gw_mp_log(g);
+	braid_gw_unlock_all(g);
 	braid_gw_cluster_log(g);
 }
 
@@ -172,7 +181,8 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	(void)loop;
 	(void)revents;
 	braid_reject_tick(&g->rej, now);
-	for (uint32_t i = 0; i < g->max_clients; i++) {
+	g->xq_link_budget = GW_XQ_LINK_PER_S;
+	for (uint32_t i = g->widx; i < g->max_clients; i += braid_gw_nw(g)) {
 		struct gw_client *c = g->by_pid[i];
 
 		if (!c)
@@ -219,6 +229,10 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	}
 	if (g->n_bg)
 		braid_gw_bg_poll(g, false);
+	if (g->widx) {	/* status files and the pool's file: worker 0's */
+		braid_gw_reap(g);
+		return;
+	}
 	if (o->status_path && now >= g->next_status_ms) {
 		braid_gw_status_print(g, NULL, 0, NULL);
 		g->next_status_ms = now + (o->status_interval > 0 ? o->status_interval : 60) * 1000;
@@ -229,7 +243,11 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 						 o->status_json_interval : 10) * 1000;
 	}
 	if (o->ifconfig_pool_persist && g->pool && now >= g->next_persist_ms) {
-		int r = braid_pool_persist_save(g->pool, o->ifconfig_pool_persist);
+		int r;
+
+		braid_gw_pool_lock(g);
+		r = braid_pool_persist_save(g->pool, o->ifconfig_pool_persist);
+		braid_gw_pool_unlock(g);
 
 		if (r)
 			braid_warn("ifconfig-pool-persist '%s': %s", o->ifconfig_pool_persist,

@@ -11,6 +11,7 @@
  * The gateway's files, bottom to top (a file includes only headers of files
  * before it):
  *   gw_types.h     these structures (gw_types.c: three accessors)
+ *   gw_shared.c    what worker threads share: locks, hand-over rings, the summed counters
  *   gateway_mp.c   multipath clients' engines (payloads up through a callback)
  *   gw_script.c    client-connect / client-disconnect environment, disconnect scripts
  *   gw_mgmt_ev.c   client events on the management interface (>CLIENT:...)
@@ -22,6 +23,7 @@
  *   gw_tcp.c       TCP connections: accept, stream framing, dispatch
  *   gw_timers.c    the 1 s tick, auth-script polling, status file, counters line
  *   gw_mgmt.c      the management interface's gateway callbacks (status, kill, ...)
+ *   gw_workers.c   `workers N`: socket group, TUN queues, the other workers' loops and threads
  *   gateway.c      set-up, teardown, signals (gateway.h)
  */
 #ifndef BRAID_GW_TYPES_H
@@ -152,6 +154,7 @@ struct gw_client {
 
 struct braid_mptcp_endps;
 struct braid_cluster;
+struct gw_workers;
 
 struct braid_gateway {
 	struct ev_loop *loop;
@@ -222,6 +225,11 @@ struct braid_gateway {
 	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */
 	uint32_t *foreign;		/* pool entries another gateway holds (gw_cluster.c) */
 	size_t n_foreign, cap_foreign;
+	/* worker threads (gw_workers.h): NULL with one worker */
+	struct gw_workers *wk;
+	unsigned widx;			/* this worker's index (0: the main thread) */
+	uint8_t *xbuf;			/* a message being handed to another worker */
+	unsigned xq_link_budget;	/* datagrams it may still hand over this second (gw_workers.c) */
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

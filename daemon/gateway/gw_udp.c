@@ -18,6 +18,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_table.h"
+#include "gateway/gw_shared.h"
 #include "util/log.h"
 
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
@@ -113,6 +114,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		uint8_t op = pkt[0] >> BRAID_CTL_OP_SHIFT;
 		char a[80];
 
+		if (braid_ctl_op_is_control(op))	/* a SOFT_RESET of another worker's floated client? */
+			braid_gw_link_handover(g, pkt, len, from);
 		g->st.cookie_rejected++;
 		braid_sockaddr_str(from, a, sizeof(a));
 		if (!braid_ctl_op_is_control(op))
@@ -145,6 +148,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	}
 	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), braid_gw_now_ms(),
 				       &why);
+	if (r)	/* `workers N`: another worker's client after a float, if one takes it; rejected here */
+		braid_gw_link_handover(g, pkt, len, from);
 	if (r) {
 		g->st.cookie_rejected++;
 		cookie_reject(g, pkt, len, from, why ? why : strerror(-r));
@@ -200,7 +205,8 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 		}
 		pid = (uint32_t)pkt[1] << 16 | (uint32_t)pkt[2] << 8 | pkt[3];
 		pid = braid_gw_local_pid(g, pid);
-		c = pid < g->max_clients ? g->by_pid[pid] : NULL;
+		/* another worker's peer-id (the steering program was bypassed): not ours to read */
+		c = pid < g->max_clients && braid_gw_mine(g, pid) ? g->by_pid[pid] : NULL;
 		if (!c || c->tcp || !c->use_peer_id) {
 			unknown_peer(g, pkt, len, from);
 			return;
@@ -217,7 +223,8 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	if (c)
 		note_local(g, c, from);
 	if (op == BRAID_OP_DATA_V1) {
-		if (!c) {
+		if (!c) {	/* `workers N`: offered to the others too (a floated client's) */
+			braid_gw_link_handover(g, pkt, len, from);
 			unknown_peer(g, pkt, len, from);
 			return;
 		}

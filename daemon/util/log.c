@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ static FILE *log_file; /* NULL = stderr */
 static bool log_syslog, log_no_stamp, log_machine, log_journal;
 static braid_log_hook_fn log_hook;
 static void *log_hook_ctx;
+static pthread_t log_hook_thread;	/* the hook runs on the thread that set it (the gateway's workers) */
+static pthread_mutex_t log_hook_lk = PTHREAD_MUTEX_INITIALIZER;	/* the hook, its thread, early[] */
 
 #define EARLY_MAX 64
 static struct {
@@ -37,15 +40,21 @@ void braid_log_keep_early(unsigned n)
 
 void braid_log_set_hook(braid_log_hook_fn fn, void *ctx)
 {
+	unsigned n;
+
+	pthread_mutex_lock(&log_hook_lk);
 	log_hook = fn;
 	log_hook_ctx = ctx;
-	for (unsigned i = 0; i < early_n; i++) {
+	log_hook_thread = pthread_self();
+	n = early_n;
+	early_n = early_keep = 0;	/* only the first hook gets them */
+	pthread_mutex_unlock(&log_hook_lk);
+	for (unsigned i = 0; i < n; i++) {	/* outside the lock: the hook may log */
 		if (fn)
 			fn(ctx, early[i].level, early[i].msg);
 		free(early[i].msg);
 		early[i].msg = NULL;
 	}
-	early_n = early_keep = 0;	/* only the first hook gets them */
 }
 
 void braid_log_set_verb(int verb)
@@ -191,6 +200,9 @@ static void log_line(int level, const char *msg)
 void braid_log(int level, const char *fmt, ...)
 {
 	char msg[1024];
+	braid_log_hook_fn fn;
+	void *ctx;
+	bool mine;
 	va_list ap;
 
 	if (!braid_log_enabled(level))
@@ -199,9 +211,14 @@ void braid_log(int level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	log_line(level, msg);
-	if (log_hook)
-		log_hook(log_hook_ctx, level, msg);
-	else if (early_n < early_keep && (early[early_n].msg = strdup(msg)))
+	pthread_mutex_lock(&log_hook_lk);
+	fn = log_hook;
+	ctx = log_hook_ctx;
+	mine = pthread_equal(pthread_self(), log_hook_thread);
+	if (!fn && early_n < early_keep && (early[early_n].msg = strdup(msg)))
 		early[early_n++].level = level;
+	pthread_mutex_unlock(&log_hook_lk);
+	if (fn && mine)	/* outside the lock: the hook may log */
+		fn(ctx, level, msg);
 }
 

@@ -8,7 +8,8 @@
 # the gateway's CPU seconds from /proc/PID/task/*/stat (utime + stime of every thread) over the transfer.
 # One JSON line per W appended to OUT: workers, clients, seconds, mbit (sum of the receivers' rates),
 # gw_cpu_s, mbit_per_cpu_s, threads. A count the gateway refuses (`braidd --test-config`) gives a line with
-# "refused" and braidd's message instead (today: every W > 1, the worker threads are not built yet).
+# "refused" and braidd's message instead; with W > 1 also the sessions per worker (the 4-tuple hash places
+# them: with few clients one worker may get them all, read sessions_per_worker) and the load average.
 #
 #   sudo tests/bench/gw_workers.sh [-o OUT] [-w "1 2"] [-k CLIENTS] [-t SECONDS]
 BRAID_BIN_DIR=${BRAID_BIN_DIR:-$(cd "$(dirname "$0")/../.." && pwd)/build/bin}
@@ -78,12 +79,21 @@ for W in $WLIST; do
 		r=$(jq -r '.end.sum_received.bits_per_second // 0' "$GW_DIR/iperf$i.json" 2>/dev/null)
 		mbit=$(echo "$mbit + ${r:-0} / 1000000" | bc -l)
 	done
+	# sessions per worker (SIGUSR2's "worker W: sessions S" lines; "-" with one worker)
+	spw=-
+	if [ "$W" -gt 1 ]; then
+		kill -USR2 "$gpid"
+		sleep 0.5
+		spw=$(grep -o "worker [0-9]*: sessions [0-9]*" "$GW_DIR/server.log" | tail -n "$W" |
+			awk '{print $4}' | paste -sd/)
+	fi
 	cpu=$(echo "($c1 - $c0) / $TCK" | bc -l)
 	per=$(echo "if ($cpu > 0) $mbit / $cpu else 0" | bc -l)
 	python3 "$JL" n:workers="$W" n:clients="$K" n:seconds="$T" n:mbit="$(printf %.1f "$mbit")" \
-		n:gw_cpu_s="$(printf %.2f "$cpu")" n:mbit_per_cpu_s="$(printf %.1f "$per")" n:threads="$threads" >>"$OUT"
+		n:gw_cpu_s="$(printf %.2f "$cpu")" n:mbit_per_cpu_s="$(printf %.1f "$per")" n:threads="$threads" \
+		s:sessions_per_worker="$spw" n:loadavg="$(cut -d' ' -f1 /proc/loadavg)" >>"$OUT"
 	echo "workers $W: $(printf %.1f "$mbit") Mbit/s over $K clients, gateway CPU $(printf %.2f "$cpu") s," \
-		"$(printf %.1f "$per") Mbit per CPU-second, $threads thread(s)"
+		"$(printf %.1f "$per") Mbit per CPU-second, $threads thread(s), sessions per worker $spw"
 	for i in $(seq 1 "$K"); do gw_stop_client "$i"; done
 	gw_stop_server
 	for i in $(seq 1 "$K"); do

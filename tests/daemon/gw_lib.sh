@@ -12,7 +12,8 @@
 # kills what we started and deletes the namespaces and the temp dir.
 #
 # gw_setup N                 namespaces, bridge, N client namespaces, PKI (client1..N, ta.key, tc.key)
-# gw_server_conf LINES...    write $GW_DIR/server.conf: the common gateway lines + LINES
+# gw_server_conf LINES...    write $GW_DIR/server.conf: the common gateway lines + LINES (+ `workers
+#                            $GW_TEST_WORKERS` when set: the gateway tests with worker threads)
 # gw_start_server            start braidd in the gateway ns (log $GW_DIR/server.log)
 # gw_client_conf I LINES...  write $GW_DIR/cI.conf: stock client lines for clientI + LINES
 # gw_start_client I          start stock openvpn for cI in its ns (log $GW_DIR/cI.log)
@@ -126,6 +127,8 @@ gw_server_conf() {
 			"key $GW_DIR/server.key" "dh none" "keepalive 10 60" "verb 4" \
 			"status $GW_DIR/status.txt 1" "status-version 2"
 		printf '%s\n' "$@"
+		# GW_TEST_WORKERS=N: every gateway test with `workers N` (docs/scaling.md "Workers")
+		[ -z "${GW_TEST_WORKERS:-}" ] || echo "workers $GW_TEST_WORKERS"
 	} >"$GW_DIR/server.conf"
 }
 

@@ -43,7 +43,7 @@ tm_gateway() {
 	bd_conf "$name" "dev tun" "topology subnet" "server 10.8.0.0 255.255.255.0" "server-ipv6 fd00:8::/64" \
 		"proto $(tm_proto)" "port 1194" "local $(tb_srv_addr 1 "${TM_FAM:-4}")" "ca $TB_DIR/pki/ca.crt" \
 		"cert $TB_DIR/pki/server.crt" "key $TB_DIR/pki/server.key" "dh none" "keepalive 2 20" \
-		"tls-auth $TB_DIR/pki/ta.key 0" "verb 4" "$@"
+		"tls-auth $TB_DIR/pki/ta.key 0" "verb 4" "$@" ${GW_TEST_WORKERS:+"workers $GW_TEST_WORKERS"}
 	bd_start "$name" "$TB_SRV"
 	bd_wait_log "$name" "gateway ready" 10 || fail "braidd gateway $name did not start"
 }

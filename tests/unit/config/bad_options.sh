@@ -139,9 +139,7 @@ conf "dev tun" "client" "proto tcp-server" "remote a" "remote b" "ca ca" "cert c
 check "$C:5: option 'remote': TCP server mode allows at most one 'remote' address" --config "$C"
 # the command line has no line numbers
 check "command line: option 'server': 'server' and 'client' cannot be used together" --dev tun --client --server 10.8.0.0 255.255.255.0
-# workers (issue 16): one worker is built; more is refused, never silently reduced
-conf "dev tun" "workers 2"
-check "$C:2: option 'workers': 2 workers: this braidd runs one gateway worker (worker threads are not built yet, docs/scaling.md \"Workers\"); use 'workers 1' or 'workers auto'" --config "$C"
+# workers (issue 16): 1..64 (N > 1 runs worker threads: daemon.gw_workers)
 conf "dev tun" "workers 0"
 check "$C:2: option 'workers': count 0 is out of range (1..64)" --config "$C"
 conf "dev tun" "workers many"

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gw_workers.h - the gateway's worker threads' set-up and teardown (`workers
+ * N`, docs/scaling.md "Workers"): the socket group with its steering program,
+ * the multiqueue TUN, the other workers' gateways, the rings' consumers, the
+ * threads. What they share at run time: gw_shared.h. Called by gateway.c only.
+ */
+#ifndef BRAID_GATEWAY_GW_WORKERS_H
+#define BRAID_GATEWAY_GW_WORKERS_H
+
+#include "gateway/gw_shared.h"
+
+/* The worker count asked for (`workers N`; auto stays 1 for now, docs/scaling.md). */
+int braid_gw_workers_want(const struct braid_options *o);
+/* The socket group for n workers with the steering program attached (g->wk, g->fd = worker 0's). 0 or -errno. */
+int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union braid_sockaddr *a);
+/* The multiqueue TUN device in place of braid_tun_open: worker 0's queue in t. 0 or -errno. */
+int braid_gw_workers_tun(struct braid_gateway *g, struct braid_tun *t);
+/* Worker 0 set up: the other workers' gateways, rings, threads. 0 or -errno. */
+int braid_gw_workers_start(struct braid_gateway *g);
+/* Stops and joins the threads, frees their gateways (their clients dropped) and the rings. */
+void braid_gw_workers_stop(struct braid_gateway *g);
+
+#endif /* BRAID_GATEWAY_GW_WORKERS_H */
