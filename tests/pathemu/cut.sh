@@ -20,18 +20,17 @@ r=$(tb_emu 1 up blackhole)
 t_bh=$(now)
 tb_emu 1 down blackhole >/dev/null
 echo "blackhole: $r"
-sent_before=$(pe_field "$s_before" sent)
-queued_at_bh=$(sed -n 's/^ok blackhole, \([0-9]*\) queued still leave$/\1/p' <<<"$r")
-[ -n "$queued_at_bh" ] || fail "unexpected blackhole reply '$r'"
+queued_at_bh=$(sed -n 's/^ok blackhole, \([0-9]*\) queued still leave, [0-9]* sent before$/\1/p' <<<"$r")
+sent_at_bh=$(sed -n 's/^ok blackhole, [0-9]* queued still leave, \([0-9]*\) sent before$/\1/p' <<<"$r")
+[ -n "$queued_at_bh" ] && [ -n "$sent_at_bh" ] || fail "unexpected blackhole reply '$r'"
+[ "$sent_at_bh" -ge "$(pe_field "$s_before" sent)" ] || fail "blackhole reply: $sent_at_bh sent, fewer than before it"
 sleep 1
 t_up1=$(now)
 sent_after=$(pe_field "$(pe_stats 1 up)" sent)
 tb_restore 1
-# the packets held at the blackhole left; at most 2 more arrived between the stats and the command (10 ms pings,
-# a few ms apart)
-left=$((sent_after - sent_before))
-[ "$left" -ge "$queued_at_bh" ] && [ "$left" -le $((queued_at_bh + 2)) ] ||
-	fail "during blackhole $left packets left, $queued_at_bh were queued"
+# exactly the packets held at the blackhole left (the reply names the sent counter at that moment)
+left=$((sent_after - sent_at_bh))
+[ "$left" -eq "$queued_at_bh" ] || fail "during blackhole $left packets left, $queued_at_bh were queued"
 echo "ok: $left packets left during the blackhole ($queued_at_bh were queued when it began)"
 sleep 1
 r=$(tb_emu 1 up down)

@@ -2,6 +2,7 @@
 /* ctlcmd.c - parse and execute control commands against the link model. */
 #include "ctlcmd.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,7 +106,8 @@ enum ctl_action ctlcmd_exec(struct link *l, const char *req, char *reply, size_t
 	}
 	if (!strcmp(tok[0], "blackhole")) {
 		link_set_state(l, LINK_BLACKHOLE);
-		snprintf(reply, len, "ok blackhole, %zu queued still leave", link_queued(l));
+		snprintf(reply, len, "ok blackhole, %zu queued still leave, %" PRIu64 " sent before", link_queued(l),
+			 l->st.sent);
 		return CTL_NONE;
 	}
 	if (!strcmp(tok[0], "up")) {

@@ -264,7 +264,7 @@ static void test_states(void)
 	for (i = 0; i < 5; i++)
 		link_arrive(&l, 0, (uint32_t)i, 100);
 	CHECKM(ctlcmd_exec(&l, "blackhole", reply, sizeof(reply)) == CTL_NONE, "blackhole");
-	CHECKM(!strcmp(reply, "ok blackhole, 5 queued still leave"), "reply '%s'", reply);
+	CHECKM(!strcmp(reply, "ok blackhole, 5 queued still leave, 0 sent before"), "reply '%s'", reply);
 	CHECKM(link_arrive(&l, 1, 5, 100) == LINK_DROP_DOWN, "blackhole drops arrivals");
 	CHECKM(link_release(&l, 10 * MS, 0, out, 16) == 5, "queued leave during blackhole");
 	ctlcmd_exec(&l, "up", reply, sizeof(reply));
