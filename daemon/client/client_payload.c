@@ -7,6 +7,8 @@
  */
 #include "client/client_payload.h"
 
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "client/client_state.h"
@@ -25,10 +27,7 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 		uint8_t *ip = plain + (pl.data - plain);
 
 		braid_mssfix_apply(&c->mss, ip, pl.len);
-		if (write(c->tun.fd, ip, pl.len) >= 0) {
-			c->stt.tun_write_pkts++;
-			c->stt.tun_write_bytes += pl.len;
-		}
+		client_tun_write(c, ip, pl.len);
 		break;
 	}
 	case BRAID_PAYLOAD_PING:
@@ -45,4 +44,49 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 		braid_dbg("authenticated payload dropped: %s", braid_payload_kind_str(pl.kind));
 		break;
 	}
+}
+
+void client_tun_flush(struct braid_client *c)
+{
+	const uint8_t *p;
+	unsigned int n;
+	size_t len;
+
+	if (!c->tungro)
+		return;
+	len = braid_tun_gro_finish(c->tungro, &p, &n);
+	if (!len)
+		return;
+	while (write(c->tun.fd, p, len) < 0) {
+		if (errno == EINTR)
+			continue;
+		braid_dbg("%s: write error: %s", c->tun.name, strerror(errno));
+		braid_tun_gro_reset(c->tungro);
+		return;
+	}
+	c->stt.tun_write_pkts += n;
+	c->stt.tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * c->tungro->hl;
+	braid_tun_gro_reset(c->tungro);
+}
+
+void client_tun_write(struct braid_client *c, const uint8_t *ip, size_t len)
+{
+	int r;
+
+	if (!c->tungro) {
+		if (write(c->tun.fd, ip, len) >= 0) {
+			c->stt.tun_write_pkts++;
+			c->stt.tun_write_bytes += len;
+		}
+		return;
+	}
+	r = braid_tun_gro_add(c->tungro, ip, len);
+	if (r == 0) {
+		client_tun_flush(c);
+		r = braid_tun_gro_add(c->tungro, ip, len);
+	}
+	if (r < 0)
+		braid_dbg("%s: packet not written (%s)", c->tun.name, strerror(-r));
+	if (!c->rx_open)
+		client_tun_flush(c);
 }

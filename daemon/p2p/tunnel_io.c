@@ -430,53 +430,33 @@ void tunnel_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_tunnel *t = w->data;
 	int vlen = t->gro ? RX_BATCH_GRO : BATCH;
-	size_t bs = t->gro ? RX_BUF_GRO : BUF_SIZE;
+	const struct braid_rxmm rx = {
+		.msg = t->rxmsg, .iov = t->rxiov, .buf = t->rxbuf,
+		.bs = t->gro ? RX_BUF_GRO : BUF_SIZE, .addr = t->rxaddr,
+		.ctl = t->gro ? t->rxctl : NULL, .ctl_len = sizeof(t->rxctl[0]),
+	};
 
 	(void)loop, (void)revents;
 	for (int round = 0; round < RX_ROUNDS; round++) {
-		int n;
+		int n = braid_sock_recvmmsg(t->fd, &rx, (unsigned int)vlen);
 
-		for (int i = 0; i < vlen; i++) {
-			t->rxiov[i].iov_base = t->rxbuf + (size_t)i * bs;
-			t->rxiov[i].iov_len = bs;
-			memset(&t->rxmsg[i], 0, sizeof(t->rxmsg[i]));
-			t->rxmsg[i].msg_hdr.msg_iov = &t->rxiov[i];
-			t->rxmsg[i].msg_hdr.msg_iovlen = 1;
-			t->rxmsg[i].msg_hdr.msg_name = &t->rxaddr[i];
-			t->rxmsg[i].msg_hdr.msg_namelen = sizeof(t->rxaddr[i]);
-			if (t->gro) {
-				t->rxmsg[i].msg_hdr.msg_control = t->rxctl[i].b;
-				t->rxmsg[i].msg_hdr.msg_controllen = sizeof(t->rxctl[i].b);
-			}
-		}
-		n = recvmmsg(t->fd, t->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				braid_dbg("UDP receive error: %s", strerror(errno));
+			braid_dbg("UDP receive error: %s", strerror(-n));
 			break;
 		}
 		for (int i = 0; i < n; i++) {
-			const uint8_t *p = t->rxbuf + (size_t)i * bs;
-			size_t len = t->rxmsg[i].msg_len, seg = 0;
+			struct braid_sock_dgrams d;
+			const uint8_t *p;
+			size_t len;
 
-			if (t->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+			if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, t->gro)) {
 				t->st.link_rx_pkts++;
 				t->st.rx_malformed++;
 				continue;
 			}
-			if (!len) {	/* an empty datagram: counted as malformed, as before GRO */
-				rx_one(t, p, 0, &t->rxaddr[i]);
-				continue;
-			}
-			if (t->gro)
-				seg = braid_sock_gro_size(&t->rxmsg[i].msg_hdr);
-			if (!seg || seg > len)
-				seg = len;
-			/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
-			for (size_t o = 0; o < len; o += seg)
-				rx_one(t, p + o, len - o < seg ? len - o : seg, &t->rxaddr[i]);
+			/* an empty datagram too: counted as malformed, as before GRO */
+			while (braid_sock_dgrams_next(&d, &p, &len))
+				rx_one(t, p, len, &t->rxaddr[i]);
 		}
 		if (t->tungro)
 			tun_gro_flush(t);
