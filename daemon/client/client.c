@@ -279,6 +279,8 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 		goto err_tls;
 	c->tun_open = true;
 	if (c->tun.vnet) {	/* TUN offloads: super-packets split on read, segments coalesced on write */
+		braid_info("%s: offloads on (vnet): TCP super-packets split on read, segments coalesced on write",
+			   c->tun.name);
 		c->tunrd = malloc(BRAID_TUN_SUPER_MAX);
 		c->tungro = calloc(1, sizeof(*c->tungro));
 		if (!c->tunrd || !c->tungro) {

@@ -13,6 +13,7 @@ C1=$(gw_cns 1)
 
 gw_serve_blob 4194304
 want=$GW_WANT
+st=
 
 for proto in udp tcp; do
 for cipher in AES-256-GCM CHACHA20-POLY1305; do
@@ -66,7 +67,8 @@ for cipher in AES-256-GCM CHACHA20-POLY1305; do
 			gw_fail "$proto/$cipher/$wrap: routing table line missing"
 		gw_stop_client 1
 		gw_stop_server
-		echo "ok: $proto / $cipher / $wrap"
+		echo "ok: $proto / $cipher / $wrap${st:+ (gso runs $(gw_stat "gso runs" "$st"), tun super reads $(gw_stat "tun super reads" "$st"), tun coalesced $(gw_stat "tun coalesced" "$st"))}"
+		st=
 	done
 done
 done

@@ -74,7 +74,10 @@ open(sys.argv[2] + ".tmp", "w").write(h.hexdigest() + "\n")
 import os
 os.rename(sys.argv[2] + ".tmp", sys.argv[2])' "$1" "$GW_DIR/sink.out" >"$GW_DIR/sink.log" 2>&1 &
 	GW_PIDS+=("$!")
-	sleep 0.2
+	for _ in $(seq 1 100); do
+		ip netns exec "$GW_NS" ss -Hltn "sport = :$1" | grep -q . && break
+		sleep 0.1
+	done
 }
 gw_upload() {
 	local i
