@@ -202,6 +202,9 @@ int braid_sock_dgrams_begin(struct braid_sock_dgrams *d, const struct braid_rxmm
 		return -EMSGSIZE;
 	if (len > r->bs)	/* cannot happen without MSG_TRUNC: bounded all the same */
 		return -EMSGSIZE;
+	/* the GRO segment size may be what was cut off: the datagrams' bounds are unknown */
+	if (gro && (h->msg_flags & MSG_CTRUNC))
+		return -EMSGSIZE;
 	if (gro)
 		seg = braid_sock_gro_size(h);
 	if (!seg || seg > len)
