@@ -46,45 +46,42 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 	}
 }
 
-void client_tun_flush(struct braid_client *c)
+/* Counts what the TUN coalescer wrote (or lost). */
+static void tun_count(struct braid_client *c, int err, unsigned int n, uint64_t bytes)
 {
-	const uint8_t *p;
-	unsigned int n;
-	size_t len;
-
-	if (!c->tungro)
-		return;
-	len = braid_tun_gro_finish(c->tungro, &p, &n);
-	if (!len)
-		return;
-	while (write(c->tun.fd, p, len) < 0) {
-		if (errno == EINTR)
-			continue;
-		braid_dbg("%s: write error: %s", c->tun.name, strerror(errno));
-		braid_tun_gro_reset(c->tungro);
+	if (err && n) {
+		braid_dbg("%s: write error: %s (%u packet(s) lost)", c->tun.name, strerror(-err), n);
 		return;
 	}
 	c->stt.tun_write_pkts += n;
-	c->stt.tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * c->tungro->hl;
-	braid_tun_gro_reset(c->tungro);
+	c->stt.tun_write_bytes += bytes;
+}
+
+void client_tun_flush(struct braid_client *c)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r;
+
+	if (!c->tungro)
+		return;
+	r = braid_tun_gro_write(c->tungro, c->tun.fd, &n, &bytes);
+	tun_count(c, r, n, bytes);
 }
 
 void client_tun_write(struct braid_client *c, const uint8_t *ip, size_t len)
 {
-	int r;
+	unsigned int n;
+	uint64_t bytes;
+	int r, werr;
 
 	if (!c->tungro) {
-		if (write(c->tun.fd, ip, len) >= 0) {
-			c->stt.tun_write_pkts++;
-			c->stt.tun_write_bytes += len;
-		}
+		if (write(c->tun.fd, ip, len) >= 0)
+			tun_count(c, 0, 1, len);
 		return;
 	}
-	r = braid_tun_gro_add(c->tungro, ip, len);
-	if (r == 0) {
-		client_tun_flush(c);
-		r = braid_tun_gro_add(c->tungro, ip, len);
-	}
+	r = braid_tun_gro_put(c->tungro, c->tun.fd, ip, len, &n, &bytes, &werr);
+	tun_count(c, werr, n, bytes);
 	if (r < 0)
 		braid_dbg("%s: packet not written (%s)", c->tun.name, strerror(-r));
 	if (!c->rx_open)

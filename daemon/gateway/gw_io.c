@@ -84,27 +84,28 @@ static void tx_flush(struct braid_gateway *g)
 	io->txb.n = 0;
 }
 
-/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
-static void tun_flush(struct braid_gateway *g)
+/* Counts what the TUN coalescer wrote (or lost). */
+static void tun_count(struct braid_gateway *g, int err, unsigned int n)
 {
-	struct braid_tun_gro *tg = g->io->tungro;
-	const uint8_t *p;
-	unsigned int n;
-	size_t len = braid_tun_gro_finish(tg, &p, &n);
-
-	if (!len)
+	if (!n)
 		return;
-	while (write(g->tun.fd, p, len) < 0) {
-		if (errno == EINTR)
-			continue;
-		braid_dbg("%s: write error: %s", g->tun.name, strerror(errno));
-		braid_tun_gro_reset(tg);
+	if (err) {
+		braid_dbg("%s: write error: %s (%u packet(s) lost)", g->tun.name, strerror(-err), n);
 		return;
 	}
 	g->st.tun_write_pkts += n;
 	if (n > 1)
 		g->st.tun_coalesced++;
-	braid_tun_gro_reset(tg);
+}
+
+/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
+static void tun_flush(struct braid_gateway *g)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r = braid_tun_gro_write(g->io->tungro, g->tun.fd, &n, &bytes);
+
+	tun_count(g, r, n);
 }
 
 void braid_gw_io_begin(struct braid_gateway *g)
@@ -161,18 +162,17 @@ int braid_gw_io_tx_queue(struct gw_client *c, const uint8_t *pl, size_t len)
 void braid_gw_io_tun_write(struct braid_gateway *g, const uint8_t *ip, size_t len)
 {
 	struct gw_io *io = g->io;
-	int r;
+	unsigned int n;
+	uint64_t bytes;
+	int r, werr;
 
 	if (!io || !io->tungro) {
 		if (write(g->tun.fd, ip, len) == (ssize_t)len)
 			g->st.tun_write_pkts++;
 		return;
 	}
-	r = braid_tun_gro_add(io->tungro, ip, len);
-	if (r == 0) {
-		tun_flush(g);
-		r = braid_tun_gro_add(io->tungro, ip, len);
-	}
+	r = braid_tun_gro_put(io->tungro, g->tun.fd, ip, len, &n, &bytes, &werr);
+	tun_count(g, werr, n);
 	if (r < 0)
 		braid_dbg("%s: packet not written (%s)", g->tun.name, strerror(-r));
 	if (io->open <= 0)	/* no batch: written at once */

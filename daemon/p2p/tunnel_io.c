@@ -234,52 +234,48 @@ void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size
 
 /* ---- RX ---- */
 
-/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
-static void tun_gro_flush(struct braid_tunnel *t)
+/* Counts what the TUN coalescer wrote (or lost). */
+static void tun_count(struct braid_tunnel *t, int err, unsigned int n, uint64_t bytes)
 {
-	const uint8_t *p;
-	unsigned int n;
-	size_t len = braid_tun_gro_finish(t->tungro, &p, &n);
-
-	if (!len)
-		return;
-	while (write(t->tun.fd, p, len) < 0) {
-		if (errno == EINTR)
-			continue;
+	if (err) {
 		t->st.tun_write_errors += n;
-		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
-		braid_tun_gro_reset(t->tungro);
+		braid_dbg("%s: write error: %s", t->tun.name, strerror(-err));
 		return;
 	}
 	t->st.tun_write_pkts += n;
-	t->st.tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * t->tungro->hl;
-	braid_tun_gro_reset(t->tungro);
+	t->st.tun_write_bytes += bytes;
+}
+
+/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
+static void tun_gro_flush(struct braid_tunnel *t)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r = braid_tun_gro_write(t->tungro, t->tun.fd, &n, &bytes);
+
+	tun_count(t, r, n, bytes);
 }
 
 /* One IP packet for the TUN: into the coalescer (vnet), else written at once. */
 static void tun_write(struct braid_tunnel *t, const uint8_t *ip, size_t len)
 {
-	ssize_t w;
-	int r;
+	unsigned int n;
+	uint64_t bytes;
+	int r, werr;
 
 	if (t->tungro) {
-		r = braid_tun_gro_add(t->tungro, ip, len);
-		if (r == 0) {
-			tun_gro_flush(t);
-			r = braid_tun_gro_add(t->tungro, ip, len);
-		}
+		r = braid_tun_gro_put(t->tungro, t->tun.fd, ip, len, &n, &bytes, &werr);
+		tun_count(t, werr, n, bytes);
 		if (r < 0)
 			t->st.tun_write_errors++;
 		return;
 	}
-	w = write(t->tun.fd, ip, len);
-	if (w < 0) {
+	if (write(t->tun.fd, ip, len) < 0) {
 		t->st.tun_write_errors++;
 		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
 		return;
 	}
-	t->st.tun_write_pkts++;
-	t->st.tun_write_bytes += len;
+	tun_count(t, 0, 1, len);
 }
 
 static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)

@@ -56,23 +56,8 @@ S(("10.8.0.1", 8080), http.server.SimpleHTTPRequestHandler).serve_forever()' "$G
 # sends FILE to it; prints that sha256 (empty after 20 s).
 gw_sink_start() {
 	rm -f "$GW_DIR/sink.out"
-	ip netns exec "$GW_NS" /usr/bin/python3 -c '
-import hashlib, socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_IP, 15, 1)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("10.8.0.1", int(sys.argv[1])))
-s.listen(1)
-c, _ = s.accept()
-h = hashlib.sha256()
-while True:
-    b = c.recv(65536)
-    if not b:
-        break
-    h.update(b)
-open(sys.argv[2] + ".tmp", "w").write(h.hexdigest() + "\n")
-import os
-os.rename(sys.argv[2] + ".tmp", sys.argv[2])' "$1" "$GW_DIR/sink.out" >"$GW_DIR/sink.log" 2>&1 &
+	ip netns exec "$GW_NS" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/tcp_sink.py" 10.8.0.1 "$1" \
+		"$GW_DIR/sink.out" >"$GW_DIR/sink.log" 2>&1 &
 	GW_PIDS+=("$!")
 	for _ in $(seq 1 100); do
 		ip netns exec "$GW_NS" ss -Hltn "sport = :$1" | grep -q . && break

@@ -22,21 +22,7 @@ gw_start() { # NAME PROTO WRAP [lines...]
 # up PORT CELL: a sha256-checked upload of the blob from cli to a sink on the gateway's tunnel address
 up() {
 	rm -f "$TB_DIR/sink.out"
-	tb_bg "$TB_SRV" python3 -c '
-import hashlib, os, socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("10.8.0.1", int(sys.argv[1])))
-s.listen(1)
-c, _ = s.accept()
-h = hashlib.sha256()
-while True:
-    b = c.recv(65536)
-    if not b:
-        break
-    h.update(b)
-open(sys.argv[2] + ".tmp", "w").write(h.hexdigest() + "\n")
-os.rename(sys.argv[2] + ".tmp", sys.argv[2])' "$1" "$TB_DIR/sink.out"
+	tb_bg "$TB_SRV" /usr/bin/python3 "$(dirname "$0")/tcp_sink.py" 10.8.0.1 "$1" "$TB_DIR/sink.out"
 	for _ in $(seq 1 100); do
 		tb_exec "$TB_SRV" ss -Hltn "sport = :$1" | grep -q . && break
 		sleep 0.1
