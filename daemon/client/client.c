@@ -274,10 +274,20 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	r = client_build_peer_info(c);
 	if (r)
 		goto err_tls;
-	r = braid_tun_open(&c->tun, o);
+	r = braid_tun_open_vnet(&c->tun, o);
 	if (r)
 		goto err_tls;
 	c->tun_open = true;
+	if (c->tun.vnet) {	/* TUN offloads: super-packets split on read, segments coalesced on write */
+		braid_info("%s: offloads on (vnet): TCP super-packets split on read, segments coalesced on write",
+			   c->tun.name);
+		c->tunrd = malloc(BRAID_TUN_SUPER_MAX);
+		c->tungro = calloc(1, sizeof(*c->tungro));
+		if (!c->tunrd || !c->tungro) {
+			r = -ENOMEM;
+			goto err_tun;
+		}
+	}
 	c->loop = ev_default_loop(EVFLAG_AUTO);
 	if (!c->loop) {
 		braid_err("cannot initialise the event loop");
@@ -341,6 +351,8 @@ err_key:
 	}
 	free(c->user);
 err_free:
+	free(c->tungro);
+	free(c->tunrd);
 	free(c->txbuf);
 	free(c->rxbuf);
 	free(c->framed);
@@ -383,6 +395,12 @@ void braid_client_free(struct braid_client *c)
 	sodium_memzero(c->pkt, BUF_SIZE);
 	sodium_memzero(c->rxbuf, CLIENT_RXBUF_BYTES);
 	sodium_memzero(c->txbuf, CLIENT_TXBUF_BYTES);
+	if (c->tunrd)
+		sodium_memzero(c->tunrd, BRAID_TUN_SUPER_MAX);
+	if (c->tungro)
+		sodium_memzero(c->tungro, sizeof(*c->tungro));
+	free(c->tungro);
+	free(c->tunrd);
 	free(c->txbuf);
 	free(c->rxbuf);
 	free(c->framed);

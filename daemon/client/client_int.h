@@ -175,6 +175,14 @@ struct braid_client {
 		struct cmsghdr align;
 		uint8_t b[BRAID_SOCK_GRO_CMSG];
 	} rxctl[CLIENT_RX_BATCH_GRO];
+	/*
+	 * TUN offloads (tun.vnet): super-packet reads split into segments,
+	 * in-order TCP segments coalesced on write while a socket read runs
+	 * (rx_open), else written at once.
+	 */
+	uint8_t *tunrd;			/* one vnet read: header + up to 64 KiB */
+	struct braid_tun_gro *tungro;
+	bool rx_open;
 
 	/* the management interface (client_mgmt.c), or NULL */
 	struct braid_mgmt *mg;

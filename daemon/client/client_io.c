@@ -30,6 +30,7 @@
 #include "util/log.h"
 
 #define TUN_BATCH 64
+#define TUN_READS_VNET 8	/* vnet TUN reads per wakeup (each up to 64 KiB) */
 
 /* ---- data channel ---- */
 
@@ -108,6 +109,60 @@ static int tx_queue(struct braid_client *c, const uint8_t *pl, size_t len)
 	return 0;
 }
 
+/* One IP packet read from the TUN (or a segment of a super-packet): clamped, framed, queued or sent. */
+static void tun_packet(struct braid_client *c, uint8_t *ip, size_t len)
+{
+	size_t flen;
+
+	c->stt.tun_read_pkts++;
+	c->stt.tun_read_bytes += (uint64_t)len;
+	if (c->st != CS_UP || len < 1)
+		return;
+	braid_mssfix_apply(&c->mss, ip, len);
+	if (braid_payload_frame(c->framing, ip, len, c->framed, BUF_SIZE, &flen))
+		return;
+	if (tx_queue(c, c->framed, flen))
+		client_send_payload(c, c->framed, flen);
+}
+
+/* The TCP socket is full: wait for it to drain (true: stop reading). */
+static bool tcp_full(struct braid_client *c)
+{
+	if (!c->tcp || braid_tcplink_pending(&c->tl) <= BRAID_TCPLINK_WQ_MAX / 2)
+		return false;
+	ev_io_stop(c->loop, &c->tun_r);
+	ev_io_start(c->loop, &c->sock_w);
+	return true;
+}
+
+/* Reads of a vnet TUN: each one split into the packets it stands for (MSS-sized TCP segments). */
+static void tun_read_vnet(struct braid_client *c)
+{
+	for (int i = 0; i < TUN_READS_VNET; i++) {
+		struct braid_tun_split sp;
+		ssize_t len;
+		long seg;
+
+		if (tcp_full(c))
+			return;
+		len = read(c->tun.fd, c->tunrd, BRAID_TUN_SUPER_MAX);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return;
+		if (braid_tun_split_begin(&sp, c->tunrd, (size_t)len)) {
+			c->stt.rx_malformed++;
+			braid_dbg("%s: a read the kernel should not give (vnet header): dropped",
+				  c->tun.name);
+			continue;
+		}
+		while ((seg = braid_tun_split_next(&sp, c->plain, BUF_SIZE - 64)) > 0)
+			tun_packet(c, c->plain, (size_t)seg);
+		if (seg < 0)
+			braid_dbg("%s: a segment over the buffer: dropped", c->tun.name);
+	}
+}
+
 void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_client *c = w->data;
@@ -117,29 +172,20 @@ void client_tun_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 		client_mp_tun_readable(c);
 		return;
 	}
+	if (c->tunrd) {
+		tun_read_vnet(c);
+		tx_flush(c);
+		return;
+	}
 	for (int i = 0; i < TUN_BATCH; i++) {
 		ssize_t len;
-		size_t flen;
 
-		if (c->tcp && braid_tcplink_pending(&c->tl) > BRAID_TCPLINK_WQ_MAX / 2) {
-			/* the TCP socket is full: wait for it to drain */
-			ev_io_stop(c->loop, &c->tun_r);
-			ev_io_start(c->loop, &c->sock_w);
+		if (tcp_full(c))
 			return;
-		}
 		len = read(c->tun.fd, c->plain, BUF_SIZE - 64);
 		if (len < 0)
 			break;
-		c->stt.tun_read_pkts++;
-		c->stt.tun_read_bytes += (uint64_t)len;
-		if (c->st != CS_UP || len < 1)
-			continue;
-		braid_mssfix_apply(&c->mss, c->plain, (size_t)len);
-		if (braid_payload_frame(c->framing, c->plain, (size_t)len, c->framed, BUF_SIZE,
-					&flen))
-			continue;
-		if (tx_queue(c, c->framed, flen))
-			client_send_payload(c, c->framed, flen);
+		tun_packet(c, c->plain, (size_t)len);
 	}
 	tx_flush(c);
 }
@@ -211,60 +257,52 @@ static int udp_packet(struct braid_client *c, const uint8_t *p, size_t len)
 /* Read the UDP socket by recvmmsg (GRO messages split); nonzero: stop (restart or exit). */
 static int udp_read(struct braid_client *c)
 {
-	int vlen = c->gro ? CLIENT_RX_BATCH_GRO : CLIENT_RX_BATCH;
-	size_t bs = c->gro ? CLIENT_RX_BUF_GRO : BUF_SIZE;
-	int n;
+	const struct braid_rxmm rx = {
+		.msg = c->rxmsg, .iov = c->rxiov, .buf = c->rxbuf,
+		.bs = c->gro ? CLIENT_RX_BUF_GRO : BUF_SIZE,
+		.ctl = c->gro ? c->rxctl : NULL, .ctl_len = sizeof(c->rxctl[0]),
+	};
+	int n = braid_sock_recvmmsg(c->ufd, &rx, c->gro ? CLIENT_RX_BATCH_GRO : CLIENT_RX_BATCH);
 
-	for (int i = 0; i < vlen; i++) {
-		c->rxiov[i].iov_base = c->rxbuf + (size_t)i * bs;
-		c->rxiov[i].iov_len = bs;
-		memset(&c->rxmsg[i], 0, sizeof(c->rxmsg[i]));
-		c->rxmsg[i].msg_hdr.msg_iov = &c->rxiov[i];
-		c->rxmsg[i].msg_hdr.msg_iovlen = 1;
-		if (c->gro) {
-			c->rxmsg[i].msg_hdr.msg_control = c->rxctl[i].b;
-			c->rxmsg[i].msg_hdr.msg_controllen = sizeof(c->rxctl[i].b);
-		}
-	}
-	do
-		n = recvmmsg(c->ufd, c->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		if (errno == ECONNREFUSED)
-			braid_dbg("UDP: connection refused (ICMP) by the server");
-		return 0;
-	}
+	if (n == -ECONNREFUSED)
+		braid_dbg("UDP: connection refused (ICMP) by the server");
 	for (int i = 0; i < n; i++) {
-		const uint8_t *p = c->rxbuf + (size_t)i * bs;
-		size_t len = c->rxmsg[i].msg_len, seg = 0;
+		struct braid_sock_dgrams d;
+		const uint8_t *p;
+		size_t len;
 
-		if (c->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+		if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, c->gro)) {
 			c->stt.link_rx_pkts++;
 			c->stt.rx_malformed++;
 			continue;
 		}
-		if (c->gro)
-			seg = braid_sock_gro_size(&c->rxmsg[i].msg_hdr);
-		if (!seg || seg > len)
-			seg = len;
-		if (!len && udp_packet(c, p, 0))	/* an empty datagram: counted, as before */
-			return 1;
-		/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
-		for (size_t o = 0; o < len; o += seg)
-			if (udp_packet(c, p + o, len - o < seg ? len - o : seg))
+		while (braid_sock_dgrams_next(&d, &p, &len))
+			if (udp_packet(c, p, len))
 				return 1;
 	}
 	return 0;
 }
 
+static void sock_read(struct braid_client *c);
+
+/* The socket is readable: what it gives to the TUN goes in coalesced writes, flushed at the end. */
 void client_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_client *c = w->data;
+
+	(void)loop, (void)revents;
+	c->rx_open = true;
+	sock_read(c);
+	c->rx_open = false;
+	client_tun_flush(c);
+}
+
+static void sock_read(struct braid_client *c)
+{
 	const uint8_t *p;
 	size_t len;
 	int r;
 
-	(void)loop, (void)revents;
 	if (c->tcp) {
 		r = braid_tcplink_read(&c->tl);
 		if (r) {

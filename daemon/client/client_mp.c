@@ -199,6 +199,11 @@ int client_mp_start(struct braid_client *c)
 		return -ENOMEM;
 	mp_options(mp, c);
 	cfg.o = &mp->o;
+	if (c->tun.vnet) {	/* a vnet TUN: the engine reads (splits) and writes (coalesces) it */
+		cfg.tun_attach = true;
+		cfg.tun_fd = c->tun.fd;
+		cfg.tun_vnet = true;
+	}
 	r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
 	if (r) {
 		free(mp);

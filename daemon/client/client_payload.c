@@ -7,6 +7,8 @@
  */
 #include "client/client_payload.h"
 
+#include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "client/client_state.h"
@@ -25,10 +27,7 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 		uint8_t *ip = plain + (pl.data - plain);
 
 		braid_mssfix_apply(&c->mss, ip, pl.len);
-		if (write(c->tun.fd, ip, pl.len) >= 0) {
-			c->stt.tun_write_pkts++;
-			c->stt.tun_write_bytes += pl.len;
-		}
+		client_tun_write(c, ip, pl.len);
 		break;
 	}
 	case BRAID_PAYLOAD_PING:
@@ -45,4 +44,46 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 		braid_dbg("authenticated payload dropped: %s", braid_payload_kind_str(pl.kind));
 		break;
 	}
+}
+
+/* Counts what the TUN coalescer wrote (or lost). */
+static void tun_count(struct braid_client *c, int err, unsigned int n, uint64_t bytes)
+{
+	if (err && n) {
+		braid_dbg("%s: write error: %s (%u packet(s) lost)", c->tun.name, strerror(-err), n);
+		return;
+	}
+	c->stt.tun_write_pkts += n;
+	c->stt.tun_write_bytes += bytes;
+}
+
+void client_tun_flush(struct braid_client *c)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r;
+
+	if (!c->tungro)
+		return;
+	r = braid_tun_gro_write(c->tungro, c->tun.fd, &n, &bytes);
+	tun_count(c, r, n, bytes);
+}
+
+void client_tun_write(struct braid_client *c, const uint8_t *ip, size_t len)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r, werr;
+
+	if (!c->tungro) {
+		if (write(c->tun.fd, ip, len) >= 0)
+			tun_count(c, 0, 1, len);
+		return;
+	}
+	r = braid_tun_gro_put(c->tungro, c->tun.fd, ip, len, &n, &bytes, &werr);
+	tun_count(c, werr, n, bytes);
+	if (r < 0)
+		braid_dbg("%s: packet not written (%s)", c->tun.name, strerror(-r));
+	if (!c->rx_open)
+		client_tun_flush(c);
 }

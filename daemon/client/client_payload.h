@@ -14,5 +14,11 @@
 
 /* An authenticated payload (IP, ping, OCC) from the data channel, after decryption. */
 void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen);
+/*
+ * One IP packet to the TUN: on a vnet device into the coalescer (written by
+ * client_tun_flush(), at once unless a socket read runs: c->rx_open).
+ */
+void client_tun_write(struct braid_client *c, const uint8_t *ip, size_t len);
+void client_tun_flush(struct braid_client *c);
 
 #endif /* BRAID_CLIENT_PAYLOAD_H */

@@ -159,48 +159,34 @@ void mpath_rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t le
  */
 static int rx_batch(struct braid_mpath *m, struct msock *s, int vlen)
 {
-	size_t bs = m->rxbs;
+	const struct braid_rxmm rx = {
+		.msg = m->rxmsg, .iov = m->rxiov, .buf = m->rxbuf, .bs = m->rxbs,
+		.addr = m->rxaddr, .ctl = m->rxctl, .ctl_len = sizeof(m->rxctl[0]),
+	};
 	int sock = (int)(s - m->sock);
 	uint64_t now;
 	int64_t off;
 	int n;
 
-	for (int i = 0; i < vlen; i++) {
-		m->rxiov[i].iov_base = m->rxbuf + (size_t)i * bs;
-		m->rxiov[i].iov_len = bs;
-		memset(&m->rxmsg[i], 0, sizeof(m->rxmsg[i]));
-		m->rxmsg[i].msg_hdr.msg_iov = &m->rxiov[i];
-		m->rxmsg[i].msg_hdr.msg_iovlen = 1;
-		m->rxmsg[i].msg_hdr.msg_name = &m->rxaddr[i];
-		m->rxmsg[i].msg_hdr.msg_namelen = sizeof(m->rxaddr[i]);
-		m->rxmsg[i].msg_hdr.msg_control = m->rxctl[i].b;
-		m->rxmsg[i].msg_hdr.msg_controllen = sizeof(m->rxctl[i].b);
-	}
-	do
-		n = recvmmsg(s->fd, m->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
-	while (n < 0 && errno == EINTR);
+	n = braid_sock_recvmmsg(s->fd, &rx, (unsigned int)vlen);
 	if (n <= 0)
 		return 0;
 	now = now_us();	/* not given to the engine: bounds the kernel times */
 	off = clock_offset_ns();
 	for (int i = 0; i < n; i++) {
-		const uint8_t *p = m->rxbuf + (size_t)i * bs;
-		size_t len = m->rxmsg[i].msg_len, seg = 0;
+		struct braid_sock_dgrams d;
+		const uint8_t *p;
+		size_t len;
 		uint64_t t;
 
-		if (m->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+		if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, s->gro)) {
 			m->tst->link_rx_pkts++;
 			m->tst->rx_malformed++;
 			continue;
 		}
 		t = rx_clamp(m, rx_time(&m->rxmsg[i].msg_hdr, off, now));
-		if (s->gro)
-			seg = braid_sock_gro_size(&m->rxmsg[i].msg_hdr);
-		if (!seg || seg > len)
-			seg = len;
-		/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
-		for (size_t o = 0; o < len; o += seg)
-			mpath_rx_one(m, sock, p + o, len - o < seg ? len - o : seg, &m->rxaddr[i], t);
+		while (braid_sock_dgrams_next(&d, &p, &len))
+			mpath_rx_one(m, sock, p, len, &m->rxaddr[i], t);
 	}
 	return n;
 }

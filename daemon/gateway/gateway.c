@@ -26,6 +26,7 @@
 #include "gateway/gw_client.h"
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
+#include "gateway/gw_io.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_tcp.h"
@@ -254,7 +255,7 @@ static int setup_tun(struct braid_gateway *g)
 	struct braid_tun *t = &g->tun;
 	int r;
 
-	r = g->wk ? braid_gw_workers_tun(g, t) : braid_tun_open(t, o);
+	r = g->wk ? braid_gw_workers_tun(g, t) : braid_tun_open_vnet(t, o);
 	if (r) {
 		braid_err("cannot open the TUN device '%s': %s", o->dev, strerror(-r));
 		return r;
@@ -497,6 +498,9 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		r = braid_gw_updown_script(g, true);
 	if (r)
 		goto fail;
+	r = braid_gw_io_init(g);
+	if (r)
+		goto fail;
 	braid_mssfix_init(&g->mss, o->mssfix, g->family == AF_INET6 ? 40 : 20,
 			  BRAID_DC_V2_OVERHEAD + 1, o->tun_mtu);
 
@@ -653,5 +657,6 @@ void braid_gateway_free(struct braid_gateway *g)
 	free(g->by_addr);
 	free(g->buf);
 	free(g->buf2);
+	braid_gw_io_free(g);
 	free(g);
 }

@@ -31,6 +31,13 @@ struct braid_gateway_stats {
 	uint64_t xq_handed, xq_received;	/* inner packets handed to / from other workers */
 	uint64_t xq_dropped;		/* ... refused: the ring was full */
 	uint64_t xq_link_handed, xq_link_taken;	/* datagrams of unknown addresses offered / taken */
+	/* batched I/O (gw_io.c) */
+	uint64_t link_tx_calls;		/* sendmmsg / sendmsg calls of the data batches */
+	uint64_t link_tx_gso;		/* ... UDP GSO messages among them (several datagrams each) */
+	uint64_t link_tx_dropped;	/* batched datagrams the socket refused */
+	uint64_t link_rx_gro;		/* UDP GRO messages received holding several datagrams */
+	uint64_t tun_super_reads;	/* TUN reads of a TCP super-packet (split into segments) */
+	uint64_t tun_coalesced;		/* TUN writes of several coalesced segments */
 	unsigned long clients;		/* connected now (any state) */
 };
 

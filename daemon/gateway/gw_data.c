@@ -17,6 +17,7 @@
 #include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_sp.h"
 #include "gateway/gateway_mp.h"
+#include "gateway/gw_io.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
@@ -42,7 +43,10 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 	r = braid_payload_frame(c->framing, p, len, fr, BUF_SIZE - HEADROOM, &flen);
 	if (r)
 		return;
-	r = braid_dp_send(c->sp, fr, flen);
+	/* UDP in a batch (TUN or socket reads): sealed into a slot, sent with the batch */
+	r = braid_gw_io_tx_queue(c, fr, flen);
+	if (r == -EOPNOTSUPP)
+		r = braid_dp_send(c->sp, fr, flen);
 	if (r) {
 		braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));
 		return;
@@ -105,8 +109,7 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 			return;
 		}
 	}
-	if (write(g->tun.fd, pl.data, pl.len) == (ssize_t)pl.len)
-		g->st.tun_write_pkts++;
+	braid_gw_io_tun_write(g, pl.data, pl.len);
 }
 
 void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len)
@@ -278,6 +281,39 @@ void braid_gw_inner_out(struct braid_gateway *g, uint8_t *p, size_t n, bool tun)
 	braid_gw_send_payload(c, p, n);
 }
 
+/* Reads of a vnet TUN: each one split into the packets it stands for (MSS-sized TCP segments). */
+static void tun_read_vnet(struct braid_gateway *g)
+{
+	uint8_t *p = g->buf + HEADROOM;
+
+	for (int i = 0; i < GW_TUN_READS_VNET; i++) {
+		struct braid_tun_split sp;
+		ssize_t n = read(g->tun.fd, g->io->tunrd, BRAID_TUN_SUPER_MAX);
+		long seg;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (braid_tun_split_begin(&sp, g->io->tunrd, (size_t)n)) {
+			braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+				     "%s: a read the kernel should not give (vnet header): dropped",
+				     g->tun.name);
+			continue;
+		}
+		if (sp.gso_type)
+			g->st.tun_super_reads++;
+		while ((seg = braid_tun_split_next(&sp, p, BUF_SIZE - HEADROOM)) > 0) {
+			g->st.tun_read_pkts++;
+			braid_gw_inner_out(g, p, (size_t)seg, true);
+		}
+		if (seg < 0)
+			braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+				     "%s: a segment over %d bytes: dropped", g->tun.name,
+				     (int)(BUF_SIZE - HEADROOM));
+	}
+}
+
 void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_gateway *g = w->data;
@@ -286,12 +322,18 @@ void braid_gw_tun_cb(struct ev_loop *loop, ev_io *w, int revents)
 
 	(void)loop;
 	(void)revents;
-	for (int i = 0; i < RX_BATCH; i++) {
-		n = read(g->tun.fd, p, BUF_SIZE - HEADROOM);
-		if (n <= 0)
-			break;
-		g->st.tun_read_pkts++;
-		braid_gw_inner_out(g, p, (size_t)n, true);
+	braid_gw_io_begin(g);	/* the datagrams of these reads go out in sendmmsg batches */
+	if (g->io && g->io->tunrd) {
+		tun_read_vnet(g);
+	} else {
+		for (int i = 0; i < RX_BATCH; i++) {
+			n = read(g->tun.fd, p, BUF_SIZE - HEADROOM);
+			if (n <= 0)
+				break;
+			g->st.tun_read_pkts++;
+			braid_gw_inner_out(g, p, (size_t)n, true);
+		}
 	}
+	braid_gw_io_end(g);
 	braid_gw_reap(g);
 }

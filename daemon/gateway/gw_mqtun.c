@@ -14,8 +14,9 @@
 #include <unistd.h>
 
 #include "gateway/gw_reuseport.h"
+#include "os/tun.h"
 
-int braid_gw_mqtun_open(const char *name, unsigned n, int *fds, char ifname[IFNAMSIZ])
+static int mq_open(const char *name, unsigned n, int *fds, char ifname[IFNAMSIZ], bool vnet)
 {
 	struct ifreq ifr;
 	unsigned i;
@@ -31,12 +32,23 @@ int braid_gw_mqtun_open(const char *name, unsigned n, int *fds, char ifname[IFNA
 			r = -errno;
 			break;
 		}
-		ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_MULTI_QUEUE;
+		ifr.ifr_flags = IFF_TUN | IFF_NO_PI | IFF_MULTI_QUEUE | (vnet ? IFF_VNET_HDR : 0);
 		/* the first queue creates the device (and names it); the others attach by that name */
 		if (ioctl(fds[i], TUNSETIFF, &ifr) < 0) {
 			r = -errno;
 			close(fds[i]);
 			break;
+		}
+		if (vnet) {
+			int hsz = BRAID_TUN_VNET_LEN;
+
+			/* the header size is each queue's; the offloads are the device's */
+			if (ioctl(fds[i], TUNSETVNETHDRSZ, &hsz) < 0 ||
+			    (!i && ioctl(fds[i], TUNSETOFFLOAD, TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6) < 0)) {
+				r = -errno;
+				close(fds[i]);
+				break;
+			}
 		}
 	}
 	if (r) {
@@ -46,4 +58,20 @@ int braid_gw_mqtun_open(const char *name, unsigned n, int *fds, char ifname[IFNA
 	}
 	snprintf(ifname, IFNAMSIZ, "%s", ifr.ifr_name);
 	return 0;
+}
+
+int braid_gw_mqtun_open(const char *name, unsigned n, int *fds, char ifname[IFNAMSIZ])
+{
+	return mq_open(name, n, fds, ifname, false);
+}
+
+int braid_gw_mqtun_open_vnet(const char *name, unsigned n, int *fds, char ifname[IFNAMSIZ],
+			     bool *vnet)
+{
+	int r = mq_open(name, n, fds, ifname, true);
+
+	*vnet = !r;
+	if (r != -EINVAL && r != -ENOTTY && r != -EOPNOTSUPP)
+		return r;
+	return mq_open(name, n, fds, ifname, false);
 }

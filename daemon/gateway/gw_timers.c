@@ -131,7 +131,8 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   "decrypt failures %llu, tun no route %llu, c2c %llu, tun rx %llu tx %llu, "
 		   "link rx %llu tx %llu, hmac failed %llu, tls-crypt failed %llu, bad opcode %llu, "
 		   "replays %llu, tcp bad length %llu, tcp unauth closed %llu, tcp refused %llu, "
-		   "malformed %llu, unroutable %llu, tcp queue drops %llu",
+		   "malformed %llu, unroutable %llu, tcp queue drops %llu, tx calls %llu, gso runs %llu, "
+		   "tx dropped %llu, gro reads %llu, tun super reads %llu, tun coalesced %llu",
 		   s->clients, (unsigned long long)s->sessions_created, braid_ctls_live_sessions(),
 		   (unsigned long long)s->cookie_replies, (unsigned long long)s->cookie_rejected,
 		   (unsigned long long)s->clients_removed, (unsigned long long)s->auth_failed,
@@ -149,7 +150,10 @@ void braid_gw_log_stats(const struct braid_gateway *g)
 		   (unsigned long long)rj[BRAID_REJ_TCP_REFUSED],
 		   (unsigned long long)rj[BRAID_REJ_MALFORMED],
 		   (unsigned long long)rj[BRAID_REJ_UNROUTABLE],
-		   (unsigned long long)rj[BRAID_REJ_TCP_QUEUE]);
+		   (unsigned long long)rj[BRAID_REJ_TCP_QUEUE], (unsigned long long)s->link_tx_calls,
+		   (unsigned long long)s->link_tx_gso, (unsigned long long)s->link_tx_dropped,
+		   (unsigned long long)s->link_rx_gro, (unsigned long long)s->tun_super_reads,
+		   (unsigned long long)s->tun_coalesced);
 	braid_gw_workers_log(g);
 	braid_gw_lock_all(g);
 	braid_gw_mp_log(g);

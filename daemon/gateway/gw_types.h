@@ -17,6 +17,7 @@
  *   gw_mgmt_ev.c   client events on the management interface (>CLIENT:...)
  *   gw_table.c     the client table: create, remove, free; peer-ids and source addresses
  *   gw_link.c      to a client: a UDP datagram or a frame on its TCP write queue
+ *   gw_io.c        batched I/O: recvmmsg/GRO, sendmmsg/GSO runs, the vnet TUN's coalesced writes
  *   gw_data.c      the data path: decrypt, float, to the TUN or another client; TUN reads
  *   gw_client.c    a client's control channel, authentication, address, push, keys
  *   gw_udp.c       the UDP socket: dispatch by opcode, the stateless cookie
@@ -155,6 +156,7 @@ struct gw_client {
 struct braid_mptcp_endps;
 struct braid_cluster;
 struct gw_workers;
+struct gw_io;
 
 struct braid_gateway {
 	struct ev_loop *loop;
@@ -230,6 +232,7 @@ struct braid_gateway {
 	unsigned widx;			/* this worker's index (0: the main thread) */
 	uint8_t *xbuf;			/* a message being handed to another worker */
 	unsigned xq_link_budget;	/* datagrams it may still hand over this second (gw_workers.c) */
+	struct gw_io *io;		/* batched socket and TUN I/O (gw_io.c) */
 };
 
 /* gw_types.c: accessors that read nothing but their arguments */

@@ -17,6 +17,7 @@
 #include "gateway/gw_client.h"
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
+#include "gateway/gw_io.h"
 #include "gateway/gw_table.h"
 #include "gateway/gw_shared.h"
 #include "util/log.h"
@@ -275,15 +276,13 @@ static void on_udp_packet(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	braid_gw_on_control(c, pkt, len);
 }
 
-void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+/* Without the batch buffers (cannot happen once set up): one datagram per recvfrom. */
+static void sock_read_single(struct braid_gateway *g)
 {
-	struct braid_gateway *g = w->data;
 	union braid_sockaddr from;
 	socklen_t fl;
 	ssize_t n;
 
-	(void)loop;
-	(void)revents;
 	for (int i = 0; i < RX_BATCH; i++) {
 		fl = sizeof(from);
 		if (g->pktinfo)
@@ -295,5 +294,57 @@ void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 			break;
 		on_udp_packet(g, g->buf + HEADROOM, (size_t)n, &from);
 	}
+}
+
+/*
+ * recvmmsg batches (UDP GRO messages split into their datagrams, each
+ * message's local address read with multihome), answers queued meanwhile
+ * (gw_io.h) and sent at the end.
+ */
+void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+	struct braid_gateway *g = w->data;
+	struct gw_io *io = g->io;
+	int vlen, n = 0;
+
+	(void)loop;
+	(void)revents;
+	braid_gw_io_begin(g);
+	if (!io || !io->rxbuf) {
+		sock_read_single(g);
+	} else {
+		const struct braid_rxmm rx = {
+			.msg = io->rxmsg, .iov = io->rxiov, .buf = io->rxbuf,
+			.bs = io->gro ? GW_RX_BUF_GRO : BUF_SIZE, .addr = io->rxaddr,
+			.ctl = io->rxctl, .ctl_len = sizeof(io->rxctl[0]),
+		};
+
+		vlen = io->gro ? GW_RX_BATCH_GRO : RX_BATCH;
+		n = braid_sock_recvmmsg(g->fd, &rx, (unsigned int)vlen);
+		for (int i = 0; i < n; i++) {
+			struct braid_sock_dgrams d;
+			const uint8_t *p;
+			size_t len;
+
+			if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, io->gro)) {
+				char a[80];
+
+				g->st.link_rx_pkts++;	/* truncated: longer than any packet we take */
+				braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+					     "Datagram over %zu bytes from %s dropped", rx.bs,
+					     braid_sockaddr_str(&io->rxaddr[i], a, sizeof(a)));
+				continue;
+			}
+			if (g->pktinfo)
+				braid_pktinfo_from_msg(&io->rxmsg[i].msg_hdr, &g->rx_local);
+			if (d.seg < d.len)
+				g->st.link_rx_gro++;
+			/* the datagrams are processed in place (a control packet may be copied, not kept) */
+			while (braid_sock_dgrams_next(&d, &p, &len))
+				on_udp_packet(g, (uint8_t *)p, len, &io->rxaddr[i]);
+		}
+	}
+	braid_gw_io_end(g);
 	braid_gw_reap(g);
+	/* a full batch: more may wait; libev calls again while the socket is readable */
 }

@@ -16,6 +16,7 @@
 
 #include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
+#include "gateway/gw_io.h"
 #include "gateway/gw_mqtun.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
@@ -88,6 +89,7 @@ static void ring_cb(struct ev_loop *loop, ev_io *io, int revents)
 		return;
 	m = g->buf + HEADROOM - 1;	/* the payload lands at HEADROOM, as a TUN read's */
 	braid_gw_xq_ack(q);
+	braid_gw_io_begin(g);	/* inner packets for our clients: sent in batches */
 	while ((n = braid_gw_xq_pop(q, m, BUF_SIZE - HEADROOM + 1)) > 0) {
 		if (m[0] == GW_XQ_INNER) {
 			g->st.xq_received++;
@@ -103,6 +105,7 @@ static void ring_cb(struct ev_loop *loop, ev_io *io, int revents)
 			drop_cn(g, cn);
 		}
 	}
+	braid_gw_io_end(g);
 	braid_gw_reap(g);
 }
 
@@ -178,7 +181,7 @@ int braid_gw_workers_tun(struct braid_gateway *g, struct braid_tun *t)
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
-	r = braid_gw_mqtun_open(g->o->dev, k->n, k->tun_fd, t->name);
+	r = braid_gw_mqtun_open_vnet(g->o->dev, k->n, k->tun_fd, t->name, &t->vnet);
 	if (r) {
 		braid_err("cannot create the multiqueue tun device '%s': %s", g->o->dev, strerror(-r));
 		return r;
@@ -222,6 +225,7 @@ static void clone_free(struct braid_gateway *x)
 	free(x->buf);
 	free(x->buf2);
 	free(x->xbuf);
+	braid_gw_io_free(x);
 	free(x);
 }
 
@@ -247,6 +251,7 @@ static int clone_new(struct braid_gateway *g, unsigned w, struct braid_gateway *
 	x->tun_open = false;
 	x->xq_link_budget = GW_XQ_LINK_PER_S;
 	x->cookie = NULL;
+	x->io = NULL;
 	x->buf = malloc(BUF_SIZE);
 	x->buf2 = malloc(BUF_SIZE);
 	x->by_addr = calloc(x->n_buckets, sizeof(*x->by_addr));
@@ -277,6 +282,9 @@ static int clone_new(struct braid_gateway *g, unsigned w, struct braid_gateway *
 		if (r)
 			return r;
 	}
+	r = braid_gw_io_init(x);
+	if (r)
+		return r;
 	x->loop = ev_loop_new(EVFLAG_AUTO);
 	if (!x->loop)
 		return -ENOMEM;

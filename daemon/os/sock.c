@@ -162,6 +162,77 @@ size_t braid_sock_gro_size(const struct msghdr *h)
 	return 0;
 }
 
+int braid_sock_recvmmsg(int fd, const struct braid_rxmm *r, unsigned int vlen)
+{
+	int n;
+
+	for (unsigned int i = 0; i < vlen; i++) {
+		struct msghdr *h = &r->msg[i].msg_hdr;
+
+		r->iov[i].iov_base = r->buf + (size_t)i * r->bs;
+		r->iov[i].iov_len = r->bs;
+		memset(&r->msg[i], 0, sizeof(r->msg[i]));
+		h->msg_iov = &r->iov[i];
+		h->msg_iovlen = 1;
+		if (r->addr) {
+			h->msg_name = &r->addr[i];
+			h->msg_namelen = sizeof(r->addr[i]);
+		}
+		if (r->ctl) {
+			h->msg_control = (uint8_t *)r->ctl + (size_t)i * r->ctl_len;
+			h->msg_controllen = r->ctl_len;
+		}
+	}
+	do
+		n = recvmmsg(fd, r->msg, vlen, MSG_DONTWAIT, NULL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	return n;
+}
+
+int braid_sock_dgrams_begin(struct braid_sock_dgrams *d, const struct braid_rxmm *r, unsigned int i,
+			    bool gro)
+{
+	const struct msghdr *h = &r->msg[i].msg_hdr;
+	size_t len = r->msg[i].msg_len, seg = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (h->msg_flags & MSG_TRUNC)
+		return -EMSGSIZE;
+	if (len > r->bs)	/* cannot happen without MSG_TRUNC: bounded all the same */
+		return -EMSGSIZE;
+	/* the GRO segment size may be what was cut off: the datagrams' bounds are unknown */
+	if (gro && (h->msg_flags & MSG_CTRUNC))
+		return -EMSGSIZE;
+	if (gro)
+		seg = braid_sock_gro_size(h);
+	if (!seg || seg > len)
+		seg = len;
+	d->p = r->buf + (size_t)i * r->bs;
+	d->len = len;
+	d->seg = seg;
+	d->empty = !len;
+	return 0;
+}
+
+bool braid_sock_dgrams_next(struct braid_sock_dgrams *d, const uint8_t **p, size_t *len)
+{
+	if (d->empty) {
+		d->empty = false;
+		*p = d->p;
+		*len = 0;
+		return true;
+	}
+	if (d->off >= d->len)
+		return false;
+	/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
+	*p = d->p + d->off;
+	*len = d->len - d->off < d->seg ? d->len - d->off : d->seg;
+	d->off += *len;
+	return true;
+}
+
 int braid_txb_add(struct braid_txbatch *b, int fd, bool *gso, const union braid_sockaddr *peer,
 		  const void *p, size_t len)
 {

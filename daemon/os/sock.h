@@ -78,6 +78,42 @@ size_t braid_sock_gro_size(const struct msghdr *h);
 #define BRAID_SOCK_GRO_CMSG CMSG_SPACE(sizeof(int))
 
 /*
+ * A batch of received messages (recvmmsg) in the caller's arrays: message i
+ * reads into buf + i * bs, its source into addr[i] (addr NULL: none), its
+ * control data into ctl + i * ctl_len (ctl NULL: none; with UDP GRO at least
+ * BRAID_SOCK_GRO_CMSG). braid_sock_recvmmsg() sets the messages up and reads
+ * up to vlen of them: their number (0 if none waits), or -errno (EINTR retried).
+ */
+struct braid_rxmm {
+	struct mmsghdr *msg;
+	struct iovec *iov;
+	uint8_t *buf;
+	size_t bs;
+	union braid_sockaddr *addr;
+	void *ctl;
+	size_t ctl_len;
+};
+int braid_sock_recvmmsg(int fd, const struct braid_rxmm *r, unsigned int vlen);
+
+/*
+ * The datagrams of received message i: a UDP GRO message (gro: the socket
+ * has UDP_GRO) holds several of one sender, every one but the last exactly
+ * braid_sock_gro_size() long. begin: 0, or -EMSGSIZE for a message the
+ * kernel truncated (or, with gro, whose control data it cut: the segment
+ * size may be lost), which the caller counts (next yields nothing). next: true
+ * with the next datagram in *p, *len (an empty datagram once, as it came),
+ * false when done.
+ */
+struct braid_sock_dgrams {
+	const uint8_t *p;
+	size_t len, seg, off;
+	bool empty;		/* an empty datagram not yet yielded */
+};
+int braid_sock_dgrams_begin(struct braid_sock_dgrams *d, const struct braid_rxmm *r, unsigned int i,
+			    bool gro);
+bool braid_sock_dgrams_next(struct braid_sock_dgrams *d, const uint8_t **p, size_t *len);
+
+/*
  * A batch of datagrams sent by braid_txb_flush() with sendmmsg(): grouped by
  * destination (fd, peer), keeping the order within each destination (a
  * scheduler that alternates paths still gets long runs), then runs of equal

@@ -516,3 +516,39 @@ size_t braid_tun_gro_finish(struct braid_tun_gro *g, const uint8_t **out, unsign
 	*out = g->buf;
 	return BRAID_TUN_VNET_LEN + g->len;
 }
+
+int braid_tun_gro_write(struct braid_tun_gro *g, int fd, unsigned int *npkts, uint64_t *bytes)
+{
+	const uint8_t *p;
+	size_t len = braid_tun_gro_finish(g, &p, npkts);
+	int r = 0;
+
+	*bytes = 0;
+	if (!len)
+		return 0;
+	while (write(fd, p, len) < 0) {
+		if (errno == EINTR)
+			continue;
+		r = -errno;
+		break;
+	}
+	if (!r)	/* the IP bytes of the packets as they came: every segment has its own headers */
+		*bytes = len - BRAID_TUN_VNET_LEN + (uint64_t)(*npkts - 1) * g->hl;
+	braid_tun_gro_reset(g);
+	return r;
+}
+
+int braid_tun_gro_put(struct braid_tun_gro *g, int fd, const uint8_t *ip, size_t len,
+		      unsigned int *npkts, uint64_t *bytes, int *werr)
+{
+	int r = braid_tun_gro_add(g, ip, len);
+
+	*npkts = 0;
+	*bytes = 0;
+	*werr = 0;
+	if (r != 0)
+		return r < 0 ? r : 0;
+	*werr = braid_tun_gro_write(g, fd, npkts, bytes);
+	r = braid_tun_gro_add(g, ip, len);
+	return r < 0 ? r : 0;
+}

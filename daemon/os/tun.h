@@ -91,6 +91,18 @@ struct braid_tun_gro {
 int braid_tun_gro_add(struct braid_tun_gro *g, const uint8_t *ip, size_t len);
 size_t braid_tun_gro_finish(struct braid_tun_gro *g, const uint8_t **out, unsigned int *npkts);
 void braid_tun_gro_reset(struct braid_tun_gro *g);
+/*
+ * write: what g holds written to the vnet device fd (one write, EINTR
+ * retried) and g emptied; 0 (also when empty) or -errno (what was held is
+ * lost). *npkts: the packets that write carried (or lost), *bytes: their IP
+ * bytes as separate packets (0 on error), for counters.
+ * put: one IP packet into g; when it cannot join what g holds, that is
+ * written first (its outcome in *npkts, *bytes, *werr as write gives them).
+ * 0, or -errno of an IP packet the coalescer refuses (not taken).
+ */
+int braid_tun_gro_write(struct braid_tun_gro *g, int fd, unsigned int *npkts, uint64_t *bytes);
+int braid_tun_gro_put(struct braid_tun_gro *g, int fd, const uint8_t *ip, size_t len,
+		      unsigned int *npkts, uint64_t *bytes, int *werr);
 
 /* MTU, link up, ifconfig / ifconfig-ipv6 addresses, routes. 0 or -errno (logged). */
 int braid_tun_configure(struct braid_tun *t, const struct braid_options *o);

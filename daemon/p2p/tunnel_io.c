@@ -234,52 +234,48 @@ void tunnel_send_control_payload(struct braid_tunnel *t, const uint8_t *pl, size
 
 /* ---- RX ---- */
 
-/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
-static void tun_gro_flush(struct braid_tunnel *t)
+/* Counts what the TUN coalescer wrote (or lost). */
+static void tun_count(struct braid_tunnel *t, int err, unsigned int n, uint64_t bytes)
 {
-	const uint8_t *p;
-	unsigned int n;
-	size_t len = braid_tun_gro_finish(t->tungro, &p, &n);
-
-	if (!len)
-		return;
-	while (write(t->tun.fd, p, len) < 0) {
-		if (errno == EINTR)
-			continue;
+	if (err) {
 		t->st.tun_write_errors += n;
-		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
-		braid_tun_gro_reset(t->tungro);
+		braid_dbg("%s: write error: %s", t->tun.name, strerror(-err));
 		return;
 	}
 	t->st.tun_write_pkts += n;
-	t->st.tun_write_bytes += len - BRAID_TUN_VNET_LEN + (uint64_t)(n - 1) * t->tungro->hl;
-	braid_tun_gro_reset(t->tungro);
+	t->st.tun_write_bytes += bytes;
+}
+
+/* Write what the TUN coalescer holds (one write: a GSO super-packet or one packet). */
+static void tun_gro_flush(struct braid_tunnel *t)
+{
+	unsigned int n;
+	uint64_t bytes;
+	int r = braid_tun_gro_write(t->tungro, t->tun.fd, &n, &bytes);
+
+	tun_count(t, r, n, bytes);
 }
 
 /* One IP packet for the TUN: into the coalescer (vnet), else written at once. */
 static void tun_write(struct braid_tunnel *t, const uint8_t *ip, size_t len)
 {
-	ssize_t w;
-	int r;
+	unsigned int n;
+	uint64_t bytes;
+	int r, werr;
 
 	if (t->tungro) {
-		r = braid_tun_gro_add(t->tungro, ip, len);
-		if (r == 0) {
-			tun_gro_flush(t);
-			r = braid_tun_gro_add(t->tungro, ip, len);
-		}
+		r = braid_tun_gro_put(t->tungro, t->tun.fd, ip, len, &n, &bytes, &werr);
+		tun_count(t, werr, n, bytes);
 		if (r < 0)
 			t->st.tun_write_errors++;
 		return;
 	}
-	w = write(t->tun.fd, ip, len);
-	if (w < 0) {
+	if (write(t->tun.fd, ip, len) < 0) {
 		t->st.tun_write_errors++;
 		braid_dbg("%s: write error: %s", t->tun.name, strerror(errno));
 		return;
 	}
-	t->st.tun_write_pkts++;
-	t->st.tun_write_bytes += len;
+	tun_count(t, 0, 1, len);
 }
 
 static void rx_payload(struct braid_tunnel *t, uint8_t *plain, size_t plen)
@@ -430,53 +426,33 @@ void tunnel_sock_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct braid_tunnel *t = w->data;
 	int vlen = t->gro ? RX_BATCH_GRO : BATCH;
-	size_t bs = t->gro ? RX_BUF_GRO : BUF_SIZE;
+	const struct braid_rxmm rx = {
+		.msg = t->rxmsg, .iov = t->rxiov, .buf = t->rxbuf,
+		.bs = t->gro ? RX_BUF_GRO : BUF_SIZE, .addr = t->rxaddr,
+		.ctl = t->gro ? t->rxctl : NULL, .ctl_len = sizeof(t->rxctl[0]),
+	};
 
 	(void)loop, (void)revents;
 	for (int round = 0; round < RX_ROUNDS; round++) {
-		int n;
+		int n = braid_sock_recvmmsg(t->fd, &rx, (unsigned int)vlen);
 
-		for (int i = 0; i < vlen; i++) {
-			t->rxiov[i].iov_base = t->rxbuf + (size_t)i * bs;
-			t->rxiov[i].iov_len = bs;
-			memset(&t->rxmsg[i], 0, sizeof(t->rxmsg[i]));
-			t->rxmsg[i].msg_hdr.msg_iov = &t->rxiov[i];
-			t->rxmsg[i].msg_hdr.msg_iovlen = 1;
-			t->rxmsg[i].msg_hdr.msg_name = &t->rxaddr[i];
-			t->rxmsg[i].msg_hdr.msg_namelen = sizeof(t->rxaddr[i]);
-			if (t->gro) {
-				t->rxmsg[i].msg_hdr.msg_control = t->rxctl[i].b;
-				t->rxmsg[i].msg_hdr.msg_controllen = sizeof(t->rxctl[i].b);
-			}
-		}
-		n = recvmmsg(t->fd, t->rxmsg, (unsigned int)vlen, MSG_DONTWAIT, NULL);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				braid_dbg("UDP receive error: %s", strerror(errno));
+			braid_dbg("UDP receive error: %s", strerror(-n));
 			break;
 		}
 		for (int i = 0; i < n; i++) {
-			const uint8_t *p = t->rxbuf + (size_t)i * bs;
-			size_t len = t->rxmsg[i].msg_len, seg = 0;
+			struct braid_sock_dgrams d;
+			const uint8_t *p;
+			size_t len;
 
-			if (t->rxmsg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+			if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, t->gro)) {
 				t->st.link_rx_pkts++;
 				t->st.rx_malformed++;
 				continue;
 			}
-			if (!len) {	/* an empty datagram: counted as malformed, as before GRO */
-				rx_one(t, p, 0, &t->rxaddr[i]);
-				continue;
-			}
-			if (t->gro)
-				seg = braid_sock_gro_size(&t->rxmsg[i].msg_hdr);
-			if (!seg || seg > len)
-				seg = len;
-			/* coalesced by GRO: datagrams of seg bytes, the last may be shorter */
-			for (size_t o = 0; o < len; o += seg)
-				rx_one(t, p + o, len - o < seg ? len - o : seg, &t->rxaddr[i]);
+			/* an empty datagram too: counted as malformed, as before GRO */
+			while (braid_sock_dgrams_next(&d, &p, &len))
+				rx_one(t, p, len, &t->rxaddr[i]);
 		}
 		if (t->tungro)
 			tun_gro_flush(t);

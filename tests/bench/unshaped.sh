@@ -12,7 +12,8 @@
 #     --secs N            iperf duration (default 5)
 #     --size MB           http file size (default 8)
 #     --workloads LIST    comma-separated, of iperf1,iperf4,http (default all three)
-#     --variants LIST     comma-separated, of ovpn-udp,braid-sp,braid-mp1,braid-mp2 (default all four)
+#     --variants LIST     comma-separated, of ovpn-udp,braid-sp,braid-mp1,braid-mp2,gw-stock,gw-braid
+#                         (default the first four)
 #     --gate BUSY:TIMEOUT tb_quiet gate passed to run-cell.sh (default 25:30); --no-gate skips it
 #     --out FILE          JSON lines appended here (default docs/bench/unshaped.jsonl); --out - : stdout only
 #     --label TEXT        copied into every line as "label" (e.g. "before", "after")
@@ -20,6 +21,8 @@
 # Variants: braid-mp1 / braid-mp2 = system braid (multipath on, mp-path lines) with --paths 1 / 2; braid-sp = the same
 # two braidd peers with the mp-path lines turned into single-path `local`/`remote` lines by a small wrapper around
 # braidd (BRAIDD), so that braid.sh starts them unchanged. BRAIDD (default $BRAID_BIN_DIR/braidd) picks the binary.
+# gw-stock / gw-braid = ovpn-udp's configuration (TLS, tls-crypt, AES-256-GCM, UDP) with braidd as the server (the
+# gateway, one session), and a stock client / a braidd client (single path: no multipath asked for).
 # Needs root (network namespaces), like run-cell.sh.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,7 +30,7 @@ REPO=$(cd "$BENCH_DIR/../.." && pwd)
 PY=/usr/bin/python3
 
 usage() {
-	sed -n '9,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '9,19p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 bad() {
@@ -59,7 +62,8 @@ IFS=, read -r -a WL <<<"$WORKLOADS"
 IFS=, read -r -a VR <<<"$VARIANTS"
 for w in "${WL[@]}"; do case $w in iperf1 | iperf4 | http) ;; *) bad "unknown workload '$w'" ;; esac; done
 for v in "${VR[@]}"; do
-	case $v in ovpn-udp | braid-sp | braid-mp1 | braid-mp2) ;; *) bad "unknown variant '$v'" ;; esac
+	case $v in ovpn-udp | braid-sp | braid-mp1 | braid-mp2 | gw-stock | gw-braid) ;;
+	*) bad "unknown variant '$v'" ;; esac
 done
 [ "$(id -u)" = 0 ] || { echo "unshaped.sh: needs root (network namespaces)" >&2; exit 77; }
 
@@ -105,6 +109,8 @@ for ((r = 1; r <= REPS; r++)); do
 			braid-mp1) args+=(-s braid --paths 1) ;;
 			braid-mp2) args+=(-s braid --paths 2) ;;
 			braid-sp) args+=(-s braid --paths 1); env=(BRAIDD="$TMP/braidd-sp") ;;
+			gw-stock) args+=(-s ovpn-udp --paths 1); env=(OVPN_SERVER_BIN="$BIN") ;;
+			gw-braid) args+=(-s ovpn-udp --paths 1); env=(OVPN_SERVER_BIN="$BIN" OVPN_CLIENT_BIN="$BIN") ;;
 			esac
 			line=$(env "${env[@]}" "$BENCH_DIR/run-cell.sh" "${args[@]}" 2>"$TMP/err")
 			[ -n "$line" ] || { echo "unshaped.sh: $v/$w run $r printed no result: $(tail -c 300 "$TMP/err")" >&2; continue; }

@@ -51,6 +51,33 @@ S(("10.8.0.1", 8080), http.server.SimpleHTTPRequestHandler).serve_forever()' "$G
 	kill -0 "$!" 2>/dev/null || gw_fail "the web server did not start: $(cat "$GW_DIR/httpd.log")"
 }
 
+# gw_sink_start PORT: a TCP sink on 10.8.0.1:PORT in the gateway's namespace (IP_FREEBIND, as gw_serve_blob); the
+# sha256 of the bytes of one connection goes to $GW_DIR/sink.out when it closes. gw_upload I FILE PORT: client I
+# sends FILE to it; prints that sha256 (empty after 20 s).
+gw_sink_start() {
+	rm -f "$GW_DIR/sink.out"
+	ip netns exec "$GW_NS" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/tcp_sink.py" 10.8.0.1 "$1" \
+		"$GW_DIR/sink.out" >"$GW_DIR/sink.log" 2>&1 &
+	GW_PIDS+=("$!")
+	for _ in $(seq 1 100); do
+		ip netns exec "$GW_NS" ss -Hltn "sport = :$1" | grep -q . && break
+		sleep 0.1
+	done
+}
+gw_upload() {
+	local i
+	ip netns exec "$(gw_cns "$1")" timeout 20 bash -c 'cat "$1" >/dev/tcp/10.8.0.1/"$2"' _ "$2" "$3" ||
+		return 1
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$GW_DIR/sink.out" ] && break
+		sleep 0.1
+	done
+	cat "$GW_DIR/sink.out" 2>/dev/null
+}
+
+# gw_stat NAME LINE: the number after NAME on a gw_stats line ("gso runs 12" -> 12), empty if absent.
+gw_stat() { sed -n "s/.*[:,] $1 \([0-9][0-9]*\).*/\1/p" <<<"$2"; }
+
 gw_fail() {
 	echo "FAIL: $*" >&2
 	local f

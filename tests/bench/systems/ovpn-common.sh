@@ -4,7 +4,9 @@
 # Shared by the ovpn-* systems: stock OpenVPN 2.6 (userspace, disable-dco), AES-256-GCM, tls-crypt, server on srv
 # at path 1's address, `server 10.8.0.0 255.255.255.0`, topology subnet, route to the app subnet pushed.
 # Settings are OpenVPN defaults otherwise (no tcp-nodelay, no sndbuf/rcvbuf tuning): the baseline is stock.
-# Inputs: OVPN_PROTO (udp|tcp), OVPN_WRAP (command prefix for both ends, e.g. "mptcpize run"), OVPN_BIND_ALL.
+# Inputs: OVPN_PROTO (udp|tcp), OVPN_WRAP (command prefix for both ends, e.g. "mptcpize run"), OVPN_BIND_ALL,
+# OVPN_SERVER_BIN / OVPN_CLIENT_BIN (default openvpn; braidd takes the same files and arguments: the braidd gateway
+# and the braidd client without multipath, in unshaped.sh's gw-stock and gw-braid variants).
 
 OVPN_PORT=1194
 
@@ -63,7 +65,7 @@ ovpn_start() {
 	local d=$TB_DIR/ovpn t=${SYS_TIMEOUT:-30} start=$SECONDS
 	ovpn_write_configs || return 1
 	# shellcheck disable=SC2086
-	tb_bg "$TB_SRV" $OVPN_WRAP openvpn --cd "$d" --config server.conf --log "$d/server.log" \
+	tb_bg "$TB_SRV" $OVPN_WRAP "${OVPN_SERVER_BIN:-openvpn}" --cd "$d" --config server.conf --log "$d/server.log" \
 		--writepid "$d/server.pid"
 	OVPN_SRV_PID=$TB_LAST_PID
 	local i
@@ -77,7 +79,7 @@ ovpn_start() {
 		return 1
 	fi
 	# shellcheck disable=SC2086
-	tb_bg "$TB_CLI" $OVPN_WRAP openvpn --cd "$d" --config client.conf --log "$d/client.log" \
+	tb_bg "$TB_CLI" $OVPN_WRAP "${OVPN_CLIENT_BIN:-openvpn}" --cd "$d" --config client.conf --log "$d/client.log" \
 		--writepid "$d/client.pid"
 	OVPN_CLI_PID=$TB_LAST_PID
 	until grep -q "Initialization Sequence Completed" "$d/client.log" 2>/dev/null; do
