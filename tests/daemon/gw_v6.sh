@@ -23,6 +23,10 @@ ip netns exec "$GW_NS" /usr/bin/python3 -c '
 import http.server, socket, sys, os
 class S(http.server.ThreadingHTTPServer):
     address_family = socket.AF_INET6
+    def server_bind(self):
+        # IP_FREEBIND (15): the TUN address may still be tentative (DAD) when this starts
+        self.socket.setsockopt(socket.SOL_IP, 15, 1)
+        super().server_bind()
 os.chdir(sys.argv[1])
 S(("fd00:8::1", 8080), http.server.SimpleHTTPRequestHandler).serve_forever()' "$GW_DIR" >/dev/null 2>&1 &
 GW_PIDS+=("$!")
@@ -33,8 +37,8 @@ grep -qF "PUSH_REPLY,tun-ipv6,route 10.8.0.1,topology net30,ping 10,ping-restart
 	"$GW_DIR/c1.log" || gw_fail "net30/IPv6 push list differs from 2.6's"
 ip netns exec "$C1" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "net30: ping 10.8.0.1"
 ip netns exec "$C1" ping -6 -c 2 -i 0.2 -W 2 -q fd00:8::1 >/dev/null || gw_fail "IPv6: ping fd00:8::1"
-got=$(ip netns exec "$C1" curl -s -g --max-time 20 "http://[fd00:8::1]:8080/blob" | sha256sum | cut -d' ' -f1)
-[ "$got" = "$want" ] || gw_fail "IPv6: 2 MiB download: sha256 mismatch"
+got=$(ip netns exec "$C1" curl -sS -g --max-time 20 "http://[fd00:8::1]:8080/blob" 2>"$GW_DIR/curl6.err" | sha256sum | cut -d' ' -f1)
+[ "$got" = "$want" ] || gw_fail "IPv6: 2 MiB download: sha256 mismatch ($(head -c 300 "$GW_DIR/curl6.err"))"
 sleep 1.2
 grep -q "^CLIENT_LIST,client1,10.99.0.11:[0-9]*,10.8.0.6,fd00:8::1000," "$GW_DIR/status.txt" ||
 	gw_fail "status: client1 v4/v6 addresses: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
