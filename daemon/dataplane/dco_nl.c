@@ -479,6 +479,18 @@ int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id)
 	return talk(d, d->genl, nlh, NULL);
 }
 
+int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = genl_msg(d, buf, BRAID_DCO_CMD_KEY_DEL, ifindex);
+	struct nlattr *n = mnl_attr_nest_start(nlh, BRAID_DCO_A_KEYCONF);
+
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_KEYCONF_PEER_ID, peer_id);
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_KEYCONF_SLOT, (uint32_t)slot);
+	mnl_attr_nest_end(nlh, n);
+	return talk(d, d->genl, nlh, NULL);
+}
+
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
 			  const struct sockaddr *remote)
 {

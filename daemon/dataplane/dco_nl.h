@@ -76,6 +76,8 @@ struct braid_key2;
 int braid_dco_nl_key_install(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot, int key_id,
 			     const char *cipher, const struct braid_key2 *k2, int direction);
 int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id);
+/* empty key slot (0 primary, 1 secondary) */
+int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot);
 /* a path: the UDP socket fd (the module takes its own reference) and the remote endpoint */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
 			  const struct sockaddr *remote);
