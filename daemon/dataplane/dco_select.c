@@ -96,6 +96,14 @@ const char *braid_dco_unsupported(const struct braid_options *o)
 		return "dev-type tap";
 	if (o->mptcp)
 		return "mptcp";
+	if (strcmp(o->mp_sched, "edf"))
+		return "mp-scheduler (the kernel schedules: round robin or a BPF program)";
+	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
+		if (o->mp_paths[i].kind == BRAID_MP_LOCAL_AUTO)
+			return "mp-path auto";
+		if (o->mp_paths[i].backup || o->mp_paths[i].cap_bps)
+			return "mp-backup / mp-cap";
+	}
 	if (o->user || o->group || o->chroot_dir)
 		return "user / group / chroot (the module's netlink needs CAP_NET_ADMIN for rekeying)";
 	return NULL;

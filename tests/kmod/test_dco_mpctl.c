@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_dco_mpctl.c - braid_dco_mpctl_answer (daemon/dataplane/dco_mpctl.c),
+ * the kernel backend's answers to the peer's multipath control messages: a
+ * PATH_CHALLENGE gets the PATH_RESPONSE with its token and path id, a PROBE
+ * its PROBE_ECHO (seq, echoed timestamp, one-way delay), an MTU_PROBE its
+ * MTU_ACK; a REPORT needs no answer; a ping is not ours; a truncated
+ * message is refused and counted.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "dataplane/dco_mpctl.h"
+#include "mp/mp_msg.h"
+
+static uint8_t in[BRAID_MP_MSG_MAX + BRAID_MP_MTU_PROBE_MAX], out[BRAID_MP_CTL_MAX];
+
+int main(void)
+{
+	struct braid_dco_mpctl_stats st = { 0 };
+	struct braid_mp_msg m, a;
+	int n, r;
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PATH_CHALLENGE;
+	m.path_id = 7;
+	memcpy(m.u.token, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
+	n = braid_mp_msg_encode(&m, in, sizeof(in));
+	CHECK(n > 0);
+	r = braid_dco_mpctl_answer(in, (size_t)n, 1000, out, sizeof(out), &st);
+	CHECK_EQ(r, BRAID_MP_CHALLENGE_LEN);
+	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+	CHECK_EQ(a.type, BRAID_MP_MSG_PATH_RESPONSE);
+	CHECK_EQ(a.path_id, 7);
+	CHECK(!memcmp(a.u.token, m.u.token, 8));
+	CHECK_EQ(st.challenges, 1);
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PROBE;
+	m.path_id = 2;
+	m.u.probe.seq = 41;
+	m.u.probe.tx_us = 5000;
+	n = braid_mp_msg_encode(&m, in, sizeof(in));
+	r = braid_dco_mpctl_answer(in, (size_t)n, 5750, out, sizeof(out), &st);
+	CHECK_EQ(r, BRAID_MP_ECHO_LEN);
+	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+	CHECK_EQ(a.type, BRAID_MP_MSG_PROBE_ECHO);
+	CHECK_EQ(a.path_id, 2);
+	CHECK_EQ(a.u.echo.seq, 41);
+	CHECK_EQ(a.u.echo.tx_us, 5000);
+	CHECK_EQ(a.u.echo.owd_us, 750);
+	CHECK_EQ(st.probes, 1);
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_MTU_PROBE;
+	m.path_id = 3;
+	m.u.mtu.seq = 9;
+	m.u.mtu.size = 1400;
+	n = braid_mp_msg_encode(&m, in, sizeof(in));
+	CHECK_EQ(n, 1400);
+	r = braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st);
+	CHECK_EQ(r, BRAID_MP_MTU_ACK_LEN);
+	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+	CHECK_EQ(a.type, BRAID_MP_MSG_MTU_ACK);
+	CHECK_EQ(a.u.mtu.seq, 9);
+	CHECK_EQ(a.u.mtu.size, 1400);
+	CHECK_EQ(st.mtu_probes, 1);
+
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_REPORT;
+	m.u.report.n = 1;
+	n = braid_mp_msg_encode(&m, in, sizeof(in));
+	CHECK(n > 0);
+	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st), 0);
+	CHECK_EQ(st.other, 1);
+
+	/* OpenVPN's ping: not a multipath message, the role's */
+	memcpy(in, "\x2a\x18\x7b\xf3\x64\x1e\xb4\xcb\x07\xed\x2d\x0a\x98\x1f\xc7\x48", 16);
+	CHECK_EQ(braid_dco_mpctl_answer(in, 16, 0, out, sizeof(out), &st), -ENOMSG);
+	/* a truncated challenge: refused, counted */
+	memset(&m, 0, sizeof(m));
+	m.type = BRAID_MP_MSG_PATH_CHALLENGE;
+	n = braid_mp_msg_encode(&m, in, sizeof(in));
+	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n - 1, 0, out, sizeof(out), &st), -EBADMSG);
+	CHECK_EQ(st.malformed, 1);
+	CHECK_EQ(st.challenges, 1);
+	CHECK_DONE();
+}
