@@ -299,18 +299,12 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	__skb_pull(skb, BRAID_DATA_V2_OVERHEAD);
 	if (!pskb_may_pull(skb, 1))
 		return -EPROTO;
-	switch (skb->data[0] >> 4) {
-	case 4:
-		skb->protocol = htons(ETH_P_IP);
-		break;
-	case 6:
-		skb->protocol = htons(ETH_P_IPV6);
-		break;
-	default:
+	if (!braid_is_ip(skb->data[0])) {
 		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
 		atomic64_inc(&peer->ctl_rx_packets);
 		return 1;
 	}
+	skb->protocol = skb->data[0] >> 4 == 4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
 	atomic64_add(skb->len, &peer->vpn_rx_bytes);
 	atomic64_inc(&peer->vpn_rx_packets);
 	skb_scrub_packet(skb, true);

@@ -40,6 +40,8 @@ get() {	# sha256 of http://10.8.0.1:8080/$1 fetched in the client ns
 }
 stopd() { [ -n "$1" ] && kill "$1" 2>/dev/null; i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
 mkdir -p $w
+modprobe tun 2>/dev/null	# /dev/net/tun for the gateway and stock openvpn (no udev in the VM)
+[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
 [ -x "$braidd" ] || { nok "dco braidd: no $braidd"; exit 1; }
 bash "$src/tests/lib/pki.sh" $w/pki client1 >/dev/null 2>&1 || { nok "dco braidd: pki.sh"; exit 1; }
 openvpn --genkey secret $w/pki/ta.key >/dev/null 2>&1 || { nok "dco braidd: openvpn --genkey"; exit 1; }
@@ -104,7 +106,7 @@ if wait_log $w/cli.log "Initialization Sequence Completed" 60; then
 else
 	nok "dco braidd: client not up: $(tail -15 $w/cli.log)"
 fi
-grep -q "dco: path 1 10.61.2.2 -> 10.61.1.1:1194 in the kernel" $w/cli.log && ok "dco braidd: two paths handed to the module" ||
+grep -qF "dco: path 1 10.61.2.2 -> [AF_INET]10.61.1.1:1194 in the kernel" $w/cli.log && ok "dco braidd: two paths handed to the module" ||
 	nok "dco braidd: paths: $(grep 'dco:' $w/cli.log)"
 ip -n $c link show braid0 >/dev/null 2>&1 && ok "dco braidd: device braid0 (kind braid_dco)" || nok "dco braidd: no braid0"
 got=$(get blob)
