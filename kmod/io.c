@@ -305,6 +305,8 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 		return 1;
 	}
 	skb->protocol = skb->data[0] >> 4 == 4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	if (path)	/* a data packet: what a multipath receiver reports (PEER_GET) */
+		WRITE_ONCE(path->rx_last_pktid, pktid);
 	atomic64_add(skb->len, &peer->vpn_rx_bytes);
 	atomic64_inc(&peer->vpn_rx_packets);
 	skb_scrub_packet(skb, true);

@@ -42,6 +42,7 @@
 
 #define KM_RX_BUF (BRAID_DCO_NL_SEND_MAX + BRAID_DCO_UP_HDR + 64)
 #define KM_POLL_S 1.0
+#define KM_POLL_MP_S 0.05	/* multipath: the peer's sender waits for REPORTs (its fail floor 300 ms) */
 
 struct km_path {
 	int fd;			/* the path socket (owned unless it is the role's) */
@@ -50,6 +51,7 @@ struct km_path {
 	union braid_sockaddr remote;
 	char local[80];
 	struct braid_dp *dp;	/* back pointer for the watcher */
+	struct braid_dco_mpctl_path mp;	/* the peer's id of it, its probes, the last report */
 };
 
 struct km_dp {
@@ -71,6 +73,7 @@ struct km_dp {
 	struct braid_dco_mpctl_stats mc;
 	uint64_t up_bad;		/* opcode-31 datagrams that did not parse */
 	uint64_t nl_errors;		/* PACKET_SEND / PEER_GET refused */
+	uint64_t reports;		/* REPORTs sent (multipath) */
 	uint8_t rx[KM_RX_BUF];
 };
 
@@ -131,7 +134,8 @@ static void km_rx(struct km_dp *k, int path, const uint8_t *pkt, size_t len)
 		k->st.link_rx_pkts++;
 		k->st.link_rx_bytes += len;
 	}
-	r = braid_dco_mpctl_answer(up.payload, up.len, mono_us(), ans, sizeof(ans), &k->mc);
+	r = braid_dco_mpctl_answer(up.payload, up.len, mono_us(), ans, sizeof(ans), &k->mc,
+				   &k->p[path].mp);
 	if (r > 0)
 		send_on(k, path, ans, (size_t)r);
 	if (r != -ENOMSG)
@@ -160,6 +164,29 @@ static void path_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 	}
 }
 
+/* multipath: acknowledge the peer's data per path from the module's counters (dco_mpctl.h) */
+static void send_report(struct km_dp *k)
+{
+	uint64_t pk[BRAID_DCO_NL_PATHS], by[BRAID_DCO_NL_PATHS];
+	struct braid_dco_mpctl_path pp[BRAID_DCO_NL_PATHS];
+	uint8_t out[BRAID_MP_MSG_MAX];
+	int r;
+
+	for (int i = 0; i < k->n_paths; i++) {
+		pk[i] = k->last.path_rx_packets[i];
+		by[i] = k->last.path_rx_bytes[i];
+		pp[i] = k->p[i].mp;
+	}
+	r = braid_dco_mpctl_report(pp, k->n_paths, pk, by, k->last.path_rx_last_pktid,
+				   (uint32_t)(KM_POLL_MP_S * 1e6), out, sizeof(out));
+	for (int i = 0; i < k->n_paths; i++)
+		k->p[i].mp = pp[i];
+	if (r > 0) {
+		k->reports++;
+		send_on(k, (int)(k->ctl_rr++ % (unsigned int)k->n_paths), out, (size_t)r);
+	}
+}
+
 /* PEER_GET: the counters, and activity for the role when the kernel moved packets. */
 static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -178,6 +205,8 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	tx = tx && r.vpn_tx_packets;
 	k->last = r;
 	k->have_last = true;
+	if (k->p[0].own)
+		send_report(k);
 	if (rx && k->role.rx_auth)
 		k->role.rx_auth(k->role.user, NULL, 0);
 	if (rx && k->role.activity)
@@ -351,6 +380,8 @@ static int km_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 		km_close(&k->dp);
 		return r;
 	}
+	if (cfg->shared_fd < 0)
+		ev_timer_set(&k->poll, KM_POLL_MP_S, KM_POLL_MP_S);
 	ev_timer_start(k->loop, &k->poll);
 	*out = &k->dp;
 	return 0;

@@ -95,6 +95,7 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 	r->path_tx_packets[k] = v[BRAID_DCO_A_PATH_TX_PACKETS];
 	r->path_rx_bytes[k] = v[BRAID_DCO_A_PATH_RX_BYTES];
 	r->path_tx_bytes[k] = v[BRAID_DCO_A_PATH_TX_BYTES];
+	r->path_rx_last_pktid[k] = (uint32_t)v[BRAID_DCO_A_PATH_RX_LAST_PKTID];
 	return 0;
 }
 

@@ -29,7 +29,7 @@ int main(void)
 	memcpy(m.u.token, "\x01\x02\x03\x04\x05\x06\x07\x08", 8);
 	n = braid_mp_msg_encode(&m, in, sizeof(in));
 	CHECK(n > 0);
-	r = braid_dco_mpctl_answer(in, (size_t)n, 1000, out, sizeof(out), &st);
+	r = braid_dco_mpctl_answer(in, (size_t)n, 1000, out, sizeof(out), &st, NULL);
 	CHECK_EQ(r, BRAID_MP_CHALLENGE_LEN);
 	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 	CHECK_EQ(a.type, BRAID_MP_MSG_PATH_RESPONSE);
@@ -43,7 +43,7 @@ int main(void)
 	m.u.probe.seq = 41;
 	m.u.probe.tx_us = 5000;
 	n = braid_mp_msg_encode(&m, in, sizeof(in));
-	r = braid_dco_mpctl_answer(in, (size_t)n, 5750, out, sizeof(out), &st);
+	r = braid_dco_mpctl_answer(in, (size_t)n, 5750, out, sizeof(out), &st, NULL);
 	CHECK_EQ(r, BRAID_MP_ECHO_LEN);
 	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 	CHECK_EQ(a.type, BRAID_MP_MSG_PROBE_ECHO);
@@ -60,7 +60,7 @@ int main(void)
 	m.u.mtu.size = 1400;
 	n = braid_mp_msg_encode(&m, in, sizeof(in));
 	CHECK_EQ(n, 1400);
-	r = braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st);
+	r = braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, NULL);
 	CHECK_EQ(r, BRAID_MP_MTU_ACK_LEN);
 	CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 	CHECK_EQ(a.type, BRAID_MP_MSG_MTU_ACK);
@@ -73,17 +73,17 @@ int main(void)
 	m.u.report.n = 1;
 	n = braid_mp_msg_encode(&m, in, sizeof(in));
 	CHECK(n > 0);
-	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st), 0);
+	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, NULL), 0);
 	CHECK_EQ(st.other, 1);
 
 	/* OpenVPN's ping: not a multipath message, the role's */
 	memcpy(in, "\x2a\x18\x7b\xf3\x64\x1e\xb4\xcb\x07\xed\x2d\x0a\x98\x1f\xc7\x48", 16);
-	CHECK_EQ(braid_dco_mpctl_answer(in, 16, 0, out, sizeof(out), &st), -ENOMSG);
+	CHECK_EQ(braid_dco_mpctl_answer(in, 16, 0, out, sizeof(out), &st, NULL), -ENOMSG);
 	/* a truncated challenge: refused, counted */
 	memset(&m, 0, sizeof(m));
 	m.type = BRAID_MP_MSG_PATH_CHALLENGE;
 	n = braid_mp_msg_encode(&m, in, sizeof(in));
-	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n - 1, 0, out, sizeof(out), &st), -EBADMSG);
+	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n - 1, 0, out, sizeof(out), &st, NULL), -EBADMSG);
 	CHECK_EQ(st.malformed, 1);
 	CHECK_EQ(st.challenges, 1);
 	CHECK_DONE();
