@@ -86,5 +86,47 @@ int main(void)
 	CHECK_EQ(braid_dco_mpctl_answer(in, (size_t)n - 1, 0, out, sizeof(out), &st, NULL), -EBADMSG);
 	CHECK_EQ(st.malformed, 1);
 	CHECK_EQ(st.challenges, 1);
+
+	/* the path table a challenge and probes fill, and the REPORT built from the module's counters */
+	{
+		struct braid_dco_mpctl_path pp[2] = { { 0 } };
+		uint64_t pk[2] = { 10, 0 }, by[2] = { 15000, 0 };
+		uint32_t last[2] = { 77, 0 };
+
+		memset(&m, 0, sizeof(m));
+		m.type = BRAID_MP_MSG_PATH_CHALLENGE;
+		m.path_id = 3;
+		n = braid_mp_msg_encode(&m, in, sizeof(in));
+		CHECK(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, &pp[0]) > 0);
+		CHECK(pp[0].known);
+		CHECK_EQ(pp[0].peer_path_id, 3);
+		memset(&m, 0, sizeof(m));
+		m.type = BRAID_MP_MSG_PROBE;
+		m.path_id = 3;
+		m.u.probe.seq = 12;
+		n = braid_mp_msg_encode(&m, in, sizeof(in));
+		CHECK(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, &pp[0]) > 0);
+		CHECK_EQ(pp[0].probe_seq_hi, 12);
+		/* path 1's peer id unknown: left out */
+		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out));
+		CHECK(r > 0);
+		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+		CHECK_EQ(a.type, BRAID_MP_MSG_REPORT);
+		CHECK_EQ(a.u.report.n, 1);
+		CHECK_EQ(a.u.report.e[0].path_id, 3);
+		CHECK_EQ(a.u.report.e[0].rx_pkts, 10);
+		CHECK_EQ(a.u.report.e[0].rx_bytes, 15000);
+		CHECK_EQ(a.u.report.e[0].last_pid, 77);
+		CHECK_EQ(a.u.report.e[0].span_us, 50000);
+		CHECK_EQ(a.u.report.e[0].span_bytes, 15000);
+		CHECK_EQ(a.u.report.e[0].probe_seq_hi, 12);
+		/* nothing new: no report */
+		CHECK_EQ(braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out)), 0);
+		pk[0] = 11, by[0] = 16400, last[0] = 78;
+		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out));
+		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+		CHECK_EQ(a.u.report.e[0].last_pid, 78);
+		CHECK_EQ(a.u.report.e[0].span_us, 0);	/* one packet: no rate sample */
+	}
 	CHECK_DONE();
 }
