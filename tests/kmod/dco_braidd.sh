@@ -35,7 +35,7 @@ wait_log() {	# file text seconds
 }
 get() {	# sha256 of http://10.8.0.1:8080/$1 fetched in the client ns
 	rm -f $w/got
-	ip netns exec $c curl -sf --max-time 120 -o $w/got "http://10.8.0.1:8080/$1"
+	ip netns exec $c curl -sf --max-time 60 -o $w/got "http://10.8.0.1:8080/$1"
 	sha256sum <$w/got | cut -d' ' -f1
 }
 stopd() { [ -n "$1" ] && kill "$1" 2>/dev/null; i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
@@ -110,8 +110,14 @@ grep -qF "dco: path 1 10.61.2.2 -> [AF_INET]10.61.1.1:1194 in the kernel" $w/cli
 	nok "dco braidd: paths: $(grep 'dco:' $w/cli.log)"
 ip -n $c link show braid0 >/dev/null 2>&1 && ok "dco braidd: device braid0 (kind braid_dco)" || nok "dco braidd: no braid0"
 got=$(get blob)
-[ "$got" = "$want" ] && ok "dco braidd: 4 MiB through the kernel data plane, sha256 intact" ||
+if [ "$got" = "$want" ]; then
+	ok "dco braidd: 4 MiB through the kernel data plane, sha256 intact"
+else
 	nok "dco braidd: sha256 $got, want $want"
+	grep -iE 'path|valid|challenge' $w/gw.log | tail -12 | sed 's/^/  gw: /'
+	ip -n $c -s link show braid0 | sed 's/^/  /'
+	grep -vE 'dco: path|PUSH|push' $w/cli.log | tail -12 | sed 's/^/  cli: /'
+fi
 sleep 1.5	# one status rewrite after the PEER_GET poll
 grep '^Braid path\|^Braid dco' $w/cli.status | sed 's/^/  /'
 for i in 0 1; do
