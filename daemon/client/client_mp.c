@@ -46,6 +46,12 @@ bool client_mp_accept(struct braid_client *c, struct braid_dc_config *dcc)
 			   c->tcp ? "TCP transport" : "multipath off");
 		return false;
 	}
+	if (c->dco && !c->o->n_mp_paths) {
+		/* the kernel's paths are the mp-path sockets: none configured, the session's one path */
+		braid_info("pushed 'braid-mp' not used: the kernel data plane needs 'mp-path' lines for "
+			   "several paths: single path");
+		return false;
+	}
 	if (p->braid_mp < BRAID_MP_VERSION_MIN || p->braid_mp > max) {
 		/* a conforming gateway offers the highest version both speak (§2.1) */
 		braid_warn("pushed 'braid-mp %u': a multipath protocol version this braidd does not "
