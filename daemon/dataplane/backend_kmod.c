@@ -222,9 +222,19 @@ static int add_path(struct km_dp *k, int fd, bool own, const union braid_sockadd
 	char a[80];
 	int r;
 
+	union braid_sockaddr la;
+	socklen_t ll = sizeof(la);
+	bool bound;
+
 	if (k->n_paths >= BRAID_DCO_NL_PATHS)
 		return -ENOSPC;
-	r = braid_dco_nl_path_add(k->nl, k->ifindex, k->peer_id, k->n_paths, fd, &remote->sa);
+	/* a socket bound to an address: the module sends from it (else the route to the remote picks) */
+	memset(&la, 0, sizeof(la));
+	bound = own && !getsockname(fd, &la.sa, &ll) &&
+		((la.sa.sa_family == AF_INET && la.in.sin_addr.s_addr != htonl(INADDR_ANY)) ||
+		 (la.sa.sa_family == AF_INET6 && !IN6_IS_ADDR_UNSPECIFIED(&la.in6.sin6_addr)));
+	r = braid_dco_nl_path_add(k->nl, k->ifindex, k->peer_id, k->n_paths, fd, &remote->sa,
+				  bound ? &la.sa : NULL);
 	if (r) {
 		braid_err("dco: path %d (%s -> %s) refused by the module: %s %s", k->n_paths, local,
 			  braid_sockaddr_str(remote, a, sizeof(a)), strerror(-r),

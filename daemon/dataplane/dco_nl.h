@@ -79,9 +79,13 @@ int braid_dco_nl_key_install(struct braid_dco_nl *d, int ifindex, uint32_t peer_
 int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id);
 /* empty key slot (0 primary, 1 secondary) */
 int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot);
-/* a path: the UDP socket fd (the module takes its own reference) and the remote endpoint */
+/*
+ * a path: the UDP socket fd (the module takes its own reference), the remote endpoint and the local
+ * one (NULL: the routing's choice of source address; a socket bound to an address passes it, so that
+ * the path leaves with that source)
+ */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
-			  const struct sockaddr *remote);
+			  const struct sockaddr *remote, const struct sockaddr *local);
 int braid_dco_nl_send(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id,
 		      const uint8_t *payload, size_t len, uint32_t *packet_id);
 int braid_dco_nl_peer_get(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, struct braid_dco_reply *r);
