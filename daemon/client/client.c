@@ -282,10 +282,10 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	r = client_make_tls_ctx(c);
 	if (r)
 		goto err_key;
+	c->dco = !strcmp(braid_dco_backend(), "dco");	/* before the peer-info (IV_BRAID_MP) */
 	r = client_build_peer_info(c);
 	if (r)
 		goto err_tls;
-	c->dco = !strcmp(braid_dco_backend(), "dco");
 	r = c->dco ? braid_dco_dev_open(&c->tun, o) : braid_tun_open(&c->tun, o);
 	if (r)
 		goto err_tls;

@@ -121,8 +121,8 @@ bg $g "$braidd" --config $w/gw.conf --log $w/gw.log
 gpid=$(tail -n1 $w/pids)
 wait_log $w/gw.log "gateway ready" 30 || nok "gateway did not start: $(tail -5 $w/gw.log)"
 client sp "reneg-sec 15"
-grep -qF "pushed 'braid-mp' not used: the kernel data plane needs 'mp-path' lines" $w/sp.log &&
-	ok "sp: braid-mp offered, single path kept (no mp-path)" || nok "sp: the braid-mp line is missing"
+! grep -q "multipath negotiated" $w/gw.log && ok "sp: no multipath offered without mp-path (IV_BRAID_MP)" ||
+	nok "sp: the gateway negotiated multipath: $(grep 'multipath negotiated' $w/gw.log)"
 grep -qF "dco: path 0 session -> [AF_INET]10.61.1.1:1194 in the kernel" $w/sp.log &&
 	ok "sp: the session socket handed to the module" || nok "sp: path: $(grep 'dco:' $w/sp.log)"
 ip -n $c -d link show braid0 2>/dev/null | grep -q braid_dco && ok "sp: device braid0 (kind braid_dco)" ||
