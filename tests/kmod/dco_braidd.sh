@@ -155,6 +155,7 @@ ip -n $c link show braid0 >/dev/null 2>&1 && nok "sp: braid0 left after exit" ||
 
 # ---- 2. braidd DCO two paths <-> userspace braidd gateway (DCO_MP=1: not passing yet, docs/kmod.md) ----
 if [ "${DCO_MP:-0}" = 1 ]; then
+	export BRAIDD_DCO_MP=1	# braidd takes mp-path with dco only with it (dco_select.c)
 	client mp "mp-path 10.61.1.2" "mp-path 10.61.2.2"
 	grep -qF "dco: path 1 10.61.2.2 -> [AF_INET]10.61.1.1:1194 in the kernel" $w/mp.log &&
 		ok "mp: two paths handed to the module" || nok "mp: paths: $(grep 'dco:' $w/mp.log)"
