@@ -16,9 +16,9 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev);
 int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
 /**
- * braid_is_ip() - whether a payload's first byte starts an IP packet: IPv6, or IPv4 with a header of
- * at least 5 words. Braid's multipath control messages start with 0x42 ("BRAID-MP": version nibble 4,
- * header length 2), which no IPv4 packet has, so they are handed up, not delivered.
+ * braid_is_ip() - whether a payload's first byte starts an IP packet: IPv6, or IPv4 with a
+ * header of at least 5 words. Braid's multipath control messages start with 0x42 ("BRAID-MP":
+ * version nibble 4, header length 2), which no IPv4 packet has: handed up, not delivered.
  * @b: the payload's first byte
  *
  * Return: true for an IP packet (the device's), false for a control payload (userspace's).

@@ -75,6 +75,7 @@ keepalive 2 30
 tls-auth $pki/ta.key 0
 multipath on
 dco off
+status-json $w/gw.json 1
 verb 4
 EOF
 cat >$w/cli.conf <<EOF
@@ -170,6 +171,10 @@ if [ "${DCO_MP:-0}" = 1 ]; then
 	ch=$(grep '^Braid dco' $w/mp.status | cut -d, -f7)
 	[ "${ch:-0}" -ge 2 ] && ok "mp: $ch path challenges answered through PACKET_SEND" || nok "mp: challenges answered: ${ch:-none}"
 	grep -iE 'path|valid' $w/gw.log | grep -v SID | tail -12 | sed 's/^/  gw: /'
+	[ $fail = 0 ] || python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["clients"]:
+    print("  gw engine:", c.get("engine"))
+    for p in c.get("paths", []): print("  gw path:", p)' $w/gw.json
 	stopd "$cpid"
 fi
 stopd "$gpid"
