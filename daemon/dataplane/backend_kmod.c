@@ -65,6 +65,7 @@ struct km_dp {
 	int n_paths;
 	struct km_path p[BRAID_DCO_NL_PATHS];
 	int prim_kid, sec_kid;		/* -1: the slot is empty */
+	int64_t gen;			/* the primary key's generation (dco_mpctl.h), -1 before */
 	unsigned int ctl_rr;		/* PACKET_SEND path rotation */
 	ev_timer poll;
 	struct braid_dco_reply last;	/* the last PEER_GET */
@@ -178,7 +179,8 @@ static void send_report(struct km_dp *k)
 		pp[i] = k->p[i].mp;
 	}
 	r = braid_dco_mpctl_report(pp, k->n_paths, pk, by, k->last.path_rx_last_pktid,
-				   (uint32_t)(KM_POLL_MP_S * 1e6), out, sizeof(out));
+				   k->gen > 0 ? (uint32_t)k->gen : 0, (uint32_t)(KM_POLL_MP_S * 1e6), out,
+				   sizeof(out));
 	for (int i = 0; i < k->n_paths; i++)
 		k->p[i].mp = pp[i];
 	if (r > 0) {
@@ -373,6 +375,7 @@ static int km_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 	k->ifindex = cfg->dco_ifindex;
 	k->peer_id = cfg->dco_peer_id;
 	k->prim_kid = k->sec_kid = -1;
+	k->gen = -1;
 	ev_timer_init(&k->poll, poll_cb, KM_POLL_S, KM_POLL_S);
 	k->poll.data = k;
 	r = braid_dco_nl_open(&k->nl);
@@ -417,6 +420,7 @@ static int km_key_install(struct braid_dp *dp, int key_id, const char *cipher,
 	}
 	k->sec_kid = first ? -1 : k->prim_kid;
 	k->prim_kid = key_id;
+	k->gen = braid_dco_mpctl_gen(k->gen, (unsigned int)key_id);
 	braid_info("dco: key_id %d installed in the kernel (%s)%s", key_id, cipher,
 		   first ? "" : ", the previous one kept as the secondary");
 	return 0;

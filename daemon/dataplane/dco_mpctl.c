@@ -12,9 +12,26 @@
 
 #include "mp/mp_msg.h"
 
+static unsigned int gen_kid(uint64_t g)
+{
+	return g ? (unsigned int)((g - 1) % 7 + 1) : 0;
+}
+
+uint32_t braid_dco_mpctl_gen(int64_t cur, unsigned int key_id)
+{
+	uint64_t g;
+
+	if (cur < 0)
+		return key_id;	/* generation key_id has key id key_id (0..7) */
+	for (g = (uint64_t)cur + 1; g <= (uint64_t)cur + 7; g++)
+		if (gen_kid(g) == key_id)
+			return (uint32_t)g;
+	return (uint32_t)cur;
+}
+
 int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_t *rx_pkts,
-			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t span_us,
-			   uint8_t *out, size_t cap)
+			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t gen,
+			   uint32_t span_us, uint8_t *out, size_t cap)
 {
 	struct braid_mp_msg m;
 	bool news = false;
@@ -31,7 +48,7 @@ int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_
 		e->path_id = pp[i].peer_path_id;
 		e->rx_pkts = (uint32_t)rx_pkts[i];
 		e->rx_bytes = rx_bytes[i];
-		e->last_pid = rx_last_pktid[i];
+		e->last_pid = (uint64_t)gen << 32 | rx_last_pktid[i];
 		if (rx_pkts[i] - pp[i].rx_pkts >= 2 && db <= UINT32_MAX) {
 			e->span_us = span_us;
 			e->span_bytes = (uint32_t)db;

@@ -44,13 +44,17 @@ int braid_dco_mpctl_answer(const uint8_t *msg, size_t len, uint64_t now_us, uint
  * braid_dco_mpctl_report() - the REPORT the peer's multipath sender needs to
  * acknowledge its data (docs/multipath.md): one entry per path in pp[0..n)
  * whose peer id is known, from the module's per-path counters (cumulative
- * packets and bytes, the last data packet id, rx_last_pktid[i]) with the
- * bytes since the last report over span_us as the rate sample; pp's report
- * marks are moved on. Returns its length in out, 0 when nothing arrived since
+ * packets and bytes, the last data packet id, rx_last_pktid[i], of key
+ * generation gen: reported as gen << 32 | id, as the peer's engine counts
+ * them, mpath_engine_pid) with the bytes since the last report over span_us
+ * as the rate sample; pp's report marks are moved on. Returns its length in out, 0 when nothing arrived since
  * the last report, or -ENOSPC.
  */
 int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_t *rx_pkts,
-			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t span_us,
-			   uint8_t *out, size_t cap);
+			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t gen,
+			   uint32_t span_us, uint8_t *out, size_t cap);
+
+/* The key generation of key_id after generation cur (OpenVPN's key ids 0, 1..7, 1..7, ...; first: cur < 0). */
+uint32_t braid_dco_mpctl_gen(int64_t cur, unsigned int key_id);
 
 #endif /* BRAID_DP_DCO_MPCTL_H */

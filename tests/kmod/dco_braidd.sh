@@ -6,7 +6,10 @@
 #     session socket handed to the module, 4 MiB through the tunnel with sha256, the path's PEER_GET counters
 #     in the status file, a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
 #     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit.
-#  2. (DCO_MP=1, not passing yet: docs/kmod.md "Not done yet") two `mp-path`s to the same gateway.
+#  2. (DCO_MP=1, guest.sh sets it) braidd client `dco on` with two `mp-path`s (BRAIDD_DCO_MP=1) <-> the same
+#     gateway: both paths handed to the module, 4 MiB with sha256, each path's PEER_GET counters (both carried
+#     data both ways), the gateway's path challenges answered through PACKET_SEND, a renegotiation
+#     (reneg-sec 20) and 4 MiB more with sha256 intact.
 #  3. braidd client `dco on`, single path <-> stock openvpn server (userspace): 2 MiB with sha256.
 # c (client ns) 10.61.1.2 --- 10.61.1.1 g (gateway ns, listens there)
 #               10.61.2.2 --- 10.61.2.1    (path 2: policy-routed to 10.61.1.1 over the second link)
@@ -154,10 +157,10 @@ grep -q "refused" $w/sp.log && nok "sp: refusals: $(grep refused $w/sp.log | hea
 stopd "$cpid"
 ip -n $c link show braid0 >/dev/null 2>&1 && nok "sp: braid0 left after exit" || ok "sp: device deleted at exit"
 
-# ---- 2. braidd DCO two paths <-> userspace braidd gateway (DCO_MP=1: not passing yet, docs/kmod.md) ----
+# ---- 2. braidd DCO two paths <-> userspace braidd gateway (DCO_MP=1) ----
 if [ "${DCO_MP:-0}" = 1 ]; then
 	export BRAIDD_DCO_MP=1	# braidd takes mp-path with dco only with it (dco_select.c)
-	client mp "mp-path 10.61.1.2" "mp-path 10.61.2.2"
+	client mp "mp-path 10.61.1.2" "mp-path 10.61.2.2" "reneg-sec 20"
 	grep -qF "dco: path 1 10.61.2.2 -> [AF_INET]10.61.1.1:1194 in the kernel" $w/mp.log &&
 		ok "mp: two paths handed to the module" || nok "mp: paths: $(grep 'dco:' $w/mp.log)"
 	xfer mp blob "$want" "4 MiB over two kernel paths"
@@ -170,6 +173,13 @@ if [ "${DCO_MP:-0}" = 1 ]; then
 	done
 	ch=$(grep '^Braid dco' $w/mp.status | cut -d, -f7)
 	[ "${ch:-0}" -ge 2 ] && ok "mp: $ch path challenges answered through PACKET_SEND" || nok "mp: challenges answered: ${ch:-none}"
+	# after a renegotiation the REPORTs name the new key generation's packet ids (dco_mpctl.h)
+	if wait_log $w/mp.log "renegotiation complete" 60; then
+		ok "mp: renegotiated"
+		xfer mp blob "$want" "4 MiB over two kernel paths after the key swap"
+	else
+		nok "mp: no renegotiation: $(tail -5 $w/mp.log)"
+	fi
 	grep -iE 'path|valid' $w/gw.log | grep -v SID | tail -12 | sed 's/^/  gw: /'
 	[ $fail = 0 ] || python3 -c 'import json,sys
 for c in json.load(open(sys.argv[1]))["clients"]:

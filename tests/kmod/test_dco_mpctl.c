@@ -108,7 +108,7 @@ int main(void)
 		CHECK(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, &pp[0]) > 0);
 		CHECK_EQ(pp[0].probe_seq_hi, 12);
 		/* path 1's peer id unknown: left out */
-		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out));
+		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out));
 		CHECK(r > 0);
 		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 		CHECK_EQ(a.type, BRAID_MP_MSG_REPORT);
@@ -121,12 +121,24 @@ int main(void)
 		CHECK_EQ(a.u.report.e[0].span_bytes, 15000);
 		CHECK_EQ(a.u.report.e[0].probe_seq_hi, 12);
 		/* nothing new: no report */
-		CHECK_EQ(braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out)), 0);
+		CHECK_EQ(braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out)), 0);
 		pk[0] = 11, by[0] = 16400, last[0] = 78;
-		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 50000, out, sizeof(out));
+		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out));
 		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 		CHECK_EQ(a.u.report.e[0].last_pid, 78);
 		CHECK_EQ(a.u.report.e[0].span_us, 0);	/* one packet: no rate sample */
+		/* after renegotiations: the peer engine's id, generation << 32 | packet id */
+		pk[0] = 12, last[0] = 5;
+		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 8, 50000, out, sizeof(out));
+		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+		CHECK_EQ(a.u.report.e[0].last_pid, (8ull << 32) | 5);
 	}
+	/* key generations: OpenVPN's key ids 0, 1..7, 1..7, ... */
+	CHECK_EQ(braid_dco_mpctl_gen(-1, 0), 0);
+	CHECK_EQ(braid_dco_mpctl_gen(0, 1), 1);
+	CHECK_EQ(braid_dco_mpctl_gen(6, 7), 7);
+	CHECK_EQ(braid_dco_mpctl_gen(7, 1), 8);
+	CHECK_EQ(braid_dco_mpctl_gen(8, 2), 9);
+	CHECK_EQ(braid_dco_mpctl_gen(-1, 3), 3);
 	CHECK_DONE();
 }
