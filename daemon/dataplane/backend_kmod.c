@@ -66,6 +66,7 @@ struct km_dp {
 	struct km_path p[BRAID_DCO_NL_PATHS];
 	int prim_kid, sec_kid;		/* -1: the slot is empty */
 	int64_t gen;			/* the primary key's generation (dco_mpctl.h), -1 before */
+	uint64_t last_report_us;	/* when the last REPORT's counters were read */
 	unsigned int ctl_rr;		/* PACKET_SEND path rotation */
 	ev_timer poll;
 	struct braid_dco_reply last;	/* the last PEER_GET */
@@ -171,7 +172,15 @@ static void send_report(struct km_dp *k)
 	uint64_t pk[BRAID_DCO_NL_PATHS], by[BRAID_DCO_NL_PATHS];
 	struct braid_dco_mpctl_path pp[BRAID_DCO_NL_PATHS];
 	uint8_t out[BRAID_MP_MSG_MAX];
+	uint64_t now = mono_us(), span;
 	int r;
+
+	/* the rate sample's span: the time since the last read (a loaded host delays the timer) */
+	span = k->last_report_us && now > k->last_report_us ? now - k->last_report_us :
+							      (uint64_t)(KM_POLL_MP_S * 1e6);
+	k->last_report_us = now;
+	if (span > UINT32_MAX)
+		span = UINT32_MAX;
 
 	for (int i = 0; i < k->n_paths; i++) {
 		pk[i] = k->last.path_rx_packets[i];
@@ -179,8 +188,7 @@ static void send_report(struct km_dp *k)
 		pp[i] = k->p[i].mp;
 	}
 	r = braid_dco_mpctl_report(pp, k->n_paths, pk, by, k->last.path_rx_last_pktid,
-				   k->gen > 0 ? (uint32_t)k->gen : 0, (uint32_t)(KM_POLL_MP_S * 1e6), out,
-				   sizeof(out));
+				   k->gen > 0 ? (uint32_t)k->gen : 0, (uint32_t)span, out, sizeof(out));
 	for (int i = 0; i < k->n_paths; i++)
 		k->p[i].mp = pp[i];
 	if (r > 0) {
