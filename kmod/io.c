@@ -230,13 +230,18 @@ drop:
 	return err;
 }
 
-/* the path a packet came in on, by its source endpoint; under rcu_read_lock() */
-static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct sk_buff *skb)
+/*
+ * the path a packet came in on: its source endpoint on the socket @bs it arrived at (several paths
+ * may lead to the same remote endpoint from different local sockets), else by the source alone;
+ * under rcu_read_lock()
+ */
+static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct sk_buff *skb,
+					       const struct braid_sock *bs)
 {
 	__be16 sport = udp_hdr(skb)->source;
 	bool v4 = ip_hdr(skb)->version == 4;
+	struct braid_path *path, *any = NULL;
 	const union braid_sockaddr *r;
-	struct braid_path *path;
 	int i;
 
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
@@ -244,14 +249,17 @@ static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct s
 		if (!path)
 			continue;
 		r = &path->remote;
-		if (v4 && r->sa.sa_family == AF_INET && r->in4.sin_port == sport &&
-		    r->in4.sin_addr.s_addr == ip_hdr(skb)->saddr)
+		if (!(v4 && r->sa.sa_family == AF_INET && r->in4.sin_port == sport &&
+		      r->in4.sin_addr.s_addr == ip_hdr(skb)->saddr) &&
+		    !(!v4 && r->sa.sa_family == AF_INET6 && r->in6.sin6_port == sport &&
+		      ipv6_addr_equal(&r->in6.sin6_addr, &ipv6_hdr(skb)->saddr)))
+			continue;
+		if (path->bs == bs)
 			return path;
-		if (!v4 && r->sa.sa_family == AF_INET6 && r->in6.sin6_port == sport &&
-		    ipv6_addr_equal(&r->in6.sin6_addr, &ipv6_hdr(skb)->saddr))
-			return path;
+		if (!any)
+			any = path;
 	}
-	return NULL;
+	return any;
 }
 
 static struct braid_key *braid_key_by_id(struct braid_peer *peer, u8 key_id)
@@ -271,7 +279,8 @@ static struct braid_key *braid_key_by_id(struct braid_peer *peer, u8 key_id)
  * open, check and deliver a P_DATA_V2 packet of @peer (skb data at the opcode); 0, 1 (authenticated
  * but not an IP packet: skb data at the plaintext, for userspace) or -errno
  */
-static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct sk_buff *skb)
+static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct sk_buff *skb,
+			 const struct braid_sock *bs)
 {
 	struct braid_path *path;
 	struct braid_key *key;
@@ -291,7 +300,7 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	err = braid_replay_check(&key->replay, pktid);
 	if (err)
 		return err;
-	path = braid_path_by_source(peer, skb);
+	path = braid_path_by_source(peer, skb, bs);
 	if (path) {
 		atomic64_add(outer, &path->rx_bytes);
 		atomic64_inc(&path->rx_packets);
@@ -299,18 +308,14 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	__skb_pull(skb, BRAID_DATA_V2_OVERHEAD);
 	if (!pskb_may_pull(skb, 1))
 		return -EPROTO;
-	switch (skb->data[0] >> 4) {
-	case 4:
-		skb->protocol = htons(ETH_P_IP);
-		break;
-	case 6:
-		skb->protocol = htons(ETH_P_IPV6);
-		break;
-	default:
+	if (!braid_is_ip(skb->data[0])) {
 		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
 		atomic64_inc(&peer->ctl_rx_packets);
 		return 1;
 	}
+	skb->protocol = skb->data[0] >> 4 == 4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	if (path)	/* a data packet: what a multipath receiver reports (PEER_GET) */
+		WRITE_ONCE(path->rx_last_pktid, pktid);
 	atomic64_add(skb->len, &peer->vpn_rx_bytes);
 	atomic64_inc(&peer->vpn_rx_packets);
 	skb_scrub_packet(skb, true);
@@ -373,7 +378,7 @@ int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
 	if (!peer)
 		return 1;
 	__skb_pull(skb, off);
-	err = braid_rx_data(bs->bdev, peer, skb);
+	err = braid_rx_data(bs->bdev, peer, skb, bs);
 	braid_peer_put(peer);
 	if (err > 0) {
 		braid_rx_up(skb);

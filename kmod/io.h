@@ -15,6 +15,19 @@
 netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev);
 int braid_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
+/**
+ * braid_is_ip() - whether a payload's first byte starts an IP packet: IPv6, or IPv4 with a
+ * header of at least 5 words. Braid's multipath control messages start with 0x42 ("BRAID-MP":
+ * version nibble 4, header length 2), which no IPv4 packet has: handed up, not delivered.
+ * @b: the payload's first byte
+ *
+ * Return: true for an IP packet (the device's), false for a control payload (userspace's).
+ */
+static inline bool braid_is_ip(u8 b)
+{
+	return b >> 4 == 6 || (b >> 4 == 4 && (b & 0x0f) >= 5);
+}
+
 struct braid_peer;
 int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsigned int len,
 		   u32 *pktid);

@@ -132,7 +132,8 @@ static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_TX_BYTES, atomic64_read(&path->tx_bytes),
 			      BRAID_DCO_A_PATH_PAD) ||
 	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_TX_PACKETS, atomic64_read(&path->tx_packets),
-			      BRAID_DCO_A_PATH_PAD)) {
+			      BRAID_DCO_A_PATH_PAD) ||
+	    nla_put_u32(msg, BRAID_DCO_A_PATH_RX_LAST_PKTID, READ_ONCE(path->rx_last_pktid))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}

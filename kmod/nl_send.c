@@ -72,7 +72,7 @@ int braid_nl_packet_send(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[BRAID_DCO_A_SEND_PAYLOAD], "an empty payload");
 		goto out;
 	}
-	if (data[0] >> 4 == 4 || data[0] >> 4 == 6) {
+	if (braid_is_ip(data[0])) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[BRAID_DCO_A_SEND_PAYLOAD],
 				    "an IP packet: write it to the device");
 		goto out;

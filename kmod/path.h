@@ -37,6 +37,7 @@ union braid_sockaddr {
  * @rx_packets: outer packets received on this path
  * @tx_bytes: outer bytes sent on this path
  * @tx_packets: outer packets sent on this path
+ * @rx_last_pktid: packet id of the last data packet received on this path
  */
 struct braid_path {
 	u8 id;
@@ -48,6 +49,7 @@ struct braid_path {
 	atomic64_t rx_packets;
 	atomic64_t tx_bytes;
 	atomic64_t tx_packets;
+	u32 rx_last_pktid;
 };
 
 struct braid_dev;

@@ -48,6 +48,8 @@
 #include "util/log.h"
 #include "os/tcplink.h"
 #include "os/tun.h"
+#include "dataplane/dco_dev.h"
+#include "dataplane/dco_select.h"
 
 #define TICK_S 0.25
 #define PUSH_REQUEST_INTERVAL 5.0
@@ -232,6 +234,15 @@ int braid_client_run(struct braid_client *c)
 	return c->exit_code;
 }
 
+/* the TUN, or the braid_dco device of the kernel data plane */
+static void client_tun_close(struct braid_client *c)
+{
+	if (c->dco)
+		braid_dco_dev_close(&c->tun, c->o);
+	else
+		braid_tun_close(&c->tun, c->o);
+}
+
 int braid_client_new(struct braid_client **out, struct braid_options *o)
 {
 	static const int signums[SIG_N] = { SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 };
@@ -271,10 +282,11 @@ int braid_client_new(struct braid_client **out, struct braid_options *o)
 	r = client_make_tls_ctx(c);
 	if (r)
 		goto err_key;
+	c->dco = !strcmp(braid_dco_backend(), "dco");	/* before the peer-info (IV_BRAID_MP) */
 	r = client_build_peer_info(c);
 	if (r)
 		goto err_tls;
-	r = braid_tun_open_vnet(&c->tun, o);
+	r = c->dco ? braid_dco_dev_open(&c->tun, o) : braid_tun_open_vnet(&c->tun, o);
 	if (r)
 		goto err_tls;
 	c->tun_open = true;
@@ -340,7 +352,7 @@ err_loop:
 	braid_client_free(c);	/* the loop and its watchers are set up: the full tear-down */
 	return r;
 err_tun:
-	braid_tun_close(&c->tun, o);
+	client_tun_close(c);
 err_tls:
 	braid_tls_ctx_free(c->ssl);
 err_key:
@@ -384,7 +396,7 @@ void braid_client_free(struct braid_client *c)
 		ev_loop_destroy(c->loop);
 	}
 	if (c->tun_open)
-		braid_tun_close(&c->tun, c->o);
+		client_tun_close(c);
 	braid_tls_ctx_free(c->ssl);
 	braid_key2_wipe(&c->wrap_key);
 	client_free_secret(&c->pass);

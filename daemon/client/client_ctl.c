@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "client/client_link.h"
+#include "client/client_mp.h"
+#include "client/client_sp.h"
 #include "client/client_mgmt.h"
 #include "client/client_peerinfo.h"
 #include "client/client_push.h"
@@ -234,6 +236,11 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 				client_request_restart(c, "key-install", false);
 				return;
 			}
+			r = client_dco_key(c, c->mp ? client_mp_dp(c) : c->sp, ev->key_id);
+			if (r) {
+				client_request_restart(c, "key-install", false);
+				return;
+			}
 			c->stt.renegotiations++;
 			braid_info("renegotiation complete: data channel now on key_id %u (the "
 				   "previous key kept as lame duck)", ev->key_id);
@@ -243,6 +250,8 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 		handle_text(c, ev->text);
 		break;
 	case BRAID_CTLS_EV_KEY_EXPIRED:
+		if (c->mp ? client_mp_dp(c) : c->sp)
+			braid_dp_key_remove(c->mp ? client_mp_dp(c) : c->sp, (int)ev->key_id);
 		if (c->dc && braid_dc_key_remove(c->dc, ev->key_id) == 0) {
 			c->stt.keys_removed++;
 			braid_info("lame-duck key_id %u removed (transition window over)",

@@ -99,6 +99,7 @@ struct braid_client {
 
 	struct braid_tun tun;
 	bool tun_open;
+	bool dco;			/* the kernel data plane: tun is a braid_dco device (dataplane/dco_dev.h) */
 
 	unsigned int order[BRAID_OPT_MAX_REMOTES];
 	unsigned int cur;		/* index into order[] */

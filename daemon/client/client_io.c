@@ -21,6 +21,7 @@
 #include "client/client_state.h"
 #include "ctl/session.h"
 #include "dataplane/backend.h"
+#include "dataplane/dco_up.h"
 #include "dataplane/mssfix.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
@@ -209,7 +210,8 @@ static void rx_packet(struct braid_client *c, const uint8_t *pkt, size_t len)
 	if (!len)
 		return;
 	op = pkt[0] >> 3;
-	if (op == BRAID_OP_DATA_V1 || op == BRAID_OP_DATA_V2) {
+	/* BRAID_DCO_UP_OPCODE_V: what braid_dco hands up (the kernel backend's input reads it) */
+	if (op == BRAID_OP_DATA_V1 || op == BRAID_OP_DATA_V2 || op == BRAID_DCO_UP_OPCODE_V) {
 		rx_data(c, pkt, len);
 		return;
 	}

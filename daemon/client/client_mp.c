@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include "client/client_payload.h"
+#include "client/client_sp.h"
 #include "util/log.h"
+#include "dataplane/backend_kmod.h"
 #include "dataplane/backend_mptcp.h"
 #include "dataplane/backend_user.h"
 #include "control/status.h"
@@ -42,6 +44,12 @@ bool client_mp_accept(struct braid_client *c, struct braid_dc_config *dcc)
 		/* a gateway pushes it only when we announced IV_BRAID_MP over UDP */
 		braid_warn("pushed 'braid-mp' ignored (%s): single path",
 			   c->tcp ? "TCP transport" : "multipath off");
+		return false;
+	}
+	if (c->dco && !c->o->n_mp_paths) {
+		/* the kernel's paths are the mp-path sockets: none configured, the session's one path */
+		braid_info("pushed 'braid-mp' not used: the kernel data plane needs 'mp-path' lines for "
+			   "several paths: single path");
 		return false;
 	}
 	if (p->braid_mp < BRAID_MP_VERSION_MIN || p->braid_mp > max) {
@@ -199,12 +207,18 @@ int client_mp_start(struct braid_client *c)
 		return -ENOMEM;
 	mp_options(mp, c);
 	cfg.o = &mp->o;
-	if (c->tun.vnet) {	/* a vnet TUN: the engine reads (splits) and writes (coalesces) it */
-		cfg.tun_attach = true;
-		cfg.tun_fd = c->tun.fd;
-		cfg.tun_vnet = true;
+	if (c->dco) {
+		/* the device has one peer: the single path's goes, the paths carry the session */
+		client_sp_close(c);
+		r = client_dco_open(c, &mp->dp, &cfg, &role);
+	} else {
+		if (c->tun.vnet) {	/* a vnet TUN: the engine reads (splits) and writes (coalesces) it */
+			cfg.tun_attach = true;
+			cfg.tun_fd = c->tun.fd;
+			cfg.tun_vnet = true;
+		}
+		r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
 	}
-	r = braid_dp_open(&braid_dp_user_ops, &mp->dp, &cfg, &role);
 	if (r) {
 		free(mp);
 		return r;
@@ -242,10 +256,10 @@ void client_mp_counters(const struct braid_client *c, struct client_stats *out)
 	struct braid_tunnel_stats st = { 0 };
 
 	*out = c->stt;
-	if (!c->mp)
+	if (!c->mp && !braid_dp_is_kmod(c->sp))
 		return;
-	/* the data path reads and writes the TUN and its own sockets itself */
-	braid_dp_stats(c->mp->dp, &st);
+	/* the data path (or the kernel) reads and writes the TUN and its own sockets itself */
+	braid_dp_stats(c->mp ? c->mp->dp : c->sp, &st);
 	out->tun_read_pkts += st.tun_read_pkts;
 	out->tun_read_bytes += st.tun_read_bytes;
 	out->tun_write_pkts += st.tun_write_pkts;
@@ -265,10 +279,23 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 	struct braid_dp *dp = client_mp_dp(c);
 	int n;
 
+	if (!dp && braid_dp_is_kmod(c->sp))
+		dp = c->sp;	/* the kernel's single path: its counters */
 	if (!dp)
 		return;
 	n = braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS);
-	fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(dp));
+	if (c->mp)
+		fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(dp));
+	if (braid_dp_is_kmod(dp)) {
+		struct braid_dp_kmod_ctl k;
+
+		braid_dp_kmod_ctl_stats(dp, &k);
+		/* docs/braidd.md "Kernel data plane": the module's key slots and control counters */
+		fprintf(f, "Braid dco,%s,%d,%d,%llu,%llu,%llu,%llu,%llu\n", c->tun.name,
+			k.primary_key_id, k.secondary_key_id, (unsigned long long)k.ctl_tx,
+			(unsigned long long)k.ctl_rx, (unsigned long long)k.challenges,
+			(unsigned long long)k.probes, (unsigned long long)k.nl_errors);
+	}
 	for (int i = 0; i < n; i++) {
 		char rtt[24] = "-", last[24] = "-";
 

@@ -91,8 +91,11 @@ int client_build_peer_info(struct braid_client *c)
 			r = braid_peer_info_add(pi, cap, "IV_PLAT_VER", u.release);
 		r = r ? r : braid_peer_info_add(pi, cap, "IV_SSL", OpenSSL_version(OPENSSL_VERSION));
 	}
-	/* Braid's multipath offer (docs/multipath-negotiation.md), unless `multipath off` */
-	if (!c->o->mp_refuse)
+	/*
+	 * Braid's multipath offer (docs/multipath-negotiation.md), unless `multipath off`, or the
+	 * kernel data plane without `mp-path` lines (its paths are those sockets: one path)
+	 */
+	if (!c->o->mp_refuse && !(c->dco && !c->o->n_mp_paths))
 		r = r ? r : braid_peer_info_add_braid_mp(pi, cap);
 	if (r)
 		braid_err("cannot build peer-info: %s", strerror(-r));

@@ -14,7 +14,10 @@
 #include "client/client_state.h"
 #include "client/client_mptcp.h"
 #include "dataplane/backend_mptcp.h"
+#include "dataplane/backend_kmod.h"
 #include "dataplane/backend_sp.h"
+#include "ctl/session.h"
+#include "dc/static_key.h"
 #include "util/log.h"
 
 static int sp_xmit(void *user, const uint8_t *pkt, size_t len)
@@ -75,8 +78,47 @@ int client_sp_open(struct braid_client *c)
 					     .mss = &c->mss, .shared_fd = mptcp ? c->tl.fd : -1 };
 
 	client_sp_close(c);
+	if (c->dco && !c->tcp) {
+		struct braid_dp_config kc = cfg;
+
+		kc.shared_fd = c->ufd;	/* the session socket is the path; the role reads it */
+		kc.dco_remote = &c->remote;
+		return client_dco_open(c, &c->sp, &kc, &role);
+	}
 	/* over MPTCP the same data path, with the subflows as its paths */
 	return braid_dp_open(mptcp ? &braid_dp_mptcp_ops : &braid_dp_sp_ops, &c->sp, &cfg, &role);
+}
+
+int client_dco_key(struct braid_client *c, struct braid_dp *dp, unsigned int key_id)
+{
+	struct braid_key2 k2;
+	int r;
+
+	if (!braid_dp_is_kmod(dp))
+		return 0;
+	r = braid_ctls_derive(c->s, key_id, c->use_ekm ? BRAID_CTLS_KDF_EKM : BRAID_CTLS_KDF_PRF, &k2);
+	if (!r)
+		r = braid_dp_key_install(dp, (int)key_id, c->cipher, &k2, BRAID_KEY_DIR_NORMAL);
+	braid_key2_wipe(&k2);
+	return r;
+}
+
+int client_dco_open(struct braid_client *c, struct braid_dp **dp, struct braid_dp_config *cfg,
+		    const struct braid_dp_role *role)
+{
+	int kid = braid_ctls_current_key_id(c->s), r;
+
+	cfg->dco_ifindex = c->tun.ifindex;
+	cfg->dco_peer_id = c->pushed.has_peer_id ? c->pushed.peer_id : BRAID_DC_PEER_ID_NONE;
+	r = braid_dp_open(&braid_dp_kmod_ops, dp, cfg, role);
+	if (!r && kid >= 0)
+		r = client_dco_key(c, *dp, (unsigned int)kid);
+	if (r) {
+		braid_err("dco: the kernel data plane cannot carry this session: %s", strerror(-r));
+		braid_dp_close(*dp);
+		*dp = NULL;
+	}
+	return r;
 }
 
 void client_sp_close(struct braid_client *c)

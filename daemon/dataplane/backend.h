@@ -9,7 +9,7 @@
  *    engine of mp/ on the libev loop) through dataplane/mpsession.c;
  *  - userspace single path (backend_sp.c): stock OpenVPN's data channel
  *    (dc/) over the role's own UDP socket or TCP stream (role->xmit);
- *  - kernel module (kmod/braid_dco over generic netlink, to come): each op
+ *  - kernel module (backend_kmod.c: kmod/braid_dco over generic netlink): each op
  *    below says which netlink command it maps to (BRAID_DCO_CMD_*);
  *  - MPTCP transport (to come): the kernel's MPTCP path manager carries the
  *    paths (one IPPROTO_MPTCP socket; path ops map to MPTCP_PM_CMD_* of the
@@ -39,6 +39,7 @@
 #include "os/sock.h"
 
 struct braid_dp_ops;
+struct braid_key2;
 
 /*
  * The head of every backend's handle (the backend's own state follows it,
@@ -88,6 +89,11 @@ struct braid_dp_config {
 	bool tun_attach;		/* the data path writes what it receives to tun_fd itself */
 	int tun_fd;			/* with tun_attach */
 	bool tun_vnet;			/* tun_fd has IFF_VNET_HDR (coalesced writes, super-packet reads) */
+	/* kmod (backend_kmod.c): the braid_dco device (dco_dev.h), the peer id the server pushed,
+	 * and with shared_fd the address it is connected to (the one path) */
+	int dco_ifindex;
+	uint32_t dco_peer_id;
+	const union braid_sockaddr *dco_remote;
 };
 
 /* A backend: its ops (kernel-doc per op: what it does, what kmod and MPTCP map it to). */
@@ -167,12 +173,15 @@ struct braid_dp_ops {
 	 */
 	int (*set_weight)(struct braid_dp *dp, const char *path, uint32_t weight);
 	/**
-	 * key_install() - a new data-channel key (key_id) is in cfg->dc. user:
-	 * NULL (the engine seals and opens with cfg->dc itself, so a key
-	 * installed there is used at once); kmod: BRAID_DCO_CMD_NEW_KEY with the
-	 * key material; mptcp: NULL (user-space crypto).
+	 * key_install() - a new data-channel key (key_id, from the key block k2
+	 * for cipher and direction, as braid_dc_key_install) is in cfg->dc and
+	 * is the one to send with from now on. user: NULL (the engine seals and
+	 * opens with cfg->dc itself, so a key installed there is used at once);
+	 * kmod: BRAID_DCO_CMD_KEY_NEW (the first key primary, a later one
+	 * secondary, then KEY_SWAP); mptcp: NULL (user-space crypto).
 	 */
-	int (*key_install)(struct braid_dp *dp, int key_id);
+	int (*key_install)(struct braid_dp *dp, int key_id, const char *cipher,
+			   const struct braid_key2 *k2, int direction);
 	/**
 	 * key_remove() - key_id is retired (lame duck over). user: NULL (as
 	 * key_install); kmod: BRAID_DCO_CMD_DEL_KEY; mptcp: NULL.
@@ -306,9 +315,10 @@ static inline int braid_dp_set_weight(struct braid_dp *dp, const char *path, uin
 	return dp->ops->set_weight ? dp->ops->set_weight(dp, path, weight) : -EOPNOTSUPP;
 }
 
-static inline int braid_dp_key_install(struct braid_dp *dp, int key_id)
+static inline int braid_dp_key_install(struct braid_dp *dp, int key_id, const char *cipher,
+				       const struct braid_key2 *k2, int direction)
 {
-	return dp->ops->key_install ? dp->ops->key_install(dp, key_id) : 0;
+	return dp->ops->key_install ? dp->ops->key_install(dp, key_id, cipher, k2, direction) : 0;
 }
 
 static inline int braid_dp_key_remove(struct braid_dp *dp, int key_id)

@@ -95,6 +95,7 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 	r->path_tx_packets[k] = v[BRAID_DCO_A_PATH_TX_PACKETS];
 	r->path_rx_bytes[k] = v[BRAID_DCO_A_PATH_RX_BYTES];
 	r->path_tx_bytes[k] = v[BRAID_DCO_A_PATH_TX_BYTES];
+	r->path_rx_last_pktid[k] = (uint32_t)v[BRAID_DCO_A_PATH_RX_LAST_PKTID];
 	return 0;
 }
 
@@ -479,27 +480,51 @@ int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id)
 	return talk(d, d->genl, nlh, NULL);
 }
 
+int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = genl_msg(d, buf, BRAID_DCO_CMD_KEY_DEL, ifindex);
+	struct nlattr *n = mnl_attr_nest_start(nlh, BRAID_DCO_A_KEYCONF);
+
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_KEYCONF_PEER_ID, peer_id);
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_KEYCONF_SLOT, (uint32_t)slot);
+	mnl_attr_nest_end(nlh, n);
+	return talk(d, d->genl, nlh, NULL);
+}
+
+/* an endpoint's address and port attributes (remote or local); -EAFNOSUPPORT for another family */
+static int put_ep(struct nlmsghdr *nlh, const struct sockaddr *a, uint16_t a4, uint16_t a6, uint16_t port)
+{
+	const struct sockaddr_in6 *s6 = (const void *)a;
+	const struct sockaddr_in *s4 = (const void *)a;
+
+	if (a->sa_family == AF_INET) {
+		mnl_attr_put(nlh, a4, 4, &s4->sin_addr);
+		mnl_attr_put_u16(nlh, port, ntohs(s4->sin_port));
+	} else if (a->sa_family == AF_INET6) {
+		mnl_attr_put(nlh, a6, 16, &s6->sin6_addr);
+		mnl_attr_put_u16(nlh, port, ntohs(s6->sin6_port));
+	} else {
+		return -EAFNOSUPPORT;
+	}
+	return 0;
+}
+
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
-			  const struct sockaddr *remote)
+			  const struct sockaddr *remote, const struct sockaddr *local)
 {
 	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh = genl_msg(d, buf, BRAID_DCO_CMD_PATH_ADD, ifindex);
 	struct nlattr *n = mnl_attr_nest_start(nlh, BRAID_DCO_A_PATH);
-	const struct sockaddr_in6 *s6 = (const void *)remote;
-	const struct sockaddr_in *s4 = (const void *)remote;
-
 	mnl_attr_put_u32(nlh, BRAID_DCO_A_PATH_PEER_ID, peer_id);
 	mnl_attr_put_u32(nlh, BRAID_DCO_A_PATH_ID, (uint32_t)path_id);
 	mnl_attr_put_u32(nlh, BRAID_DCO_A_PATH_SOCKET, (uint32_t)fd);
-	if (remote->sa_family == AF_INET) {
-		mnl_attr_put(nlh, BRAID_DCO_A_PATH_REMOTE_IPV4, 4, &s4->sin_addr);
-		mnl_attr_put_u16(nlh, BRAID_DCO_A_PATH_REMOTE_PORT, ntohs(s4->sin_port));
-	} else if (remote->sa_family == AF_INET6) {
-		mnl_attr_put(nlh, BRAID_DCO_A_PATH_REMOTE_IPV6, 16, &s6->sin6_addr);
-		mnl_attr_put_u16(nlh, BRAID_DCO_A_PATH_REMOTE_PORT, ntohs(s6->sin6_port));
-	} else {
+	if (put_ep(nlh, remote, BRAID_DCO_A_PATH_REMOTE_IPV4, BRAID_DCO_A_PATH_REMOTE_IPV6,
+		   BRAID_DCO_A_PATH_REMOTE_PORT))
 		return -EAFNOSUPPORT;
-	}
+	if (local && put_ep(nlh, local, BRAID_DCO_A_PATH_LOCAL_IPV4, BRAID_DCO_A_PATH_LOCAL_IPV6,
+			    BRAID_DCO_A_PATH_LOCAL_PORT))
+		return -EAFNOSUPPORT;
 	mnl_attr_nest_end(nlh, n);
 	return talk(d, d->genl, nlh, NULL);
 }

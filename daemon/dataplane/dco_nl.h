@@ -40,6 +40,7 @@ struct braid_dco_reply {
 	uint32_t path_mask;		/* bit i: path i reported */
 	uint64_t path_rx_packets[BRAID_DCO_NL_PATHS], path_tx_packets[BRAID_DCO_NL_PATHS];
 	uint64_t path_rx_bytes[BRAID_DCO_NL_PATHS], path_tx_bytes[BRAID_DCO_NL_PATHS];
+	uint32_t path_rx_last_pktid[BRAID_DCO_NL_PATHS];	/* the last data packet id received */
 };
 
 /**
@@ -76,9 +77,15 @@ struct braid_key2;
 int braid_dco_nl_key_install(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot, int key_id,
 			     const char *cipher, const struct braid_key2 *k2, int direction);
 int braid_dco_nl_key_swap(struct braid_dco_nl *d, int ifindex, uint32_t peer_id);
-/* a path: the UDP socket fd (the module takes its own reference) and the remote endpoint */
+/* empty key slot (0 primary, 1 secondary) */
+int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int slot);
+/*
+ * a path: the UDP socket fd (the module takes its own reference), the remote endpoint and the local
+ * one (NULL: the routing's choice of source address; a socket bound to an address passes it, so that
+ * the path leaves with that source)
+ */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
-			  const struct sockaddr *remote);
+			  const struct sockaddr *remote, const struct sockaddr *local);
 int braid_dco_nl_send(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id,
 		      const uint8_t *payload, size_t len, uint32_t *packet_id);
 int braid_dco_nl_peer_get(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, struct braid_dco_reply *r);

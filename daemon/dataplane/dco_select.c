@@ -3,9 +3,10 @@
  * dco_select.c - the `dco auto|on|off` choice of the data plane at start
  * (dco_select.h). The module is looked up as OpenVPN looks up ovpn-dco: its
  * generic netlink family is resolved (CTRL_CMD_GETFAMILY "braid_dco").
- * The daemon's kernel backend (sessions carried by braid_dco) is not built
- * yet (issue 15 part 4): `dco auto` therefore runs the userspace data plane
- * and says why in one line, `dco on` refuses to start.
+ * The kernel backend (backend_kmod.c) carries the TLS client's session over
+ * UDP; what it cannot carry (another role, TCP, compression, privileges
+ * dropped, ...) is named: `dco auto` then runs the userspace data plane and
+ * says why in one line, `dco on` refuses to start with the option named.
  */
 #include "dataplane/dco_select.h"
 
@@ -13,6 +14,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -78,31 +80,70 @@ out:
 	return r;
 }
 
+const char *braid_dco_unsupported(const struct braid_options *o)
+{
+	if (o->tls != BRAID_TLS_CLIENT)
+		return o->mode == BRAID_MODE_SERVER ? "mode server (the gateway)" :
+		       o->secret.path || o->secret.inline_text ? "secret (static-key mode)" :
+								  "the point-to-point role";
+	if (o->proto != BRAID_PROTO_UDP)
+		return "proto (TCP: the module carries UDP paths)";
+	for (unsigned int i = 0; i < o->n_remotes; i++)
+		if (o->remotes[i].proto != BRAID_PROTO_UDP)
+			return "remote ... tcp (the module carries UDP paths)";
+	if (o->compress != BRAID_OPT_COMP_NONE)
+		return "compress / comp-lzo";
+	if (o->has_dev_type && !strcmp(o->dev, "tap"))
+		return "dev-type tap";
+	if (o->mptcp)
+		return "mptcp";
+	/* multipath through the kernel runs but does not pass its VM test yet (docs/kmod.md) */
+	if (o->n_mp_paths && !getenv("BRAIDD_DCO_MP"))
+		return "mp-path (multipath in the kernel is not finished; BRAIDD_DCO_MP=1 tries it)";
+	if (strcmp(o->mp_sched, "edf"))
+		return "mp-scheduler (the kernel schedules: round robin or a BPF program)";
+	for (unsigned int i = 0; i < o->n_mp_paths; i++) {
+		if (o->mp_paths[i].kind == BRAID_MP_LOCAL_AUTO)
+			return "mp-path auto";
+		if (o->mp_paths[i].backup || o->mp_paths[i].cap_bps)
+			return "mp-backup / mp-cap";
+	}
+	if (o->user || o->group || o->chroot_dir)
+		return "user / group / chroot (the module's netlink needs CAP_NET_ADMIN for rekeying)";
+	return NULL;
+}
+
 int braid_dco_select(const struct braid_options *o)
 {
+	const char *why;
 	int r;
 
 	backend = "userspace";
 	if (o->dco == BRAID_DCO_OFF)
 		return 0;
 	r = braid_dco_probe();
+	why = r ? NULL : braid_dco_unsupported(o);
 	if (o->dco == BRAID_DCO_ON) {
 		if (r)
 			braid_err("dco on: the braid_dco kernel module is not available (generic netlink "
 				  "family '%s': %s); not starting ('dco auto' falls back to the "
 				  "userspace data plane)", DCO_FAMILY, strerror(-r));
-		else
-			braid_err("dco on: the braid_dco kernel module is loaded, but this braidd has no "
-				  "kernel data-plane backend yet; not starting ('dco auto' falls back to "
-				  "the userspace data plane)");
-		return r ? r : -EOPNOTSUPP;
-	}
-	if (r)
+		else if (why)
+			braid_err("dco on: the kernel data plane does not support '%s'; not starting "
+				  "('dco auto' falls back to the userspace data plane)", why);
+		if (r || why)
+			return r ? r : -EOPNOTSUPP;
+	} else if (r) {
 		braid_info("dco: the braid_dco kernel module is not available (generic netlink family "
 			   "'%s': %s): using the userspace data plane", DCO_FAMILY, strerror(-r));
-	else
-		braid_info("dco: the braid_dco kernel module is loaded, but this braidd has no kernel "
-			   "data-plane backend yet: using the userspace data plane");
+		return 0;
+	} else if (why) {
+		braid_info("dco: the kernel data plane does not support '%s': using the userspace "
+			   "data plane", why);
+		return 0;
+	}
+	backend = "dco";
+	braid_info("dco: using the braid_dco kernel data plane");
 	return 0;
 }
 

@@ -23,6 +23,9 @@ int braid_dco_probe(void);
  */
 int braid_dco_select(const struct braid_options *o);
 
+/* What in o the kernel backend cannot carry (an option or role, for the log line), or NULL. */
+const char *braid_dco_unsupported(const struct braid_options *o);
+
 /* The backend braid_dco_select() chose: "dco" or "userspace" (before it: "userspace"). */
 const char *braid_dco_backend(void);
 

@@ -18,7 +18,9 @@ int braid_dco_up_parse(const uint8_t *buf, size_t len, struct braid_dco_up *out)
 	for (i = 8; i < BRAID_DCO_UP_HDR; i++)
 		if (buf[i])
 			return -EBADMSG;
-	if (buf[BRAID_DCO_UP_HDR] >> 4 == 4 || buf[BRAID_DCO_UP_HDR] >> 4 == 6)
+	/* an IP packet (IPv6, IPv4 with IHL >= 5: the module's braid_is_ip); Braid's magic 0x42 is not one */
+	if (buf[BRAID_DCO_UP_HDR] >> 4 == 6 ||
+	    (buf[BRAID_DCO_UP_HDR] >> 4 == 4 && (buf[BRAID_DCO_UP_HDR] & 0x0f) >= 5))
 		return -EBADMSG;
 	out->key_id = buf[0] & 7;
 	out->peer_id = (uint32_t)buf[1] << 16 | (uint32_t)buf[2] << 8 | buf[3];

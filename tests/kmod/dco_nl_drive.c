@@ -115,7 +115,7 @@ static int up(struct braid_dco_nl *d, char **a)
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&local, sizeof(local)))
 		return fprintf(stderr, "bind: %s\n", strerror(errno)), 1;
-	r = braid_dco_nl_path_add(d, ifindex, peer, 0, fd, (struct sockaddr *)&remote);
+	r = braid_dco_nl_path_add(d, ifindex, peer, 0, fd, (struct sockaddr *)&remote, NULL);
 	if (r)
 		return fail(d, "path add", r);
 	if (h)

@@ -12,6 +12,7 @@ echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
 sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
 sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
+sh "$src/tests/kmod/dco_braidd.sh" "$src" "$build" || fail=1
 sh "$src/tests/kmod/dco_probe.sh" "$build" loaded || fail=1
 python3 -B "$src/tests/kmod/dco_prog.py" || fail=1
 sh "$src/tests/kmod/dco_bpf.sh" "$src" "$build" || fail=1

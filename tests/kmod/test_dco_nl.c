@@ -101,6 +101,7 @@ static void path(uint32_t id)
 	u64(BRAID_DCO_A_PATH_RX_PACKETS, 10 + id);
 	u64(BRAID_DCO_A_PATH_TX_BYTES, 2000 + id);
 	u64(BRAID_DCO_A_PATH_TX_PACKETS, 20 + id);
+	u32(BRAID_DCO_A_PATH_RX_LAST_PKTID, 7000 + id);
 	nest_end(n);
 }
 
@@ -159,6 +160,7 @@ int main(void)
 	CHECK_EQ(r.path_mask, 0x21);
 	CHECK(r.path_rx_packets[5] == 15 && r.path_tx_packets[5] == 25 && r.path_rx_bytes[0] == 1000 &&
 	      r.path_tx_bytes[5] == 2005);
+	CHECK(r.path_rx_last_pktid[0] == 7000 && r.path_rx_last_pktid[5] == 7005);
 	/* every truncation: refused, never past the length (ASan build) */
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);

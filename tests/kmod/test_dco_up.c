@@ -74,7 +74,14 @@ int main(void)
 	CHECK_EQ(braid_dco_up_parse(b, n, &u), -EBADMSG);
 	b[BRAID_DCO_UP_HDR] = 0x60;
 	CHECK_EQ(braid_dco_up_parse(b, n, &u), -EBADMSG);
+	b[BRAID_DCO_UP_HDR] = 0x4f;
+	CHECK_EQ(braid_dco_up_parse(b, n, &u), -EBADMSG);
 	b[BRAID_DCO_UP_HDR] = 0x2a;
+	CHECK_EQ(braid_dco_up_parse(b, n, &u), 0);
+	/* Braid's multipath magic ("BRAID-MP", 0x42: version nibble 4, IHL 2) is not an IP packet */
+	b[BRAID_DCO_UP_HDR] = 0x42;
+	CHECK_EQ(braid_dco_up_parse(b, n, &u), 0);
+	b[BRAID_DCO_UP_HDR] = 0x44;
 	CHECK_EQ(braid_dco_up_parse(b, n, &u), 0);
 	CHECK_DONE();
 }

@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+# Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): braidd's kernel backend
+# (daemon/dataplane/backend_kmod.c) carrying a TLS client's session.
+#  1. braidd client `dco on`, single path <-> userspace braidd gateway (`multipath on`, `dco off`): the
+#     session socket handed to the module, 4 MiB through the tunnel with sha256, the path's PEER_GET counters
+#     in the status file, a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
+#     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit.
+#  2. (DCO_MP=1; not in guest.sh's run: it passes about half the time, docs/kmod.md) braidd client `dco on` with two `mp-path`s (BRAIDD_DCO_MP=1) <-> the same
+#     gateway: both paths handed to the module, 4 MiB with sha256, each path's PEER_GET counters (both carried
+#     data both ways), the gateway's path challenges answered through PACKET_SEND, a renegotiation
+#     (reneg-sec 20) and 4 MiB more with sha256 intact.
+#  3. braidd client `dco on`, single path <-> stock openvpn server (userspace): 2 MiB with sha256.
+# c (client ns) 10.61.1.2 --- 10.61.1.1 g (gateway ns, listens there)
+#               10.61.2.2 --- 10.61.2.1    (path 2: policy-routed to 10.61.1.1 over the second link)
+# $1: the source tree, $2: the build tree (bin/braidd). Exit status: failures.
+src=$1 braidd=$2/bin/braidd
+c=dcobc$$ g=dcobg$$ w=/tmp/dcob$$ fail=0
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; fail=$((fail + 1)); }
+cleanup() {
+	for p in $(cat $w/pids 2>/dev/null); do kill "$p" 2>/dev/null; done
+	sleep 0.5
+	ip netns del $c 2>/dev/null
+	ip netns del $g 2>/dev/null
+	rm -rf $w
+}
+trap cleanup EXIT
+bg() { ns=$1; shift; ip netns exec "$ns" "$@" & echo $! >>$w/pids; }
+wait_log() {	# file text seconds
+	i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+get() {	# sha256 of http://10.8.0.1:8080/$1 fetched in the client ns
+	rm -f $w/got
+	ip netns exec $c curl -sf --max-time 60 -o $w/got "http://10.8.0.1:8080/$1"
+	sha256sum <$w/got | cut -d' ' -f1
+}
+stopd() { [ -n "$1" ] && kill "$1" 2>/dev/null; i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
+mkdir -p $w
+modprobe tun 2>/dev/null	# /dev/net/tun for the gateway and stock openvpn (no udev in the VM)
+[ -e /dev/net/tun ] || { mkdir -p /dev/net && mknod /dev/net/tun c 10 200; }
+[ -x "$braidd" ] || { nok "dco braidd: no $braidd"; exit 1; }
+bash "$src/tests/lib/pki.sh" $w/pki client1 >/dev/null 2>&1 || { nok "dco braidd: pki.sh"; exit 1; }
+openvpn --genkey secret $w/pki/ta.key >/dev/null 2>&1 || { nok "dco braidd: openvpn --genkey"; exit 1; }
+head -c 4194304 /dev/urandom >$w/blob
+head -c 2097152 /dev/urandom >$w/blob2
+want=$(sha256sum <$w/blob | cut -d' ' -f1) want2=$(sha256sum <$w/blob2 | cut -d' ' -f1)
+ip netns add $c && ip netns add $g || { nok "dco braidd: netns"; exit 1; }
+for i in 1 2; do
+	ip link add vc$i$$ netns $c type veth peer name vg$i$$ netns $g
+	ip -n $c addr add 10.61.$i.2/24 dev vc$i$$ && ip -n $c link set vc$i$$ up
+	ip -n $g addr add 10.61.$i.1/24 dev vg$i$$ && ip -n $g link set vg$i$$ up
+done
+ip -n $c link set lo up && ip -n $g link set lo up
+ip -n $c rule add from 10.61.2.2 table 2 && ip -n $c route add 10.61.1.1 dev vc2$$ table 2
+ip netns exec $g sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+bg $g python3 -m http.server --bind 0.0.0.0 --directory $w 8080 >/dev/null 2>&1
+pki=$w/pki
+
+cat >$w/gw.conf <<EOF
+dev tun
+topology subnet
+server 10.8.0.0 255.255.255.0
+proto udp
+port 1194
+local 10.61.1.1
+ca $pki/ca.crt
+cert $pki/server.crt
+key $pki/server.key
+dh none
+keepalive 2 30
+tls-auth $pki/ta.key 0
+multipath on
+dco off
+status-json $w/gw.json 1
+verb 4
+EOF
+cat >$w/cli.conf <<EOF
+client
+dev tun
+proto udp
+remote 10.61.1.1 1194
+nobind
+ca $pki/ca.crt
+cert $pki/client1.crt
+key $pki/client1.key
+remote-cert-tls server
+tls-auth $pki/ta.key 1
+dco on
+verb 4
+EOF
+# client NAME [lines...]: start a braidd client with cli.conf + lines, status NAME.status; pid in $cpid
+client() {
+	n=$1
+	shift
+	{ cat $w/cli.conf; echo "status $w/$n.status 1"; for l in "$@"; do echo "$l"; done; } >$w/$n.conf
+	bg $c "$braidd" --config $w/$n.conf --log $w/$n.log
+	cpid=$(tail -n1 $w/pids)
+	if wait_log $w/$n.log "Initialization Sequence Completed" 60; then
+		ok "$n: client up ($(grep -o 'dco: using the braid_dco kernel data plane' $w/$n.log))"
+	else
+		nok "$n: client not up: $(tail -15 $w/$n.log)"
+	fi
+}
+xfer() {	# NAME FILE WANT WHAT
+	got=$(get "$2")
+	if [ "$got" = "$3" ]; then
+		ok "$1: $4, sha256 intact"
+	else
+		nok "$1: $4: sha256 $got, want $3"
+		grep -vE 'SID' $w/gw.log 2>/dev/null | tail -10 | sed 's/^/  gw: /'
+		grep -vE 'PUSH|push' $w/$1.log | tail -10 | sed 's/^/  cli: /'
+	fi
+}
+field() { grep "^Braid path,$2," $w/$1.status | cut -d, -f"$3"; }	# NAME PATH COLUMN (7 tx, 9 rx bytes)
+
+# ---- 1. braidd DCO single path <-> userspace braidd gateway, renegotiation ----
+bg $g "$braidd" --config $w/gw.conf --log $w/gw.log
+gpid=$(tail -n1 $w/pids)
+wait_log $w/gw.log "gateway ready" 30 || nok "gateway did not start: $(tail -5 $w/gw.log)"
+client sp "reneg-sec 15"
+! grep -q "multipath negotiated" $w/gw.log && ok "sp: no multipath offered without mp-path (IV_BRAID_MP)" ||
+	nok "sp: the gateway negotiated multipath: $(grep 'multipath negotiated' $w/gw.log)"
+grep -qF "dco: path 0 session -> [AF_INET]10.61.1.1:1194 in the kernel" $w/sp.log &&
+	ok "sp: the session socket handed to the module" || nok "sp: path: $(grep 'dco:' $w/sp.log)"
+ip -n $c -d link show braid0 2>/dev/null | grep -q braid_dco && ok "sp: device braid0 (kind braid_dco)" ||
+	nok "sp: no braid0 of kind braid_dco"
+xfer sp blob "$want" "4 MiB through the kernel data plane"
+sleep 1.5	# one status rewrite after the PEER_GET poll
+grep '^Braid path\|^Braid dco' $w/sp.status | sed 's/^/  /'
+tx=$(field sp 0 7) rx=$(field sp 0 9)
+[ "${tx:-0}" -gt 100000 ] && [ "${rx:-0}" -gt 4194304 ] && ok "sp: path 0 counters from PEER_GET: tx $tx B, rx $rx B" ||
+	nok "sp: path 0 carried tx ${tx:-?} / rx ${rx:-?} bytes"
+rd=$(sed -n 's/^TCP\/UDP read bytes,//p' $w/sp.status)
+[ "${rd:-0}" -gt 4194304 ] && ok "sp: status 'TCP/UDP read bytes' $rd (the kernel's included)" ||
+	nok "sp: status 'TCP/UDP read bytes' ${rd:-none}"
+if wait_log $w/sp.log "renegotiation complete" 60; then
+	ok "sp: renegotiated: $(grep 'dco: key_id [1-9]' $w/sp.log | head -1 | sed 's/.*dco: //')"
+else
+	nok "sp: no renegotiation: $(tail -8 $w/sp.log)"
+fi
+xfer sp blob "$want" "4 MiB after the key swap"
+sleep 1.5
+k=$(grep '^Braid dco' $w/sp.status)
+p=$(echo "$k" | cut -d, -f3) s=$(echo "$k" | cut -d, -f4)
+[ "${p:-0}" -ge 1 ] && [ "${s:--1}" -ge 0 ] && ok "sp: kernel key slots primary $p, secondary $s (lame duck)" ||
+	nok "sp: key slots after reneg: $k"
+n=$(grep -c "ping-restart\|Inactivity timeout" $w/sp.log)
+[ "$n" = 0 ] && ok "sp: no ping-restart (the kernel's traffic is activity)" || nok "sp: $n ping-restarts"
+grep -q "refused" $w/sp.log && nok "sp: refusals: $(grep refused $w/sp.log | head -3)"
+stopd "$cpid"
+ip -n $c link show braid0 >/dev/null 2>&1 && nok "sp: braid0 left after exit" || ok "sp: device deleted at exit"
+
+# ---- 2. braidd DCO two paths <-> userspace braidd gateway (DCO_MP=1) ----
+if [ "${DCO_MP:-0}" = 1 ]; then
+	export BRAIDD_DCO_MP=1	# braidd takes mp-path with dco only with it (dco_select.c)
+	client mp "mp-path 10.61.1.2" "mp-path 10.61.2.2" "reneg-sec 20"
+	grep -qF "dco: path 1 10.61.2.2 -> [AF_INET]10.61.1.1:1194 in the kernel" $w/mp.log &&
+		ok "mp: two paths handed to the module" || nok "mp: paths: $(grep 'dco:' $w/mp.log)"
+	xfer mp blob "$want" "4 MiB over two kernel paths"
+	sleep 1.5
+	grep '^Braid path\|^Braid dco' $w/mp.status | sed 's/^/  /'
+	for i in 0 1; do
+		tx=$(field mp $i 7) rx=$(field mp $i 9)
+		[ "${tx:-0}" -gt 50000 ] && [ "${rx:-0}" -gt 200000 ] && ok "mp: path $i carried data both ways: tx $tx B, rx $rx B" ||
+			nok "mp: path $i carried tx ${tx:-?} / rx ${rx:-?} bytes"
+	done
+	ch=$(grep '^Braid dco' $w/mp.status | cut -d, -f7)
+	[ "${ch:-0}" -ge 2 ] && ok "mp: $ch path challenges answered through PACKET_SEND" || nok "mp: challenges answered: ${ch:-none}"
+	# after a renegotiation the REPORTs name the new key generation's packet ids (dco_mpctl.h)
+	if wait_log $w/mp.log "renegotiation complete" 60; then
+		ok "mp: renegotiated"
+		xfer mp blob "$want" "4 MiB over two kernel paths after the key swap"
+	else
+		nok "mp: no renegotiation: $(tail -5 $w/mp.log)"
+	fi
+	grep -iE 'path|valid' $w/gw.log | grep -v SID | tail -12 | sed 's/^/  gw: /'
+	[ $fail = 0 ] || python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["clients"]:
+    print("  gw engine:", c.get("engine"))
+    for p in c.get("paths", []): print("  gw path:", p)' $w/gw.json
+	stopd "$cpid"
+fi
+stopd "$gpid"
+
+# ---- 3. braidd DCO single path <-> stock openvpn ----
+cat >$w/ovpn.conf <<EOF
+dev tun
+topology subnet
+server 10.8.0.0 255.255.255.0
+proto udp
+port 1194
+local 10.61.1.1
+ca $pki/ca.crt
+cert $pki/server.crt
+key $pki/server.key
+dh none
+keepalive 2 30
+tls-auth $pki/ta.key 0
+disable-dco
+verb 3
+EOF
+bg $g openvpn --config $w/ovpn.conf --log $w/ovpn.log
+opid=$(tail -n1 $w/pids)
+wait_log $w/ovpn.log "Initialization Sequence Completed" 60 || nok "openvpn: server not up: $(tail -5 $w/ovpn.log)"
+client ov
+xfer ov blob2 "$want2" "2 MiB with stock $(openvpn --version | head -1 | cut -d' ' -f1-2)"
+sleep 1.5
+rx=$(field ov 0 9)
+[ "${rx:-0}" -gt 2000000 ] && ok "ov: path 0 rx $rx B (PEER_GET)" || nok "ov: path 0 rx ${rx:-?}"
+stopd "$cpid"
+stopd "$opid"
+exit $fail
