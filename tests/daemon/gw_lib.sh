@@ -127,8 +127,10 @@ gw_server_conf() {
 			"key $GW_DIR/server.key" "dh none" "keepalive 10 60" "verb 4" \
 			"status $GW_DIR/status.txt 1" "status-version 2"
 		printf '%s\n' "$@"
-		# GW_TEST_WORKERS=N: every gateway test with `workers N` (docs/scaling.md "Workers")
-		[ -z "${GW_TEST_WORKERS:-}" ] || echo "workers $GW_TEST_WORKERS"
+		# GW_TEST_WORKERS=N: every gateway test with `workers N` (docs/scaling.md "Workers"); the
+		# interop tests feed the same file to stock openvpn, which skips the option it does not know
+		[ -z "${GW_TEST_WORKERS:-}" ] || printf '%s\n' "ignore-unknown-option workers" \
+			"workers $GW_TEST_WORKERS"
 	} >"$GW_DIR/server.conf"
 }
 
