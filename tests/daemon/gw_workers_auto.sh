@@ -7,6 +7,7 @@
 # 2 MiB through it (sha256 checked), the status file lists each once; `workers 2` without CAP_BPF falls back to one
 # worker with one log line and still serves; `braidd --test-config` accepts
 # `workers 2` and refuses `workers 2` with cluster-etcd at start (daemon.gw_workers runs 2 workers).
+unset GW_TEST_WORKERS	# it sets `workers` itself
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 2
