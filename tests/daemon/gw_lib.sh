@@ -201,8 +201,9 @@ gw_peer_id_at() {
 gw_new_pid_at() {
 	sed -n "s/^.* ${1//./\\.}:[0-9]*: new client session (peer-id \([0-9]*\))$/\1/p" "$GW_DIR/server.log" | tail -1
 }
-# gw_pid_ok P K: P is what the K-th session may get: exactly K with one worker; with N workers a free slot
-# of its worker, at most K*N + N - 1 (each worker fills its own slots w, w+N, … from the lowest)
+# gw_pid_ok P K: P is what a session created while K others were live (and 0..K-1 taken, in connect order)
+# may get: exactly K with one worker; with N workers a free slot of its worker, at most K*N + N - 1 (each
+# worker fills its own slots w, w+N, … from the lowest)
 gw_pid_ok() {
 	local p=$1 k=$2 n=${GW_TEST_WORKERS:-1}
 	[ -n "$p" ] || return 1
