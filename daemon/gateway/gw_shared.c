@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -307,4 +308,52 @@ void braid_gw_share_mg(struct braid_gateway *g)
 		if (k->w[i].g)
 			k->w[i].g->mg = g->mg;
 	braid_gw_unlock_all(g);
+}
+
+struct gw_addr_ent {
+	union braid_sockaddr a;
+	const struct gw_client *c;
+	const struct braid_gateway *g;	/* the worker that owns c */
+};
+
+void braid_gw_addr_share(struct braid_gateway *g, const struct gw_client *c, bool add)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->addr_lk);
+	if (add && k->n_addrs == k->cap_addrs) {
+		size_t cap = k->cap_addrs ? 2 * k->cap_addrs : 64;
+		struct gw_addr_ent *v = realloc(k->addrs, cap * sizeof(*v));
+
+		if (v) {
+			k->addrs = v;
+			k->cap_addrs = cap;
+		}
+	}
+	if (add && k->n_addrs < k->cap_addrs) {
+		k->addrs[k->n_addrs++] = (struct gw_addr_ent){ c->addr, c, g };
+	} else if (!add) {
+		for (size_t i = 0; i < k->n_addrs; i++)
+			if (k->addrs[i].c == c) {
+				k->addrs[i] = k->addrs[--k->n_addrs];
+				break;
+			}
+	}
+	pthread_mutex_unlock(&k->addr_lk);
+}
+
+bool braid_gw_addr_elsewhere(struct braid_gateway *g, const union braid_sockaddr *a)
+{
+	struct gw_workers *k = g->wk;
+	bool found = false;
+
+	if (!k)
+		return false;
+	pthread_mutex_lock(&k->addr_lk);
+	for (size_t i = 0; i < k->n_addrs && !found; i++)
+		found = k->addrs[i].g != g && braid_sockaddr_equal(&k->addrs[i].a, a);
+	pthread_mutex_unlock(&k->addr_lk);
+	return found;
 }

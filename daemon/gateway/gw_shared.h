@@ -71,6 +71,9 @@ struct gw_workers {
 	ev_async w0_a;			/* worker 0: log lines and management events from the others */
 	pthread_mutex_t ev_lk;		/* ev_head: management events of other workers' clients */
 	struct gw_mgmt_msg *ev_head, **ev_tail;
+	pthread_mutex_t addr_lk;	/* addrs: every worker's UDP client addresses (the float check) */
+	struct gw_addr_ent *addrs;
+	size_t n_addrs, cap_addrs;
 	_Atomic bool stop;
 	unsigned all_depth;		/* worker 0: nested braid_gw_lock_all */
 	bool held_iter;			/* worker 0 holds the others until its loop iteration ends */
@@ -173,6 +176,14 @@ void braid_gw_sock_all(struct braid_gateway *g, bool on);
  * only read its settings (client-auth); their client events go to worker 0 (gw_mgmt_ev.c).
  */
 void braid_gw_share_mg(struct braid_gateway *g);
+
+/*
+ * Every worker's UDP client addresses (`workers N`; no-ops with one worker): a float onto an address
+ * a client of another worker holds is refused (braid_gw_addr_elsewhere), as onto a client's of this
+ * worker with another certificate (2.6). Kept by braid_gw_addr_insert / _remove (gw_table.c).
+ */
+void braid_gw_addr_share(struct braid_gateway *g, const struct gw_client *c, bool add);
+bool braid_gw_addr_elsewhere(struct braid_gateway *g, const union braid_sockaddr *a);
 
 /* All workers' counters summed (rj: BRAID_REJ__COUNT). */
 void braid_gw_workers_sum(const struct braid_gateway *g, struct braid_gateway_stats *st, uint64_t *rj);

@@ -79,12 +79,14 @@ void braid_gw_addr_insert(struct braid_gateway *g, struct gw_client *c)
 
 	c->hnext = g->by_addr[b];
 	g->by_addr[b] = c;
+	braid_gw_addr_share(g, c, true);	/* `workers N`: the other workers' float check */
 }
 
 void braid_gw_addr_remove(struct braid_gateway *g, struct gw_client *c)
 {
 	struct gw_client **p = &g->by_addr[addr_bucket(g, &c->addr)];
 
+	braid_gw_addr_share(g, c, false);
 	for (; *p; p = &(*p)->hnext)
 		if (*p == c) {
 			*p = c->hnext;

@@ -365,6 +365,7 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	pthread_mutex_init(&k->cf_lk, NULL);
 	pthread_mutex_init(&k->rej_lk, NULL);
 	pthread_mutex_init(&k->ev_lk, NULL);
+	pthread_mutex_init(&k->addr_lk, NULL);
 	k->ev_tail = &k->ev_head;
 	atomic_store(&k->next_cid, g->next_cid);
 	k->w[0].g = g;
@@ -453,6 +454,8 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 	pthread_mutex_destroy(&k->cf_lk);
 	pthread_mutex_destroy(&k->rej_lk);
 	pthread_mutex_destroy(&k->ev_lk);
+	pthread_mutex_destroy(&k->addr_lk);
+	free(k->addrs);
 	free(k);
 	g->wk = NULL;
 }
