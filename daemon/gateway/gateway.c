@@ -94,7 +94,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 		g->restart_sig = w->signum;
 		g->restart_ms = braid_gw_now_ms();
 		/* the socket is not read until the restart: a session begun now would die with it */
-		ev_io_stop(loop, &g->sock_r);
+		braid_gw_sock_all(g, false);	/* every worker's */
 		braid_info("%s[%s,] received, process restarting",
 			   w->signum == SIGHUP ? "SIGHUP" : "SIGUSR1",
 			   w->signum == SIGHUP ? "hard" : "soft");
@@ -423,12 +423,20 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 	g->tun.fd = -1;
 	g->tcp = o->proto == BRAID_PROTO_TCP_SERVER;
 	g->ciphers = o->data_ciphers[0] ? o->data_ciphers : DEFAULT_CIPHERS;
-	g->max_clients = o->max_clients > 0 ? (uint32_t)o->max_clients : 1024;
-	if (g->max_clients > BRAID_DC_PEER_ID_MAX)
-		g->max_clients = BRAID_DC_PEER_ID_MAX;
-	if (o->cluster_etcd && g->max_clients > 0xffff)	/* the local part of a peer-id */
-		g->max_clients = 0xffff;
+	g->client_limit = o->max_clients > 0 ? (uint32_t)o->max_clients : 1024;
+	if (g->client_limit > BRAID_DC_PEER_ID_MAX)
+		g->client_limit = BRAID_DC_PEER_ID_MAX;
+	if (o->cluster_etcd && g->client_limit > 0xffff)	/* the local part of a peer-id */
+		g->client_limit = 0xffff;
 	nw = (unsigned)braid_gw_workers_want(o);
+	/* `workers N`: max-clients slots for each worker (pid % N == w), the limit for all of them */
+	g->max_clients = g->client_limit;
+	if (nw > 1 && !g->tcp) {
+		uint64_t cap = o->cluster_etcd ? 0xffff : BRAID_DC_PEER_ID_MAX;
+		uint64_t slots = (uint64_t)g->client_limit * nw;
+
+		g->max_clients = (uint32_t)(slots < cap ? slots : cap);
+	}
 	if (o->workers < 0)	/* `workers auto`: one loop until every gateway test runs with more */
 		braid_info("workers auto: %ld core(s) online, 1 worker (docs/scaling.md \"Workers\")",
 			   sysconf(_SC_NPROCESSORS_ONLN));
@@ -436,10 +444,9 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		braid_info("workers %u: proto tcp-server runs on one worker", nw);
 		nw = 1;
 	}
-	if (nw > 1 && (o->cluster_etcd || o->mgmt_client_auth || o->mgmt_hold)) {
-		braid_err("workers %u: not yet with %s (docs/scaling.md \"Workers\"); use 'workers 1'",
-			  nw, o->cluster_etcd ? "cluster-etcd" : o->mgmt_client_auth ?
-			  "management-client-auth" : "management-hold");
+	if (nw > 1 && o->cluster_etcd) {
+		braid_err("workers %u: not yet with cluster-etcd (docs/scaling.md \"Workers\"); "
+			  "use 'workers 1'", nw);
 		r = -EINVAL;
 		goto fail;
 	}
@@ -551,7 +558,7 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		}
 	}
 	braid_info("gateway ready: %s, max %u clients, data ciphers %s%s%s", g->tun.name,
-		   g->max_clients, g->ciphers, o->client_to_client ? ", client-to-client" : "",
+		   g->client_limit, g->ciphers, o->client_to_client ? ", client-to-client" : "",
 		   o->duplicate_cn ? ", duplicate-cn" : "");
 	*out = g;
 	return 0;
@@ -576,7 +583,7 @@ static void soft_restart(struct braid_gateway *g)
 	}
 	braid_gw_unlock_all(g);
 	braid_gw_reap(g);
-	ev_io_start(g->loop, &g->sock_r);
+	braid_gw_sock_all(g, true);
 	braid_info("gateway restarted: %u client(s) dropped; TUN, socket and address pool kept", n);
 	braid_sd_status("gateway restarted: %u client(s) dropped", n);
 }

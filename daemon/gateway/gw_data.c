@@ -142,6 +142,10 @@ static int sp_rx_auth(void *user, const union braid_sockaddr *from, size_t len)
 				  other->real, braid_gw_cname(other));
 			return -EADDRINUSE;
 		}
+		if (!other && braid_gw_addr_elsewhere(g, from)) {	/* `workers N`: another worker's client */
+			g->st.float_refused++;
+			return -EADDRINUSE;
+		}
 		if (other)
 			braid_gw_client_kill(other, "another session of this certificate floated to its address");
 		snprintf(old, sizeof(old), "%s", c->real);

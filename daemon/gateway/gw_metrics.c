@@ -52,7 +52,7 @@ static void collect(void *user, struct braid_met_snap *m, unsigned max_clients)
 	braid_gw_workers_sum(g, &sum, rj);
 
 	braid_met_u(m, BRAID_MET_GW_CLIENTS, -1, (uint64_t)s->clients);
-	braid_met_u(m, BRAID_MET_GW_MAX_CLIENTS, -1, g->max_clients);
+	braid_met_u(m, BRAID_MET_GW_MAX_CLIENTS, -1, g->client_limit);
 	braid_met_u(m, BRAID_MET_GW_SESSIONS_CREATED, -1, s->sessions_created);
 	braid_met_u(m, BRAID_MET_GW_CLIENTS_REMOVED, -1, s->clients_removed);
 	braid_met_u(m, BRAID_MET_GW_AUTH_FAILED, -1, s->auth_failed);

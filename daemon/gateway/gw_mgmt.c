@@ -173,16 +173,19 @@ static void op_hold_release(void *user)
 		return;
 	g->mg_held = false;
 	braid_info("management-hold: released: serving");
-	ev_io_start(g->loop, &g->sock_r);
+	braid_gw_sock_all(g, true);	/* every worker's socket */
 	braid_gw_updown_notify(g, true);
 }
 
 bool gw_mgmt_hold(struct braid_gateway *g)
 {
-	if (!g->mg || !braid_mgmt_hold(g->mg, 0))
+	if (!g->mg || !braid_mgmt_hold(g->mg, 0)) {
+		if (g->o->mgmt_hold)	/* the other workers wait for it (gw_workers.c) */
+			braid_gw_sock_all(g, true);
 		return false;
+	}
 	g->mg_held = true;
-	ev_io_stop(g->loop, &g->sock_r);
+	braid_gw_sock_all(g, false);
 	braid_info("management-hold: waiting for 'hold release' before serving");
 	return true;
 }
@@ -343,6 +346,7 @@ int gw_mgmt_open(struct braid_gateway *g)
 	r = braid_mgmt_new(&g->mg, g->loop, &cfg, &ops);
 	if (r)
 		return r;
+	braid_gw_share_mg(g);	/* `workers N`: the others' clients' events come through worker 0 */
 	server_state(g, "CONNECTING", NULL);
 	server_state(g, "ASSIGN_IP", NULL);
 	server_state(g, "CONNECTED", "SUCCESS");
@@ -351,9 +355,12 @@ int gw_mgmt_open(struct braid_gateway *g)
 
 void gw_mgmt_close(struct braid_gateway *g)
 {
-	if (!g || !g->mg)
+	struct braid_mgmt *m = g ? g->mg : NULL;
+
+	if (!m)
 		return;
 	server_state(g, "EXITING", "SIGTERM");
-	braid_mgmt_free(g->mg);
 	g->mg = NULL;
+	braid_gw_share_mg(g);	/* the other workers let go of it first */
+	braid_mgmt_free(m);
 }

@@ -33,6 +33,79 @@ static unsigned active_clients(const struct braid_gateway *g)
 	return n;
 }
 
+/*
+ * `workers N`: the interface is worker 0's; an event of another worker's client is built there
+ * (its environment read on the thread that owns the client) and handed to worker 0, which adds
+ * n_clients (it counts every worker's) and prints it (braid_gw_mgmt_ev_drain).
+ */
+struct gw_mgmt_msg {
+	struct gw_mgmt_msg *next;
+	char what[16];		/* the event; "" for >CLIENT:ADDRESS */
+	unsigned long cid;
+	long kid;
+	bool n_clients;		/* add n_clients=… */
+	char *text;		/* CR_RESPONSE's text, or the address */
+	char **env;		/* n entries, one more slot for n_clients */
+	size_t n;
+};
+
+static void env_wipe(char **env, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(env[i], "password=", 9))
+			sodium_memzero(env[i], strlen(env[i]));
+	braid_gw_env_free(env, n);
+}
+
+static void msg_free(struct gw_mgmt_msg *m)
+{
+	if (m->env)
+		env_wipe(m->env, m->n);
+	free(m->env);
+	if (m->text)
+		sodium_memzero(m->text, strlen(m->text));	/* a CR_RESPONSE: the client's answer */
+	free(m->text);
+	free(m);
+}
+
+static void post(struct braid_gateway *g, struct gw_mgmt_msg *m)
+{
+	struct gw_workers *k = g->wk;
+
+	pthread_mutex_lock(&k->ev_lk);
+	*k->ev_tail = m;
+	k->ev_tail = &m->next;
+	pthread_mutex_unlock(&k->ev_lk);
+	ev_async_send(k->w[0].g->loop, &k->w0_a);
+}
+
+/* Not worker 0: the event (env moved into it) goes to worker 0. */
+static void post_event(struct gw_client *c, const char *what, long kid, bool n_clients,
+		       const char *cr_text, char **env, size_t n)
+{
+	struct gw_mgmt_msg *m = calloc(1, sizeof(*m));
+
+	if (m) {
+		m->env = calloc(n + 1, sizeof(*m->env));
+		m->text = cr_text ? strdup(cr_text) : NULL;
+	}
+	if (!m || !m->env || (cr_text && !m->text)) {
+		braid_warn("%s/%s: management event %s lost: out of memory", braid_gw_cname(c),
+			   c->real, what);
+		env_wipe(env, n);
+		if (m)
+			msg_free(m);
+		return;
+	}
+	snprintf(m->what, sizeof(m->what), "%s", what);
+	m->cid = c->cid;
+	m->kid = kid;
+	m->n_clients = n_clients;
+	memcpy(m->env, env, n * sizeof(*env));
+	m->n = n;
+	post(c->g, m);
+}
+
 static void event_env(struct gw_client *c, const char *what, long kid, bool disconnect,
 		      bool connect, const char *cr_text)
 {
@@ -63,6 +136,10 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 		ADD("username=%s", c->user);
 	ADD("untrusted_ip=%s", c->ip);
 	ADD("untrusted_port=%s", c->port);
+	if (g->widx) {	/* another worker's: worker 0 prints it */
+		post_event(c, what, kid, !disconnect, cr_text, env, n);
+		return;
+	}
 	if (!disconnect)
 		ADD("n_clients=%u", active_clients(g));
 #undef ADD
@@ -71,10 +148,7 @@ static void event_env(struct gw_client *c, const char *what, long kid, bool disc
 					      (const char *const *)env, n);
 	else
 		braid_mgmt_client_event(g->mg, what, c->cid, kid, (const char *const *)env, n);
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(env[i], "password=", 9))
-			sodium_memzero(env[i], strlen(env[i]));
-	braid_gw_env_free(env, n);
+	env_wipe(env, n);
 }
 
 static void event(struct gw_client *c, const char *what, long kid, bool disconnect)
@@ -97,6 +171,58 @@ void braid_gw_mgmt_connect(struct gw_client *c, bool reauth)
 		event(c, reauth ? "REAUTH" : "CONNECT", (long)c->mgmt_kid, false);
 }
 
+/* >CLIENT:ADDRESS,cid,addr,1 (on worker 0, as the events) */
+static void address(struct gw_client *c, const char *a)
+{
+	struct gw_mgmt_msg *m;
+
+	if (!c->g->widx) {
+		braid_mgmt_client_address(c->g->mg, c->cid, a, true);
+		return;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m && !(m->text = strdup(a))) {
+		free(m);
+		m = NULL;
+	}
+	if (!m) {
+		braid_warn("%s/%s: management ADDRESS lost: out of memory", braid_gw_cname(c), c->real);
+		return;
+	}
+	m->cid = c->cid;
+	post(c->g, m);
+}
+
+void braid_gw_mgmt_ev_drain(struct braid_gateway *g)
+{
+	struct gw_workers *k = g->wk;
+	struct gw_mgmt_msg *m, *next;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->ev_lk);
+	m = k->ev_head;
+	k->ev_head = NULL;
+	k->ev_tail = &k->ev_head;
+	pthread_mutex_unlock(&k->ev_lk);
+	for (; m; m = next) {
+		next = m->next;
+		if (g->mg && !m->what[0]) {
+			braid_mgmt_client_address(g->mg, m->cid, m->text, true);
+		} else if (g->mg) {
+			if (m->n_clients && asprintf(&m->env[m->n], "n_clients=%u", active_clients(g)) >= 0)
+				m->n++;
+			if (m->text)
+				braid_mgmt_client_cr_response(g->mg, m->cid, (unsigned)m->kid, m->text,
+							      (const char *const *)m->env, m->n);
+			else
+				braid_mgmt_client_event(g->mg, m->what, m->cid, m->kid,
+							(const char *const *)m->env, m->n);
+		}
+		msg_free(m);
+	}
+}
+
 void braid_gw_mgmt_established(struct gw_client *c)
 {
 	char a[INET_ADDRSTRLEN];
@@ -106,13 +232,13 @@ void braid_gw_mgmt_established(struct gw_client *c)
 	/* as stock: ADDRESS (and DISCONNECT) only for clients that went through client-auth */
 	if (c->has_v4 && braid_mgmt_client_auth(c->g->mg)) {
 		braid_gw_v4str(c->v4, a, sizeof(a));
-		braid_mgmt_client_address(c->g->mg, c->cid, a, true);
+		address(c, a);
 	}
 	if (c->has_v6 && braid_mgmt_client_auth(c->g->mg)) {	/* stock announces both */
 		char a6[INET6_ADDRSTRLEN];
 
 		inet_ntop(AF_INET6, &c->v6, a6, sizeof(a6));
-		braid_mgmt_client_address(c->g->mg, c->cid, a6, true);
+		address(c, a6);
 	}
 	event(c, "ESTABLISHED", -1, false);
 }

@@ -25,5 +25,10 @@ void braid_gw_mgmt_established(struct gw_client *c);
 void braid_gw_mgmt_cr_response(struct gw_client *c, const char *text);
 /* An active client is being removed. */
 void braid_gw_mgmt_disconnect(struct gw_client *c);
+/*
+ * `workers N`, worker 0: print the events other workers' clients handed over (their loops cannot
+ * write to the interface); called when they wake it, and at stop (mg NULL: only freed).
+ */
+void braid_gw_mgmt_ev_drain(struct braid_gateway *g);
 
 #endif /* BRAID_GW_MGMT_EV_H */

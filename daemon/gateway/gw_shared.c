@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/log.h"
@@ -195,4 +196,164 @@ void braid_gw_workers_log(const struct braid_gateway *g)
 			   (unsigned long long)x->st.xq_link_handed, (unsigned long long)x->st.xq_link_taken);
 	}
 	braid_gw_unlock_all(g);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* limits that hold for the gateway, not for each worker */
+
+/* The windows: worker 0's, locked with workers. */
+static struct braid_gateway *cf_lock(struct braid_gateway *g)
+{
+	if (!g->wk)
+		return g;
+	pthread_mutex_lock(&g->wk->cf_lk);
+	return g->wk->w[0].g;
+}
+
+static void cf_unlock(struct braid_gateway *g)
+{
+	if (g->wk)
+		pthread_mutex_unlock(&g->wk->cf_lk);
+}
+
+bool braid_gw_cfi_allow(struct braid_gateway *g)
+{
+	struct braid_gateway *w = cf_lock(g);
+	int64_t now = braid_gw_now_ms();
+	bool ok = false, log = false;
+
+	if (now - w->cfi_start_ms >= (int64_t)g->o->cfi_sec * 1000) {
+		w->cfi_start_ms = now;
+		w->cfi_count = 0;
+		w->cfi_logged = false;
+	}
+	if (w->cfi_count < g->o->cfi_n) {
+		w->cfi_count++;
+		ok = true;
+	} else if (!w->cfi_logged) {
+		w->cfi_logged = true;
+		log = true;
+	}
+	cf_unlock(g);
+	if (!ok)
+		g->st.connect_freq_refused++;
+	if (log)
+		braid_warn("connect-freq-initial: %d initial replies in %d s reached: new handshakes "
+			   "get no answer until the window ends", g->o->cfi_n, g->o->cfi_sec);
+	return ok;
+}
+
+bool braid_gw_cf_take(struct braid_gateway *g)
+{
+	struct braid_gateway *w = cf_lock(g);
+	int64_t now = braid_gw_now_ms();
+	bool ok = false;
+
+	if (now - w->cf_start_ms >= (int64_t)g->o->connect_freq_sec * 1000) {
+		w->cf_start_ms = now;
+		w->cf_count = 0;
+	}
+	if (w->cf_count < g->o->connect_freq_n) {
+		w->cf_count++;
+		ok = true;
+	}
+	cf_unlock(g);
+	if (!ok)
+		g->st.connect_freq_refused++;
+	return ok;
+}
+
+void braid_gw_cf_give(struct braid_gateway *g)
+{
+	struct braid_gateway *w = cf_lock(g);
+
+	if (w->cf_count > 0)
+		w->cf_count--;
+	cf_unlock(g);
+}
+
+void braid_gw_sock_all(struct braid_gateway *g, bool on)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k) {
+		if (on)
+			ev_io_start(g->loop, &g->sock_r);
+		else
+			ev_io_stop(g->loop, &g->sock_r);
+		return;
+	}
+	braid_gw_lock_all(g);	/* the others' loops: changed while they wait, woken at the unlock */
+	for (unsigned i = 0; i < k->n; i++) {
+		struct braid_gateway *x = k->w[i].g;
+
+		if (!x)
+			continue;
+		if (on)
+			ev_io_start(x->loop, &x->sock_r);
+		else
+			ev_io_stop(x->loop, &x->sock_r);
+	}
+	braid_gw_unlock_all(g);
+}
+
+void braid_gw_share_mg(struct braid_gateway *g)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k)
+		return;
+	braid_gw_lock_all(g);
+	for (unsigned i = 1; i < k->n; i++)
+		if (k->w[i].g)
+			k->w[i].g->mg = g->mg;
+	braid_gw_unlock_all(g);
+}
+
+struct gw_addr_ent {
+	union braid_sockaddr a;
+	const struct gw_client *c;
+	const struct braid_gateway *g;	/* the worker that owns c */
+};
+
+void braid_gw_addr_share(struct braid_gateway *g, const struct gw_client *c, bool add)
+{
+	struct gw_workers *k = g->wk;
+
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->addr_lk);
+	if (add && k->n_addrs == k->cap_addrs) {
+		size_t cap = k->cap_addrs ? 2 * k->cap_addrs : 64;
+		struct gw_addr_ent *v = realloc(k->addrs, cap * sizeof(*v));
+
+		if (v) {
+			k->addrs = v;
+			k->cap_addrs = cap;
+		}
+	}
+	if (add && k->n_addrs < k->cap_addrs) {
+		k->addrs[k->n_addrs++] = (struct gw_addr_ent){ c->addr, c, g };
+	} else if (!add) {
+		for (size_t i = 0; i < k->n_addrs; i++)
+			if (k->addrs[i].c == c) {
+				k->addrs[i] = k->addrs[--k->n_addrs];
+				break;
+			}
+	}
+	pthread_mutex_unlock(&k->addr_lk);
+}
+
+bool braid_gw_addr_elsewhere(struct braid_gateway *g, const union braid_sockaddr *a)
+{
+	struct gw_workers *k = g->wk;
+	bool found = false;
+
+	if (!k)
+		return false;
+	pthread_mutex_lock(&k->addr_lk);
+	for (size_t i = 0; i < k->n_addrs && !found; i++)
+		found = k->addrs[i].g != g && braid_sockaddr_equal(&k->addrs[i].a, a);
+	pthread_mutex_unlock(&k->addr_lk);
+	return found;
 }

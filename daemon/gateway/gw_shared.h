@@ -65,6 +65,15 @@ struct gw_workers {
 	pthread_rwlock_t rt_lk;		/* worker 0's g->routes */
 	pthread_mutex_t pool_lk;	/* worker 0's g->pool (and the persisted file) */
 	_Atomic unsigned long next_cid;
+	_Atomic unsigned long clients;	/* every worker's clients: max-clients is one limit for all */
+	pthread_mutex_t cf_lk;		/* worker 0's connect-freq(-initial) windows, one for all */
+	pthread_mutex_t rej_lk;		/* worker 0's rejection log windows (g->rej.share), one for all */
+	ev_async w0_a;			/* worker 0: log lines and management events from the others */
+	pthread_mutex_t ev_lk;		/* ev_head: management events of other workers' clients */
+	struct gw_mgmt_msg *ev_head, **ev_tail;
+	pthread_mutex_t addr_lk;	/* addrs: every worker's UDP client addresses (the float check) */
+	struct gw_addr_ent *addrs;
+	size_t n_addrs, cap_addrs;
 	_Atomic bool stop;
 	unsigned all_depth;		/* worker 0: nested braid_gw_lock_all */
 	bool held_iter;			/* worker 0 holds the others until its loop iteration ends */
@@ -145,6 +154,36 @@ int braid_gw_xq_send(struct braid_gateway *g, unsigned to, uint8_t type, const v
  */
 bool braid_gw_link_handover(struct braid_gateway *g, const uint8_t *pkt, size_t len,
 			    const union braid_sockaddr *from);
+
+/*
+ * connect-freq-initial N S: may a stateless reply to a first packet go out now? One window for
+ * all workers (worker 0's g->cfi_*, under a mutex); counted and logged (once per window) if not.
+ */
+bool braid_gw_cfi_allow(struct braid_gateway *g);
+/*
+ * connect-freq N S: take one of the window's new sessions (one window for all workers, worker 0's
+ * g->cf_*), false when none is left (counted); braid_gw_cf_give returns one a refused session took.
+ */
+bool braid_gw_cf_take(struct braid_gateway *g);
+void braid_gw_cf_give(struct braid_gateway *g);
+/*
+ * Worker 0 only: every worker's socket read (on) or not (management-hold, a restart pending), as
+ * ev_io_start / ev_io_stop of g->sock_r do with one worker.
+ */
+void braid_gw_sock_all(struct braid_gateway *g, bool on);
+/*
+ * Worker 0 only: the other workers see worker 0's management interface (g->mg) or none. They
+ * only read its settings (client-auth); their client events go to worker 0 (gw_mgmt_ev.c).
+ */
+void braid_gw_share_mg(struct braid_gateway *g);
+
+/*
+ * Every worker's UDP client addresses (`workers N`; no-ops with one worker): a float onto an address
+ * a client of another worker holds is refused (braid_gw_addr_elsewhere), as onto a client's of this
+ * worker with another certificate (2.6). Kept by braid_gw_addr_insert / _remove (gw_table.c).
+ */
+void braid_gw_addr_share(struct braid_gateway *g, const struct gw_client *c, bool add);
+bool braid_gw_addr_elsewhere(struct braid_gateway *g, const union braid_sockaddr *a);
 
 /* All workers' counters summed (rj: BRAID_REJ__COUNT). */
 void braid_gw_workers_sum(const struct braid_gateway *g, struct braid_gateway_stats *st, uint64_t *rj);

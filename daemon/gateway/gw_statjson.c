@@ -91,7 +91,7 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		"\"c2c_forwarded\":%llu,\"tun_read_pkts\":%llu,\"tun_write_pkts\":%llu,"
 		"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"gone_rx_bytes\":%llu,"
 		"\"gone_tx_bytes\":%llu},",
-		s->clients, (unsigned)g->max_clients, U(s->sessions_created), U(s->clients_removed),
+		s->clients, (unsigned)g->client_limit, U(s->sessions_created), U(s->clients_removed),
 		U(s->auth_failed), U(s->max_clients_refused), U(s->connect_freq_refused),
 		U(s->floats), U(s->float_refused), U(s->cookie_replies), U(s->cookie_rejected),
 		U(s->data_unknown_peer), U(s->data_auth_failed), U(s->bad_source),

@@ -79,12 +79,14 @@ void braid_gw_addr_insert(struct braid_gateway *g, struct gw_client *c)
 
 	c->hnext = g->by_addr[b];
 	g->by_addr[b] = c;
+	braid_gw_addr_share(g, c, true);	/* `workers N`: the other workers' float check */
 }
 
 void braid_gw_addr_remove(struct braid_gateway *g, struct gw_client *c)
 {
 	struct gw_client **p = &g->by_addr[addr_bucket(g, &c->addr)];
 
+	braid_gw_addr_share(g, c, false);
 	for (; *p; p = &(*p)->hnext)
 		if (*p == c) {
 			*p = c->hnext;
@@ -101,23 +103,55 @@ struct gw_client *braid_gw_by_addr(struct braid_gateway *g, const union braid_so
 	return NULL;
 }
 
+unsigned long braid_gw_n_clients(const struct braid_gateway *g)
+{
+	return g->wk ? atomic_load_explicit(&g->wk->clients, memory_order_relaxed) : g->st.clients;
+}
+
+/*
+ * One of the max-clients places, for all workers together (the peer-id table has max-clients
+ * slots per worker, so a worker is never full while the gateway is not).
+ */
+static bool take_slot(struct braid_gateway *g)
+{
+	if (!g->wk)
+		return g->st.clients < g->client_limit;
+	if (atomic_fetch_add(&g->wk->clients, 1) < g->client_limit)
+		return true;
+	atomic_fetch_sub(&g->wk->clients, 1);
+	return false;
+}
+
+static void give_slot(struct braid_gateway *g)
+{
+	if (g->wk)
+		atomic_fetch_sub(&g->wk->clients, 1);
+}
+
 int braid_gw_client_new(struct braid_gateway *g, const union braid_sockaddr *from, int tcp_fd,
 			const struct gw_client_cbs *cb, struct gw_client **out)
 {
 	struct gw_client *c;
 	uint32_t pid;
 
+	if (!take_slot(g)) {
+		g->st.max_clients_refused++;
+		return -ENOSPC;
+	}
 	/* worker w hands out the peer-ids it owns: pid % N == w (docs/scaling.md "Workers") */
 	for (pid = g->widx; pid < g->max_clients; pid += braid_gw_nw(g))
 		if (!g->by_pid[pid])
 			break;
 	if (pid >= g->max_clients) {
+		give_slot(g);
 		g->st.max_clients_refused++;
 		return -ENOSPC;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		give_slot(g);
 		return -ENOMEM;
+	}
 	c->g = g;
 	c->pid = pid;
 	c->cid = g->wk ? atomic_fetch_add(&g->wk->next_cid, 1) : g->next_cid++;
@@ -138,6 +172,7 @@ int braid_gw_client_new(struct braid_gateway *g, const union braid_sockaddr *fro
 
 		if (r) {
 			free(c);
+			give_slot(g);
 			return r;
 		}
 		ev_io_init(&c->io_r, cb->tcp_read, tcp_fd, EV_READ);
@@ -198,6 +233,7 @@ void braid_gw_client_kill(struct gw_client *c, const char *why)
 	if (!c->tcp)
 		braid_gw_addr_remove(g, c);
 	g->st.clients--;
+	give_slot(g);
 	g->st.clients_removed++;
 	g->st.gone_rx_bytes += c->rx_bytes;	/* load-stats counts them on, as stock's totals */
 	g->st.gone_tx_bytes += c->tx_bytes;

@@ -20,11 +20,8 @@ struct gw_client_cbs {
 	void (*tcp_write)(struct ev_loop *loop, ev_io *w, int revents);	/* TCP only */
 };
 
-/* Clients connected now (any state). */
-static inline unsigned long braid_gw_n_clients(const struct braid_gateway *g)
-{
-	return g->st.clients;
-}
+/* Clients connected now (any state), of every worker. */
+unsigned long braid_gw_n_clients(const struct braid_gateway *g);
 
 /* c->ip, c->port, c->real from c->addr. */
 void braid_gw_addr_strings(struct gw_client *c);

@@ -112,7 +112,7 @@ void braid_gw_accept_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (fd < 0)
 		return;
 	braid_mptcp_stream_opts(fd, g->o->sndbuf, g->o->rcvbuf);
-	if (braid_gw_n_clients(g) >= g->max_clients) {
+	if (braid_gw_n_clients(g) >= g->client_limit) {
 		g->st.max_clients_refused++;
 		close(fd);
 		return;

@@ -203,7 +203,8 @@ struct braid_gateway {
 	struct gw_client **by_addr;	/* UDP clients by source address: SipHash buckets */
 	size_t n_buckets;		/* power of two */
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
-	uint32_t max_clients;
+	uint32_t max_clients;		/* slots in by_pid: max-clients, times the workers with `workers N` */
+	uint32_t client_limit;		/* max-clients: the clients of all workers together */
 	unsigned long next_cid;
 	struct gw_client *dead;
 

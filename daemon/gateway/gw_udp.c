@@ -24,34 +24,6 @@
 
 static const struct gw_client_cbs udp_cbs = { .ctl = braid_gw_ctl_cb };
 
-/*
- * connect-freq-initial N S (stock 2.6): at most N stateless replies to a
- * client's first packet per S seconds, so the gateway cannot be used to
- * reflect traffic at a forged source. A packet over the limit gets no answer
- * (counted as connect-freq refused; logged once per window).
- */
-static bool cfi_allow(struct braid_gateway *g)
-{
-	int64_t now = braid_gw_now_ms();
-
-	if (now - g->cfi_start_ms >= (int64_t)g->o->cfi_sec * 1000) {
-		g->cfi_start_ms = now;
-		g->cfi_count = 0;
-		g->cfi_logged = false;
-	}
-	if (g->cfi_count < g->o->cfi_n) {
-		g->cfi_count++;
-		return true;
-	}
-	g->st.connect_freq_refused++;
-	if (!g->cfi_logged) {
-		g->cfi_logged = true;
-		braid_warn("connect-freq-initial: %d initial replies in %d s reached: new handshakes "
-			   "get no answer until the window ends", g->o->cfi_n, g->o->cfi_sec);
-	}
-	return false;
-}
-
 /* The cookie check refused a packet: the wrap's failure as stock logs it, else a stale or forged cookie. */
 static void cookie_reject(struct braid_gateway *g, const uint8_t *pkt, size_t len,
 			  const union braid_sockaddr *from, const char *why)
@@ -94,7 +66,8 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	int r;
 
 	if (braid_ctls_cookie_is_reset(pkt, len)) {
-		if (g->o->cfi_n > 0 && !cfi_allow(g))
+		/* connect-freq-initial N S (stock 2.6): no reflection at a forged source (gw_shared.c) */
+		if (g->o->cfi_n > 0 && !braid_gw_cfi_allow(g))
 			return;
 		r = braid_ctls_cookie_reply(g->cookie, pkt, len, &ca, calen, time(NULL), out,
 					    sizeof(out), &olen, &why);
@@ -128,24 +101,15 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 				     braid_ctl_op_name(op), a);
 		return;
 	}
-	if (braid_gw_n_clients(g) >= g->max_clients) {
+	if (braid_gw_n_clients(g) >= g->client_limit) {
 		g->st.max_clients_refused++;
 		g->st.cookie_rejected++;
 		return;
 	}
-	if (g->o->connect_freq_n > 0) {
-		/* connect-freq N S: at most N new sessions per S seconds */
-		int64_t now = braid_gw_now_ms();
-
-		if (now - g->cf_start_ms >= (int64_t)g->o->connect_freq_sec * 1000) {
-			g->cf_start_ms = now;
-			g->cf_count = 0;
-		}
-		if (g->cf_count >= g->o->connect_freq_n) {
-			g->st.connect_freq_refused++;
-			g->st.cookie_rejected++;
-			return;
-		}
+	/* connect-freq N S: at most N new sessions per S seconds (one window for all workers) */
+	if (g->o->connect_freq_n > 0 && !braid_gw_cf_take(g)) {
+		g->st.cookie_rejected++;
+		return;
 	}
 	r = braid_ctls_new_from_cookie(&s, g->cookie, pkt, len, &ca, calen, time(NULL), braid_gw_now_ms(),
 				       &why);
@@ -154,17 +118,20 @@ static void udp_unknown(struct braid_gateway *g, uint8_t *pkt, size_t len,
 	if (r) {
 		g->st.cookie_rejected++;
 		cookie_reject(g, pkt, len, from, why ? why : strerror(-r));
+		if (g->o->connect_freq_n > 0)
+			braid_gw_cf_give(g);
 		return;
 	}
 	r = braid_gw_client_new(g, from, -1, &udp_cbs, &c);
 	if (r) {
+		if (g->o->connect_freq_n > 0)
+			braid_gw_cf_give(g);
 		braid_ctls_free(s);
 		braid_warn("new client refused: %s", r == -ENOSPC ? "max-clients reached" : strerror(-r));
 		return;
 	}
 	c->ctl = s;
 	c->rx_bytes += len;
-	g->cf_count++;
 	braid_info("%s: new client session (peer-id %u)", c->real, braid_gw_wire_pid(c));
 	braid_gw_ctl_run(c);
 }

@@ -17,6 +17,7 @@
 #include "gateway/gw_client.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_io.h"
+#include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_mqtun.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_table.h"
@@ -124,6 +125,22 @@ static void held_cb(struct ev_loop *loop, ev_prepare *p, int revents)
 	(void)loop;
 	(void)revents;
 	braid_gw_hold_release(p->data);
+}
+
+/* Worker 0: the other workers' log lines (the management's history) and client events. */
+static void w0_cb(struct ev_loop *loop, ev_async *a, int revents)
+{
+	(void)loop;
+	(void)revents;
+	braid_log_drain();
+	braid_gw_mgmt_ev_drain(a->data);
+}
+
+static void log_wake(void *ctx)
+{
+	struct gw_workers *k = ctx;
+
+	ev_async_send(k->w[0].g->loop, &k->w0_a);
 }
 
 static void *worker_main(void *arg)
@@ -292,7 +309,8 @@ static int clone_new(struct braid_gateway *g, unsigned w, struct braid_gateway *
 	ev_io_init(&x->sock_r, braid_gw_sock_cb, x->fd, EV_READ);
 	x->tun_r.data = x->sock_r.data = x;
 	ev_io_start(x->loop, &x->tun_r);
-	ev_io_start(x->loop, &x->sock_r);
+	if (!g->o->mgmt_hold)	/* else at `hold release` (gw_mgmt.c), with worker 0's */
+		ev_io_start(x->loop, &x->sock_r);
 	ev_timer_init(&x->tick, braid_gw_tick_cb, 1.0, 1.0);
 	x->tick.data = x;
 	ev_timer_start(x->loop, &x->tick);
@@ -352,6 +370,11 @@ int braid_gw_workers_start(struct braid_gateway *g)
 
 	pthread_rwlock_init(&k->rt_lk, NULL);
 	pthread_mutex_init(&k->pool_lk, NULL);
+	pthread_mutex_init(&k->cf_lk, NULL);
+	pthread_mutex_init(&k->rej_lk, NULL);
+	pthread_mutex_init(&k->ev_lk, NULL);
+	pthread_mutex_init(&k->addr_lk, NULL);
+	k->ev_tail = &k->ev_head;
 	atomic_store(&k->next_cid, g->next_cid);
 	k->w[0].g = g;
 	g->xq_link_budget = GW_XQ_LINK_PER_S;
@@ -368,6 +391,14 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	r = wire(k);
 	if (r)
 		return r;
+	for (unsigned i = 0; i < k->n; i++) {	/* one rate limit for the rejection lines */
+		k->w[i].g->rej.share = &g->rej;
+		k->w[i].g->rej.share_lk = &k->rej_lk;
+	}
+	ev_async_init(&k->w0_a, w0_cb);
+	k->w0_a.data = g;
+	ev_async_start(g->loop, &k->w0_a);
+	braid_log_set_wake(log_wake, k);
 	ev_prepare_init(&k->held_p, held_cb);
 	k->held_p.data = g;
 	ev_prepare_start(g->loop, &k->held_p);
@@ -404,6 +435,12 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 		clone_free(k->w[i].g);
 		k->w[i].g = NULL;
 	}
+	braid_log_set_wake(NULL, NULL);
+	braid_gw_mgmt_ev_drain(g);	/* what the others' clients said last (printed, or freed) */
+	if (ev_is_active(&k->w0_a))
+		ev_async_stop(g->loop, &k->w0_a);
+	g->rej.share = NULL;
+	g->rej.share_lk = NULL;
 	if (k->q)
 		for (unsigned i = 0; i < k->n * k->n; i++)
 			if (k->q[i].efd >= 0)
@@ -422,6 +459,11 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 	g->xbuf = NULL;
 	pthread_rwlock_destroy(&k->rt_lk);
 	pthread_mutex_destroy(&k->pool_lk);
+	pthread_mutex_destroy(&k->cf_lk);
+	pthread_mutex_destroy(&k->rej_lk);
+	pthread_mutex_destroy(&k->ev_lk);
+	pthread_mutex_destroy(&k->addr_lk);
+	free(k->addrs);
 	free(k);
 	g->wk = NULL;
 }

@@ -6,6 +6,7 @@
 #include "session/reject.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "ctl/pkt.h"
@@ -52,21 +53,30 @@ void braid_reject(struct braid_reject *r, enum braid_reject_kind k, int64_t now_
 {
 	char line[512];
 	va_list ap;
+	struct braid_reject *w = r->share ? r->share : r;
+	bool print = false;
 
 	if ((unsigned)k >= BRAID_REJ__COUNT)
 		return;
 	r->count[k]++;
 	if (mute || !braid_log_enabled(kinds[k].verb))
 		return;
-	if (r->win[k].start_ms && now_ms - r->win[k].start_ms >= BRAID_REJECT_WINDOW_MS)
-		window_close(r, k);
-	if (!r->win[k].start_ms)
-		r->win[k].start_ms = now_ms ? now_ms : 1;
-	if (r->win[k].lines >= BRAID_REJECT_BURST) {
-		r->win[k].suppressed++;
-		return;
+	if (r->share_lk)
+		pthread_mutex_lock(r->share_lk);
+	if (w->win[k].start_ms && now_ms - w->win[k].start_ms >= BRAID_REJECT_WINDOW_MS)
+		window_close(w, k);
+	if (!w->win[k].start_ms)
+		w->win[k].start_ms = now_ms ? now_ms : 1;
+	if (w->win[k].lines >= BRAID_REJECT_BURST) {
+		w->win[k].suppressed++;
+	} else {
+		w->win[k].lines++;
+		print = true;
 	}
-	r->win[k].lines++;
+	if (r->share_lk)
+		pthread_mutex_unlock(r->share_lk);
+	if (!print)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
@@ -75,9 +85,15 @@ void braid_reject(struct braid_reject *r, enum braid_reject_kind k, int64_t now_
 
 void braid_reject_tick(struct braid_reject *r, int64_t now_ms)
 {
+	struct braid_reject *w = r->share ? r->share : r;
+
+	if (r->share_lk)
+		pthread_mutex_lock(r->share_lk);
 	for (int k = 0; k < BRAID_REJ__COUNT; k++)
-		if (r->win[k].start_ms && now_ms - r->win[k].start_ms >= BRAID_REJECT_WINDOW_MS)
-			window_close(r, (enum braid_reject_kind)k);
+		if (w->win[k].start_ms && now_ms - w->win[k].start_ms >= BRAID_REJECT_WINDOW_MS)
+			window_close(w, (enum braid_reject_kind)k);
+	if (r->share_lk)
+		pthread_mutex_unlock(r->share_lk);
 }
 
 int braid_reject_ctl(struct braid_reject *r, int why, int wrap,

@@ -14,6 +14,7 @@
 #ifndef BRAID_REJECT_H
 #define BRAID_REJECT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,12 @@ struct braid_reject {
 		unsigned lines;		/* printed in this window */
 		uint64_t suppressed;	/* not printed in this window */
 	} win[BRAID_REJ__COUNT];
+	/*
+	 * Threads that log as one (the gateway's workers): the windows of *share are used, under
+	 * *share_lk; the counters stay this struct's. NULL: this struct's windows, no lock.
+	 */
+	struct braid_reject *share;
+	pthread_mutex_t *share_lk;
 };
 
 /* Short name of a kind ("hmac failed", …), as on the stats lines. */

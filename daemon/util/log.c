@@ -33,6 +33,56 @@ static struct {
 } early[EARLY_MAX];
 static unsigned early_n, early_keep;
 
+/* lines of other threads than the hook's, for braid_log_drain */
+#define FOREIGN_MAX 256
+struct log_line {
+	int level;
+	char *msg;
+};
+static struct log_line foreign[FOREIGN_MAX];
+static unsigned foreign_n;
+static void (*log_wake)(void *ctx);
+static void *log_wake_ctx;
+
+static void foreign_free(unsigned n, struct log_line *q)
+{
+	for (unsigned i = 0; i < n; i++)
+		free(q[i].msg);
+}
+
+void braid_log_set_wake(void (*wake)(void *ctx), void *ctx)
+{
+	pthread_mutex_lock(&log_hook_lk);
+	log_wake = wake;
+	log_wake_ctx = ctx;
+	if (!wake) {
+		foreign_free(foreign_n, foreign);
+		foreign_n = 0;
+	}
+	pthread_mutex_unlock(&log_hook_lk);
+}
+
+void braid_log_drain(void)
+{
+	static struct log_line q[FOREIGN_MAX];	/* the hook's thread only */
+	braid_log_hook_fn fn;
+	void *ctx;
+	unsigned n;
+	bool mine;
+
+	pthread_mutex_lock(&log_hook_lk);
+	n = foreign_n;
+	memcpy(q, foreign, n * sizeof(q[0]));
+	foreign_n = 0;
+	fn = log_hook;
+	ctx = log_hook_ctx;
+	mine = pthread_equal(pthread_self(), log_hook_thread);
+	pthread_mutex_unlock(&log_hook_lk);
+	for (unsigned i = 0; i < n && fn && mine; i++)	/* outside the lock: the hook may log */
+		fn(ctx, q[i].level, q[i].msg);
+	foreign_free(n, q);
+}
+
 void braid_log_keep_early(unsigned n)
 {
 	early_keep = n < EARLY_MAX ? n : EARLY_MAX;
@@ -201,7 +251,8 @@ void braid_log(int level, const char *fmt, ...)
 {
 	char msg[1024];
 	braid_log_hook_fn fn;
-	void *ctx;
+	void *ctx, *wctx = NULL;
+	void (*wake)(void *ctx);
 	bool mine;
 	va_list ap;
 
@@ -217,8 +268,17 @@ void braid_log(int level, const char *fmt, ...)
 	mine = pthread_equal(pthread_self(), log_hook_thread);
 	if (!fn && early_n < early_keep && (early[early_n].msg = strdup(msg)))
 		early[early_n++].level = level;
+	wake = NULL;
+	if (fn && !mine && log_wake && foreign_n < FOREIGN_MAX &&
+	    (foreign[foreign_n].msg = strdup(msg))) {
+		foreign[foreign_n++].level = level;
+		wake = log_wake;
+		wctx = log_wake_ctx;
+	}
 	pthread_mutex_unlock(&log_hook_lk);
 	if (fn && mine)	/* outside the lock: the hook may log */
 		fn(ctx, level, msg);
+	else if (wake)
+		wake(wctx);
 }
 

@@ -60,6 +60,14 @@ void braid_log_set_hook(braid_log_hook_fn fn, void *ctx);
  * starts at the process start, as stock's).
  */
 void braid_log_keep_early(unsigned n);
+/*
+ * The hook runs on the thread that set it. Lines of other threads (the gateway's workers) are
+ * queued for it (at most 256 waiting; more are not handed to the hook) and wake(ctx) is called
+ * from the logging thread; the hook's thread then calls braid_log_drain, which hands them to the
+ * hook. Without a wake function (NULL, the default) the hook sees only its own thread's lines.
+ */
+void braid_log_set_wake(void (*wake)(void *ctx), void *ctx);
+void braid_log_drain(void);
 
 void braid_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -11,6 +11,8 @@
 # 3 per connect), the refusal and its reason, client 2's address key in etcd, `reads failed 1` in the
 # cluster stats.
 set -uo pipefail
+# cluster-etcd refuses `workers N > 1` (docs/scaling.md "Workers"): one worker under GW_TEST_WORKERS too
+unset GW_TEST_WORKERS
 source "$(dirname "$0")/gw_lib.sh"
 source "$(dirname "$0")/etcd_lib.sh"
 gw_require

@@ -35,14 +35,18 @@ for method in via-file via-env; do
 	gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 ||
 		gw_fail "$method: the right password was not accepted"
 	ip netns exec "$(gw_cns 1)" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "$method: ping"
-	gw_wait "$GW_DIR/status.txt" ",alice,0,0,AES-256-GCM" 3 || gw_fail "$method: username not in the status file"
+	p1=$(gw_peer_id 1)	# peer-ids: 0, 1 with one worker (gw_lib.sh, gw_pid_ok)
+	gw_pid_ok "$p1" 0 || gw_fail "$method: client1's peer-id '$p1'"
+	gw_wait "$GW_DIR/status.txt" ",alice,0,$p1,AES-256-GCM" 3 || gw_fail "$method: username not in the status file"
 	gw_client_conf 2 "$TA_C" "auth-user-pass $GW_DIR/bad.txt"
 	gw_start_client 2
 	gw_wait "$GW_DIR/c2.log" "AUTH: Received control message: AUTH_FAILED" 15 ||
 		gw_fail "$method: the wrong password did not get AUTH_FAILED"
 	gw_wait "$GW_DIR/server.log" "authentication failed: auth-user-pass-verify rejected the username/password (user 'alice')" 3 ||
 		gw_fail "$method: no rejection in the gateway log"
-	gw_wait "$GW_DIR/server.log" "client removed (peer-id 1): authentication failed" 5 ||
+	p2=$(gw_new_pid_at 10.99.0.12)
+	gw_pid_ok "$p2" 1 || gw_fail "$method: client2's peer-id '$p2'"
+	gw_wait "$GW_DIR/server.log" "client removed (peer-id $p2): authentication failed" 5 ||
 		gw_fail "$method: the rejected client was not removed"
 	grep -qF "Initialization Sequence Completed" "$GW_DIR/c2.log" && gw_fail "$method: wrong password connected"
 	gw_stop_client 1
@@ -62,7 +66,9 @@ gw_start_client 1
 gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "certificate-less client refused"
 gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,alice,10.99.0.11:" 3 ||
 	gw_fail "username-as-common-name: CN is not the username: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
-grep -q "^CLIENT_LIST,alice,.*,alice,0,0,AES-256-GCM$" "$GW_DIR/status.txt" || gw_fail "status line for alice"
+pa=$(gw_peer_id_at 10.99.0.11)
+gw_pid_ok "$pa" 0 || gw_fail "alice's peer-id '$pa'"
+grep -q "^CLIENT_LIST,alice,.*,alice,0,$pa,AES-256-GCM$" "$GW_DIR/status.txt" || gw_fail "status line for alice"
 gw_stop_client 1
 gw_stop_server
 echo "ok: verify-client-cert none + username-as-common-name"
@@ -95,8 +101,10 @@ echo "ok: compress migrate (comp-lzo no client)"
 sleep 1.2
 grep -q "^CLIENT_LIST,client1," "$GW_DIR/status.txt" || gw_fail "client1 not in the status file"
 t0=$(date +%s%N)
+p1=$(gw_peer_id 1)
+gw_pid_ok "$p1" 0 || gw_fail "crl-verify: client1's peer-id '$p1'"
 gw_stop_client 1
-gw_wait "$GW_DIR/server.log" "client removed (peer-id 0): explicit exit notification (control EXIT)" 3 ||
+gw_wait "$GW_DIR/server.log" "client removed (peer-id $p1): explicit exit notification (control EXIT)" 3 ||
 	gw_fail "explicit-exit-notify: client1 not removed"
 t1=$(date +%s%N)
 sleep 1.2

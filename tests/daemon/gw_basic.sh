@@ -61,7 +61,9 @@ for cipher in AES-256-GCM CHACHA20-POLY1305; do
 		fi
 		gw_wait "$GW_DIR/status.txt" "CLIENT_LIST,client1,10.99.0.11:" 3 ||
 			gw_fail "$proto/$cipher/$wrap: the status file does not list client1"
-		grep -q "^CLIENT_LIST,client1,10\.99\.0\.11:[0-9]*,10\.8\.0\.2,,[0-9]*,[0-9]*,.*,UNDEF,0,0,$cipher\$" \
+		pid=$(gw_peer_id 1)
+		gw_pid_ok "$pid" 0 || gw_fail "$proto/$cipher/$wrap: first session's peer-id '$pid'"
+		grep -q "^CLIENT_LIST,client1,10\.99\.0\.11:[0-9]*,10\.8\.0\.2,,[0-9]*,[0-9]*,.*,UNDEF,0,$pid,$cipher\$" \
 			"$GW_DIR/status.txt" || gw_fail "$proto/$cipher/$wrap: status line wrong: $(grep CLIENT_LIST, "$GW_DIR/status.txt")"
 		grep -q "^ROUTING_TABLE,10\.8\.0\.2,client1,10\.99\.0\.11:" "$GW_DIR/status.txt" ||
 			gw_fail "$proto/$cipher/$wrap: routing table line missing"

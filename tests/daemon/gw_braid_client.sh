@@ -43,9 +43,11 @@ for proto in udp tcp; do
 		sleep 0.3
 		got=$(ip netns exec "$C1" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
 		[ "$got" = "$want" ] || gw_fail "$proto/$kdf: 2 MiB download: sha256 mismatch"
+		p1=$(gw_peer_id 1)	# 0 with one worker (gw_lib.sh)
+		gw_pid_ok "$p1" 0 || gw_fail "$proto/$kdf: peer-id '$p1'"
 		gw_stop_client 1
 		if [ $proto = udp ]; then
-			gw_wait "$GW_DIR/server.log" "client removed (peer-id 0): explicit exit notification" 3 ||
+			gw_wait "$GW_DIR/server.log" "client removed (peer-id $p1): explicit exit notification" 3 ||
 				gw_fail "$proto/$kdf: explicit exit not seen"
 		else
 			gw_wait "$GW_DIR/server.log" "client removed (peer-id 0):" 3 || gw_fail "$proto/$kdf: not removed"

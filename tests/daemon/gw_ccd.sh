@@ -29,7 +29,9 @@ ip -n "$C1" addr add 192.168.51.1/24 dev lo
 gw_client_conf 1 "tls-crypt $GW_DIR/tc.key"
 gw_start_client 1
 gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "client1 did not connect"
-grep -qF "PUSH_REPLY,route-gateway 10.8.0.1,topology subnet,route 192.168.60.0 255.255.255.0,ifconfig 10.8.0.50 255.255.255.0,peer-id 0," \
+p1=$(gw_peer_id 1)	# 0 with one worker (gw_lib.sh)
+gw_pid_ok "$p1" 0 || gw_fail "client1: peer-id '$p1'"
+grep -qF "PUSH_REPLY,route-gateway 10.8.0.1,topology subnet,route 192.168.60.0 255.255.255.0,ifconfig 10.8.0.50 255.255.255.0,peer-id $p1," \
 	"$GW_DIR/c1.log" || gw_fail "client1: push list not as its ccd file says"
 grep -qF "172.30.0.0" "$GW_DIR/c1.log" && gw_fail "client1: push-reset did not drop the global push"
 ip -n "$C1" route show | grep -q "^192.168.60.0/24 via 10.8.0.1" || gw_fail "client1: pushed route missing"

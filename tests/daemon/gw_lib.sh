@@ -154,8 +154,10 @@ gw_server_conf() {
 			"key $GW_DIR/server.key" "dh none" "keepalive 10 60" "verb 4" \
 			"status $GW_DIR/status.txt 1" "status-version 2"
 		printf '%s\n' "$@"
-		# GW_TEST_WORKERS=N: every gateway test with `workers N` (docs/scaling.md "Workers")
-		[ -z "${GW_TEST_WORKERS:-}" ] || echo "workers $GW_TEST_WORKERS"
+		# GW_TEST_WORKERS=N: every gateway test with `workers N` (docs/scaling.md "Workers"); the
+		# interop tests feed the same file to stock openvpn, which skips the option it does not know
+		[ -z "${GW_TEST_WORKERS:-}" ] || printf '%s\n' "ignore-unknown-option workers" \
+			"workers $GW_TEST_WORKERS"
 	} >"$GW_DIR/server.conf"
 }
 
@@ -208,6 +210,31 @@ gw_stop() {
 	done
 	wait "$p" 2>/dev/null
 	GW_PID[$1]=
+}
+# Peer-ids: with one worker the K-th session (0-based, connect order) gets peer-id K; with `workers N`
+# (GW_TEST_WORKERS) worker w hands out w, w+N, w+2N … and the worker is the kernel's hash of the client's
+# 4-tuple, so a test reads a session's peer-id from the gateway's log (gw_peer_id), checks it (gw_pid_ok)
+# and asserts everything else (status line, PUSH_REPLY, removal line) with that value.
+# gw_peer_id I: the peer-id of client I's newest session (the gateway's "clientI/…: connected, peer-id N")
+gw_peer_id() {
+	sed -n "s/^.* client$1\/[^ ]*: connected, peer-id \([0-9]*\),.*$/\1/p" "$GW_DIR/server.log" | tail -1
+}
+# gw_peer_id_at ADDR: the same for the newest session from address ADDR (whatever its common name)
+gw_peer_id_at() {
+	sed -n "s/^.*\/${1//./\\.}:[0-9]*: connected, peer-id \([0-9]*\),.*$/\1/p" "$GW_DIR/server.log" | tail -1
+}
+# gw_new_pid_at ADDR: the peer-id of the newest UDP session from ADDR, from its first line ("new client
+# session"), also for a session refused before it connected
+gw_new_pid_at() {
+	sed -n "s/^.* ${1//./\\.}:[0-9]*: new client session (peer-id \([0-9]*\))$/\1/p" "$GW_DIR/server.log" | tail -1
+}
+# gw_pid_ok P K: P is what a session created while K others were live (and 0..K-1 taken, in connect order)
+# may get: exactly K with one worker; with N workers a free slot of its worker, at most K*N + N - 1 (each
+# worker fills its own slots w, w+N, … from the lowest)
+gw_pid_ok() {
+	local p=$1 k=$2 n=${GW_TEST_WORKERS:-1}
+	[ -n "$p" ] || return 1
+	if [ "$n" -le 1 ]; then [ "$p" = "$k" ]; else [ "$p" -le $((k * n + n - 1)) ]; fi
 }
 gw_stop_server() { gw_stop server; }
 gw_stop_client() { gw_stop "c$1"; }

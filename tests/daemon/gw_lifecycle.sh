@@ -41,13 +41,15 @@ echo "ok: renegotiation by the gateway, user re-verified, 0 % loss over $((n1 - 
 
 # restart from the same address and port
 n=$(grep -c "Initialization Sequence Completed" "$GW_DIR/c1.log")
+p0=$(gw_peer_id 1)	# 0 with one worker (gw_lib.sh)
+gw_pid_ok "$p0" 0 || gw_fail "client1: peer-id '$p0'"
 kill -USR1 "${GW_PID[c1]}"
 for ((i = 0; i < 200; i++)); do
 	[ "$(grep -c "Initialization Sequence Completed" "$GW_DIR/c1.log")" -gt "$n" ] && break
 	sleep 0.05
 done
 [ "$(grep -c "Initialization Sequence Completed" "$GW_DIR/c1.log")" -gt "$n" ] || gw_fail "client1 did not come back after SIGUSR1"
-grep -qF "client1/10.99.0.11:5000: client removed (peer-id 0): the client restarted (new session from the same address)" \
+grep -qF "client1/10.99.0.11:5000: client removed (peer-id $p0): the client restarted (new session from the same address)" \
 	"$GW_DIR/server.log" || gw_fail "the old session was not replaced by the restart"
 [ "$(grep -c "client1/10.99.0.11:5000: connected, peer-id ., 10.8.0.2," "$GW_DIR/server.log")" = 2 ] ||
 	gw_fail "the restarted client did not get 10.8.0.2 again"

@@ -40,8 +40,12 @@ addrs=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f4 | sort -t. -k4 -
 want=$(for ((i = 2; i <= N + 1; i++)); do printf '10.8.0.%d ' "$i"; done)
 [ "$addrs" = "$want" ] || gw_fail "addresses: $addrs"
 pids_seen=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f12 | sort -n | tr '\n' ' ')
-want=$(for ((i = 0; i < N; i++)); do printf '%d ' "$i"; done)
-[ "$pids_seen" = "$want" ] || gw_fail "peer-ids: $pids_seen"
+# worker w (of GW_TEST_WORKERS, 1: all peer-ids are worker 0's) fills its slots w, w+W, w+2W … from the
+# lowest: its peer-ids must be exactly the first of them (with one worker: 0 .. N-1)
+nw=${GW_TEST_WORKERS:-1}
+bad=$(for p in $pids_seen; do echo "$p"; done | awk -v w="$nw" '{ k = $1 % w; c[k]++; if ($1 != k + (c[k] - 1) * w) bad = bad " " $1 }
+	END { print bad; }')
+[ "$(echo $pids_seen | wc -w)" = "$N" ] && [ -z "$bad" ] || gw_fail "peer-ids: $pids_seen (out of place:$bad)"
 s=$(gw_stats)
 [[ "$s" == *"clients $N, sessions created $N,"* ]] || gw_fail "stats: $s"
 echo "ok: $N distinct addresses and peer-ids in the status file"
@@ -63,5 +67,7 @@ ip netns exec "$C1" openvpn --cd "$GW_DIR" --config "$GW_DIR/c1.conf" --ifconfig
 	--route-noexec --log "$GW_DIR/last.log" &
 GW_PIDS+=("$!")
 gw_wait "$GW_DIR/last.log" "Initialization Sequence Completed" 15 || gw_fail "a new client after the others"
-grep -qF "ifconfig 10.8.0.2 255.255.255.0,peer-id 0," "$GW_DIR/last.log" || gw_fail "pool/peer-id not free again"
+pl=$(gw_peer_id 1)	# 0 with one worker, the first slot of its worker with more
+gw_pid_ok "$pl" 0 || gw_fail "a new client after the others: peer-id '$pl'"
+grep -qF "ifconfig 10.8.0.2 255.255.255.0,peer-id $pl," "$GW_DIR/last.log" || gw_fail "pool/peer-id not free again"
 echo "PASS: gw_many"

@@ -26,13 +26,16 @@ start_all() {
 gw_server_conf "tls-crypt $GW_DIR/tc.key" "client-to-client"
 gw_start_server
 start_all
+declare -A P
 for i in 1 2 3; do
-	grep -qF "ifconfig 10.8.0.$((i + 1)) 255.255.255.0,peer-id $((i - 1))," "$GW_DIR/c$i.log" ||
+	P[$i]=$(gw_peer_id "$i")	# i - 1 with one worker (gw_lib.sh, gw_pid_ok)
+	gw_pid_ok "${P[$i]}" $((i - 1)) || gw_fail "client$i: peer-id '${P[$i]}'"
+	grep -qF "ifconfig 10.8.0.$((i + 1)) 255.255.255.0,peer-id ${P[$i]}," "$GW_DIR/c$i.log" ||
 		gw_fail "client$i: wrong address or peer-id pushed"
 done
 sleep 1.2
 for i in 1 2 3; do
-	grep -q "^CLIENT_LIST,client$i,10\.99\.0\.1$i:[0-9]*,10\.8\.0\.$((i + 1)),,.*,UNDEF,$((i - 1)),$((i - 1)),AES-256-GCM\$" \
+	grep -q "^CLIENT_LIST,client$i,10\.99\.0\.1$i:[0-9]*,10\.8\.0\.$((i + 1)),,.*,UNDEF,$((i - 1)),${P[$i]},AES-256-GCM\$" \
 		"$GW_DIR/status.txt" || gw_fail "status file: no line for client$i: $(cat "$GW_DIR/status.txt")"
 	grep -q "^ROUTING_TABLE,10\.8\.0\.$((i + 1)),client$i,10\.99\.0\.1$i:" "$GW_DIR/status.txt" ||
 		gw_fail "status file: no route for client$i"
@@ -63,13 +66,18 @@ ip netns exec "$(gw_cns 1)" ping -c 3 -i 0.2 -W 2 -q 10.8.0.3 >"$GW_DIR/ping.log
 	gw_fail "no client-to-client, ip_forward=1: the kernel did not route client1 -> client2"
 echo "ok: without client-to-client the packets go through the TUN"
 
-# client2 leaves; client2 again gets its address back, peer-id 1 is reused
+# client2 leaves; client2 again gets its address back, peer-id 1 is reused (one worker; with N its new
+# 4-tuple may hash to another worker: a free peer-id of that one, with 2 other sessions live: <= 2N + N - 1)
+p2=$(gw_peer_id 2)
 gw_stop_client 2
 gw_wait "$GW_DIR/server.log" "client2/10.99.0.12" 1
-gw_wait "$GW_DIR/server.log" "client removed (peer-id 1)" 5 || gw_fail "client2 not removed on exit"
+gw_wait "$GW_DIR/server.log" "client removed (peer-id $p2)" 5 || gw_fail "client2 not removed on exit"
 : >"$GW_DIR/c2.log"
 gw_start_client 2
 gw_wait "$GW_DIR/c2.log" "Initialization Sequence Completed" 15 || gw_fail "client2 did not reconnect"
-grep -qF "ifconfig 10.8.0.3 255.255.255.0,peer-id 1," "$GW_DIR/c2.log" ||
-	gw_fail "client2 did not get 10.8.0.3 / peer-id 1 back"
+n2=$(gw_peer_id 2)
+if [ "${GW_TEST_WORKERS:-1}" -le 1 ]; then [ "$n2" = "$p2" ]; else gw_pid_ok "$n2" 2; fi ||
+	gw_fail "client2: peer-id '$n2' after reconnecting (had $p2)"
+grep -qF "ifconfig 10.8.0.3 255.255.255.0,peer-id $n2," "$GW_DIR/c2.log" ||
+	gw_fail "client2 did not get 10.8.0.3 / peer-id $n2 back"
 echo "PASS: gw_multi"

@@ -33,7 +33,9 @@ GW_PIDS+=("$!")
 gw_client_conf 1 "$TC"
 gw_start_client 1
 gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 15 || gw_fail "client1 did not connect"
-grep -qF "PUSH_REPLY,tun-ipv6,route 10.8.0.1,topology net30,ping 10,ping-restart 60,ifconfig-ipv6 fd00:8::1000/64 fd00:8::1,ifconfig 10.8.0.6 10.8.0.5,peer-id 0," \
+p1=$(gw_peer_id 1)	# 0 with one worker (gw_lib.sh)
+gw_pid_ok "$p1" 0 || gw_fail "client1: peer-id '$p1'"
+grep -qF "PUSH_REPLY,tun-ipv6,route 10.8.0.1,topology net30,ping 10,ping-restart 60,ifconfig-ipv6 fd00:8::1000/64 fd00:8::1,ifconfig 10.8.0.6 10.8.0.5,peer-id $p1," \
 	"$GW_DIR/c1.log" || gw_fail "net30/IPv6 push list differs from 2.6's"
 ip netns exec "$C1" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || gw_fail "net30: ping 10.8.0.1"
 ip netns exec "$C1" ping -6 -c 2 -i 0.2 -W 2 -q fd00:8::1 >/dev/null || gw_fail "IPv6: ping fd00:8::1"

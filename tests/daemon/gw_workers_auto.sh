@@ -6,7 +6,8 @@
 # loop and says so in one log line with the core count; two stock OpenVPN 2.6 clients connect, each downloads
 # 2 MiB through it (sha256 checked), the status file lists each once; `workers 2` without CAP_BPF falls back to one
 # worker with one log line and still serves; `braidd --test-config` accepts
-# `workers 2` and refuses `workers 2` with management-hold at start (daemon.gw_workers runs 2 workers).
+# `workers 2` and refuses `workers 2` with cluster-etcd at start (daemon.gw_workers runs 2 workers).
+unset GW_TEST_WORKERS	# it sets `workers` itself
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
 gw_setup 2
@@ -58,11 +59,12 @@ gw_stop_client 1
 gw_stop_server
 sed -i 's/^workers 2$/workers auto/' "$GW_DIR/server.conf"
 
-# more than one worker: accepted by the configuration check; not yet with management-hold (refused at start)
+# more than one worker: accepted by the configuration check; not yet with cluster-etcd (refused at start,
+# before any etcd request: none listens here)
 sed -i 's/^workers auto$/workers 2/' "$GW_DIR/server.conf"
 out=$("$BRAIDD" --test-config --config "$GW_DIR/server.conf" 2>&1) || gw_fail "--test-config refused 'workers 2': $out"
-printf '%s\n' "management $GW_DIR/mgmt.sock unix" "management-hold" >>"$GW_DIR/server.conf"
+printf '%s\n' "cluster-etcd http://127.0.0.1:1" >>"$GW_DIR/server.conf"
 out=$(ip netns exec "$GW_NS" timeout 10 "$BRAIDD" --config "$GW_DIR/server.conf" 2>&1) &&
-	gw_fail "'workers 2' with management-hold started"
-grep -qF "workers 2: not yet with management-hold" <<<"$out" || gw_fail "no 'workers 2' refusal in: $out"
+	gw_fail "'workers 2' with cluster-etcd started"
+grep -qF "workers 2: not yet with cluster-etcd" <<<"$out" || gw_fail "no 'workers 2' refusal in: $out"
 echo "PASS: gw_workers_auto"

@@ -41,9 +41,18 @@ keys() {
 PATHKEYS=$(jq -c '.paths[0] | keys' "$CJ")
 keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","time","tunnel","up","uptime_s","version"]'
 keys "$CJ" .tunnel '["auth_failures","auth_read_bytes","ctl_dropped","keys_removed","link_rx_bytes","link_rx_pkts","link_tx_bytes","link_tx_pkts","malformed","no_peer","pings_rx","pings_tx","renegotiations","replays","restarts","tun_read_bytes","tun_read_pkts","tun_write_bytes","tun_write_pkts"]'
-keys "$GJ" . '["clients","gateway","role","time","uptime_s","version"]'
+if [ "${GW_TEST_WORKERS:-1}" -gt 1 ]; then	# `workers N`: the per-worker array and each client's worker
+	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version","workers"]'
+	keys "$GJ" '.workers[0]' '["clients","handed_over","handover_dropped","link_handed_over","link_rx_pkts","link_taken","link_tx_pkts","received","sessions_created","steered_by_hash","steered_by_pid","tun_read_pkts","tun_write_pkts","worker"]'
+	[ "$(jq '.workers | length' "$GJ")" = "$GW_TEST_WORKERS" ] || fail "workers: not $GW_TEST_WORKERS entries"
+	[ "$(jq '[.workers[].clients] | add' "$GJ")" = 1 ] || fail "workers: clients do not add up to 1"
+	CW=',"worker"'
+else
+	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version"]'
+	CW=
+fi
 keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tun_no_route","tun_read_pkts","tun_write_pkts"]'
-keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tx_bytes","up","username","virtual_address","virtual_ipv6_address"]'
+keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tx_bytes","up","username","virtual_address","virtual_ipv6_address"'"$CW]"
 # the path objects: the same as the static-key status file's (one writer)
 [ "$(jq -c '.clients[0].paths[0] | keys' "$GJ")" = "$PATHKEYS" ] || fail "gateway path keys differ from the client's"
 echo "$PATHKEYS" | jq -e 'index("wire_rx_pkts") and index("rtt_ms") and index("state")' >/dev/null || fail "path keys: $PATHKEYS"

@@ -33,15 +33,18 @@ d = bytearray(open(sys.argv[1], "rb").read())
 d[40] ^= 0x01  # a ciphertext byte
 open(sys.argv[2], "wb").write(d)
 PY
+# the multipath session's peer-id (0 with one worker; with `workers N` its worker's first slot)
+peer=$(sed -n 's/.*multipath negotiated.*: peer-id \([0-9]*\),.*/\1/p' "$TB_DIR/gw.log" | head -n1)
+[ -n "$peer" ] && [ "$peer" -lt "${GW_TEST_WORKERS:-1}" ] || fail "multipath peer-id '$peer'"
 gw_counters() { # the gateway's per-client counters line (SIGUSR2)
 	local n
-	n=$(grep -c "multipath peer-id 0: link rx" "$TB_DIR/gw.log")
+	n=$(grep -c "multipath peer-id $peer: link rx" "$TB_DIR/gw.log")
 	kill -USR2 "${BD_PID[gw]}"
 	for _ in $(seq 1 40); do
-		[ "$(grep -c "multipath peer-id 0: link rx" "$TB_DIR/gw.log")" -gt "$n" ] && break
+		[ "$(grep -c "multipath peer-id $peer: link rx" "$TB_DIR/gw.log")" -gt "$n" ] && break
 		sleep 0.05
 	done
-	grep "multipath peer-id 0: link rx" "$TB_DIR/gw.log" | tail -n1
+	grep "multipath peer-id $peer: link rx" "$TB_DIR/gw.log" | tail -n1
 }
 field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<"$1"; }
 c0=$(gw_counters)
