@@ -38,7 +38,9 @@ struct gw_io {
 	union braid_sockaddr rxaddr[RX_BATCH];
 	union {
 		struct cmsghdr align;
-		uint8_t b[BRAID_SOCK_GRO_CMSG + CMSG_SPACE(sizeof(struct in6_pktinfo))];
+		/* a dual-stack socket hands a v4-mapped datagram both IP_PKTINFO and IPV6_PKTINFO */
+		uint8_t b[BRAID_SOCK_GRO_CMSG + CMSG_SPACE(sizeof(struct in6_pktinfo)) +
+			  CMSG_SPACE(sizeof(struct in_pktinfo))];
 	} rxctl[RX_BATCH];
 	/* TUN offloads (g->tun.vnet) */
 	uint8_t *tunrd;			/* one vnet read: header + up to 64 KiB */

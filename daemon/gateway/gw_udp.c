@@ -293,13 +293,20 @@ void braid_gw_sock_cb(struct ev_loop *loop, ev_io *w, int revents)
 			const uint8_t *p;
 			size_t len;
 
-			if (braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, io->gro)) {
+			int dr = braid_sock_dgrams_begin(&d, &rx, (unsigned int)i, io->gro);
+
+			if (dr) {
 				char a[80];
 
 				g->st.link_rx_pkts++;	/* truncated: longer than any packet we take */
-				braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
-					     "Datagram over %zu bytes from %s dropped", rx.bs,
-					     braid_sockaddr_str(&io->rxaddr[i], a, sizeof(a)));
+				if (dr == -ENOBUFS)
+					braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+						     "Datagram from %s dropped: its control data was cut off",
+						     braid_sockaddr_str(&io->rxaddr[i], a, sizeof(a)));
+				else
+					braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+						     "Datagram over %zu bytes from %s dropped", rx.bs,
+						     braid_sockaddr_str(&io->rxaddr[i], a, sizeof(a)));
 				continue;
 			}
 			if (g->pktinfo)

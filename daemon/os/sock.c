@@ -204,7 +204,7 @@ int braid_sock_dgrams_begin(struct braid_sock_dgrams *d, const struct braid_rxmm
 		return -EMSGSIZE;
 	/* the GRO segment size may be what was cut off: the datagrams' bounds are unknown */
 	if (gro && (h->msg_flags & MSG_CTRUNC))
-		return -EMSGSIZE;
+		return -ENOBUFS;
 	if (gro)
 		seg = braid_sock_gro_size(h);
 	if (!seg || seg > len)

@@ -99,8 +99,8 @@ int braid_sock_recvmmsg(int fd, const struct braid_rxmm *r, unsigned int vlen);
  * The datagrams of received message i: a UDP GRO message (gro: the socket
  * has UDP_GRO) holds several of one sender, every one but the last exactly
  * braid_sock_gro_size() long. begin: 0, or -EMSGSIZE for a message the
- * kernel truncated (or, with gro, whose control data it cut: the segment
- * size may be lost), which the caller counts (next yields nothing). next: true
+ * kernel truncated, or -ENOBUFS for one whose control data it cut (with
+ * gro: the segment size may be lost), which the caller counts (next yields nothing). next: true
  * with the next datagram in *p, *len (an empty datagram once, as it came),
  * false when done.
  */
