@@ -105,6 +105,7 @@ struct mp_path {
 	int prev_al;
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
+	uint64_t acked_tx;	/* tx time of the newest data record a REPORT covered */
 	uint32_t probe_seq;
 	uint32_t probes_unanswered;	/* probes sent since the last echo / report */
 	uint64_t probe_next;

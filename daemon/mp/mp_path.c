@@ -228,6 +228,9 @@ void mp_path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 		p->bw_before_fail = p->est.bw_bps;
 	if (p->sent_n && p->sent[p->sent_head].tx_us < since)
 		since = p->sent[p->sent_head].tx_us;
+	/* what was sent shortly before may have died too (a path that
+	 * carried little data); a SKIP for an id that arrived is harmless */
+	since = since > p->est.srtt + 4 * p->est.rttvar ? since - p->est.srtt - 4 * p->est.rttvar : 0;
 	p->state = BRAID_MP_PATH_FAILED;
 	p->c.failures++;
 	p->c.last_fail_us = now;

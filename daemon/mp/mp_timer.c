@@ -20,6 +20,8 @@
 #define DEGRADED_HOLD_US 2000000
 #define SUSPECT_MIN_US 50000
 #define SILENT_MIN_US 10000
+#define OUTPACED_PKTS 8		/* data packets in a row that must have died */
+#define OUTPACED_MIN_US 5000
 
 uint64_t mp_timer_report_interval(const struct braid_mp *mp)
 {
@@ -237,6 +239,53 @@ static int suspect(const struct braid_mp *mp, const struct mp_path *p, uint64_t 
 	return now > oldest + t && mp->last_report_us > oldest + p->est.srtt + p->est.rttvar;
 }
 
+/*
+ * Outpaced: this path is silent while another path delivers newer data.
+ * The peer's REPORTs cover, on another path q, a packet sent after the
+ * oldest unacknowledged packet on this path by more than the paths' delay
+ * difference plus this path's jitter, and OUTPACED_PKTS packets sent on
+ * this path before that point are all unacknowledged: every one of them
+ * should have arrived before q's did (paths are FIFO when paced), and a
+ * REPORT names the last packet that arrived on each path. OUTPACED_PKTS in
+ * a row do not die on a lossy path that still works (Gilbert-Elliott at 7 %
+ * loses 8 in a row about once in 10^8 packets), so this catches a cut
+ * within a report interval or two of a packet of the other path, at any
+ * RTT, without waiting for probes.
+ */
+static int outpaced(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts, k, n = 0;
+	uint64_t oldest, lim = 0, d;
+	int i;
+
+	/* not in startup: its pacing overshoots and the path's own queue,
+	 * not a cut, can delay its packets behind the other paths' */
+	if (!p->est.have_rtt || !p->est.fail_armed || p->est.phase != MP_PROBE_BW ||
+	    p->sent_n < OUTPACED_PKTS)
+		return 0;
+	oldest = mp_sent_at(p, cap, 0)->tx_us;
+	if (now < oldest + OUTPACED_MIN_US || now < oldest + p->est.srtt + 4 * p->est.rttvar)
+		return 0;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *q = &mp->path[i];
+
+		if (q == p || !mp_usable(q) || !q->est.have_rtt || q->acked_tx <= oldest)
+			continue;
+		d = p->est.srtt > q->est.srtt ? (p->est.srtt - q->est.srtt) / 2 : 0;
+		d += 4 * p->est.rttvar + PACE_SLACK_US;
+		if (q->acked_tx > oldest + d && q->acked_tx - d > lim)
+			lim = q->acked_tx - d;
+	}
+	if (!lim)
+		return 0;
+	for (k = 0; k < p->sent_n && n < OUTPACED_PKTS; k++) {
+		if (mp_sent_at(p, cap, k)->tx_us > lim)
+			break;
+		n++;
+	}
+	return n >= OUTPACED_PKTS;
+}
+
 void mp_timer_run(struct braid_mp *mp, uint64_t now)
 {
 	int i;
@@ -268,7 +317,7 @@ void mp_timer_run(struct braid_mp *mp, uint64_t now)
 			mp_path_fail(mp, p, now);
 			continue;
 		}
-		if (p->sent_n && suspect(mp, p, now)) {
+		if (p->sent_n && (outpaced(mp, p, now) || suspect(mp, p, now))) {
 			p->c.suspects++;
 			mp_path_fail(mp, p, now);
 			continue;

@@ -143,6 +143,13 @@ static void one_run(const struct cell *c, uint64_t seed, double thr, struct fo_r
 	sim_run(s, s->now + 3 * SEC + seed * 13700);
 	braid_mp_path_stats(s->side[0].mp, live, &st);
 	f0 = st.failures;
+	if (verbose) {
+		struct braid_mp_path_stats s0;
+
+		braid_mp_path_stats(s->side[0].mp, c->cut, &s0);
+		printf("  before the cut: startup %d qd %.1f srtt %.1f var %.1f failures %u/%u (suspects %u/%u)\n", s0.in_startup, s0.qdelay_us / 1e3, s0.srtt_us / 1e3, s0.rttvar_us / 1e3, s0.failures, st.failures,
+		       s0.suspects, st.suspects);
+	}
 	rto0 = s->tcp->rtos;
 	retx0 = s->tcp->retrans;
 	cut = s->now;
@@ -170,6 +177,13 @@ static void one_run(const struct cell *c, uint64_t seed, double thr, struct fo_r
 			       (unsigned long long)st.queue_pkts, st.rate_bps / 1e6, st.bw_bps / 1e6,
 			       st.qdelay_us / 1e3, braid_mp_state_name(sim_state(s, 0, c->cut)),
 			       st.srtt_us / 1e3);
+			printf("      live %s tx %llu resent %llu linkpk %llu dbuf %llu dloss %llu dmtu %llu | B live %s\n",
+			       braid_mp_state_name(st.state), (unsigned long long)st.tx_pkts,
+			       (unsigned long long)st.resent_pkts, (unsigned long long)s->link[0][live].pkts,
+			       (unsigned long long)s->link[0][live].drop_buf,
+			       (unsigned long long)s->link[0][live].drop_loss,
+			       (unsigned long long)s->link[0][live].drop_mtu,
+			       braid_mp_state_name(sim_state(s, 1, live)));
 		}
 	}
 	out->back_ms = back_from_bins(bins, NBINS, thr);
@@ -203,6 +217,12 @@ static void run_cell(const struct cell *c)
 
 	printf("%s: surviving path TCP capacity %.2f Mbit/s, threshold %.2f\n", c->name, cap, thr);
 	for (i = 0; i < NRUNS; i++) {
+		if (getenv("MP_RUN") && atoi(getenv("MP_RUN")) != i) {
+			r[i].back_ms = 0;
+			r[i].rtos = r[i].false_fail = 0;
+			b[i] = 0;
+			continue;
+		}
 		one_run(c, (uint64_t)i + 1, thr, &r[i]);
 		printf("  run %d: failed after %.1f ms, back %.0f ms, inner RTOs %llu, inner "
 		       "retransmits in 300 ms %llu, failures of the live path %llu\n", i,
