@@ -109,6 +109,7 @@ struct mp_path {
 	uint32_t probe_seq;
 	uint32_t probes_unanswered;	/* probes sent since the last echo / report */
 	uint64_t probe_next;
+	uint64_t last_probe_tx;	/* when the last probe was sent */
 	uint64_t last_data_tx;
 	uint64_t last_echo_tx;	/* tx time of the newest echoed probe */
 	struct mp_pmtu pmtu;

@@ -29,6 +29,7 @@ void mp_probe_send(struct braid_mp *mp, int i, uint64_t now)
 	mp_ctl_send(mp, i, &m, 0);
 	p->c.probes_sent++;
 	p->probes_unanswered++;
+	p->last_probe_tx = now;
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
 }

@@ -15,6 +15,7 @@
  *
  * Usage: test_mp_failover <cell>    10-10-blackhole 10-10-down 50-20-blackhole 50-20-down
  *        test_mp_failover table     every cell, per-run numbers (docs/multipath.md §8)
+ *        test_mp_failover lossy     no cut, lossy paths: no path may fail (MP_SEEDS, default 2)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,82 @@ static void run_cell(const struct cell *c)
 	CHECK_EQ(falsef, 0);
 }
 
+/*
+ * False failures: no cut, one TCP flow for 10 s over two lossy paths
+ * (Gilbert-Elliott as in the seed grid: p 1 %, r 75 %, 1-h 50 %, 1-k 0.5 or
+ * 3 %, about 2 and 7 % round trip; and 10 % uniform), RTT 20 ms : 20 / 60 /
+ * 100 ms, seeds 1-5; every path failure at either side is a false one.
+ * "lossy" asserts none; "lossy-count" prints the counts of the whole set.
+ */
+static uint32_t lossy_suspects;	/* of those, by the early checks */
+
+static uint32_t lossy_run(uint32_t owd1_ms, uint32_t good_loss, uint32_t uni_pm, uint64_t seed)
+{
+	struct sim_link_cfg f[2], r[2];
+	struct sim_tcp_cfg tc;
+	struct sim *s = calloc(1, sizeof(*s));
+	uint32_t n = 0;
+	int i, k;
+
+	if (!s)
+		abort();
+	for (i = 0; i < 2; i++) {
+		f[i] = link_of(10, i ? owd1_ms * 1000 : 10000, seed * 16 + (uint64_t)i + 1);
+		r[i] = link_of(10, i ? owd1_ms * 1000 : 10000, seed * 16 + (uint64_t)i + 9);
+		for (k = 0; k < 2; k++) {
+			struct sim_link_cfg *c = k ? &r[i] : &f[i];
+
+			if (good_loss) {
+				c->ge_p = 10000;
+				c->ge_r = 750000;
+				c->ge_bad_loss = 500000;
+				c->ge_good_loss = good_loss;
+			}
+			c->loss_pm = uni_pm;
+		}
+	}
+	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
+	sim_run(s, s->now + 300 * MS);
+	memset(&tc, 0, sizeof(tc));
+	tc.rwnd = 4096;
+	CHECK_EQ(sim_tcp_start(s, &tc, -1), 0);
+	sim_run(s, s->now + 10 * SEC);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 2; i++) {
+			struct braid_mp_path_stats st;
+
+			braid_mp_path_stats(s->side[k].mp, i, &st);
+			n += st.failures;
+			lossy_suspects += st.suspects;
+		}
+	stop(s);
+	return n;
+}
+
+static void lossy(int nseeds)
+{
+	static const uint32_t owd1[3] = { 10, 30, 50 };
+	static const struct { uint32_t ge, uni; const char *name; } loss[3] = {
+		{ 5000, 0, "GE 2%" }, { 30000, 0, "GE 7%" }, { 0, 100, "uniform 10%" } };
+	uint32_t total = 0;
+	int l, o;
+	uint64_t seed;
+
+	for (l = 0; l < 3; l++)
+		for (o = 0; o < 3; o++) {
+			uint32_t n = 0;
+
+			for (seed = 1; seed <= (uint64_t)nseeds; seed++)
+				n += lossy_run(owd1[o], loss[l].ge, loss[l].uni, seed);
+			printf("lossy 10+10 RTT 20:%u ms, %s: %u path failures in %d runs of 10 s\n",
+			       2 * owd1[o], loss[l].name, n, nseeds);
+			total += n;
+		}
+	printf("lossy: %u false path failures in total, %u of them by the early checks\n", total,
+	       lossy_suspects);
+	CHECK_EQ(total, 0);
+}
+
 static const struct cell cells[] = {
 	{ "10-10-blackhole", { 10, 10 }, { 10000, 10000 }, 0, 0 },
 	{ "10-10-down", { 10, 10 }, { 10000, 10000 }, 1, 0 },
@@ -259,6 +336,10 @@ int main(int argc, char **argv)
 	int ran = 0;
 
 	verbose = getenv("MP_TRACE") ? atoi(getenv("MP_TRACE")) : 0;
+	if (argc > 1 && !strcmp(argv[1], "lossy")) {
+		lossy(getenv("MP_SEEDS") ? atoi(getenv("MP_SEEDS")) : 2);
+		CHECK_DONE();
+	}
 	for (i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
 		if (argc > 1 && strcmp(argv[1], "table") && strcmp(argv[1], cells[i].name))
 			continue;
