@@ -22,10 +22,11 @@ reaches into the final 200 ms of the run (not back). report.py recomputes it fro
 Failover definition of issue 17 (the failover90_* members, beside the above): 20 ms bins aligned on the cut; the
 threshold is 90 % of the surviving path's TCP capacity, i.e. of its emulated rate times 1448/1500 (the payload of a
 full-size TCP segment over the IP bytes the emulator counts: what one plain TCP flow gets on that path alone; the
-emulated rate itself is out of reach for any tunnel, whose headers come on top). The same rule with a 100 ms window
-(5 bins): a low bin belongs to the dip if it is in the first 100 ms or in a 100 ms window whose mean is below the
-threshold; back = the end of the last such bin, null if it lies in the final 100 ms. The 20 ms bins from 200 ms
-before the cut are stored (bins_20ms_mbps, bins20_start_ms) so the definition can be applied again.
+emulated rate itself is out of reach for any tunnel, whose headers come on top). back = the first bin boundary
+from which every 100 ms window (5 bins) of the following 500 ms has a mean at or above the threshold (null: never);
+a later dip is the inner TCP's own congestion control (one loss, one round trip without in-order data), which it
+has before the cut as well. The 20 ms bins from 200 ms before the cut are stored (bins_20ms_mbps, bins20_start_ms)
+so the definition can be applied again.
 """
 import argparse
 import json
@@ -157,7 +158,17 @@ def back_from_bins(after, thr, bin_ms=50, window=4):
 
 
 TCP_PAYLOAD_FRAC = 1448 / 1500  # a full-size TCP segment's payload over its IP bytes
-FO90_FRAC, FO90_BIN_S, FO90_WINDOW = 0.9, 0.02, 5
+FO90_FRAC, FO90_BIN_S, FO90_WINDOW, FO90_HOLD = 0.9, 0.02, 5, 25
+
+
+def back90_from_bins(after, thr, bin_ms=20, window=5, hold=25):
+    """(back_ms, zero_ms): back = first t (in bins) such that every window of the bins [t, t + hold) has a mean
+    >= thr; None if there is none. zero_ms = the empty bins before back (all of them if not back)."""
+    n = len(after)
+    for t in range(0, n - hold + 1):
+        if all(sum(after[j:j + window]) / window >= thr for j in range(t, t + hold - window + 1)):
+            return t * bin_ms, sum(1 for k in range(t) if after[k] == 0.0) * bin_ms
+    return None, sum(1 for x in after if x == 0.0) * bin_ms
 
 
 def failover90_metrics(log, cut, capacity, post):
@@ -166,10 +177,9 @@ def failover90_metrics(log, cut, capacity, post):
     nb = int(round(post / FO90_BIN_S))
     after = rebin(log, cut, FO90_BIN_S, nb)
     before = rebin(log, cut - 0.2, FO90_BIN_S, 10)
-    back, first_low, zero = back_from_bins(after, thr, round(FO90_BIN_S * 1000), FO90_WINDOW)
+    back, zero = back90_from_bins(after, thr, round(FO90_BIN_S * 1000), FO90_WINDOW, FO90_HOLD)
     return {
-        'failover90_threshold_mbps': round(thr, 3), 'failover90_back_ms': back,
-        'failover90_zero_bins_ms': zero, 'failover90_first_low_ms': first_low,
+        'failover90_threshold_mbps': round(thr, 3), 'failover90_back_ms': back, 'failover90_zero_bins_ms': zero,
         'bins_20ms_mbps': [round(x, 2) for x in before + after], 'bins20_start_ms': -200,
     }
 

@@ -78,8 +78,15 @@ class Failover(unittest.TestCase):
         log = log_with_gap(0)
         log['bins'][240] = 6000
         self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 0)
+        # a 40 ms stall 200 ms after a 100 ms one: back after the second (500 ms must follow without a dip)
+        log = {'t0': 1000.0, 'bins': [FULL] * 200 + [0] * 10 + [FULL] * 20 + [0] * 4 + [FULL] * 300}
+        self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 340)
+        # a dip 1 s after the recovery is the flow's own, not the failover's
+        log = {'t0': 1000.0, 'bins': [FULL] * 200 + [0] * 10 + [FULL] * 100 + [0] * 4 + [FULL] * 200}
+        self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 100)
         m = flowtool.failover90_metrics(log_with_gap(30), 1002.0, 10, 2)
         self.assertEqual((m['bins20_start_ms'], len(m['bins_20ms_mbps'])), (-200, 10 + 100))
+        self.assertEqual(flowtool.back90_from_bins([0.0] * 10, 5, hold=5), (None, 200))
 
     def test_bins(self):
         m = self.back(log_with_gap(30), post=2)
