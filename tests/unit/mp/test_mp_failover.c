@@ -16,7 +16,8 @@
  *
  * Usage: test_mp_failover <cell>    10-10-blackhole 10-10-down 50-20-blackhole 50-20-down
  *        test_mp_failover table     every cell, per-run numbers (docs/multipath.md §8)
- *        test_mp_failover lossy     no cut, lossy paths: no path may fail (MP_SEEDS, default 2)
+ *        test_mp_failover lossy     no cut, lossy paths: false failures (MP_SEEDS, default 2)
+ *        test_mp_failover redundant mp-scheduler redundant: zero loss across a cut
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +329,52 @@ static void lossy(int nseeds)
 		CHECKM(total <= 12, "%u false failures > 12", total);
 }
 
+/*
+ * mp-scheduler redundant across a cut: 10+10 Mbit/s, RTT 20 ms, 5 Mbit/s
+ * offered (each path carries every packet), path 0 blackholed, then link
+ * down at B: not one offered packet may be lost, none delivered twice, and
+ * the receiver never waits (no gap given up, no hold beyond the deadline).
+ */
+static void redundant_cut(int down)
+{
+	struct sim_link_cfg f[2], r[2];
+	struct braid_mp_stats b0, b1;
+	struct sim *s = calloc(1, sizeof(*s));
+	uint64_t from, cut;
+	int i;
+
+	if (!s)
+		abort();
+	for (i = 0; i < 2; i++) {
+		f[i] = link_of(10, 10000, (uint64_t)i + 1);
+		r[i] = link_of(10, 10000, (uint64_t)i + 9);
+	}
+	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
+	CHECK_EQ(braid_mp_set_sched(s->side[0].mp, BRAID_MP_SCHED_REDUNDANT, NULL, 0), 0);
+	CHECK_EQ(braid_mp_set_sched(s->side[1].mp, BRAID_MP_SCHED_REDUNDANT, NULL, 0), 0);
+	sim_run(s, s->now + 300 * MS);
+	sim_set_load(s, 5 * MBIT, 1400, s->now + 4 * SEC);
+	sim_run(s, s->now + 1 * SEC);
+	from = s->side[0].next_pid;
+	braid_mp_stats(s->side[1].mp, &b0);
+	cut = s->now;
+	s->link[0][0].down = s->link[1][0].down = 1;
+	if (down)
+		CHECK_EQ(braid_mp_path_link_event(s->side[1].mp, s->now, 0, 0), 0);
+	sim_run(s, cut + 4 * SEC);
+	braid_mp_stats(s->side[1].mp, &b1);
+	printf("redundant cut (%s): offered %llu packets after the cut began, lost %llu, "
+	       "delivered twice %llu, gaps given up %llu, path 0 %s\n", down ? "link down" : "blackhole",
+	       (unsigned long long)(s->side[0].next_pid - from),
+	       (unsigned long long)sim_lost_from(s, from), (unsigned long long)s->dup_deliveries,
+	       (unsigned long long)(b1.rx_gaps_deadline - b0.rx_gaps_deadline),
+	       braid_mp_state_name(sim_state(s, 0, 0)));
+	CHECK_EQ(sim_lost_from(s, from), 0);
+	CHECK_EQ(s->dup_deliveries, 0);
+	CHECK_EQ(sim_state(s, 0, 0), BRAID_MP_PATH_FAILED);
+	stop(s);
+}
+
 static const struct cell cells[] = {
 	{ "10-10-blackhole", { 10, 10 }, { 10000, 10000 }, 0, 0 },
 	{ "10-10-down", { 10, 10 }, { 10000, 10000 }, 1, 0 },
@@ -341,6 +388,11 @@ int main(int argc, char **argv)
 	int ran = 0;
 
 	verbose = getenv("MP_TRACE") ? atoi(getenv("MP_TRACE")) : 0;
+	if (argc > 1 && !strcmp(argv[1], "redundant")) {
+		redundant_cut(0);
+		redundant_cut(1);
+		CHECK_DONE();
+	}
 	if (argc > 1 && !strcmp(argv[1], "lossy")) {
 		lossy(getenv("MP_SEEDS") ? atoi(getenv("MP_SEEDS")) : 2);
 		CHECK_DONE();
