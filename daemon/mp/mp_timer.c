@@ -301,6 +301,11 @@ static int outpaced(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 	oldest = mp_sent_at(p, cap, 0)->tx_us;
 	if (p->last_echo_tx > oldest)
 		return 0;	/* a probe sent after it came back: the path works */
+	/* and a probe is overdue too: a path whose own queue grew faster than
+	 * its rttvar (the backup scheduler's only busy path, daemon.mp_sched)
+	 * delays its data, not its probes' answers beyond srtt + 4 rttvar */
+	if (!p->oldest_probe || now < p->oldest_probe + p->est.srtt + 4 * p->est.rttvar)
+		return 0;
 	if (now < oldest + OUTPACED_MIN_US || now < oldest + p->est.srtt + 4 * p->est.rttvar)
 		return 0;
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
