@@ -114,6 +114,7 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 	if (r)
 		goto err_paths;
 	mp->ctl_out_mtu = -1;
+	mp->ctl_out_path = -1;
 	*out = mp;
 	return 0;
 

@@ -21,6 +21,7 @@
 #define MP_MPIP_S 10
 #define MP_MPIP_T_US 100000ULL
 #define MP_MPIP_WMAX 1000
+#define MP_CTL_PIDS 16		/* control packet-ids remembered per path (power of 2) */
 
 /* timing constants used by more than one engine file */
 #define PACE_SLACK_US 1000
@@ -104,9 +105,11 @@ struct mp_path {
 	int prev_al;
 	uint32_t last_probe_hi;
 	uint64_t oldest_probe;	/* tx time of the oldest unanswered probe, 0 none */
+	uint64_t acked_tx;	/* tx time of the newest data record a REPORT covered */
 	uint32_t probe_seq;
 	uint32_t probes_unanswered;	/* probes sent since the last echo / report */
 	uint64_t probe_next;
+	uint64_t last_probe_tx;	/* when the last probe was sent */
 	uint64_t last_data_tx;
 	uint64_t last_echo_tx;	/* tx time of the newest echoed probe */
 	struct mp_pmtu pmtu;
@@ -126,6 +129,10 @@ struct mp_path {
 	uint32_t status_left;	/* PATH_STATUS repeats left (with probes) */
 	uint64_t redundant_skipped;
 	uint64_t status_sent, status_rx;
+	/* the last control packet-ids sent on the path and when: the peer is
+	 * told to SKIP those that died with it (docs/multipath.md §2) */
+	uint64_t ctl_pid[MP_CTL_PIDS], ctl_tx[MP_CTL_PIDS];
+	uint32_t ctl_pid_n;	/* total recorded; index = n % MP_CTL_PIDS */
 	struct mp_est est;
 	struct mp_rxp rx;
 	struct braid_mp_path_stats c;	/* counters */
@@ -148,6 +155,8 @@ struct braid_mp {
 	uint32_t ctl_head, ctl_n;
 	uint8_t ctl_out[BRAID_MP_CTL_MAX];
 	int ctl_out_mtu;	/* ctl_out is an MTU probe: its path, else -1 */
+	int ctl_out_path;	/* the path of ctl_out, else -1 */
+	uint64_t ctl_out_us;	/* when ctl_out was handed out */
 	struct mp_reorder ro;
 	uint64_t report_next;
 	uint64_t mpip_next;

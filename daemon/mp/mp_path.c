@@ -189,18 +189,53 @@ static void warm_start_others(struct braid_mp *mp, const struct mp_path *dead)
 	}
 }
 
+/* The control packet-ids sent on a failed path since its oldest
+ * unacknowledged packet or probe died with it, and the peer's reorder buffer
+ * would hold every later packet behind them until its deadline (the cap
+ * while the path is silent): tell it to skip them, on a live path. A SKIP
+ * for an id that did arrive is dropped as a duplicate. */
+static void skip_dead_ctl(struct braid_mp *mp, struct mp_path *p, uint64_t since)
+{
+	uint32_t n = p->ctl_pid_n < MP_CTL_PIDS ? p->ctl_pid_n : MP_CTL_PIDS, i;
+	int cp = mp_best_ctl_path(mp);
+
+	if (cp < 0)
+		return;
+	for (i = 0; i < n; i++) {
+		uint32_t k = (p->ctl_pid_n - 1 - i) % MP_CTL_PIDS;
+		struct braid_mp_msg m;
+
+		if (p->ctl_tx[k] < since)
+			continue;
+		memset(&m, 0, sizeof(m));
+		m.type = BRAID_MP_MSG_SKIP;
+		m.path_id = (uint32_t)(p - mp->path);
+		m.u.skip_pid = p->ctl_pid[k];
+		mp_ctl_send(mp, cp, &m, 0);
+		p->c.ctl_skipped++;
+	}
+	p->ctl_pid_n = 0;
+}
+
 /* Stop using a path: everything queued for it or unacknowledged on it goes
  * to live paths (the receiver drops the copies that did arrive). */
 void mp_path_fail(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 {
 	uint32_t cap = mp->cfg.retain_pkts;
+	uint64_t since = p->oldest_probe ? p->oldest_probe : now;
 
 	if (p->est.phase != MP_STARTUP || p->est.rounds)
 		p->bw_before_fail = p->est.bw_bps;
+	if (p->sent_n && p->sent[p->sent_head].tx_us < since)
+		since = p->sent[p->sent_head].tx_us;
+	/* what was sent shortly before may have died too (a path that
+	 * carried little data); a SKIP for an id that arrived is harmless */
+	since = since > p->est.srtt + 4 * p->est.rttvar ? since - p->est.srtt - 4 * p->est.rttvar : 0;
 	p->state = BRAID_MP_PATH_FAILED;
 	p->c.failures++;
 	p->c.last_fail_us = now;
 	p->oldest_probe = 0;
+	skip_dead_ctl(mp, p, since);
 	mp_pmtu_stop(&p->pmtu);
 	while (p->sent_n) {
 		struct mp_sent *r = mp_sent_at(p, cap, 0);

@@ -29,6 +29,7 @@ void mp_probe_send(struct braid_mp *mp, int i, uint64_t now)
 	mp_ctl_send(mp, i, &m, 0);
 	p->c.probes_sent++;
 	p->probes_unanswered++;
+	p->last_probe_tx = now;
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
 }
@@ -162,6 +163,27 @@ void braid_mp_ctl_sent(struct braid_mp *mp, uint64_t pid)
 	int path = mp->ctl_out_mtu, cp;
 
 	mp->ctl_out_mtu = -1;
+	if (mp->ctl_out_path >= 0 && mp->ctl_out_path < BRAID_MP_MAX_PATHS) {
+		struct mp_path *q = &mp->path[mp->ctl_out_path];
+		uint32_t k = q->ctl_pid_n++ % MP_CTL_PIDS;
+
+		q->ctl_pid[k] = pid;
+		q->ctl_tx[k] = mp->ctl_out_us;
+		/* A challenge (or status) on a failed path is probably lost:
+		 * its id must not stall the peer's reorder buffer until the
+		 * deadline every time one is sent. */
+		cp = mp_best_ctl_path(mp);
+		if (!mp_usable(q) && cp >= 0 && cp != mp->ctl_out_path) {
+			memset(&m, 0, sizeof(m));
+			m.type = BRAID_MP_MSG_SKIP;
+			m.path_id = (uint32_t)mp->ctl_out_path;
+			m.u.skip_pid = pid;
+			mp->ctl_out_path = -1;
+			mp_ctl_send(mp, cp, &m, 0);
+			q->c.ctl_skipped++;
+		}
+	}
+	mp->ctl_out_path = -1;
 	if (path < 0)
 		return;
 	cp = mp_best_ctl_path(mp);

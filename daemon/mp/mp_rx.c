@@ -231,6 +231,8 @@ static void on_report_entry(struct braid_mp *mp, uint64_t now, const struct brai
 		 * maybe the path's MTU went down. A probe of mtu bytes tells. */
 		if (big_lost >= 2 && !big_ok)
 			mp_pmtu_suspect(&p->pmtu, now);
+		if (n && newest > p->acked_tx)
+			p->acked_tx = newest;
 		if (newest >= p->est.round_start) {
 			new_round = 1;
 			p->est.round_start = now;

@@ -19,7 +19,11 @@
 
 #define DEGRADED_HOLD_US 2000000
 #define SUSPECT_MIN_US 50000
+#define SUSPECT_PROBES 3	/* unanswered probes in a row (2 died together on a lossy path) */
+#define PROBE_RETRY_MIN_US 50000
 #define SILENT_MIN_US 10000
+#define OUTPACED_PKTS 8		/* data packets in a row that must have died */
+#define OUTPACED_MIN_US 5000
 
 uint64_t mp_timer_report_interval(const struct braid_mp *mp)
 {
@@ -215,6 +219,39 @@ uint64_t mp_timer_reorder_deadline(struct braid_mp *mp, uint64_t now)
 }
 
 /*
+ * The last packets sent on a path were lost and nothing followed them but
+ * probes, which came back: no REPORT will ever cover them (a report names
+ * the last packet that arrived), and they used to fail a working path after
+ * the failure timeout. They are lost, not the path. Packets above the MTU
+ * floor are left to the black-hole check (mp_probe.c).
+ */
+static void tail_lost(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts;
+
+	while (p->sent_n) {
+		struct mp_sent *r = mp_sent_at(p, cap, 0);
+
+		if (r->tx_us >= p->last_echo_tx ||
+		    now <= r->tx_us + p->est.srtt + 4 * p->est.rttvar + mp->cfg.report_max_us ||
+		    (p->pmtu.state != MP_PMTU_OFF && r->len > p->pmtu.low))
+			return;
+		p->sent_head = (p->sent_head + 1) & (cap - 1);
+		p->sent_n--;
+		p->c.lost_pkts++;
+		mp_slot_put(mp, r->slot, BRAID_MP_REL_DONE);
+	}
+}
+
+/* an unanswered probe is overdue after this long */
+static uint64_t probe_retry_after(const struct mp_path *p)
+{
+	uint64_t t = p->est.srtt + 4 * p->est.rttvar;
+
+	return t > PROBE_RETRY_MIN_US ? t : PROBE_RETRY_MIN_US;
+}
+
+/*
  * Early failure: the oldest packet on this path and two probes sent on it
  * since have gone unanswered for srtt + 4 rttvar + a report interval (at
  * least 50 ms for the packet) while the peer keeps reporting on other
@@ -227,7 +264,7 @@ static int suspect(const struct braid_mp *mp, const struct mp_path *p, uint64_t 
 	uint64_t oldest = p->sent[p->sent_head].tx_us, t;
 
 	if (!p->est.have_rtt || !mp->last_report_us || !p->est.fail_armed ||
-	    p->probes_unanswered < 2 || !p->oldest_probe)
+	    p->probes_unanswered < SUSPECT_PROBES || !p->oldest_probe)
 		return 0;
 	t = p->est.srtt + 4 * p->est.rttvar + mp_timer_report_interval(mp);
 	if (now <= p->oldest_probe + t)
@@ -235,6 +272,60 @@ static int suspect(const struct braid_mp *mp, const struct mp_path *p, uint64_t 
 	if (t < SUSPECT_MIN_US)
 		t = SUSPECT_MIN_US;
 	return now > oldest + t && mp->last_report_us > oldest + p->est.srtt + p->est.rttvar;
+}
+
+/*
+ * Outpaced: this path is silent while another path delivers newer data.
+ * The peer's REPORTs cover, on another path q, a packet sent after the
+ * oldest unacknowledged packet on this path by more than the paths' delay
+ * difference plus this path's jitter, and OUTPACED_PKTS packets sent on
+ * this path before that point are all unacknowledged: every one of them
+ * should have arrived before q's did (paths are FIFO when paced), and a
+ * REPORT names the last packet that arrived on each path. OUTPACED_PKTS in
+ * a row do not die on a lossy path that still works (Gilbert-Elliott at 7 %
+ * loses 8 in a row about once in 10^8 packets), so this catches a cut
+ * within a report interval or two of a packet of the other path, at any
+ * RTT, without waiting for probes.
+ */
+static int outpaced(struct braid_mp *mp, struct mp_path *p, uint64_t now)
+{
+	uint32_t cap = mp->cfg.retain_pkts, k, n = 0;
+	uint64_t oldest, lim = 0, d;
+	int i;
+
+	/* not in startup: its pacing overshoots and the path's own queue,
+	 * not a cut, can delay its packets behind the other paths' */
+	if (!p->est.have_rtt || !p->est.fail_armed || p->est.phase != MP_PROBE_BW ||
+	    p->sent_n < OUTPACED_PKTS)
+		return 0;
+	oldest = mp_sent_at(p, cap, 0)->tx_us;
+	if (p->last_echo_tx > oldest)
+		return 0;	/* a probe sent after it came back: the path works */
+	/* and a probe is overdue too: a path whose own queue grew faster than
+	 * its rttvar (the backup scheduler's only busy path, daemon.mp_sched)
+	 * delays its data, not its probes' answers beyond srtt + 4 rttvar */
+	if (!p->oldest_probe || now < p->oldest_probe + p->est.srtt + 4 * p->est.rttvar)
+		return 0;
+	if (now < oldest + OUTPACED_MIN_US || now < oldest + p->est.srtt + 4 * p->est.rttvar)
+		return 0;
+	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
+		const struct mp_path *q = &mp->path[i];
+
+		if (q == p || !mp_usable(q) || !q->est.have_rtt || q->acked_tx <= oldest)
+			continue;
+		d = p->est.srtt > q->est.srtt ? (p->est.srtt - q->est.srtt) / 2 : 0;
+		d += 4 * p->est.rttvar + PACE_SLACK_US;
+		if (q->acked_tx > oldest + d && q->acked_tx - d > lim)
+			lim = q->acked_tx - d;
+	}
+	if (!lim)
+		return 0;
+	for (k = 0; k < p->sent_n && n < OUTPACED_PKTS; k++) {
+		if (mp_sent_at(p, cap, k)->tx_us > lim)
+			break;
+		n++;
+	}
+	return n >= OUTPACED_PKTS;
 }
 
 void mp_timer_run(struct braid_mp *mp, uint64_t now)
@@ -263,12 +354,21 @@ void mp_timer_run(struct braid_mp *mp, uint64_t now)
 		if (!mp_usable(p))
 			continue;
 		old = oldest_unacked(mp, p);
+		/* One lost probe on an idle path (probes every second) does not
+		 * fail it: an overdue probe is followed by another one at once,
+		 * and the path fails when SUSPECT_PROBES in a row go unanswered
+		 * for the failure timeout (or its data does). */
+		if (p->oldest_probe && p->probes_unanswered < SUSPECT_PROBES &&
+		    now - p->oldest_probe > probe_retry_after(p) && p->probe_next > now + PACE_SLACK_US &&
+		    now - p->last_probe_tx > probe_retry_after(p))
+			p->probe_next = now;
 		if (old != UINT64_MAX && now >= old && now - old > mp_fail_timeout(mp, p) &&
+		    (p->sent_n || p->probes_unanswered > SUSPECT_PROBES) &&
 		    !mp_probe_pmtu_holds(mp, p, now)) {
 			mp_path_fail(mp, p, now);
 			continue;
 		}
-		if (p->sent_n && suspect(mp, p, now)) {
+		if (p->sent_n && (outpaced(mp, p, now) || suspect(mp, p, now))) {
 			p->c.suspects++;
 			mp_path_fail(mp, p, now);
 			continue;
@@ -282,6 +382,7 @@ void mp_timer_run(struct braid_mp *mp, uint64_t now)
 			p->probe_next = now + mp_probe_interval(mp, p, now);
 		}
 		mp_probe_pmtu_timers(mp, i, now);
+		tail_lost(mp, p, now);
 		mp_est_tick(&p->est, now);
 		/* Lossy in steady state: degrade. A degraded path gets no data,
 		 * so it is given another chance after DEGRADED_HOLD_US. */

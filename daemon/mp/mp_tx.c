@@ -96,6 +96,8 @@ static int pop_ctl(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 	mp->ctl_head = (mp->ctl_head + 1) % MP_CTLQ;
 	mp->ctl_n--;
 	mp->ctl_out_mtu = -1;
+	mp->ctl_out_path = c->path;
+	mp->ctl_out_us = now;
 	if (c->buf[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_MTU_PROBE) {
 		/* queued as its header only: the zero padding is added here */
 		memcpy(mp->ctl_out, c->buf, BRAID_MP_MTU_HDR_LEN);

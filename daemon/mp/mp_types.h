@@ -155,6 +155,7 @@ struct braid_mp_path_stats {
 	int peer_backup;	/* the peer marks this path backup (PATH_STATUS) */
 	uint64_t status_sent, status_rx;	/* PATH_STATUS messages */
 	uint64_t redundant_skipped;	/* redundant: copies not queued here (over budget) */
+	uint64_t ctl_skipped;	/* control packet-ids lost with the path, SKIPped at its failure */
 };
 
 struct braid_mp_stats {

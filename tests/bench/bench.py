@@ -3,10 +3,10 @@
 """Benchmark orchestrator: runs grids of cells (scenario x system x workload x repetition) through run-cell.sh
 and appends one JSON line per run to a result file.
 
-  sudo tests/bench/bench.py --grid quick|acceptance|seed|schedulers|failover|pingload [--systems a,b]
+  sudo tests/bench/bench.py --grid quick|acceptance|seed|schedulers|failover|failover_loss|pingload [--systems a,b]
        [--workloads http,iperf1]
        [--reps N] [--out FILE.jsonl] [--resume] [--retry-failed] [--max-minutes M] [--gate BUSY:TIMEOUT]
-       [--shapers pathemu,tbf] [--list]
+       [--shapers pathemu,tbf] [--tag T] [--loaded] [--list]
 
 Every shaped cell runs on each shaper of --shapers (default both): `pathemu` (the project's emulator does rate,
 queue, delay and loss) and `tbf` (the kernel's tbf does rate and queue, pathemu -D only delay and loss; `htb` is
@@ -132,6 +132,17 @@ def grid_failover():
     }
 
 
+def grid_failover_loss():
+    """Issue 17: false path failures on lossy cells (no cut): braid alone, one iperf3 flow; the result lines carry
+    the path-failure counters of both sides (braid_failures). Run before and after a change of the failure rule."""
+    return {
+        'cells': [cell('sym20-ge2', 'sym', 10, 10, 20, 20, ge('0.5')), cell('sym20-ge7', 'sym', 10, 10, 20, 20, ge('3')),
+                  cell('ratio1:3-ge7', 'ratio', 10, 10, 20, 60, ge('3'))],
+        'systems': ['braid'],
+        'reps': 3, 'workloads': ['iperf1'], 'size': 1, 'secs': 10, 'timeout': 60,
+    }
+
+
 def grid_pingload():
     """Issue 3: ping every 20 ms through the tunnel, idle 3 s, then 5 s during one download (pingload.sh)."""
     return {
@@ -154,7 +165,8 @@ def grid_mptcp():
 
 
 GRIDS = {'quick': grid_quick, 'acceptance': grid_acceptance, 'seed': grid_seed, 'schedulers': grid_schedulers,
-         'failover': grid_failover, 'pingload': grid_pingload, 'mptcp': grid_mptcp}
+         'failover': grid_failover, 'failover_loss': grid_failover_loss, 'pingload': grid_pingload,
+         'mptcp': grid_mptcp}
 WORKLOADS = ('http', 'iperf1', 'iperf4', 'failover', 'pingload')
 
 
@@ -204,10 +216,11 @@ def environment(grid_name):
 SHAPERS = ('pathemu', 'tbf', 'htb')
 
 
-def run_key(scenario, system, workload, run, size_bytes, secs, shaper='pathemu'):
-    """Identity of a run for --resume: a different transfer size, duration or shaper is a different run (lines
-    written before the shaper was recorded were pathemu runs)."""
-    return (scenario, system, workload, run, size_bytes if workload == 'http' else secs, shaper or 'pathemu')
+def run_key(scenario, system, workload, run, size_bytes, secs, shaper='pathemu', tag=None):
+    """Identity of a run for --resume: a different transfer size, duration, shaper or --tag is a different run
+    (lines written before the shaper was recorded were pathemu runs)."""
+    return (scenario, system, workload, run, size_bytes if workload == 'http' else secs, shaper or 'pathemu',
+            tag or None)
 
 
 def load_done(path, retry_failed):
@@ -234,7 +247,7 @@ def load_done(path, retry_failed):
             if shaper == 'none':  # unshaped cells run once, whatever --shapers says
                 shaper = 'pathemu'
             done.add(run_key(rec.get('scenario'), rec.get('system'), rec.get('workload'), rec.get('run'),
-                             rec.get('size_bytes'), rec.get('secs'), shaper))
+                             rec.get('size_bytes'), rec.get('secs'), shaper, rec.get('tag')))
     return done, has_env
 
 
@@ -288,6 +301,10 @@ def run_one(c, system, workload, rep, g, args, shaper='pathemu'):
                'shaper': 'none' if c['unshaped'] else shaper}
     rec['grid'] = args.grid
     rec['family'] = c['family']
+    if args.tag:
+        rec['tag'] = args.tag
+    if args.loaded:
+        rec['loaded'] = True
     rec['wall_s'] = round(time.monotonic() - t0, 1)
     return rec
 
@@ -308,6 +325,10 @@ def main():
     ap.add_argument('--gate', default='20:30', help="tb_quiet BUSY_PCT:TIMEOUT_S, or 'none' (default 20:30)")
     ap.add_argument('--shapers', default='pathemu,tbf',
                     help='comma-separated, each shaped cell runs on each: pathemu, tbf, htb (default pathemu,tbf)')
+    ap.add_argument('--tag', help='label recorded in every line ("tag") and part of the --resume key, e.g. a '
+                    'before/after pair of the same grid in one file')
+    ap.add_argument('--loaded', action='store_true', help='record "loaded": true in every line (a busy host; '
+                    'the numbers are to be re-measured on a quiet one)')
     ap.add_argument('--list', action='store_true', help='print the grid and exit')
     args = ap.parse_args()
     shapers = args.shapers.split(',')
@@ -382,7 +403,7 @@ def main():
                     order = systems[rep % len(systems):] + systems[:rep % len(systems)]
                     for s in order:
                         n += 1
-                        if run_key(c['scenario'], s, w, rep, size_bytes(g), g['secs'], sh) in done:
+                        if run_key(c['scenario'], s, w, rep, size_bytes(g), g['secs'], sh, args.tag) in done:
                             continue
                         if deadline is not None and time.monotonic() >= deadline:
                             stopped = True

@@ -18,6 +18,15 @@ cut or in a 200 ms window (4 consecutive bins) whose mean is below the threshold
 of the dip (0 = no dip), i.e. from then on every 200 ms window is at or above the threshold; null if the dip
 reaches into the final 200 ms of the run (not back). report.py recomputes it from the stored bins
 (back_from_bins), so the definition can be applied to old result lines.
+
+Failover definition of issue 17 (the failover90_* members, beside the above): 20 ms bins aligned on the cut; the
+threshold is 90 % of the surviving path's TCP capacity, i.e. of its emulated rate times 1448/1500 (the payload of a
+full-size TCP segment over the IP bytes the emulator counts: what one plain TCP flow gets on that path alone; the
+emulated rate itself is out of reach for any tunnel, whose headers come on top). back = the first bin boundary
+from which every 100 ms window (5 bins) of the following 500 ms has a mean at or above the threshold (null: never);
+a later dip is the inner TCP's own congestion control (one loss, one round trip without in-order data), which it
+has before the cut as well. The 20 ms bins from 200 ms before the cut are stored (bins_20ms_mbps, bins20_start_ms)
+so the definition can be applied again.
 """
 import argparse
 import json
@@ -126,25 +135,53 @@ def rebin(log, start, width_s, n):
     return [x * 8 / width_s / 1e6 for x in out]
 
 
-def back_from_bins(after, thr, bin_ms=50):
-    """(back_ms, first_low_ms, zero_ms) from the 50 ms bins after the cut (Mbit/s) and the threshold.
+def back_from_bins(after, thr, bin_ms=50, window=4):
+    """(back_ms, first_low_ms, zero_ms) from the bins after the cut (Mbit/s, bin_ms wide) and the threshold.
 
-    A bin below thr counts as part of the dip if it lies in the first 200 ms after the cut or in a 200 ms window
-    (4 consecutive bins) whose mean is below thr; an isolated low bin later on is noise. back = the end of the last
-    such bin (0: none); None when that bin is in the final 200 ms (still low when the run ended)."""
+    A bin below thr counts as part of the dip if it lies in the first window after the cut or in a window
+    (window consecutive bins: 200 ms of 50 ms bins) whose mean is below thr; an isolated low bin later on is noise.
+    back = the end of the last such bin (0: none); None when that bin is in the final window (still low when the
+    run ended)."""
     n = len(after)
     low = [x < thr for x in after]
-    marked = {k for k in range(min(4, n)) if low[k]}
-    for j in range(0, n - 3):
-        if sum(after[j:j + 4]) / 4 < thr:
-            marked.update(k for k in range(j, j + 4) if low[k])
+    marked = {k for k in range(min(window, n)) if low[k]}
+    for j in range(0, n - window + 1):
+        if sum(after[j:j + window]) / window < thr:
+            marked.update(k for k in range(j, j + window) if low[k])
     if not marked:
         return 0, None, 0
     last, first = max(marked), min(marked)
     zero = sum(1 for k in range(0, last + 1) if after[k] == 0.0) * bin_ms
-    if last >= n - 4:
+    if last >= n - window:
         return None, first * bin_ms, zero
     return (last + 1) * bin_ms, first * bin_ms, zero
+
+
+TCP_PAYLOAD_FRAC = 1448 / 1500  # a full-size TCP segment's payload over its IP bytes
+FO90_FRAC, FO90_BIN_S, FO90_WINDOW, FO90_HOLD = 0.9, 0.02, 5, 25
+
+
+def back90_from_bins(after, thr, bin_ms=20, window=5, hold=25):
+    """(back_ms, zero_ms): back = first t (in bins) such that every window of the bins [t, t + hold) has a mean
+    >= thr; None if there is none. zero_ms = the empty bins before back (all of them if not back)."""
+    n = len(after)
+    for t in range(0, n - hold + 1):
+        if all(sum(after[j:j + window]) / window >= thr for j in range(t, t + hold - window + 1)):
+            return t * bin_ms, sum(1 for k in range(t) if after[k] == 0.0) * bin_ms
+    return None, sum(1 for x in after if x == 0.0) * bin_ms
+
+
+def failover90_metrics(log, cut, capacity, post):
+    """Issue 17: 20 ms bins, threshold 90 % of the surviving path's TCP capacity (see the module doc)."""
+    thr = FO90_FRAC * capacity * TCP_PAYLOAD_FRAC
+    nb = int(round(post / FO90_BIN_S))
+    after = rebin(log, cut, FO90_BIN_S, nb)
+    before = rebin(log, cut - 0.2, FO90_BIN_S, 10)
+    back, zero = back90_from_bins(after, thr, round(FO90_BIN_S * 1000), FO90_WINDOW, FO90_HOLD)
+    return {
+        'failover90_threshold_mbps': round(thr, 3), 'failover90_back_ms': back, 'failover90_zero_bins_ms': zero,
+        'bins_20ms_mbps': [round(x, 2) for x in before + after], 'bins20_start_ms': -200,
+    }
 
 
 def failover_metrics(log, cut, capacity, post, bin_s=0.05):
@@ -170,6 +207,7 @@ def cmd_failover(a):
         print(json.dumps({'error': log.get('error')})[1:-1])
         return 1
     m = failover_metrics(log, a.cut, a.capacity, a.post)
+    m.update(failover90_metrics(log, a.cut, a.capacity, a.post))
     m['inner_reset'] = not log['eof'] or log['error'] is not None
     m['inner_error'] = log['error']
     print(json.dumps(m)[1:-1])

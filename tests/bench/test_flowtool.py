@@ -62,6 +62,32 @@ class Failover(unittest.TestCase):
         self.assertEqual(flowtool.back_from_bins([9, 9, 9, 9, 9, 0, 9, 9, 9], 5), (0, None, 0))
         self.assertEqual(flowtool.back_from_bins([0, 0, 9, 9, 9, 9, 0, 0, 0], 5), (None, 0, 250))
 
+    def test_failover90(self):
+        # 10 Mbit/s path: threshold 0.9 x 10 x 1448/1500 = 8.688; 20 ms bins, 100 ms windows
+        m = flowtool.failover90_metrics(log_with_gap(0), 1002.0, 10, 3)
+        self.assertEqual((m['failover90_back_ms'], m['failover90_threshold_mbps']), (0, 8.688))
+        for gap_ms, back in ((40, 40), (120, 120), (300, 300)):
+            m = flowtool.failover90_metrics(log_with_gap(gap_ms // 10), 1002.0, 10, 3)
+            self.assertEqual((m['failover90_back_ms'], m['failover90_zero_bins_ms']), (back, back), f'gap {gap_ms}')
+        # back at 8.5 Mbit/s only (85 % of the rate): never back
+        self.assertIsNone(flowtool.failover90_metrics(log_with_gap(10, fill=10625), 1002.0, 10, 3)['failover90_back_ms'])
+        # at 9 Mbit/s: back after the stall
+        self.assertEqual(flowtool.failover90_metrics(log_with_gap(10, fill=11250), 1002.0, 10, 3)['failover90_back_ms'],
+                         100)
+        # one low 20 ms bin at 400 ms inside full windows is noise
+        log = log_with_gap(0)
+        log['bins'][240] = 6000
+        self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 0)
+        # a 40 ms stall 200 ms after a 100 ms one: back after the second (500 ms must follow without a dip)
+        log = {'t0': 1000.0, 'bins': [FULL] * 200 + [0] * 10 + [FULL] * 20 + [0] * 4 + [FULL] * 300}
+        self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 340)
+        # a dip 1 s after the recovery is the flow's own, not the failover's
+        log = {'t0': 1000.0, 'bins': [FULL] * 200 + [0] * 10 + [FULL] * 100 + [0] * 4 + [FULL] * 200}
+        self.assertEqual(flowtool.failover90_metrics(log, 1002.0, 10, 3)['failover90_back_ms'], 100)
+        m = flowtool.failover90_metrics(log_with_gap(30), 1002.0, 10, 2)
+        self.assertEqual((m['bins20_start_ms'], len(m['bins_20ms_mbps'])), (-200, 10 + 100))
+        self.assertEqual(flowtool.back90_from_bins([0.0] * 10, 5, hold=5), (None, 200))
+
     def test_bins(self):
         m = self.back(log_with_gap(30), post=2)
         self.assertEqual(m['bins_start_ms'], -1000)

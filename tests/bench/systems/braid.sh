@@ -62,7 +62,11 @@ sys_info() {
 		sleep 0.1
 	done
 	[ -s "$f" ] || return 0
-	jq -c --arg s "$BRAID_SCHED" '{braid_scheduler: $s, braid_paths: [.paths[] | {remote, state, tx_bytes, share_pct,
-		srtt_ms, rate_mbit, lost_pkts, resent_pkts}], braid_reorder: {max_held: .engine.rx_max_held,
-		gaps_deadline: .engine.rx_gaps_deadline}}' "$f" 2>/dev/null | sed 's/^{//; s/}$//'
+	# path failures of both sides (issue 17: false failures on lossy cells are counted before and after a change)
+	local cf=$TB_DIR/braid/client.json cli='null'
+	[ -s "$cf" ] && cli=$(jq -c '[.paths[] | .failures]' "$cf" 2>/dev/null)
+	jq -c --arg s "$BRAID_SCHED" --argjson cli "${cli:-null}" '{braid_scheduler: $s, braid_paths: [.paths[] | {remote,
+		state, tx_bytes, share_pct, srtt_ms, rate_mbit, lost_pkts, resent_pkts, failures}], braid_reorder: {max_held:
+		.engine.rx_max_held, gaps_deadline: .engine.rx_gaps_deadline}, braid_failures: {server: [.paths[] | .failures],
+		client: $cli}}' "$f" 2>/dev/null | sed 's/^{//; s/}$//'
 }
