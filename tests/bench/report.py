@@ -135,6 +135,13 @@ def load(paths):
                     # the second shaper's runs are their own rows, next to the pathemu rows of the same cell
                     if r.get('shaper') in ('tbf', 'htb') and r.get('scenario'):
                         r['scenario'] = f"{r['scenario']} [{r['shaper']}]"
+                    # unshaped.sh: the braidd gateway variants run ovpn-udp's configuration with braidd as
+                    # the server (gw-stock) or both ends (gw-braid): named for what ran; a --label (a
+                    # before/after pair in one file) is a scenario of its own
+                    if r.get('variant') in ('gw-stock', 'gw-braid'):
+                        r['system'] = 'braidd-gw' if r['variant'] == 'gw-stock' else 'braidd-gw+client'
+                    if r.get('variant') and r.get('label') and r.get('scenario'):
+                        r['scenario'] = f"{r['scenario']} ({r['label']})"
                     recs.append(r)
     return envs, recs
 
