@@ -82,7 +82,7 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		"\"validations\":%u,\"failures\":%u,\"bad_token\":%u,\"rx_unvalidated\":%u,"
 		"\"mtu\":%u,\"mtu_probes\":%llu,\"mtu_probes_lost\":%llu,\"mtu_blackholes\":%u,"
 		"\"mtu_oversize\":%llu,\"slot\":%d,\"peer_slot\":%d,\"peer_backup\":%s,"
-		"\"redundant_skipped\":%llu",
+		"\"redundant_skipped\":%llu,\"suspects\":%u,\"ctl_skipped\":%llu",
 		p->learned ? "true" : "false", braid_mp_state_name(s->state),
 		(s->flags & BRAID_MP_PATH_F_BACKUP) ? "true" : "false", s->srtt_us / 1e3,
 		s->rttvar_us / 1e3, s->min_rtt_us / 1e3, s->owd_rel_us / 1e3, s->qdelay_us / 1e3,
@@ -94,7 +94,8 @@ static void json_path(FILE *f, const struct braid_mpath_path_info *p)
 		U(s->aqm_marks), U(s->probes_sent), U(s->echoes), s->validations, s->failures,
 		s->bad_token, s->rx_unvalidated, s->mtu, U(s->mtu_probes), U(s->mtu_probes_lost),
 		s->mtu_blackholes, U(s->mtu_oversize), s->slot, s->peer_slot,
-		s->peer_backup ? "true" : "false", U(s->redundant_skipped));
+		s->peer_backup ? "true" : "false", U(s->redundant_skipped), s->suspects,
+		U(s->ctl_skipped));
 	json_path_now(f, p);
 	fputc('}', f);
 }

@@ -50,6 +50,10 @@ st=$(mp_path_field srv 1 state)
 [ "$st" = failed ] || [ "$st" = probing ] || fail "blackholed path 1 is '$st' on srv, want failed"
 [ "$(mp_path_field srv 1 failures)" -ge 1 ] || fail "srv counted no failure of path 1"
 [ "$(mp_path_field cli 1 failures)" -ge 1 ] || fail "cli counted no failure of path 1"
+# the early failures are a part of all failures; the skipped control ids a count (status JSON, docs/braidd.md)
+jq -e --arg a "$(tb_srv_addr 1)" '[.paths[] | select(.local | startswith("[AF_INET]" + $a + ":"))][0] |
+	has("suspects") and has("ctl_skipped") and .suspects <= .failures' "$TB_DIR/srv.json" >/dev/null ||
+	fail "srv path 1: suspects/ctl_skipped: $(jq -c '[.paths[] | {local, failures, suspects, ctl_skipped}]' "$TB_DIR/srv.json")"
 echo "ok: blackhole of path 1 mid-transfer: 16 MB sha256 matches, path 1 failed on both ends"
 before=$(mp_path_field srv 1 tx_bytes)
 tb_restore 1
