@@ -277,14 +277,18 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 {
 	struct braid_mpath_path_info p[BRAID_MP_MAX_PATHS];
 	struct braid_dp *dp = client_mp_dp(c);
+	bool kmod_single = false;
 	int n;
 
-	if (!dp && braid_dp_is_kmod(c->sp))
+	if (!dp && braid_dp_is_kmod(c->sp)) {
 		dp = c->sp;	/* the kernel's single path: its counters */
+		kmod_single = true;
+	}
 	if (!dp)
 		return;
 	n = braid_dp_paths(dp, p, BRAID_MP_MAX_PATHS);
-	if (c->mp)
+	/* the multipath engine's, or the MPTCP transport's (its subflows are the paths) */
+	if (!kmod_single)
 		fprintf(f, "Braid multipath,on,%d paths,%s\n", n, braid_dp_sched_name(dp));
 	if (braid_dp_is_kmod(dp)) {
 		struct braid_dp_kmod_ctl k;
