@@ -8,8 +8,8 @@
 #include <crypto/aead.h>
 #include <linux/scatterlist.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "compat.h"
 #include "crypto.h"
 #include "key.h"
 

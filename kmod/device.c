@@ -10,6 +10,7 @@
 #include <net/rtnetlink.h>
 
 #include "uapi/linux/braid_dco.h"
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "io.h"
@@ -23,6 +24,10 @@
 
 static int braid_dev_init(struct net_device *dev)
 {
+	int err = braid_dev_tstats_alloc(dev);
+
+	if (err)
+		return err;
 	braid_obj_created(BRAID_OBJ_DEV);
 	netdev_dbg(dev, "device created\n");
 	return 0;
@@ -31,6 +36,7 @@ static int braid_dev_init(struct net_device *dev)
 static void braid_dev_uninit(struct net_device *dev)
 {
 	braid_sched_release(netdev_priv(dev));
+	braid_dev_tstats_free(dev);
 	netdev_dbg(dev, "device destroyed\n");
 	braid_obj_destroyed(BRAID_OBJ_DEV);
 }
@@ -53,6 +59,7 @@ static const struct net_device_ops braid_netdev_ops = {
 	.ndo_open = braid_dev_open,
 	.ndo_stop = braid_dev_stop,
 	.ndo_start_xmit = braid_dev_xmit,
+	.ndo_get_stats64 = dev_get_tstats64,
 };
 
 static void braid_dev_setup(struct net_device *dev)
@@ -66,7 +73,8 @@ static void braid_dev_setup(struct net_device *dev)
 	dev->mtu = BRAID_DEFAULT_MTU;
 	dev->min_mtu = IPV6_MIN_MTU;
 	dev->max_mtu = IP_MAX_MTU - 40 - 8 - 8 - 16;
-	dev->features |= NETIF_F_LLTX | NETIF_F_NETNS_LOCAL;
+	braid_dev_set_lockless(dev);
+	braid_dev_tstats_type(dev);
 	dev->needs_free_netdev = true;
 }
 

@@ -16,6 +16,7 @@
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
 
+#include "compat.h"
 #include "crypto.h"
 #include "device.h"
 #include "io.h"
@@ -72,9 +73,15 @@ static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, stru
 		dst_release(dst);
 		return -ELOOP;
 	}
-	return udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &fl.saddr, &fl.daddr, 0,
-				    ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport,
-				    udp_get_no_check6_tx(sk));
+	/*
+	 * int until 6.1 (always 0), void since: like the IPv4 side, an error is the stack's to count. The
+	 * device given is the one whose counters it adds the packet to: ours (skb->dev on transmit, NULL
+	 * for a PACKET_SEND control packet), never the underlying route's, whose per-CPU counters may be
+	 * of another type
+	 */
+	udp_tunnel6_xmit_skb(dst, sk, skb, skb->dev, &fl.saddr, &fl.daddr, 0, ip6_dst_hoplimit(dst), 0,
+			     fl.fl6_sport, fl.fl6_dport, udp_get_no_check6_tx(sk));
+	return 0;
 }
 #endif
 
@@ -320,6 +327,7 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	atomic64_inc(&peer->vpn_rx_packets);
 	skb_scrub_packet(skb, true);
 	skb->dev = bdev->dev;
+	dev_sw_netstats_rx_add(bdev->dev, skb->len);
 	skb->pkt_type = PACKET_HOST;
 	skb->ip_summed = CHECKSUM_NONE;
 	skb_reset_mac_header(skb);

@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "netlink.h"
@@ -20,7 +21,7 @@
 
 #define BRAID_NL_NEED_DEV 0x01
 
-static int braid_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int braid_nl_pre_doit(const struct braid_genl_op *ops, struct sk_buff *skb,
 			     struct genl_info *info)
 {
 	struct net_device *dev;
@@ -46,7 +47,7 @@ static int braid_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void braid_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static void braid_nl_post_doit(const struct braid_genl_op *ops, struct sk_buff *skb,
 			       struct genl_info *info)
 {
 	struct braid_dev *bdev = info->user_ptr[0];

@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "counters.h"
 #include "device.h"
 #include "key.h"
@@ -260,7 +261,7 @@ out:
 int braid_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
-	struct nlattr *ifattr = dinfo->attrs[BRAID_DCO_A_IFINDEX];
+	struct nlattr *ifattr = braid_dumpit_attrs(dinfo)[BRAID_DCO_A_IFINDEX];
 	struct braid_peer *peer;
 	struct net_device *dev;
 	struct braid_dev *bdev;

@@ -49,6 +49,15 @@ echo "$sb" | sed 's/^/ns b: /'
 echo "$sa" | grep -qx 'primary_key_id=2' && echo "$sb" | grep -qx 'primary_key_id=2' && ok "both primaries are key 2" || nok "primary key ids"
 txa=$(echo "$sa" | sed -n 's/^vpn_tx_packets=//p') rxb=$(echo "$sb" | sed -n 's/^vpn_rx_packets=//p')
 [ "${txa:-0}" -gt 1000 ] && [ "${rxb:-0}" -gt 1000 ] && ok "counters: a sent $txa, b received $rxb" || nok "counters a tx $txa b rx $rxb"
+# the device's own counters (per-CPU, `ip -s link`): each data packet sent is counted once by the tunnel
+# transmit, each one handed up once on receive, so they equal the peer's counters (read when quiet)
+sleep 1
+dev_stat() { ip -n $1 -s -j link show bd0 | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['stats64']['$2']['packets'])"; }
+txa=$(ip netns exec $a $ctl show bd0 1 | sed -n 's/^vpn_tx_packets=//p') rxb=$(ip netns exec $b $ctl show bd0 1 | sed -n 's/^vpn_rx_packets=//p')
+dtxa=$(dev_stat $a tx) drxb=$(dev_stat $b rx)
+[ -n "$dtxa" ] && [ "$dtxa" = "$txa" ] && [ -n "$drxb" ] && [ "$drxb" = "$rxb" ] &&
+	ok "device counters: a's bd0 tx $dtxa packets = peer vpn_tx, b's bd0 rx $drxb = peer vpn_rx" ||
+	nok "device counters: a's bd0 tx '$dtxa' vs vpn_tx $txa, b's bd0 rx '$drxb' vs vpn_rx $rxb"
 # the wire carries ciphertext: a UDP payload captured on the veth never contains the plaintext pattern
 if command -v tcpdump >/dev/null; then
 	ip netns exec $b timeout 5 tcpdump -i vb$$ -c 20 -w /tmp/cap.$$ udp port 1194 >/dev/null 2>&1 &

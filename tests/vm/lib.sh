@@ -4,7 +4,8 @@
 # tests/vm/lib.sh - Debian's 6.1 kernel in QEMU under TCG (KVM does not work on this host:
 # shared/notes/kernel-and-vm.md). Sourced by the VM tests (tests/packaging/vm_systemd.sh, tests/kmod/vm_kmod.sh).
 #
-#   vm_kver                          the newest /boot/vmlinuz-*-amd64 that has /lib/modules (its version)
+#   vm_kver                          $VM_KVER if set; else the kernel of the linux-image-amd64 meta-package (6.1);
+#                                    else the newest /boot/vmlinuz-*-amd64 that has /lib/modules (its version)
 #   vm_require                       exit 77 (skip) without qemu-system-x86_64, a kernel, busybox (static)
 #   vm_vmlinux KV DIR                DIR/vmlinux-KV: the ELF inside the XZ bzImage, booted through the PVH entry
 #                                    (no decompression in the guest under TCG: ~5 s less per boot); prints the path
@@ -18,6 +19,15 @@ set -o pipefail
 
 vm_kver() {
 	local k v
+	if [ -n "${VM_KVER:-}" ]; then
+		[ -e "/boot/vmlinuz-$VM_KVER" ] && [ -d "/lib/modules/$VM_KVER/kernel" ] && { echo "$VM_KVER"; return 0; }
+		echo "vm_kver: VM_KVER=$VM_KVER has no /boot/vmlinuz-$VM_KVER or /lib/modules/$VM_KVER/kernel" >&2
+		return 1
+	fi
+	# the kernel of Debian 12's linux-image-amd64 (6.1), what a Debian 12 user runs, even when a newer one is
+	# installed (bookworm-security's 6.12 comes with the headers kmod.build_newer builds against)
+	v=$(dpkg-query -W -f '${Depends}' linux-image-amd64 2>/dev/null | sed -n 's/^linux-image-\([^ ,|]*\).*/\1/p')
+	[ -n "$v" ] && [ -e "/boot/vmlinuz-$v" ] && [ -d "/lib/modules/$v/kernel" ] && { echo "$v"; return 0; }
 	for k in $(ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sort -V -r); do
 		v=${k#/boot/vmlinuz-}
 		[ -d "/lib/modules/$v/kernel" ] && { echo "$v"; return 0; }
@@ -40,12 +50,20 @@ vm_vmlinux() {
 	local kv=$1 dir=$2 bz=/boot/vmlinuz-$1 out off
 	out=$dir/vmlinux-$kv
 	[ -s "$out" ] && { echo "$out"; return 0; }
-	# the XZ stream inside the bzImage: its magic FD 37 7A 58 5A 00
-	off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" | head -n 1 | cut -d: -f1)
-	[ -n "$off" ] || { echo "vm_vmlinux: no XZ stream in $bz" >&2; return 1; }
-	tail -c +$((off + 1)) "$bz" | xz -dc 2>/dev/null >"$out.tmp"
+	# the compressed stream inside the bzImage: XZ (Debian's 6.1, magic FD 37 7A 58 5A 00) or zstd
+	# (6.12, magic 28 B5 2F FD; the decoder stops at the end of its frame)
+	local magic unz
+	for magic in xz zstd; do
+		case $magic in
+		xz) off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$bz" | head -n 1 | cut -d: -f1) unz=(xz -dc) ;;
+		zstd) off=$(LC_ALL=C grep -obUaP '\x28\xb5\x2f\xfd' "$bz" | head -n 1 | cut -d: -f1) unz=(zstd -dc) ;;
+		esac
+		[ -n "$off" ] && break
+	done
+	[ -n "$off" ] || { echo "vm_vmlinux: no XZ or zstd stream in $bz" >&2; return 1; }
+	tail -c +$((off + 1)) "$bz" | "${unz[@]}" 2>/dev/null >"$out.tmp"
 	[ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
-		{ rm -f "$out.tmp"; echo "vm_vmlinux: $bz: the XZ stream is not an ELF image" >&2; return 1; }
+		{ rm -f "$out.tmp"; echo "vm_vmlinux: $bz: the $magic stream is not an ELF image" >&2; return 1; }
 	mv "$out.tmp" "$out"
 	echo "$out"
 }
