@@ -27,6 +27,12 @@ void mp_sched_reweigh(struct braid_mp *mp);
  * counted: the packet is refused, -ENOBUFS).
  */
 uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len);
+/*
+ * 1 if the packet in slot idx went out as copies (the redundant scheduler,
+ * or BRAID_MP_META_REDUNDANT) and a reference besides the caller's is held:
+ * another path still queues or has sent a copy of it.
+ */
+int mp_sched_copy_elsewhere(const struct braid_mp *mp, uint32_t idx);
 
 /* 1 if path i has the highest pacing rate among the usable paths. */
 int mp_sched_fastest(const struct braid_mp *mp, int i);
