@@ -152,7 +152,7 @@ void mp_sched_reweigh(struct braid_mp *mp)
 			mp_sched_path_up(mp, i);
 }
 
-uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len)
+uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len, int prio)
 {
 	uint32_t fit = 0;
 	int i;
@@ -165,8 +165,8 @@ uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len
 		if (!(mask & (1u << i)))
 			continue;
 		if (p->aqm_off ||
-		    (p->q_bytes + len) * 8000000ULL / mp_est_ref_rate(&p->est, p->cap_bps) <=
-		    mp->cfg.queue_limit_us)
+		    ((prio ? p->pq_bytes : p->q_bytes) + len) * 8000000ULL /
+		    mp_est_ref_rate(&p->est, p->cap_bps) <= mp->cfg.queue_limit_us)
 			fit |= 1u << i;
 	}
 	if (fit)	/* a skip counts only when the packet goes out elsewhere */

@@ -32,7 +32,9 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 	if ((mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT || (meta & BRAID_MP_META_REDUNDANT)) &&
 	    __builtin_popcount(mask) > 1) {
 		/* a copy for every path, but none into a queue over its budget */
-		mask = mp_sched_redundant_fit(mp, mask, len);
+		mask = mp_sched_redundant_fit(mp, mask, len,
+					      mp->cfg.latency_classes &&
+					      (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK);
 		if (!mask) {
 			mp->st.enq_nobufs++;
 			return -ENOBUFS;

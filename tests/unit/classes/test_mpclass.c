@@ -159,7 +159,9 @@ static void parse_ok(void)
 		CHECK_STR(out, ok[i].canon);
 		/* the canonical form parses to the same rule */
 		CHECK_EQ(parse(&again, out, err, sizeof(err)), 0);
-		CHECK(!memcmp(&again, &r, sizeof(r)));
+		CHECK(again.has == r.has && again.proto == r.proto && again.dscp == r.dscp &&
+		      again.port_lo == r.port_lo && again.port_hi == r.port_hi &&
+		      again.size_max == r.size_max && again.policy == r.policy);
 	}
 	CHECK_EQ(parse(&r, "dscp ef redundant", err, sizeof(err)), 0);
 	CHECK_EQ(r.policy, BRAID_MPCLASS_REDUNDANT);
