@@ -333,12 +333,11 @@ static void lossy(int nseeds)
  * down at B: not one offered packet may be lost, none delivered twice, and
  * the receiver never waits (no gap given up, no hold beyond the deadline).
  */
-static void redundant_cut(int down)
+/* two paths of 10 Mbit/s, 10 ms one way, fixed seeds (the cut scenarios) */
+static struct sim *sim_10_10(void)
 {
 	struct sim_link_cfg f[2], r[2];
-	struct braid_mp_stats b0, b1;
 	struct sim *s = calloc(1, sizeof(*s));
-	uint64_t from, cut;
 	int i;
 
 	if (!s)
@@ -348,6 +347,15 @@ static void redundant_cut(int down)
 		r[i] = link_of(10, 10000, (uint64_t)i + 9);
 	}
 	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
+	return s;
+}
+
+static void redundant_cut(int down)
+{
+	struct braid_mp_stats b0, b1;
+	struct sim *s = sim_10_10();
+	uint64_t from, cut;
+
 	CHECK_EQ(braid_mp_set_sched(s->side[0].mp, BRAID_MP_SCHED_REDUNDANT, NULL, 0), 0);
 	CHECK_EQ(braid_mp_set_sched(s->side[1].mp, BRAID_MP_SCHED_REDUNDANT, NULL, 0), 0);
 	sim_run(s, s->now + 300 * MS);
@@ -404,20 +412,11 @@ static uint64_t sum_paths(struct sim *s, int side, size_t off)
  */
 static void class_cut(int down)
 {
-	struct sim_link_cfg f[2], r[2];
 	struct sim_tcp_cfg tc;
 	struct braid_mp_stats a0, a1, b0, b1;
-	struct sim *s = calloc(1, sizeof(*s));
+	struct sim *s = sim_10_10();
 	uint64_t pre_delay, from, cut, off0, fail0, marked, copies, skipped, tx, enq, arq, resent, q0, segs0;
-	int i;
 
-	if (!s)
-		abort();
-	for (i = 0; i < 2; i++) {
-		f[i] = link_of(10, 10000, (uint64_t)i + 1);
-		r[i] = link_of(10, 10000, (uint64_t)i + 9);
-	}
-	CHECK_EQ(sim_init(s, 2, f, r, NULL), 0);
 	sim_run(s, s->now + 300 * MS);
 	memset(&tc, 0, sizeof(tc));
 	tc.rwnd = 4096;
