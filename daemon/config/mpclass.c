@@ -98,10 +98,9 @@ int braid_mpclass_parse(struct braid_mpclass_rule *out, int argc, char *const *a
 	else if (!strcmp(pol, "bulk"))
 		r.policy = BRAID_MPCLASS_BULK;
 	else if (!strcmp(pol, "redundant"))
-		return fail(err, errlen, "policy '%s' is not supported: the engine duplicates whole "
-			    "sessions (mp-scheduler redundant), not single packets", pol);
+		r.policy = BRAID_MPCLASS_REDUNDANT;
 	else
-		return fail(err, errlen, "unknown policy '%s' (lowest-delay or bulk)", pol);
+		return fail(err, errlen, "unknown policy '%s' (lowest-delay, bulk or redundant)", pol);
 
 	for (i = 0; i < argc - 1; i++) {
 		const char *k = argv[i], *a = i + 1 < argc - 1 ? argv[i + 1] : NULL;
@@ -290,9 +289,11 @@ unsigned int braid_mpclass_classify(const struct braid_mpclass_rules *rs, const 
 			continue;
 		if (rs->r[i].policy == BRAID_MPCLASS_BULK)
 			return (meta & ~BRAID_MP_META_CLASS) | BRAID_MP_CLASS_BULK;
-		/* lowest-delay: keep a built-in latency class, else take EF's */
+		/* lowest-delay and redundant: keep a built-in latency class, else take EF's */
 		if ((meta & BRAID_MP_META_CLASS) == BRAID_MP_CLASS_BULK)
 			meta |= BRAID_MP_CLASS_EF;
+		if (rs->r[i].policy == BRAID_MPCLASS_REDUNDANT)
+			meta |= BRAID_MP_META_REDUNDANT;
 		return meta;
 	}
 	return meta;
@@ -325,6 +326,8 @@ void braid_mpclass_format(const struct braid_mpclass_rule *r, char *buf, size_t 
 		ADD("size <=%u ", r->size_max);
 	if (r->has & BRAID_MPCLASS_M_TCPACK)
 		ADD("tcp-ack ");
-	ADD("%s", r->policy == BRAID_MPCLASS_BULK ? "bulk" : "lowest-delay");
+	ADD("%s", r->policy == BRAID_MPCLASS_BULK		? "bulk"
+		  : r->policy == BRAID_MPCLASS_REDUNDANT ? "redundant"
+							 : "lowest-delay");
 #undef ADD
 }

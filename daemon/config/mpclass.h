@@ -19,8 +19,11 @@
  * Policies:
  *   lowest-delay            a latency class (earliest-delivery path, priority)
  *   bulk                    the session's scheduler, normal queue
- * `redundant` is refused with a clear error: the engine duplicates whole
- * sessions (mp-scheduler redundant), not single packets.
+ *   redundant               a copy on every usable path (BRAID_MP_META_REDUNDANT,
+ *                           the redundant scheduler's queue budget), as a
+ *                           latency class (priority, no reorder hold at a
+ *                           receiver with the same rule); the receiver's
+ *                           replay window drops the later copies
  */
 #ifndef BRAID_MPCLASS_H
 #define BRAID_MPCLASS_H
@@ -33,6 +36,7 @@
 enum braid_mpclass_policy {
 	BRAID_MPCLASS_LOWEST_DELAY = 1,
 	BRAID_MPCLASS_BULK,
+	BRAID_MPCLASS_REDUNDANT,
 };
 
 #define BRAID_MPCLASS_M_PROTO 0x01u

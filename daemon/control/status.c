@@ -154,14 +154,16 @@ void braid_status_json_mp(FILE *f, const struct braid_dp *dp)
 			"\"aqm_marks\":%llu,\"ctl_sent\":%llu,\"ctl_rx\":%llu,\"ctl_bad\":%llu,"
 			"\"rx_delivered\":%llu,\"rx_in_order\":%llu,\"rx_late\":%llu,\"rx_dups\":%llu,"
 			"\"rx_gaps_deadline\":%llu,\"rx_held\":%u,\"rx_max_held\":%u,"
-			"\"rx_max_hold_ms\":%.3f,\"reorder_deadline_ms\":%.3f,\"tunnel_mtu\":%u}",
+			"\"rx_max_hold_ms\":%.3f,\"reorder_deadline_ms\":%.3f,\"tunnel_mtu\":%u,"
+			"\"class_copies\":%llu,\"rx_dup_copies\":%llu}",
 			U(ms.paths_learned), U(ms.paths_removed), U(ms.learn_refused),
 			U(ms.link_events), U(ms.tx_nopath), U(ms.tx_nobufs), U(ms.tx_pool_empty),
 			U(ms.rx_pool_empty), U(ms.tx_seal_errors), U(ms.mp.enq_pkts),
 			U(ms.mp.aqm_drops), U(ms.mp.aqm_marks), U(ms.mp.ctl_sent), U(ms.mp.ctl_rx),
 			U(ms.mp.ctl_bad), U(ms.mp.rx_delivered), U(ms.mp.rx_in_order), U(ms.mp.rx_late),
 			U(ms.mp.rx_dups), U(ms.mp.rx_gaps_deadline), ms.mp.rx_held, ms.mp.rx_max_held,
-			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu);
+			ms.mp.rx_max_hold_us / 1e3, ms.mp.reorder_deadline_us / 1e3, ms.mp.tunnel_mtu,
+			U(ms.mp.class_copies), U(ms.rx_dup_copies));
 	}
 	fputs(",\"paths\":", f);
 	braid_status_paths_json(f, dp);

@@ -94,6 +94,8 @@ void mpath_rx_one(struct braid_mpath *m, int sock, const uint8_t *pkt, size_t le
 			}
 		} else if (r == -EALREADY || r == -ESTALE) {
 			m->tst->rx_replays++;
+			if (r == -EALREADY)	/* authentic: a redundant copy, or a re-send that arrived */
+				m->st.rx_dup_copies++;
 			braid_dbg("replayed packet from %s dropped (%s)",
 				  braid_sockaddr_str(from, a, sizeof(a)),
 				  r == -EALREADY ? "duplicate" : "too old");

@@ -68,6 +68,8 @@ struct braid_mpath_stats {
 	uint64_t tx_pool_empty, rx_pool_empty;
 	uint64_t tx_seal_errors;
 	uint64_t link_events;
+	uint64_t rx_dup_copies;		/* authentic packets whose id had arrived already, dropped
+					 * by the replay window (redundant copies, re-sends) */
 	struct braid_mp_stats mp;
 };
 

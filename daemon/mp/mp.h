@@ -41,6 +41,10 @@
  * braid_mp_path_set_slot(), control message PATH_STATUS (type 10), path
  * stats slot, peer_slot, peer_backup, status_sent/rx, redundant_skipped;
  * ratio weights by slot, backup honours the peer's flag.
+ * Per-class redundancy (docs/multipath.md §4): meta flag
+ * BRAID_MP_META_REDUNDANT (that packet on every usable path, within the
+ * redundant scheduler's budget), stats class_copies; rx_dups counts the
+ * second copies of ids delivered at once (latency classes) too.
  *
  * The types and constants are in mp_types.h (included here). The functions
  * are implemented across mp.c, mp_path.c, mp_probe.c, mp_timer.c, mp_tx.c

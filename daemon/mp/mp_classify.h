@@ -19,6 +19,9 @@ enum braid_mp_class {
 
 #define BRAID_MP_META_CLASS 0x07u	/* mask of the class in a meta value */
 #define BRAID_MP_META_ECT 0x08u		/* inner packet is ECN-capable (ECT/CE) */
+/* braid_mp_enqueue: a copy on every usable path whatever the scheduler (a
+ * `redundant` mp-class rule, config/mpclass.h); never set by braid_mp_classify */
+#define BRAID_MP_META_REDUNDANT 0x10u
 #define BRAID_MP_SMALL_MAX_DEFAULT 160u
 
 /*

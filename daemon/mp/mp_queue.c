@@ -108,7 +108,7 @@ void mp_reschedule(struct braid_mp *mp, uint64_t now, uint32_t idx, uint32_t res
 	struct mp_slot *s = &mp->slots[idx];
 	uint32_t mask;
 
-	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT) {
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT || mp_sched_copy_elsewhere(mp, idx)) {
 		mp_slot_put(mp, idx, BRAID_MP_REL_DONE);	/* copies are on the others */
 		return;
 	}

@@ -280,6 +280,8 @@ int mp_reorder_insert_now(struct mp_reorder *r, uint64_t now, uint64_t pid, void
 	if (r->started && pid < r->next)
 		return place(r, now, pid, ref, len, RO_PKT);	/* late or duplicate */
 	rc = place(r, now, pid, NULL, 0, RO_FILLER);
+	if (rc == -EALREADY)
+		r->st.dups++;	/* a second copy of an id delivered at once */
 	if (rc)
 		return rc;
 	ready_push(r, now, ref, pid, len, now);

@@ -2,7 +2,8 @@
 /*
  * mp_sched.c - path schedulers: edf (default), rtt, ratio, mpip, lowest-rtt,
  * backup, redundant; plus the traffic-class override (small / ack / dns /
- * ef go on the path where they arrive first).
+ * ef go on the path where they arrive first) and the per-packet redundant
+ * flag (BRAID_MP_META_REDUNDANT: every path, as the redundant scheduler).
  *
  * Weighted schedulers (rtt, ratio, mpip) use stride scheduling by bytes: the
  * deterministic form of MPIP's weighted random choice, with the same shares.
@@ -151,7 +152,7 @@ void mp_sched_reweigh(struct braid_mp *mp)
 			mp_sched_path_up(mp, i);
 }
 
-uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len)
+uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len, int prio)
 {
 	uint32_t fit = 0;
 	int i;
@@ -164,8 +165,8 @@ uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len
 		if (!(mask & (1u << i)))
 			continue;
 		if (p->aqm_off ||
-		    (p->q_bytes + len) * 8000000ULL / mp_est_ref_rate(&p->est, p->cap_bps) <=
-		    mp->cfg.queue_limit_us)
+		    ((prio ? p->pq_bytes : p->q_bytes) + len) * 8000000ULL /
+		    mp_est_ref_rate(&p->est, p->cap_bps) <= mp->cfg.queue_limit_us)
 			fit |= 1u << i;
 	}
 	if (fit)	/* a skip counts only when the packet goes out elsewhere */
@@ -173,6 +174,14 @@ uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len
 			if ((mask & ~fit) & (1u << i))
 				mp->path[i].redundant_skipped++;
 	return fit;
+}
+
+int mp_sched_copy_elsewhere(const struct braid_mp *mp, uint32_t idx)
+{
+	const struct mp_slot *s = &mp->slots[idx];
+
+	return (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT || (s->meta & BRAID_MP_META_REDUNDANT)) &&
+	       s->refs > 1;
 }
 
 int mp_sched_fastest(const struct braid_mp *mp, int i)
@@ -353,7 +362,7 @@ uint32_t mp_sched_pick(struct braid_mp *mp, uint64_t now, uint32_t len, unsigned
 	if (!all)
 		return 0;
 	mask = mtu_fit(mp, all, len);
-	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT)
+	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT || (meta & BRAID_MP_META_REDUNDANT))
 		return mask;
 	if (mp->cfg.latency_classes && (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK)
 		bi = pick_edf(mp, now, mask, len, 1);

@@ -24,9 +24,16 @@ void mp_sched_reweigh(struct braid_mp *mp);
  * redundant: of the paths in mask, those whose send queue stays within its
  * delay budget (queue_limit_us) with len more bytes; each path left out
  * counts one redundant_skipped. 0 = every path is over budget (nothing
- * counted: the packet is refused, -ENOBUFS).
+ * counted: the packet is refused, -ENOBUFS). prio: the copy joins the
+ * priority queue (a latency class), so only that queue's bytes wait ahead.
  */
-uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len);
+uint32_t mp_sched_redundant_fit(struct braid_mp *mp, uint32_t mask, uint32_t len, int prio);
+/*
+ * 1 if the packet in slot idx went out as copies (the redundant scheduler,
+ * or BRAID_MP_META_REDUNDANT) and a reference besides the caller's is held:
+ * another path still queues or has sent a copy of it.
+ */
+int mp_sched_copy_elsewhere(const struct braid_mp *mp, uint32_t idx);
 
 /* 1 if path i has the highest pacing rate among the usable paths. */
 int mp_sched_fastest(const struct braid_mp *mp, int i);

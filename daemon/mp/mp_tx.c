@@ -29,9 +29,12 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 		mp->st.enq_nopath++;
 		return -ENETUNREACH;
 	}
-	if (mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT && __builtin_popcount(mask) > 1) {
+	if ((mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT || (meta & BRAID_MP_META_REDUNDANT)) &&
+	    __builtin_popcount(mask) > 1) {
 		/* a copy for every path, but none into a queue over its budget */
-		mask = mp_sched_redundant_fit(mp, mask, len);
+		mask = mp_sched_redundant_fit(mp, mask, len,
+					      mp->cfg.latency_classes &&
+					      (meta & BRAID_MP_META_CLASS) != BRAID_MP_CLASS_BULK);
 		if (!mask) {
 			mp->st.enq_nobufs++;
 			return -ENOBUFS;
@@ -65,6 +68,8 @@ int braid_mp_enqueue(struct braid_mp *mp, uint64_t now, void *ref, uint32_t len,
 		if (mask & (1u << i))
 			mp_enqueue_on(mp, i, idx, 0);
 	mp->st.enq_pkts++;
+	if ((meta & BRAID_MP_META_REDUNDANT) && mp->cfg.sched != BRAID_MP_SCHED_REDUNDANT)
+		mp->st.class_copies += (uint64_t)__builtin_popcount(mask) - 1;
 	mp_slot_put(mp, idx, BRAID_MP_REL_DONE);
 	return 0;
 }
@@ -198,12 +203,11 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		sojourn = sojourn > free_us ? sojourn - free_us : 0;
 		if (!p->q.n && !p->pq.n)
 			p->aqm_off = 0;
-		/* redundant: on a path slower than the fastest, a copy another
-		 * path still holds is not judged (the delay budget at enqueue
-		 * bounds that queue, docs/multipath.md §4) */
+		/* redundant (scheduler or class): on a path slower than the
+		 * fastest, a copy another path still holds is not judged (the
+		 * delay budget at enqueue bounds that queue, docs/multipath.md §4) */
 		if (mp->cfg.aqm_target_us && !p->aqm_off && !prio && !(e & MP_RESEND_BIT) &&
-		    !s->sent && !(mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT && s->refs > 1 &&
-				  !mp_sched_fastest(mp, bi)) &&
+		    !s->sent && !(mp_sched_copy_elsewhere(mp, idx) && !mp_sched_fastest(mp, bi)) &&
 		    mp_codel_judge(&p->codel, now, sojourn, p->q_bytes,
 				   aqm_target(mp), mp->cfg.aqm_interval_us, mp->cfg.mtu)) {
 			if (s->meta & BRAID_MP_META_ECT) {
@@ -219,8 +223,7 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 				mp->st.aqm_drops++;
 				/* a redundant copy another path still holds: the
 				 * receiver gets that one, no SKIP */
-				if (cp >= 0 && !(mp->cfg.sched == BRAID_MP_SCHED_REDUNDANT &&
-						 s->refs > 1)) {
+				if (cp >= 0 && !mp_sched_copy_elsewhere(mp, idx)) {
 					memset(&m, 0, sizeof(m));
 					m.type = BRAID_MP_MSG_SKIP;
 					m.path_id = (uint32_t)bi;

@@ -169,6 +169,9 @@ struct braid_mp_stats {
 	uint64_t reorder_deadline_us;	/* current adaptive gap deadline */
 	uint32_t tunnel_mtu;		/* braid_mp_tunnel_mtu() */
 	uint64_t tx_oversize;		/* packets larger than every usable path's MTU */
+	uint64_t class_copies;		/* BRAID_MP_META_REDUNDANT packets: copies queued on
+					 * the paths beyond the first (not under the redundant
+					 * scheduler, whose copies are every packet's) */
 };
 
 #endif /* BRAID_MP_TYPES_H */

@@ -96,9 +96,11 @@ static void parse_errors(void)
 		const char *line, *msg;
 	} bad[] = {
 		{ "lowest-delay", "a rule needs at least one match before the policy" },
-		{ "port 5201 fast", "unknown policy 'fast' (lowest-delay or bulk)" },
-		{ "port 5201 redundant", "policy 'redundant' is not supported: the engine duplicates "
-					 "whole sessions (mp-scheduler redundant), not single packets" },
+		{ "port 5201 fast", "unknown policy 'fast' (lowest-delay, bulk or redundant)" },
+		{ "redundant", "a rule needs at least one match before the policy" },
+		{ "port 5060 redundant redundant", "unknown match 'redundant' (proto, port, dscp, size, tcp-ack)" },
+		{ "proto udp port 0 redundant", "bad port '0' (N or N-M, 1-65535)" },
+		{ "dscp xx redundant", "bad dscp 'xx' (0-63, ef, af11..af43, cs0..cs7, va, le)" },
 		{ "color red bulk", "unknown match 'color' (proto, port, dscp, size, tcp-ack)" },
 		{ "port bulk", "match 'port' needs a value" },
 		{ "port 0 bulk", "bad port '0' (N or N-M, 1-65535)" },
@@ -142,15 +144,27 @@ static void parse_ok(void)
 		{ "size <=200 proto udp lowest-delay", "proto udp size <=200 lowest-delay" },
 		{ "tcp-ack bulk", "tcp-ack bulk" },
 		{ "proto icmp lowest-delay", "proto icmp lowest-delay" },
+		{ "proto udp port 5060 redundant", "proto udp port 5060 redundant" },
+		{ "dscp ef redundant", "dscp 46 redundant" },
+		{ "port 5060 proto udp size <=300 redundant", "proto udp port 5060 size <=300 redundant" },
 	};
 	struct braid_mpclass_rule r;
 	char err[200], out[200];
 
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct braid_mpclass_rule again;
+
 		CHECK_EQ(parse(&r, ok[i].line, err, sizeof(err)), 0);
 		braid_mpclass_format(&r, out, sizeof(out));
 		CHECK_STR(out, ok[i].canon);
+		/* the canonical form parses to the same rule */
+		CHECK_EQ(parse(&again, out, err, sizeof(err)), 0);
+		CHECK(again.has == r.has && again.proto == r.proto && again.dscp == r.dscp &&
+		      again.port_lo == r.port_lo && again.port_hi == r.port_hi &&
+		      again.size_max == r.size_max && again.policy == r.policy);
 	}
+	CHECK_EQ(parse(&r, "dscp ef redundant", err, sizeof(err)), 0);
+	CHECK_EQ(r.policy, BRAID_MPCLASS_REDUNDANT);
 	/* truncation is safe */
 	CHECK_EQ(parse(&r, "proto tcp port 8000-8080 bulk", err, sizeof(err)), 0);
 	braid_mpclass_format(&r, out, 8);
@@ -270,6 +284,38 @@ static void matching(void)
 	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_META_ECT | BRAID_MP_CLASS_BULK);
 }
 
+/* redundant: a latency class (the built-in one kept, else EF) with the copy flag */
+static void redundant(void)
+{
+	struct braid_mpclass_rules rs = { 0 };
+	uint8_t b[1600];
+	size_t n;
+
+	add(&rs, "proto udp port 5060 redundant");
+	add(&rs, "dscp ef redundant");
+	add(&rs, "port 5201 lowest-delay");
+	/* SIP over UDP, either direction, bulk-sized or small */
+	n = v4(b, 1200, 17, 0, 40000, 5060, 0, 0);
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_META_REDUNDANT | BRAID_MP_CLASS_EF);
+	n = v4(b, 120, 17, 0, 5060, 40000, 0, 0);
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_META_REDUNDANT | BRAID_MP_CLASS_SMALL);
+	n = v6(b, 1200, 0xff, 17, 0, 5060, 40000, 0);
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_META_REDUNDANT | BRAID_MP_CLASS_EF);
+	/* TCP to 5060 is not the rule's; EF-marked TCP is (second rule), ECT kept */
+	n = v4(b, 1200, 6, 0, 40000, 5060, 0x18, 0);
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_CLASS_BULK);
+	n = v4(b, 1200, 6, 46, 40000, 443, 0x18, 0);
+	b[1] |= 0x02;
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n),
+		 BRAID_MP_META_ECT | BRAID_MP_META_REDUNDANT | BRAID_MP_CLASS_EF);
+	/* lowest-delay never sets the copy flag; the built-in classes never do */
+	n = v4(b, 1400, 6, 0, 40000, 5201, 0x18, 0);
+	CHECK_EQ(braid_mpclass_classify(&rs, b, n), BRAID_MP_CLASS_EF);
+	n = v4(b, 1000, 17, 46, 40000, 4000, 0, 0);
+	CHECK_EQ(braid_mp_classify(b, n, 0), BRAID_MP_CLASS_EF);
+	CHECK_EQ(braid_mpclass_classify(NULL, b, n), BRAID_MP_CLASS_EF);
+}
+
 static void full_table(void)
 {
 	struct braid_mpclass_rules rs = { 0 };
@@ -288,6 +334,7 @@ int main(void)
 	parse_ok();
 	defaults();
 	matching();
+	redundant();
 	full_table();
 	CHECK_DONE();
 }

@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "util/log.h"
 #include "config/options.h"
+#include "config/options_dump.h"
 
 
 static const char KEY[] =
@@ -707,6 +708,47 @@ static void test_tls_fields(void)
 			   "ping and ping-restart, use one or the other");
 }
 
+/* mp-class: redundant accepted, dumped in its canonical form, the dump's rules parse back
+ * to the same dump; a bad rule refused with file, line and the rule's message */
+static void test_mp_class(void)
+{
+	static const char *const want[] = { "mp-class[0] proto udp port 5060 redundant\n",
+					    "mp-class[1] dscp 46 redundant\n",
+					    "mp-class[2] proto tcp bulk\n" };
+	struct braid_options o;
+	static char d1[65536], d2[65536], again[512];
+	const char *e;
+	size_t k, n = 0;
+
+	e = parse(&o, "dev tun\nmp-class port 5060 proto udp redundant\nmp-class dscp ef redundant\n"
+		      "mp-class proto tcp bulk\n");
+	CHECKM(!*e, "%s", e);
+	CHECK_EQ(o.mp_classes.n, 3);
+	braid_options_dump(&o, d1, sizeof(d1));
+	braid_options_free(&o);
+	n = (size_t)snprintf(again, sizeof(again), "dev tun\n");
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const char *at = strstr(d1, want[k]);
+
+		CHECKM(at != NULL, "dump lacks %s", want[k]);
+		if (at) {	/* "mp-class[K] RULE" -> "mp-class RULE" */
+			const char *rule = strchr(at, ' ') + 1;
+
+			n += (size_t)snprintf(again + n, sizeof(again) - n, "mp-class %.*s\n",
+					      (int)(strchr(rule, '\n') - rule), rule);
+		}
+	}
+	e = parse(&o, again);
+	CHECKM(!*e, "%s", e);
+	braid_options_dump(&o, d2, sizeof(d2));
+	braid_options_free(&o);
+	CHECK_STR(d2, d1);
+	expect_error("dev tun\nmp-class port 5060 fast\n",
+		     "t.conf:2: option 'mp-class': unknown policy 'fast' (lowest-delay, bulk or redundant)");
+	expect_error("dev tun\nmp-class proto udp redundant x\n",
+		     "t.conf:2: option 'mp-class': unknown policy 'x' (lowest-delay, bulk or redundant)");
+}
+
 int main(void)
 {
 	braid_log_set_verb(0); /* the warnings the parser logs are not part of the checks */
@@ -715,5 +757,6 @@ int main(void)
 	test_errors();
 	test_argv_and_files();
 	test_tls_fields();
+	test_mp_class();
 	CHECK_DONE();
 }

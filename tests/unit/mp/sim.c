@@ -267,6 +267,8 @@ static void inner_rx(struct sim *s, int d, const struct sim_ipkt *ip, uint64_t p
 		}
 		if (pid < SIM_MAX_PID)
 			s->is_data[pid] = 2;
+		if (s->now - ip->ts > s->load_max_delay_us)
+			s->load_max_delay_us = s->now - ip->ts;
 		if (pid < s->last_delivered_pid)
 			s->out_of_order++;
 		s->last_delivered_pid = pid;
@@ -375,6 +377,8 @@ static int arrivals(struct sim *s)
 
 					if (pk.ip.kind == SIM_K_ACK)
 						meta = BRAID_MP_CLASS_ACK;
+					else if (pk.ip.kind == SIM_K_LOAD)
+						meta = s->load_rx_meta;
 					else if (pk.ip.kind == SIM_K_PING || pk.ip.kind == SIM_K_PONG)
 						meta = BRAID_MP_CLASS_SMALL;
 					if (braid_mp_rx_data_meta(rmp, s->now, p, pk.pid, c, pk.len,
@@ -399,6 +403,7 @@ static int offer(struct sim *s)
 		memset(&ip, 0, sizeof(ip));
 		ip.kind = SIM_K_LOAD;
 		ip.pid = pid;
+		ip.ts = s->now;
 		s->load_next += (uint64_t)s->pkt_len * 8000000 / s->load_bps;
 		s->offered++;
 		s->offered_bytes += s->pkt_len;
@@ -427,7 +432,7 @@ static int offer(struct sim *s)
 
 		simtcp_timer(s->tcp, s->now);
 		while (simtcp_next(s->tcp, s->now, &ip)) {
-			send_inner(s, 0, &ip, s->pkt_len,
+			send_inner(s, 0, &ip, s->seg_len ? s->seg_len : s->pkt_len,
 				   BRAID_MP_CLASS_BULK | (s->tcp->cfg.ect ? BRAID_MP_META_ECT : 0));
 			any = 1;
 		}

@@ -82,12 +82,15 @@ struct sim {
 	/* offered load A -> B */
 	uint64_t load_bps;
 	uint32_t pkt_len;
+	uint32_t seg_len;		/* TCP segment size; 0 = pkt_len */
 	unsigned int meta;
+	unsigned int load_rx_meta;	/* the class B's daemon gives an offered packet (BULK) */
 	uint64_t load_next, load_until;
 	uint64_t offered, offered_bytes, enq_fail;
 	/* deliveries at B */
 	uint8_t *is_data;	/* by pid: 1 = data offered, 2 = delivered */
 	uint64_t delivered, delivered_bytes, dup_deliveries, out_of_order;
+	uint64_t load_max_delay_us;	/* offered -> delivered at B, the largest (settable) */
 	uint64_t last_delivered_pid;
 	uint64_t max_held_us;
 	/* measurement window */
