@@ -4,12 +4,14 @@
 # (bookworm-security's linux-headers-6.12.*+deb12-amd64, which packaging/install-deps.sh installs), with the
 # module's own -Werror: the API differences live in kmod/compat.h (docs/kmod.md "Kernels").
 # Asserts: the build succeeds, braid_dco.ko exists, its vermagic names that kernel and it has the module's
-# name, licence and genetlink alias.
-#   build_newer.sh VM_KVER        VM_KVER: the kernel the VM tests boot (kmod/CMakeLists.txt's BRAID_KMOD_KVER)
+# name, licence and genetlink alias. With OUT_DIR, the module and its kernel version (OUT_DIR/kver) stay there
+# for kmod.vm_newer, which boots that kernel in the VM.
+#   build_newer.sh VM_KVER [OUT_DIR]   VM_KVER: the kernel the VM tests boot (kmod/CMakeLists.txt's BRAID_KMOD_KVER)
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../../kmod" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
-vm_kver=${1:?usage: build_newer.sh VM_KVER}
+vm_kver=${1:?usage: build_newer.sh VM_KVER [OUT_DIR]}
+out=${2:-}
 
 newest=
 for m in /lib/modules/*/build/Makefile; do
@@ -42,4 +44,7 @@ vm=$(modinfo -F vermagic "$ko") || fail "modinfo $ko"
 [ "$(modinfo -F license "$ko")" = GPL ] || fail "modinfo license: $(modinfo -F license "$ko")"
 modinfo -F alias "$ko" | grep -qx 'net-pf-16-proto-16-family-braid_dco' ||
 	fail "no genetlink family alias: $(modinfo -F alias "$ko" | tr '\n' ' ')"
+if [ -n "$out" ]; then
+	mkdir -p "$out" && cp "$ko" "$out/braid_dco.ko" && echo "$newest" >"$out/kver" || fail "copy to $out"
+fi
 echo "ok: braid_dco.ko built against $newest (vermagic: $vm; VM kernel $vm_kver)"

@@ -63,7 +63,9 @@ ip netns exec $g sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.
 bg $g python3 -m http.server --bind 0.0.0.0 --directory $w 8080 >/dev/null 2>&1
 pki=$w/pki
 
-cat >$w/gw.conf <<EOF
+# the gateway profile braidd and stock openvpn share (each adds its own lines)
+server_conf() {
+	cat <<EOF
 dev tun
 topology subnet
 server 10.8.0.0 255.255.255.0
@@ -76,11 +78,9 @@ key $pki/server.key
 dh none
 keepalive 2 30
 tls-auth $pki/ta.key 0
-multipath on
-dco off
-status-json $w/gw.json 1
-verb 4
 EOF
+}
+{ server_conf; printf '%s\n' 'multipath on' 'dco off' "status-json $w/gw.json 1" 'verb 4'; } >$w/gw.conf
 cat >$w/cli.conf <<EOF
 client
 dev tun
@@ -192,22 +192,7 @@ fi
 stopd "$gpid"
 
 # ---- 3. braidd DCO single path <-> stock openvpn ----
-cat >$w/ovpn.conf <<EOF
-dev tun
-topology subnet
-server 10.8.0.0 255.255.255.0
-proto udp
-port 1194
-local 10.61.1.1
-ca $pki/ca.crt
-cert $pki/server.crt
-key $pki/server.key
-dh none
-keepalive 2 30
-tls-auth $pki/ta.key 0
-disable-dco
-verb 3
-EOF
+{ server_conf; printf '%s\n' disable-dco 'verb 3'; } >$w/ovpn.conf
 bg $g openvpn --config $w/ovpn.conf --log $w/ovpn.log
 opid=$(tail -n1 $w/pids)
 wait_log $w/ovpn.log "Initialization Sequence Completed" 60 || nok "openvpn: server not up: $(tail -5 $w/ovpn.log)"

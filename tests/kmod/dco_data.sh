@@ -50,11 +50,17 @@ echo "$sa" | grep -qx 'primary_key_id=2' && echo "$sb" | grep -qx 'primary_key_i
 txa=$(echo "$sa" | sed -n 's/^vpn_tx_packets=//p') rxb=$(echo "$sb" | sed -n 's/^vpn_rx_packets=//p')
 [ "${txa:-0}" -gt 1000 ] && [ "${rxb:-0}" -gt 1000 ] && ok "counters: a sent $txa, b received $rxb" || nok "counters a tx $txa b rx $rxb"
 # the device's own counters (per-CPU, `ip -s link`): each data packet sent is counted once by the tunnel
-# transmit, each one handed up once on receive, so they equal the peer's counters (read when quiet)
-sleep 1
+# transmit, each one handed up once on receive, so they equal the peer's counters. The device may still
+# send (IPv6 router solicitations, a last ACK): a snapshot counts only if the peer counters did not move
+# while the device's were read (up to 5 tries, 1 s apart)
 dev_stat() { ip -n $1 -s -j link show bd0 | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['stats64']['$2']['packets'])"; }
-txa=$(ip netns exec $a $ctl show bd0 1 | sed -n 's/^vpn_tx_packets=//p') rxb=$(ip netns exec $b $ctl show bd0 1 | sed -n 's/^vpn_rx_packets=//p')
-dtxa=$(dev_stat $a tx) drxb=$(dev_stat $b rx)
+vpn_stat() { ip netns exec $1 $ctl show bd0 1 | sed -n "s/^vpn_$2_packets=//p"; }
+for try in 1 2 3 4 5; do
+	sleep 1
+	txa=$(vpn_stat $a tx) rxb=$(vpn_stat $b rx)
+	dtxa=$(dev_stat $a tx) drxb=$(dev_stat $b rx)
+	[ "$txa" = "$(vpn_stat $a tx)" ] && [ "$rxb" = "$(vpn_stat $b rx)" ] && break
+done
 [ -n "$dtxa" ] && [ "$dtxa" = "$txa" ] && [ -n "$drxb" ] && [ "$drxb" = "$rxb" ] &&
 	ok "device counters: a's bd0 tx $dtxa packets = peer vpn_tx, b's bd0 rx $drxb = peer vpn_rx" ||
 	nok "device counters: a's bd0 tx '$dtxa' vs vpn_tx $txa, b's bd0 rx '$drxb' vs vpn_rx $rxb"

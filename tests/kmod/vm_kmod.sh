@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# kmod.vm: braid_dco.ko in a Debian 12 VM (QEMU/TCG, Debian's 6.1 kernel, the host's / read-only over 9p,
+# kmod.vm: braid_dco.ko in a Debian 12 VM (QEMU/TCG, Debian's 6.1 kernel, or VM_KVER (kmod.vm_newer: 6.12), the host's / read-only over 9p,
 # tests/vm/lib.sh), every scenario in one boot: insmod, the netlink tests (dco_netlink.py: accepted and
 # refused requests with their extack messages, notifications, created/destroyed balance), rmmod and the
 # unload balance line (guest.sh). The guest's status is this test's status; the serial log is printed.
