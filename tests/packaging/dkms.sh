@@ -42,6 +42,20 @@ if [ "${1:-}" = --ns ]; then
 	grep -q "^braid-dco/$ver, $KV, x86_64: installed" <<<"$st" || fail "dkms status: $st"
 	grep -q "$OLD" <<<"$st" && fail "dkms status lists $OLD: $st"
 	echo "ok: dpkg -i built and installed braid_dco.ko for $KV (vermagic: $vm); dkms status: $st"
+	# every other installed kernel with headers (6.12 from bookworm-security, which install-deps brings for
+	# kmod.build_newer) got its own build from the same postinst (kmod/compat.h)
+	for b in /lib/modules/*/build/Makefile; do
+		k=${b#/lib/modules/}
+		k=${k%/build/Makefile}
+		case $k in "$KV" | "$OLD") continue ;; esac
+		[ -e "/boot/vmlinuz-$k" ] || continue
+		grep -q "^braid-dco/$ver, $k, x86_64: installed" <<<"$st" || fail "dkms status has no build for $k: $st"
+		# 6.12's modules are xz-compressed (braid_dco.ko.xz)
+		kok=$(ls /lib/modules/"$k"/updates/dkms/braid_dco.ko* 2>/dev/null | head -n1)
+		vmk=$(modinfo -F vermagic "$kok") || fail "no module for $k under /lib/modules/$k/updates/dkms"
+		[[ $vmk == "$k "* ]] || fail "vermagic '$vmk' does not name $k"
+		echo "ok: the same dpkg -i built ${kok##*/} for $k too (vermagic: $vmk)"
+	done
 	cp $ko "$D/vm/braid_dco.ko" || fail "copy $ko for the VM"
 	# the postinst tried the 5.10 kernel too and skipped it for BUILD_EXCLUSIVE_KERNEL
 	grep -q "includes a BUILD_EXCLUSIVE directive which does not match this kernel" "$D/dpkg-i.log" ||
