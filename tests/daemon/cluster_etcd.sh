@@ -32,7 +32,7 @@ declare -A PID
 
 fail() {
 	echo "FAIL: $*" >&2
-	ip netns exec "$LB" nft list table ip braidlb >&2 2>/dev/null
+	ip netns exec "$LB" nft list table inet braidlb >&2 2>/dev/null
 	local f
 	for f in "$DIR"/*.log; do
 		[ -f "$f" ] || continue
