@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What differs between the kernels braid_dco builds for: Debian 12's 6.1 (the VM tests boot it) and
- * the newest Debian 12 offers, 6.12 from bookworm-security (kmod.build_612 builds against its headers).
- * Where a symbol tells the difference it is tested (#ifdef, __has_include); only the generic netlink
- * split ops of 6.2 need a version check.
+ * the newest Debian 12 offers, 6.12 from bookworm-security (kmod.build_newer builds against its headers).
+ * Where a symbol tells the difference it is tested (#ifdef); the rest by version (sparse, which
+ * kmod.sparse runs, does not know __has_include).
  */
 #ifndef BRAID_DCO_COMPAT_H
 #define BRAID_DCO_COMPAT_H
@@ -12,7 +12,7 @@
 #include <linux/version.h>
 #include <net/genetlink.h>
 
-#if __has_include(<linux/unaligned.h>)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #include <linux/unaligned.h>	/* 6.12: moved out of asm/ */
 #else
 #include <asm/unaligned.h>

@@ -50,7 +50,7 @@ struct braid_sock *braid_sock_get(struct braid_dev *bdev, int fd, struct netlink
 	}
 	mutex_lock(&braid_sock_lock);
 	if (udp_sk(sock->sk)->encap_type == BRAID_UDP_ENCAP) {
-		bs = rcu_dereference_protected(sock->sk->sk_user_data,
+		bs = rcu_dereference_protected(__sk_user_data(sock->sk),
 					       lockdep_is_held(&braid_sock_lock));
 		if (bs && bs->bdev == bdev && kref_get_unless_zero(&bs->refcount)) {
 			mutex_unlock(&braid_sock_lock);
@@ -61,7 +61,7 @@ struct braid_sock *braid_sock_get(struct braid_dev *bdev, int fd, struct netlink
 		err = -EBUSY;
 		goto err_unlock;
 	}
-	if (udp_sk(sock->sk)->encap_type || rcu_access_pointer(sock->sk->sk_user_data)) {
+	if (udp_sk(sock->sk)->encap_type || rcu_access_pointer(__sk_user_data(sock->sk))) {
 		NL_SET_ERR_MSG(extack, "socket: already used by another encapsulation");
 		err = -EBUSY;
 		goto err_unlock;

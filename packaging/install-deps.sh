@@ -15,8 +15,8 @@ PKGS=(
   dpkg-dev debhelper fakeroot lintian mmdebstrap man-db
   # the Debian 12 VM with systemd as init (tests/packaging/vm_systemd.sh, tests/vm/): QEMU TCG, Debian's kernel
   qemu-system-x86 linux-image-amd64 busybox-static cpio xz-utils zstd e2fsprogs
-  # braid_dco.ko (kmod/) builds against the headers of that same kernel
-  linux-headers-amd64
+  # braid_dco.ko (kmod/) builds against the headers of that same kernel; kmod.sparse checks it with sparse
+  linux-headers-amd64 sparse
   # the braid-dkms package (dh_dkms at build time) and its test (tests/packaging/dkms.sh: dpkg -i runs dkms)
   dkms dh-dkms
   # test bed, peers, traffic
