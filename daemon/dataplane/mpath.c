@@ -24,6 +24,7 @@
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_int.h"
 #include "dataplane/mpath_link.h"
+#include "dataplane/mpath_pool.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
@@ -63,18 +64,14 @@ static int pools_init(struct braid_mpath *m)
 	m->rsize = (sizeof(struct rbuf) + buf + 15) & ~(size_t)15;
 	m->tcount = m->cfg.queue_pkts + TX_EXTRA;
 	m->rcount = m->cfg.reorder_max_pkts + RX_EXTRA;
-	m->tmem = calloc(m->tcount, m->tsize);
-	m->rmem = calloc(m->rcount, m->rsize);
+	if (mpath_pool_init(m))
+		return -ENOMEM;
 	m->rxbs = RX_BUF_GRO > buf ? RX_BUF_GRO : buf;
 	/* a shared socket is read by its owner: no receive batch here */
 	m->rxbuf = m->shared ? NULL : malloc((size_t)RX_BATCH * m->rxbs);
 	m->txctl = malloc((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX);
-	if (!m->tmem || !m->rmem || (!m->shared && !m->rxbuf) || !m->txctl)
+	if ((!m->shared && !m->rxbuf) || !m->txctl)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < m->tcount; i++)
-		tput(m, (struct tbuf *)(m->tmem + (size_t)i * m->tsize));
-	for (uint32_t i = 0; i < m->rcount; i++)
-		rput(m, (struct rbuf *)(m->rmem + (size_t)i * m->rsize));
 	return 0;
 }
 
@@ -360,14 +357,9 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);
 	/* the buffers held plaintext */
-	if (m->tmem)
-		sodium_memzero(m->tmem, (size_t)m->tcount * m->tsize);
-	if (m->rmem)
-		sodium_memzero(m->rmem, (size_t)m->rcount * m->rsize);
+	mpath_pool_free(m);
 	if (m->rxbuf)
 		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * m->rxbs);
-	free(m->tmem);
-	free(m->rmem);
 	free(m->rxbuf);
 	free(m->txctl);
 	if (m->tunrd)
