@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#define MP_MEM_MAP_MIN (16u * 1024)
+#define MP_MEM_MAP_MIN (8u * 1024)	/* two pages: a gateway client's 2048-entry rings */
 
 /* Like calloc(n, size); NULL on overflow or no memory. */
 void *mp_zalloc(size_t n, size_t size);
