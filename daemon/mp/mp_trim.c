@@ -13,11 +13,15 @@
 
 /* Nothing held, nothing to poll, no packet-id above the next one seen: every
  * slot describes a packet-id below `next` (those are in `bits`, kept), the
- * rings are empty. Zeroed slots are RO_EMPTY. */
+ * ready ring is empty and what is left in the arrival FIFO is stale (it lists
+ * held packets only; fifo_peek drops such entries lazily: here all at once).
+ * Zeroed slots are RO_EMPTY. */
 static void trim_reorder(struct mp_reorder *r)
 {
-	if (!r->slot || r->fifo_n || r->ready_n || r->st.held || r->next != r->hi)
+	if (!r->slot || r->ready_n || r->st.held || r->next != r->hi)
 		return;
+	r->fifo_head = 0;
+	r->fifo_n = 0;
 	mp_zdrop(r->slot, r->win, sizeof(*r->slot));
 	mp_zdrop(r->fifo, r->win, sizeof(*r->fifo));
 	mp_zdrop(r->ready, r->ready_cap, sizeof(*r->ready));

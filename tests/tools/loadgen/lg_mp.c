@@ -2,8 +2,9 @@
 /*
  * lg_mp.c - the multipath side of a load-generator session (lg_mp.h): the
  * offer, the second path's socket, the round robin of data over the paths and
- * the answers to the gateway engine's control messages, encoded and parsed by
- * the daemon's own daemon/mp/mp_msg.c.
+ * the answers to the gateway engine's control messages and the REPORTs, by
+ * the daemon's own daemon/dataplane/dco_mpctl.c (the kernel backend answers the
+ * same messages) over daemon/mp/mp_msg.c.
  */
 #include "lg_mp.h"
 
@@ -57,6 +58,7 @@ int lg_mp_accept(struct lg_session *ls)
 	if (ret)
 		return ret;
 	ls->mp_on = true;
+	ls->mprx.gen = -1;
 	ctx->mp_accepted++;
 	return 0;
 }
@@ -79,95 +81,46 @@ static uint64_t mono_us(void)
 void lg_mp_control(struct lg_session *ls, unsigned path, const uint8_t *pt, size_t len, lg_mp_send_fn send_ctl)
 {
 	struct lg_ctx *ctx = ls->ctx;
-	struct braid_mp_msg m, r;
-	uint8_t out[128];
+	uint8_t out[BRAID_MP_MSG_MAX];
 	int n;
 
-	if (braid_mp_msg_parse(pt, len, &m)) {
-		ctx->mp_ctl_bad++;
-		return;
-	}
 	ctx->mp_ctl_rx++;
-	memset(&r, 0, sizeof(r));
-	r.path_id = m.path_id;	/* the gateway's id of the path, echoed */
-	if (m.type == BRAID_MP_MSG_PATH_CHALLENGE || m.type == BRAID_MP_MSG_PROBE) {
-		ls->mpp[path].gw_id = m.path_id;
-		ls->mpp[path].known = true;
+	n = braid_dco_mpctl_answer(pt, len, mono_us(), out, sizeof(out), &ctx->mpst, &ls->mprx.pp[path]);
+	/* only validated paths are probed: a PROBE on a path says the gateway validated it */
+	if (n >= 0 && len > BRAID_MP_MAGIC_LEN && pt[BRAID_MP_MAGIC_LEN] == BRAID_MP_MSG_PROBE &&
+	    !(ls->mp_seen & (1u << path))) {
+		ls->mp_seen |= (uint8_t)(1u << path);
+		if (ls->mp_seen == (1u << LG_MP_PATHS) - 1)
+			ctx->mp_sessions_validated++;
 	}
-	switch (m.type) {
-	case BRAID_MP_MSG_PATH_CHALLENGE:
-		r.type = BRAID_MP_MSG_PATH_RESPONSE;
-		memcpy(r.u.token, m.u.token, sizeof(r.u.token));
-		ctx->mp_challenges++;
-		break;
-	case BRAID_MP_MSG_PROBE:
-		/* only validated paths are probed: the gateway validated this one */
-		if (!(ls->mp_seen & (1u << path))) {
-			ls->mp_seen |= (uint8_t)(1u << path);
-			if (ls->mp_seen == (1u << LG_MP_PATHS) - 1)
-				ctx->mp_sessions_validated++;
-		}
-		if (m.u.probe.seq > ls->mpp[path].probe_hi)
-			ls->mpp[path].probe_hi = m.u.probe.seq;
-		r.type = BRAID_MP_MSG_PROBE_ECHO;
-		r.u.echo.seq = m.u.probe.seq;
-		r.u.echo.tx_us = m.u.probe.tx_us;
-		r.u.echo.owd_us = (int64_t)(mono_us() - m.u.probe.tx_us);
-		ctx->mp_probes_echoed++;
-		break;
-	case BRAID_MP_MSG_MTU_PROBE:
-		r.type = BRAID_MP_MSG_MTU_ACK;
-		r.u.mtu.seq = m.u.mtu.seq;
-		r.u.mtu.size = m.u.mtu.size;
-		ctx->mp_mtu_acked++;
-		break;
-	default:	/* REPORT, PATH_STATUS, SKIP, PROBE_ECHO, PATH_CLOSE: nothing to answer */
-		ctx->mp_ctl_other++;
-		return;
-	}
-	n = braid_mp_msg_encode(&r, out, sizeof(out));
 	if (n > 0)
 		send_ctl(ls, path, out, (size_t)n);
 }
 
 void lg_mp_data(struct lg_session *ls, unsigned path, unsigned key_id, uint32_t packet_id, size_t len)
 {
-	struct lg_mp_path *p = &ls->mpp[path];
+	struct lg_mp_rx *rx = &ls->mprx;
 
-	/* engine packet-id = generation << 32 | packet-id; key_id k is generation k up to the 7th
-	 * renegotiation (docs/multipath-negotiation.md §5), far beyond a load-generator run */
-	p->rx_pkts++;
-	p->rx_bytes += len;
-	p->last_pid = (uint64_t)key_id << 32 | packet_id;
-	p->dirty = true;
+	/* the engine's packet-id is generation << 32 | packet-id (docs/multipath-negotiation.md §5) */
+	if (rx->gen < 0 || key_id != rx->gen_kid) {
+		rx->gen = braid_dco_mpctl_gen(rx->gen, key_id);
+		rx->gen_kid = key_id;
+	}
+	rx->pkts[path]++;
+	rx->bytes[path] += len;
+	rx->last_pktid[path] = packet_id;
 }
 
 void lg_mp_report(struct lg_session *ls, lg_mp_send_fn send_ctl)
 {
-	struct braid_mp_msg m;
+	struct lg_mp_rx *rx = &ls->mprx;
 	uint8_t out[BRAID_MP_REPORT_LEN(LG_MP_PATHS)];
-	unsigned i;
 	int n;
 
-	memset(&m, 0, sizeof(m));
-	m.type = BRAID_MP_MSG_REPORT;
-	for (i = 0; i < LG_MP_PATHS; i++) {
-		struct lg_mp_path *p = &ls->mpp[i];
-		struct braid_mp_report_entry *e;
-
-		if (!p->dirty || !p->known)
-			continue;
-		e = &m.u.report.e[m.u.report.n++];
-		e->path_id = p->gw_id;
-		e->rx_pkts = p->rx_pkts;
-		e->rx_bytes = p->rx_bytes;
-		e->last_pid = p->last_pid;
-		e->probe_seq_hi = p->probe_hi;
-		p->dirty = false;
-	}
-	if (!m.u.report.n)
+	if (rx->gen < 0)
 		return;
-	n = braid_mp_msg_encode(&m, out, sizeof(out));
+	n = braid_dco_mpctl_report(rx->pp, LG_MP_PATHS, rx->pkts, rx->bytes, rx->last_pktid, (uint32_t)rx->gen,
+				   0, out, sizeof(out));
 	if (n > 0 && send_ctl(ls, 0, out, (size_t)n) == 0)
 		ls->ctx->mp_reports_tx++;
 }

@@ -3,9 +3,10 @@
  * lg_mp.h - the multipath side of a load-generator session
  * (docs/multipath-negotiation.md): which sessions announce IV_BRAID_MP, the
  * second path (a UDP socket from a second source address to the gateway),
- * the path a datagram leaves by, and the answers to the gateway engine's
- * control messages (daemon/mp/mp_msg.h: PATH_CHALLENGE -> PATH_RESPONSE,
- * PROBE -> PROBE_ECHO, MTU_PROBE -> MTU_ACK, each on the path it came by).
+ * the path a datagram leaves by, the answers to the gateway engine's control
+ * messages (PATH_CHALLENGE -> PATH_RESPONSE, PROBE -> PROBE_ECHO, MTU_PROBE ->
+ * MTU_ACK, each on the path it came by) and the REPORTs of what arrived: the
+ * kernel backend's answerer, daemon/dataplane/dco_mpctl.c, compiled in.
  * Path 0 is the session's own socket (control channel and data), path 1 the
  * second socket. The gateway probes only validated paths, so a PROBE on a
  * path is the client's evidence that the gateway validated it.
@@ -17,20 +18,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dataplane/dco_mpctl.h"
+
 struct lg_ctx;
 struct lg_session;
 
 #define LG_MP_PATHS 2
 #define LG_MP_VERSION 1u  /* the multipath protocol version announced and accepted */
 
-/* What the receiver of the gateway's data reports per path (a REPORT entry, daemon/mp/mp_msg.h):
- * without it the gateway's engine takes its in-flight packets for lost and sends them again. */
-struct lg_mp_path {
-	uint32_t gw_id;     /* the gateway's id of the path (from its PATH_CHALLENGE / PROBE) */
-	bool known, dirty;  /* gw_id learned; data arrived since the last REPORT */
-	uint32_t rx_pkts;   /* data packets received on it (wraps) */
-	uint64_t rx_bytes, last_pid; /* their bytes; the engine packet-id of the newest */
-	uint32_t probe_hi;  /* highest probe sequence */
+/* What the receiver of the gateway's data reports (REPORT entries): without it the gateway's engine
+ * takes its in-flight packets for lost and sends them again. */
+struct lg_mp_rx {
+	struct braid_dco_mpctl_path pp[LG_MP_PATHS]; /* the gateway's path ids, probes, report marks */
+	uint64_t pkts[LG_MP_PATHS], bytes[LG_MP_PATHS]; /* data packets received per path */
+	uint32_t last_pktid[LG_MP_PATHS];            /* packet-id of the newest */
+	int64_t gen;                                 /* key generation of the newest, -1: none yet */
+	unsigned gen_kid;                            /* its key-id */
 };
 
 typedef int (*lg_mp_send_fn)(struct lg_session *ls, unsigned path, const uint8_t *pt, size_t len);

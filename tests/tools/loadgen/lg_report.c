@@ -94,8 +94,8 @@ static void mp_json(FILE *f, const struct lg_ctx *ctx)
 		   "\"rx_path\":[%llu,%llu]},",
 		ctx->mp_share_pm / 1000.0, ctx->established - ctx->established_mp, ctx->established_mp,
 		ctx->mp_announced, ctx->mp_accepted, ctx->mp_not_offered, ULL(ctx->mp_sessions_validated),
-		ULL(ctx->mp_reports_tx), ULL(ctx->mp_rx_dups), ULL(ctx->mp_ctl_rx), ULL(ctx->mp_ctl_bad), ULL(ctx->mp_ctl_other), ULL(ctx->mp_challenges),
-		ULL(ctx->mp_probes_echoed), ULL(ctx->mp_mtu_acked), ULL(ctx->mp_pings_sent),
+		ULL(ctx->mp_reports_tx), ULL(ctx->mp_rx_dups), ULL(ctx->mp_ctl_rx), ULL(ctx->mpst.malformed), ULL(ctx->mpst.other), ULL(ctx->mpst.challenges),
+		ULL(ctx->mpst.probes), ULL(ctx->mpst.mtu_probes), ULL(ctx->mp_pings_sent),
 		ULL(ctx->mp_pings_replied), ULL(ctx->mp_tx_path[0]),
 		ULL(ctx->mp_tx_path[1]), ULL(ctx->mp_rx_path[0]), ULL(ctx->mp_rx_path[1]));
 }

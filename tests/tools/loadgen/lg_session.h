@@ -63,7 +63,8 @@ struct lg_ctx {
 	unsigned mp_announced, mp_accepted, mp_not_offered, established_mp;
 	uint64_t mp_sessions_validated; /* sessions whose both paths the gateway probed (= validated) */
 	uint64_t mp_reports_tx, mp_rx_dups; /* REPORTs sent; the gateway's re-sent packets (replay window) */
-	uint64_t mp_ctl_rx, mp_ctl_bad, mp_ctl_other, mp_challenges, mp_probes_echoed, mp_mtu_acked;
+	uint64_t mp_ctl_rx;             /* engine control messages received */
+	struct braid_dco_mpctl_stats mpst; /* answered by kind, other, malformed */
 	uint64_t mp_pings_sent, mp_pings_replied; /* the echoes of multipath sessions */
 	uint64_t mp_tx_path[2], mp_rx_path[2]; /* data-channel datagrams per path of multipath sessions */
 	uint32_t hs_hist[LG_RTT_BUCKETS], rtt_hist[LG_RTT_BUCKETS];
@@ -80,7 +81,7 @@ struct lg_session {
 	bool mp;                        /* announces IV_BRAID_MP */
 	bool mp_on;                     /* took up the gateway's offer */
 	uint8_t mp_seen;                /* paths the gateway probed (bit per path) */
-	struct lg_mp_path mpp[LG_MP_PATHS];
+	struct lg_mp_rx mprx;
 	unsigned tx_rr;                 /* round robin of data over the paths */
 	ev_timer tm;
 	enum lg_state state;
