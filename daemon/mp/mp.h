@@ -63,7 +63,8 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg);
 /* Releases every held ref through the callbacks. */
 void braid_mp_free(struct braid_mp *mp);
 /* Idle arrays give their pages back (mp_trim.c): the reorder arrays when
- * nothing is held or pending, a path's retained / queued rings when empty.
+ * nothing is held or pending, a path's retained / queued rings and the
+ * control queue when empty.
  * Nothing observable changes; call it now and then (the data plane: every
  * few seconds). */
 void braid_mp_trim(struct braid_mp *mp);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static int mapped(size_t n, size_t size)
 {
@@ -40,4 +41,13 @@ void mp_zdrop(void *p, size_t n, size_t size)
 {
 	if (p && mapped(n, size))
 		madvise(p, n * size, MADV_DONTNEED);
+}
+
+void mp_zdrop_range(void *from, void *to)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)from + pg - 1) & ~(pg - 1), b = (uintptr_t)to & ~(pg - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
 }

@@ -21,5 +21,8 @@ void *mp_zalloc(size_t n, size_t size);
 void mp_zfree(void *p, size_t n, size_t size);
 /* A large array reads as zeroes again and its pages are returned; a small one is left as it is. */
 void mp_zdrop(void *p, size_t n, size_t size);
+/* The whole pages inside [from, to) (part of a live object whose bytes there no longer matter) read as
+ * zeroes again and are returned. */
+void mp_zdrop_range(void *from, void *to);
 
 #endif /* BRAID_MP_MEM_H */

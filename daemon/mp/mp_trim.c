@@ -34,6 +34,11 @@ void braid_mp_trim(struct braid_mp *mp)
 	if (!mp)
 		return;
 	trim_reorder(&mp->ro);
+	/* the control queue (64 x ~1 KB, used round the ring): its entries matter only while queued */
+	if (!mp->ctl_n) {
+		mp->ctl_head = 0;
+		mp_zdrop_range(mp->ctl, mp->ctl + MP_CTLQ);
+	}
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 		struct mp_path *p = &mp->path[i];
 

@@ -3,7 +3,8 @@
 #
 # loadgen_mp_mem.sh N [SHARE] [HOLD] - the braidd gateway's memory per idle session by mode (docs/scaling.md "Load
 # generator", memory): a fresh gateway with `multipath on` in a network namespace, N braid-loadgen sessions of which
-# SHARE (default 1: all) are multipath (second path from a second client address), 3 echoes each, HOLD seconds idle
+# SHARE (default 1: all) are multipath (second path from a second client address), 3 echoes each as it comes up
+# (50 new sessions/s: no burst of echoes), HOLD seconds idle
 # (default 20: the engines' idle arrays are trimmed every 8 s), then one JSON line: established, multipath sessions
 # with 2 active paths in the gateway's status JSON, RSS start / idle, KiB per idle session, loadavg.
 # Root, opt-in, not in CI (a loaded host's numbers are labelled by its loadavg).
@@ -23,7 +24,7 @@ gw_start_server
 ip netns exec "$CNS" "$BRAID_BIN_DIR/braid-loadgen" --remote 10.99.0.1:1194 --ca "$GW_DIR/ca.crt" \
 	--cert "$GW_DIR/client1.crt" --key "$GW_DIR/client1.key" --wrap crypt --wrap-key "$GW_DIR/tc.key" \
 	--bind 10.99.0.11 --mp-bind 10.99.0.111 --mp-share "$SHARE" --sessions "$N" --rate 50 --hs-timeout 30 \
-	--retries 3 --pings 3 --ping-interval 300 --ping-after-all --ping-wait 5000 --hold "$HOLD" \
+	--retries 3 --pings 3 --ping-interval 300 --ping-wait 5000 --hold "$HOLD" \
 	--gateway-pid "${GW_PID[server]}" --ready-file "$GW_DIR/ready" --label "mem-$N-$SHARE" \
 	--timeout $((N / 10 + HOLD + 120)) >"$GW_DIR/lg.json" 2>"$GW_DIR/lg.log" &
 lg=$!

@@ -5,7 +5,8 @@
  * zeroes after mp_zdrop, a small one keeps its content; trimming an engine
  * whose reorder buffer holds a packet behind a gap changes nothing (the packet
  * comes out in order once the gap is filled); trimming an idle one zeroes the
- * slots, and afterwards packets are still delivered in order and a packet-id
+ * slots and the control queue's entries, and afterwards packets are still
+ * delivered in order and a packet-id
  * delivered before the trim is still refused as a duplicate.
  */
 #include <errno.h>
@@ -97,7 +98,10 @@ static void test_engine_trim(void)
 	CHECK_EQ(pid, 101);
 	/* idle: nothing held or pending, nothing ahead of next: the slots read as empty again */
 	CHECK_EQ(mp->ro.slot[101 & (mp->ro.win - 1)].pid, 101);	/* delivered slots keep their pid */
+	mp->ctl[40].len = 5;	/* an old control message, well inside the queue's pages */
 	braid_mp_trim(mp);
+	CHECK_EQ(mp->ctl[40].len, 0);
+	CHECK_EQ(mp->ctl_head, 0);
 	for (i = 0; i < mp->ro.win; i++)
 		CHECK(mp->ro.slot[i].state == 0 && mp->ro.slot[i].pid == 0);
 	CHECK_EQ(mp_reorder_insert(&mp->ro, now, 101, REF(101), 100), -EALREADY);	/* still a duplicate */
