@@ -24,6 +24,8 @@
 #include "dataplane/mpath_engine.h"
 #include "dataplane/mpath_int.h"
 #include "dataplane/mpath_link.h"
+#include "dataplane/mpath_pool.h"
+#include "mp/mp_mem.h"
 #include "dataplane/mpath_rx.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
@@ -63,18 +65,14 @@ static int pools_init(struct braid_mpath *m)
 	m->rsize = (sizeof(struct rbuf) + buf + 15) & ~(size_t)15;
 	m->tcount = m->cfg.queue_pkts + TX_EXTRA;
 	m->rcount = m->cfg.reorder_max_pkts + RX_EXTRA;
-	m->tmem = calloc(m->tcount, m->tsize);
-	m->rmem = calloc(m->rcount, m->rsize);
+	if (mpath_pool_init(m))
+		return -ENOMEM;
 	m->rxbs = RX_BUF_GRO > buf ? RX_BUF_GRO : buf;
 	/* a shared socket is read by its owner: no receive batch here */
 	m->rxbuf = m->shared ? NULL : malloc((size_t)RX_BATCH * m->rxbs);
 	m->txctl = malloc((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX);
-	if (!m->tmem || !m->rmem || (!m->shared && !m->rxbuf) || !m->txctl)
+	if ((!m->shared && !m->rxbuf) || !m->txctl)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < m->tcount; i++)
-		tput(m, (struct tbuf *)(m->tmem + (size_t)i * m->tsize));
-	for (uint32_t i = 0; i < m->rcount; i++)
-		rput(m, (struct rbuf *)(m->rmem + (size_t)i * m->rsize));
 	return 0;
 }
 
@@ -86,7 +84,8 @@ static int mpath_create(struct braid_mpath **out, struct ev_loop *loop, const st
 	struct braid_mpath *m;
 	int r;
 
-	m = calloc(1, sizeof(*m));
+	/* its own pages (~34 KB, a gateway client uses a few of them: no rx batch) */
+	m = mp_zalloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
 	m->loop = loop;
@@ -360,14 +359,9 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->nl_fd >= 0)
 		close(m->nl_fd);
 	/* the buffers held plaintext */
-	if (m->tmem)
-		sodium_memzero(m->tmem, (size_t)m->tcount * m->tsize);
-	if (m->rmem)
-		sodium_memzero(m->rmem, (size_t)m->rcount * m->rsize);
+	mpath_pool_free(m);
 	if (m->rxbuf)
 		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * m->rxbs);
-	free(m->tmem);
-	free(m->rmem);
 	free(m->rxbuf);
 	free(m->txctl);
 	if (m->tunrd)
@@ -376,5 +370,5 @@ void braid_mpath_free(struct braid_mpath *m)
 		sodium_memzero(m->gro, sizeof(*m->gro));
 	free(m->tunrd);
 	free(m->gro);
-	free(m);
+	mp_zfree(m, 1, sizeof(*m));
 }

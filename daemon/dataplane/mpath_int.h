@@ -177,8 +177,11 @@ struct braid_mpath {
 
 	/* pools */
 	size_t tsize, rsize, ov;
-	uint8_t *tmem, *rmem;
+	uint8_t *tmem, *rmem;	/* reserved, touched on demand (mpath_pool.c) */
 	uint32_t tcount, rcount;
+	uint32_t tcarved, rcarved;	/* buffers ever handed out since the last trim */
+	uint32_t tfree_n, rfree_n;	/* of them on the free lists */
+	unsigned trim_tick;		/* housekeeping ticks since the engine's last trim */
 	struct tbuf *tfree;
 	struct rbuf *rfree;
 	bool have_spare;	/* a reserved packet-id the engine refused, used next */
@@ -245,14 +248,18 @@ static inline uint64_t rx_clamp(struct braid_mpath *m, uint64_t t)
 	return t;
 }
 
-/* ---- pools ---- */
+/* ---- pools (mpath_pool.c): the free list first, else the next buffer never used ---- */
 
 static inline struct tbuf *tget(struct braid_mpath *m)
 {
 	struct tbuf *b = m->tfree;
 
-	if (b)
+	if (b) {
 		m->tfree = b->next;
+		m->tfree_n--;
+	} else if (m->tcarved < m->tcount) {
+		b = (struct tbuf *)(m->tmem + (size_t)m->tcarved++ * m->tsize);
+	}
 	return b;
 }
 
@@ -260,14 +267,19 @@ static inline void tput(struct braid_mpath *m, struct tbuf *b)
 {
 	b->next = m->tfree;
 	m->tfree = b;
+	m->tfree_n++;
 }
 
 static inline struct rbuf *rget(struct braid_mpath *m)
 {
 	struct rbuf *b = m->rfree;
 
-	if (b)
+	if (b) {
 		m->rfree = b->next;
+		m->rfree_n--;
+	} else if (m->rcarved < m->rcount) {
+		b = (struct rbuf *)(m->rmem + (size_t)m->rcarved++ * m->rsize);
+	}
 	return b;
 }
 
@@ -275,6 +287,7 @@ static inline void rput(struct braid_mpath *m, struct rbuf *b)
 {
 	b->next = m->rfree;
 	m->rfree = b;
+	m->rfree_n++;
 }
 
 #endif /* BRAID_MPATH_INT_H */

@@ -14,6 +14,7 @@
 #include "dataplane/mpath_bind.h"
 #include "util/log.h"
 #include "dataplane/mpath_engine.h"
+#include "dataplane/mpath_pool.h"
 #include "dataplane/mpath_sock.h"
 #include "dataplane/mpath_stats.h"
 
@@ -79,6 +80,7 @@ void mpath_housekeep_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 	(void)loop, (void)revents;
 	mpath_stats_tick(m, now);
+	mpath_pool_trim(m);	/* idle: the packet buffers' pages back to the kernel */
 	if (m->bind_retry)
 		mpath_bind_scan(m, false);
 	else if (!m->shared)

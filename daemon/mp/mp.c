@@ -14,6 +14,7 @@
 
 #include "mp.h"
 #include "mp_int.h"
+#include "mp_mem.h"
 #include "mp_queue.h"
 #include "mp_sched.h"
 
@@ -87,15 +88,15 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 	r = check_config(cfg);
 	if (r)
 		return r;
-	mp = calloc(1, sizeof(*mp));
+	mp = mp_zalloc(1, sizeof(*mp));
 	if (!mp)
 		return -ENOMEM;
 	mp->cfg = *cfg;
 	r = -ENOMEM;
-	mp->slots = calloc(cfg->queue_pkts, sizeof(*mp->slots));
+	mp->slots = mp_zalloc(cfg->queue_pkts, sizeof(*mp->slots));
 	if (!mp->slots)
 		goto err_mp;
-	mp->free_slots = calloc(cfg->queue_pkts, sizeof(*mp->free_slots));
+	mp->free_slots = mp_zalloc(cfg->queue_pkts, sizeof(*mp->free_slots));
 	if (!mp->free_slots)
 		goto err_slots;
 	for (i = 0; i < cfg->queue_pkts; i++)
@@ -106,7 +107,7 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 
 		if (mp_ring_init(&p->q, cfg->queue_pkts) || mp_ring_init(&p->pq, cfg->queue_pkts))
 			goto err_paths;
-		p->sent = calloc(cfg->retain_pkts, sizeof(*p->sent));
+		p->sent = mp_zalloc(cfg->retain_pkts, sizeof(*p->sent));
 		if (!p->sent)
 			goto err_paths;
 	}
@@ -120,15 +121,15 @@ int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg)
 
 err_paths:
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
-		free(mp->path[i].sent);
-		free(mp->path[i].q.v);
-		free(mp->path[i].pq.v);
+		mp_zfree(mp->path[i].sent, cfg->retain_pkts, sizeof(struct mp_sent));
+		mp_ring_fini(&mp->path[i].q);
+		mp_ring_fini(&mp->path[i].pq);
 	}
-	free(mp->free_slots);
+	mp_zfree(mp->free_slots, cfg->queue_pkts, sizeof(*mp->free_slots));
 err_slots:
-	free(mp->slots);
+	mp_zfree(mp->slots, cfg->queue_pkts, sizeof(*mp->slots));
 err_mp:
-	free(mp);
+	mp_zfree(mp, 1, sizeof(*mp));
 	return r;
 }
 
@@ -158,15 +159,15 @@ void braid_mp_free(struct braid_mp *mp)
 			p->sent_head = (p->sent_head + 1) & (mp->cfg.retain_pkts - 1);
 			p->sent_n--;
 		}
-		free(p->sent);
-		free(p->q.v);
-		free(p->pq.v);
+		mp_zfree(p->sent, mp->cfg.retain_pkts, sizeof(*p->sent));
+		mp_ring_fini(&p->q);
+		mp_ring_fini(&p->pq);
 		memset(p->token, 0, sizeof(p->token));
 	}
 	mp_reorder_fini(&mp->ro, rx_drop, mp);
-	free(mp->free_slots);
-	free(mp->slots);
-	free(mp);
+	mp_zfree(mp->free_slots, mp->cfg.queue_pkts, sizeof(*mp->free_slots));
+	mp_zfree(mp->slots, mp->cfg.queue_pkts, sizeof(*mp->slots));
+	mp_zfree(mp, 1, sizeof(*mp));
 }
 
 static const char *const sched_names[] = {

@@ -66,6 +66,12 @@ void braid_mp_config_init(struct braid_mp_config *cfg);
 int braid_mp_new(struct braid_mp **out, const struct braid_mp_config *cfg);
 /* Releases every held ref through the callbacks. */
 void braid_mp_free(struct braid_mp *mp);
+/* Idle arrays give their pages back (mp_trim.c): the reorder arrays when
+ * nothing is held or pending, a path's retained / queued rings and the
+ * control queue when empty.
+ * Nothing observable changes; call it now and then (the data plane: every
+ * few seconds). */
+void braid_mp_trim(struct braid_mp *mp);
 
 /* Switch scheduler at run time; ratio (n weights) only for RATIO. RATIO with
  * n = 0: no weights by slot (each path's from braid_mp_path_set_weight). */

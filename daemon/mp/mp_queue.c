@@ -9,15 +9,22 @@
 #include <string.h>
 
 #include "mp_int.h"
+#include "mp_mem.h"
 #include "mp_queue.h"
 #include "mp_sched.h"
 
 int mp_ring_init(struct mp_ring *r, uint32_t cap)
 {
-	r->v = calloc(cap, sizeof(*r->v));
+	r->v = mp_zalloc(cap, sizeof(*r->v));
 	r->cap = cap;
 	r->head = r->n = 0;
 	return r->v ? 0 : -ENOMEM;
+}
+
+void mp_ring_fini(struct mp_ring *r)
+{
+	mp_zfree(r->v, r->cap, sizeof(*r->v));
+	r->v = NULL;
 }
 
 void mp_ring_push(struct mp_ring *r, uint32_t v)

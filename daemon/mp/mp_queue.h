@@ -12,6 +12,7 @@
 
 /* A ring of cap (a power of two) indexes: 0 or -ENOMEM. */
 int mp_ring_init(struct mp_ring *r, uint32_t cap);
+void mp_ring_fini(struct mp_ring *r);
 /* Append v (the ring never overflows: sized for every slot). */
 void mp_ring_push(struct mp_ring *r, uint32_t v);
 /* Remove and return the oldest index. */

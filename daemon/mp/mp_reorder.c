@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mp_mem.h"
 #include "mp_reorder.h"
 
 enum { RO_EMPTY, RO_PKT, RO_FILLER };
@@ -24,26 +25,26 @@ int mp_reorder_init(struct mp_reorder *r, uint32_t win, uint32_t max_pkts)
 	r->max_pkts = max_pkts;
 	r->hist = win * 4;
 	r->ready_cap = win * 2;
-	r->slot = calloc(win, sizeof(*r->slot));
+	r->slot = mp_zalloc(win, sizeof(*r->slot));
 	if (!r->slot)
 		goto err;
-	r->fifo = calloc(win, sizeof(*r->fifo));
+	r->fifo = mp_zalloc(win, sizeof(*r->fifo));
 	if (!r->fifo)
 		goto err_slot;
-	r->ready = calloc(r->ready_cap, sizeof(*r->ready));
+	r->ready = mp_zalloc(r->ready_cap, sizeof(*r->ready));
 	if (!r->ready)
 		goto err_fifo;
-	r->bits = calloc(r->hist / 64, sizeof(*r->bits));
+	r->bits = mp_zalloc(r->hist / 64, sizeof(*r->bits));
 	if (!r->bits)
 		goto err_ready;
 	return 0;
 
 err_ready:
-	free(r->ready);
+	mp_zfree(r->ready, r->ready_cap, sizeof(*r->ready));
 err_fifo:
-	free(r->fifo);
+	mp_zfree(r->fifo, win, sizeof(*r->fifo));
 err_slot:
-	free(r->slot);
+	mp_zfree(r->slot, win, sizeof(*r->slot));
 err:
 	r->slot = NULL;
 	return -ENOMEM;
@@ -61,10 +62,10 @@ void mp_reorder_fini(struct mp_reorder *r, void (*drop)(void *ctx, void *ref), v
 	for (i = 0; i < r->ready_n; i++)
 		if (drop)
 			drop(ctx, r->ready[(r->ready_head + i) % r->ready_cap].ref);
-	free(r->bits);
-	free(r->ready);
-	free(r->fifo);
-	free(r->slot);
+	mp_zfree(r->bits, r->hist / 64, sizeof(*r->bits));
+	mp_zfree(r->ready, r->ready_cap, sizeof(*r->ready));
+	mp_zfree(r->fifo, r->win, sizeof(*r->fifo));
+	mp_zfree(r->slot, r->win, sizeof(*r->slot));
 	memset(r, 0, sizeof(*r));
 }
 

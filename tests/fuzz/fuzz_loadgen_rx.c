@@ -3,11 +3,12 @@
  * fuzz_loadgen_rx.c - what braid-loadgen (tests/tools/loadgen) reads from the
  * gateway and the kernel: the first byte picks the reader, the rest is its
  * input, in a buffer of its exact size (ASan sees any over-read):
- *   0: lg_push_parse (a PUSH_REPLY, not NUL-terminated)
+ *   0: lg_push_parse (a PUSH_REPLY, not NUL-terminated; with a `braid-mp` offer)
  *   1: lg_icmp_parse_reply (a decrypted IPv4 packet), self = 10.8.0.2
  *   2: lg_rss_parse (/proc/PID/status text)
  * Asserts: only the documented results; a parsed push has a cipher shorter
- * than its buffer and a peer-id in range; a parsed reply came from a packet
+ * than its buffer, a peer-id in range and a multipath offer either absent
+ * (0, 0) or a version 1..65535 with a window 64..65536; a parsed reply came from a packet
  * of at least 28 bytes; an RSS value is non-negative; the same bytes give
  * the same result twice; an echo we build parses back to its fields.
  */
@@ -46,6 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r1 == 0) {
 			FZ_ASSERT(strlen(a.cipher) < sizeof(a.cipher));
 			FZ_ASSERT(a.peer_id == UINT32_MAX || a.peer_id <= 0xfffffe);
+			FZ_ASSERT((a.mp_version == 0 && a.mp_window == 0) ||
+				  (a.mp_version >= 1 && a.mp_version <= 65535 && a.mp_window >= 64 &&
+				   a.mp_window <= 65536));
 			FZ_ASSERT(memcmp(&a, &b, sizeof(a)) == 0);
 		}
 		break;

@@ -51,6 +51,22 @@ static int ifconfig(char *v, struct lg_push *out)
 	return 0;
 }
 
+/* "braid-mp VERSION WINDOW": version 1..65535 without a leading zero, window 64..65536 */
+static int braid_mp(char *v, struct lg_push *out)
+{
+	char *sp = strchr(v, ' ');
+	unsigned long ver, win;
+
+	if (!sp)
+		return -EBADMSG;
+	*sp++ = 0;
+	if (v[0] == '0' || num(v, 65535, &ver) || ver < 1 || num(sp, 65536, &win) || win < 64)
+		return -EBADMSG;
+	out->mp_version = (unsigned)ver;
+	out->mp_window = (unsigned)win;
+	return 0;
+}
+
 static int option(char *opt, struct lg_push *out, const char **why)
 {
 	unsigned long v;
@@ -73,6 +89,9 @@ static int option(char *opt, struct lg_push *out, const char **why)
 		if (num(opt + 5, 86400, &v))
 			return *why = "ping", -EBADMSG;
 		out->ping_s = (unsigned)v;
+	} else if (strncmp(opt, "braid-mp ", 9) == 0) {
+		if (braid_mp(opt + 9, out))
+			return *why = "braid-mp", -EBADMSG;
 	} else if (strncmp(opt, "protocol-flags ", 15) == 0 || strncmp(opt, "key-derivation ", 15) == 0) {
 		if (strstr(opt + 15, "tls-ekm"))
 			out->ekm = true;

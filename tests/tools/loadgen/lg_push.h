@@ -2,7 +2,8 @@
 /*
  * lg_push.h - what the load generator takes from a PUSH_REPLY: the data cipher,
  * the peer-id, the tunnel address, the address to ping (route-gateway), the
- * keepalive interval and the key derivation method. A bounded, copying reader.
+ * keepalive interval, the key derivation method and a multipath offer
+ * (`braid-mp`, docs/multipath-negotiation.md §3). A bounded, copying reader.
  */
 #ifndef BRAID_LG_PUSH_H
 #define BRAID_LG_PUSH_H
@@ -20,6 +21,8 @@ struct lg_push {
 	uint32_t gateway;     /* route-gateway, else ifconfig's remote (net30/p2p), 0 if none */
 	unsigned ping_s;      /* pushed `ping N`, 0 if none */
 	bool ekm;             /* protocol-flags tls-ekm / key-derivation tls-ekm */
+	unsigned mp_version;  /* `braid-mp VERSION WINDOW` (1..65535), 0 if none pushed */
+	unsigned mp_window;   /* its replay window (64..65536) */
 };
 
 /*

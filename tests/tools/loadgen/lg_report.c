@@ -82,6 +82,24 @@ static void hist_json(FILE *f, const char *name, const uint32_t *h)
 		quantile(h, 0.9), quantile(h, 0.99), quantile(h, 1.0));
 }
 
+#define ULL(x) ((unsigned long long)(x))
+
+/* Per mode: sessions, and the multipath sessions' paths and engine messages. */
+static void mp_json(FILE *f, const struct lg_ctx *ctx)
+{
+	fprintf(f, "\"mp_share\":%.3f,\"established_sp\":%u,\"established_mp\":%u,\"mp\":{"
+		   "\"announced\":%u,\"accepted\":%u,\"not_offered\":%u,\"sessions_2_paths_validated\":%llu,"
+		   "\"reports_tx\":%llu,\"rx_dups\":%llu,\"ctl_rx\":%llu,\"ctl_bad\":%llu,\"ctl_other\":%llu,\"challenges_answered\":%llu,"
+		   "\"probes_echoed\":%llu,\"mtu_probes_acked\":%llu,\"pings_sent\":%llu,\"pings_replied\":%llu,\"tx_path\":[%llu,%llu],"
+		   "\"rx_path\":[%llu,%llu]},",
+		ctx->mp_share_pm / 1000.0, ctx->established - ctx->established_mp, ctx->established_mp,
+		ctx->mp_announced, ctx->mp_accepted, ctx->mp_not_offered, ULL(ctx->mp_sessions_validated),
+		ULL(ctx->mp_reports_tx), ULL(ctx->mp_rx_dups), ULL(ctx->mp_ctl_rx), ULL(ctx->mpst.malformed), ULL(ctx->mpst.other), ULL(ctx->mpst.challenges),
+		ULL(ctx->mpst.probes), ULL(ctx->mpst.mtu_probes), ULL(ctx->mp_pings_sent),
+		ULL(ctx->mp_pings_replied), ULL(ctx->mp_tx_path[0]),
+		ULL(ctx->mp_tx_path[1]), ULL(ctx->mp_rx_path[0]), ULL(ctx->mp_rx_path[1]));
+}
+
 void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 {
 	static const char *const fail_names[LG_F_N] = { "timeout", "fatal", "auth_failed", "push",
@@ -90,7 +108,8 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 	struct rusage ru;
 	unsigned i;
 
-	fprintf(f, "{\"tool\":\"braid-loadgen\",\"label\":\"%s\",\"mode\":\"single-path\",", run->label);
+	fprintf(f, "{\"tool\":\"braid-loadgen\",\"label\":\"%s\",\"mode\":\"%s\",", run->label,
+		!ctx->mp_share_pm ? "single-path" : ctx->mp_share_pm == 1000 ? "multipath" : "mixed");
 	fprintf(f, "\"sessions\":%u,\"rate\":%u,\"established\":%u,\"failed\":%u,\"dropped\":%u,"
 		   "\"held\":%u,\"fail\":{", run->sessions, run->rate, ctx->established, ctx->failed,
 		ctx->dropped, ctx->established - ctx->dropped);
@@ -119,6 +138,7 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 		(unsigned long long)ctx->keepalives_tx, (unsigned long long)ctx->keepalives_rx,
 		(unsigned long long)ctx->rx_ctl_dropped, (unsigned long long)ctx->rx_data_dropped,
 		(unsigned long long)ctx->rx_not_ours, (unsigned long long)ctx->rx_truncated);
+	mp_json(f, ctx);
 	if (getrusage(RUSAGE_SELF, &ru) == 0)
 		fprintf(f, "\"loadgen_cpu_s\":%.2f,\"loadgen_maxrss_kb\":%ld,",
 			(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +

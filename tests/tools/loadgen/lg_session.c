@@ -16,6 +16,8 @@
 
 #include "dc.h"
 #include "lg_icmp.h"
+#include "lg_mp.h"
+#include "mp_msg.h"
 #include "payload.h"
 
 int64_t lg_now_ms(void)
@@ -52,6 +54,7 @@ static void note(struct lg_session *ls, const char *what, const char *detail)
 }
 
 static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsigned tries);
+static void on_read(struct ev_loop *loop, ev_io *w, int revents);
 
 static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 {
@@ -89,9 +92,9 @@ static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 		ctx->on_change(ctx);
 }
 
-static void send_raw(struct lg_session *ls, const uint8_t *b, size_t len)
+static void send_raw(struct lg_session *ls, int fd, const uint8_t *b, size_t len)
 {
-	if (send(ls->fd, b, len, 0) < 0 && errno != EAGAIN && errno != ECONNREFUSED)
+	if (send(fd, b, len, 0) < 0 && errno != EAGAIN && errno != ECONNREFUSED)
 		note(ls, "send", strerror(errno));
 }
 
@@ -101,10 +104,11 @@ static void flush(struct lg_session *ls)
 	size_t len;
 
 	while (ls->s && braid_ctls_output(ls->s, lg_now_ms(), buf, sizeof(buf), &len) == 0 && len)
-		send_raw(ls, buf, len);
+		send_raw(ls, ls->fd, buf, len);
 }
 
-static int send_data(struct lg_session *ls, const uint8_t *pt, size_t plen)
+/* Seal pt and send it on path (0: the session's socket, 1: a multipath session's second one). */
+static int send_path(struct lg_session *ls, unsigned path, const uint8_t *pt, size_t plen)
 {
 	uint8_t ct[2048];
 	size_t clen;
@@ -115,9 +119,19 @@ static int send_data(struct lg_session *ls, const uint8_t *pt, size_t plen)
 	ret = braid_dc_encrypt(ls->dc, pt, plen, ct, sizeof(ct), &clen, NULL);
 	if (ret)
 		return ret;
-	send_raw(ls, ct, clen);
+	if (path && ls->fd2 < 0)
+		path = 0;
+	send_raw(ls, path ? ls->fd2 : ls->fd, ct, clen);
+	if (ls->mp_on)
+		ls->ctx->mp_tx_path[path]++;
 	ls->t_last_tx = lg_now_ms();
 	return 0;
+}
+
+/* Data and keepalives: round robin over a multipath session's paths. */
+static int send_data(struct lg_session *ls, const uint8_t *pt, size_t plen)
+{
+	return send_path(ls, lg_mp_tx_path(ls), pt, plen);
 }
 
 static void send_keepalive(struct lg_session *ls)
@@ -143,6 +157,7 @@ static void send_probe(struct lg_session *ls)
 		return;
 	ls->seq_next++;
 	ctx->pings_sent++;
+	ctx->mp_pings_sent += ls->mp_on;
 	ctx->tun_bytes_tx += ctx->ping_size;
 }
 
@@ -156,8 +171,10 @@ static void install_key(struct lg_session *ls, unsigned kid)
 	if (ret)
 		return fail(ls, LG_F_KEYS, "derive");
 	if (!ls->dc) {
+		/* a multipath session: the offered replay window (its datagrams come over two paths) */
 		struct braid_dc_config dcfg = { .peer_id = ls->push.peer_id == UINT32_MAX ?
-							   BRAID_DC_PEER_ID_NONE : ls->push.peer_id };
+							   BRAID_DC_PEER_ID_NONE : ls->push.peer_id,
+						.replay_window = ls->mp_on ? ls->push.mp_window : 0 };
 		if (braid_dc_new(&ls->dc, &dcfg)) {
 			OPENSSL_cleanse(&k2, sizeof(k2));
 			return fail(ls, LG_F_KEYS, "dc_new");
@@ -179,12 +196,30 @@ static void pushed(struct lg_session *ls, const char *text)
 		return fail(ls, LG_F_PUSH, why);
 	if (!ls->push.local || !ls->push.gateway)
 		return fail(ls, LG_F_PUSH, "no ifconfig / route-gateway");
+	if (ls->mp) {
+		int r = lg_mp_accept(ls);
+		if (r == -ENOPROTOOPT)
+			note(ls, "multipath announced, not offered: single path", NULL);
+		else if (r)
+			return fail(ls, LG_F_SOCKET, strerror(-r));
+		if (ls->mp_on) {
+			ev_io_init(&ls->io2, on_read, ls->fd2, EV_READ);
+			ls->io2.data = ls;
+			ev_io_start(ctx->loop, &ls->io2);
+		}
+	}
 	install_key(ls, (unsigned)braid_ctls_current_key_id(ls->s));
 	if (ls->state != LG_CONNECTING)
 		return;
 	ls->state = LG_ESTABLISHED;
 	ls->t_est = now;
 	ctx->established++;
+	if (ls->mp_on) {
+		/* one keepalive on each path: the gateway learns both and challenges them */
+		ctx->established_mp++;
+		send_keepalive(ls);
+		send_keepalive(ls);
+	}
 	ctx->hs_ms_sum += (uint64_t)(now - ls->t_start);
 	ctx->last_est_ms = now;
 	hist_add(ctx->hs_hist, now - ls->t_start);
@@ -252,17 +287,19 @@ static void probe_reply(struct lg_session *ls, const uint8_t *ip, size_t len)
 	ls->got[seq / 8] |= (uint8_t)(1u << (seq % 8));
 	ls->replies++;
 	ctx->pings_replied++;
+	ctx->mp_pings_replied += ls->mp_on;
 	ctx->tun_bytes_rx += len;
 	hist_add(ctx->rtt_hist, (int64_t)((now_us() - ts) / 1000));
 }
 
-static void data_in(struct lg_session *ls, const uint8_t *b, size_t len)
+static void data_in(struct lg_session *ls, unsigned path, const uint8_t *b, size_t len)
 {
 	uint8_t pt[2048];
 	size_t plen;
 	struct braid_payload pl;
 
-	int ret = ls->dc ? braid_dc_decrypt(ls->dc, b, len, lg_now_ms() / 1000, pt, sizeof(pt), &plen, NULL)
+	struct braid_dc_rx_info info;
+	int ret = ls->dc ? braid_dc_decrypt(ls->dc, b, len, lg_now_ms() / 1000, pt, sizeof(pt), &plen, &info)
 			 : -ENOKEY;
 
 	if (ret == -ENOKEY && ls->state == LG_CONNECTING) {
@@ -270,10 +307,21 @@ static void data_in(struct lg_session *ls, const uint8_t *b, size_t len)
 		ls->ctx->rx_before_keys++;
 		return;
 	}
+	if (ret == -EALREADY && ls->mp_on) {
+		/* a packet the gateway's engine sent again (it took it for lost): a duplicate here */
+		ls->ctx->mp_rx_dups++;
+		return;
+	}
 	if (ret) {
 		ls->ctx->rx_data_dropped++;
 		note(ls, "data packet dropped", strerror(-ret));
 		return;
+	}
+	if (ls->mp_on) {
+		ls->ctx->mp_rx_path[path]++;
+		if (braid_mp_msg_is_control(pt, plen))
+			return lg_mp_control(ls, path, pt, plen, send_path);
+		lg_mp_data(ls, path, info.key_id, info.packet_id, plen);
 	}
 	braid_payload_classify(BRAID_COMP_NONE, pt, plen, &pl);
 	if (pl.kind == BRAID_PAYLOAD_PING)
@@ -284,12 +332,16 @@ static void data_in(struct lg_session *ls, const uint8_t *b, size_t len)
 		ls->ctx->rx_not_ours++;
 }
 
-static void packet_in(struct lg_session *ls, const uint8_t *b, size_t len)
+static void packet_in(struct lg_session *ls, unsigned path, const uint8_t *b, size_t len)
 {
 	uint8_t op = b[0] >> 3;
 
 	if (op == BRAID_OP_DATA_V2 || op == BRAID_OP_DATA_V1)
-		return data_in(ls, b, len);
+		return data_in(ls, path, b, len);
+	if (path) {	/* the control channel stays on the session's socket */
+		ls->ctx->rx_not_ours++;
+		return;
+	}
 	if (ls->s && braid_ctls_input(ls->s, b, len, lg_now_ms())) {
 		ls->ctx->rx_ctl_dropped++;
 		note(ls, "control packet dropped", braid_ctls_last_error(ls->s));
@@ -332,10 +384,19 @@ static void run(struct lg_session *ls)
 	if (braid_ctls_deadline(ls->s) < next)
 		next = braid_ctls_deadline(ls->s);
 	if (ls->state == LG_ESTABLISHED) {
+		if (ls->mp_on)
+			lg_mp_report(ls, send_path);
 		if (ctx->probes_held)
 			ls->t_next_ping = now + 3600000;
 		else if (ls->seq_next < ctx->pings && ls->t_next_ping > now + (int64_t)ctx->ping_interval_ms)
 			ls->t_next_ping = now; /* released */
+		/* a multipath session's first echo waits (LG_MP_WAIT_MS at most) until the gateway validated
+		 * its paths: before, the gateway has no path to answer on (its tx_nopath) */
+		if (ls->seq_next == 0 && !lg_mp_ready(ls, now) && ls->t_next_ping < ls->t_est + LG_MP_WAIT_MS)
+			ls->t_next_ping = ls->t_est + LG_MP_WAIT_MS;
+		else if (ls->seq_next == 0 && lg_mp_ready(ls, now) && ls->t_next_ping > now &&
+			 ls->t_next_ping == ls->t_est + LG_MP_WAIT_MS)
+			ls->t_next_ping = now;
 		if (ls->seq_next < ctx->pings && now >= ls->t_next_ping) {
 			send_probe(ls);
 			ls->t_next_ping = now + ctx->ping_interval_ms;
@@ -368,13 +429,14 @@ static void on_timer(struct ev_loop *loop, ev_timer *w, int revents)
 static void on_read(struct ev_loop *loop, ev_io *w, int revents)
 {
 	struct lg_session *ls = w->data;
+	unsigned path = w == &ls->io2;
 	uint8_t b[2048];
 	int i;
 
 	(void)loop;
 	(void)revents;
 	for (i = 0; i < 64 && ls->state != LG_FAILED && ls->state != LG_CLOSED; i++) {
-		ssize_t n = recv(ls->fd, b, sizeof(b), MSG_TRUNC);
+		ssize_t n = recv(w->fd, b, sizeof(b), MSG_TRUNC);
 		if (n < 0) {
 			if (errno != EAGAIN && errno != ECONNREFUSED)
 				note(ls, "recv", strerror(errno));
@@ -387,7 +449,7 @@ static void on_read(struct ev_loop *loop, ev_io *w, int revents)
 			note(ls, "datagram longer than 2048 bytes dropped", NULL);
 			continue;
 		}
-		packet_in(ls, b, (size_t)n);
+		packet_in(ls, path, b, (size_t)n);
 	}
 	if (ls->state != LG_FAILED && ls->state != LG_CLOSED)
 		run(ls);
@@ -395,12 +457,20 @@ static void on_read(struct ev_loop *loop, ev_io *w, int revents)
 
 static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsigned tries)
 {
+	struct braid_ctls_config cc = ctx->cc;
 	char err[256];
 	int ret;
 
 	memset(ls, 0, sizeof(*ls));
+	ls->fd2 = -1;
 	ls->ctx = ctx;
 	ls->idx = idx;
+	ls->mp = ctx->peer_info_mp && lg_mp_wanted(ctx, idx);
+	if (ls->mp) {
+		cc.peer_info = ctx->peer_info_mp;
+		if (!tries)
+			ctx->mp_announced++;
+	}
 	ls->tries = tries;
 	ls->t_start = lg_now_ms();
 	ls->state = LG_CONNECTING;
@@ -417,7 +487,7 @@ static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsign
 		fail(ls, LG_F_SOCKET, strerror(errno));
 		return ret;
 	}
-	ret = braid_ctls_new(&ls->s, &ctx->cc, ls->t_start, err, sizeof(err));
+	ret = braid_ctls_new(&ls->s, &cc, ls->t_start, err, sizeof(err));
 	if (ret) {
 		fail(ls, LG_F_FATAL, err);
 		return ret;
@@ -454,11 +524,14 @@ void lg_session_close(struct lg_session *ls, bool notify)
 	}
 	if (ls->ctx && ls->ctx->loop) {
 		ev_io_stop(ls->ctx->loop, &ls->io);
+		if (ls->fd2 >= 0)
+			ev_io_stop(ls->ctx->loop, &ls->io2);
 		ev_timer_stop(ls->ctx->loop, &ls->tm);
 	}
 	if (ls->fd >= 0)
 		close(ls->fd);
 	ls->fd = -1;
+	lg_mp_close(ls);
 	braid_dc_free(ls->dc);
 	ls->dc = NULL;
 	braid_ctls_free(ls->s);

@@ -4,7 +4,8 @@
  * control-channel session (daemon/ctl) driven by libev, PUSH_REQUEST /
  * PUSH_REPLY, the pushed data keys in a braid_dc, ICMP echo probes through the
  * tunnel to the gateway's tunnel address, keepalive pings while it idles.
- * Single-path only (no Braid multipath negotiation).
+ * A multipath session (lg_mp.h) also announces IV_BRAID_MP, takes up the
+ * gateway's braid-mp offer and spreads its data over two paths.
  */
 #ifndef BRAID_LG_SESSION_H
 #define BRAID_LG_SESSION_H
@@ -14,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lg_mp.h"
 #include "lg_push.h"
 #include "session.h"
 
@@ -32,6 +34,10 @@ struct lg_ctx {
 	struct sockaddr_in remote;
 	struct sockaddr_in binds[16];   /* source addresses, round robin (port 0) */
 	unsigned n_binds;
+	struct sockaddr_in mp_binds[16]; /* a multipath session's second path: source addresses */
+	unsigned n_mp_binds;
+	unsigned mp_share_pm;           /* sessions in 1000 that announce multipath (lg_mp_wanted) */
+	const char *peer_info_mp;       /* cc.peer_info plus IV_BRAID_MP */
 	const char *cipher_default;     /* if the server pushes no cipher */
 	unsigned pings, ping_interval_ms, ping_size, ping_wait_ms;
 	unsigned keepalive_s;           /* 0: the pushed `ping`, else 10 */
@@ -53,6 +59,14 @@ struct lg_ctx {
 	uint64_t rx_ctl_dropped, rx_data_dropped, rx_not_ours, rx_truncated;
 	uint64_t hs_ms_sum;
 	int64_t t0_ms, last_est_ms;     /* the run's start; the newest handshake's end (CLOCK_MONOTONIC ms) */
+	/* multipath (lg_mp.c) */
+	unsigned mp_announced, mp_accepted, mp_not_offered, established_mp;
+	uint64_t mp_sessions_validated; /* sessions whose both paths the gateway probed (= validated) */
+	uint64_t mp_reports_tx, mp_rx_dups; /* REPORTs sent; the gateway's re-sent packets (replay window) */
+	uint64_t mp_ctl_rx;             /* engine control messages received */
+	struct braid_dco_mpctl_stats mpst; /* answered by kind, other, malformed */
+	uint64_t mp_pings_sent, mp_pings_replied; /* the echoes of multipath sessions */
+	uint64_t mp_tx_path[2], mp_rx_path[2]; /* data-channel datagrams per path of multipath sessions */
 	uint32_t hs_hist[LG_RTT_BUCKETS], rtt_hist[LG_RTT_BUCKETS];
 	unsigned log_budget;            /* rejections logged (then silent) */
 };
@@ -60,8 +74,15 @@ struct lg_ctx {
 struct lg_session {
 	struct lg_ctx *ctx;
 	unsigned idx;
-	int fd;
+	int fd;                         /* control channel; path 0 of a multipath session */
 	ev_io io;
+	int fd2;                        /* a multipath session's path 1, else -1 */
+	ev_io io2;
+	bool mp;                        /* announces IV_BRAID_MP */
+	bool mp_on;                     /* took up the gateway's offer */
+	uint8_t mp_seen;                /* paths the gateway probed (bit per path) */
+	struct lg_mp_rx mprx;
+	unsigned tx_rr;                 /* round robin of data over the paths */
 	ev_timer tm;
 	enum lg_state state;
 	struct braid_ctls *s;

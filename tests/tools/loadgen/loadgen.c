@@ -25,6 +25,14 @@
  *   --hold S              after every session finished its echoes, idle S seconds with
  *                         keepalives, then read the gateway's RSS again (default 0)
  *   --bind IP             source address (repeatable, round robin; default: any)
+ *   --multipath           every session announces multipath (= --mp-share 1)
+ *   --mp-share F          this fraction (0..1, 3 decimals) of the sessions, spread evenly, announces
+ *                         IV_BRAID_MP=1, takes up the gateway's `braid-mp` offer, opens a second path
+ *                         from an --mp-bind address, answers the gateway's PATH_CHALLENGE / PROBE /
+ *                         MTU_PROBE on the path they came by and sends its data round robin on both
+ *                         paths (docs/multipath-negotiation.md; lg_mp.h)
+ *   --mp-bind IP          source address of the second path (repeatable, round robin; required with
+ *                         multipath; the first path is the session's socket, --bind)
  *   --gateway-pid PID     read the gateway's VmRSS at start, after the echoes, after the hold
  *   --ready-file F        written (the JSON so far) when the hold starts
  *   --label L             copied into the report ([A-Za-z0-9_.-])
@@ -36,7 +44,7 @@
  *
  * Prints one JSON object (lg_report.h) on stdout; exit 0 when the run completed
  * (whatever the counts: the caller asserts them), 1 on a setup error.
- * Single-path sessions only: the multipath negotiation is not driven.
+ * A multipath session's control channel stays on its first socket, as braidd's client's does.
  */
 #include <errno.h>
 #include <ev.h>
@@ -52,6 +60,7 @@
 #include <openssl/crypto.h>
 
 #include "km2.h"
+#include "lg_mp.h"
 #include "lg_report.h"
 #include "lg_session.h"
 #include "static_key.h"
@@ -236,6 +245,19 @@ static unsigned num(const char *opt, const char *v, unsigned lo, unsigned hi)
 	return (unsigned)n;
 }
 
+/* "0".."1" with at most 3 decimals -> sessions in 1000 */
+static unsigned share_pm(const char *v)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || *end || !*v || !(d >= 0.0 && d <= 1.0))
+		die("--mp-share: want a fraction 0..1, got '%s'", v);
+	return (unsigned)(d * 1000.0 + 0.5);
+}
+
 static void raise_nofile(unsigned need)
 {
 	struct rlimit rl;
@@ -255,7 +277,7 @@ int main(int argc, char **argv)
 	struct braid_key2 wkey;
 	const char *wrap = "none", *wrap_key = NULL, *remote = NULL;
 	const char *ciphers = "AES-256-GCM:AES-128-GCM:CHACHA20-POLY1305";
-	char err[256], peer_info[512], opts[256];
+	char err[256], peer_info[512], peer_info_mp[544], opts[256];
 	static char label[64] = "run";
 	SSL_CTX *ssl = NULL;
 	bool ekm = true;
@@ -278,6 +300,10 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--ping-after-all")) {
 			ctx->probes_held = true;
+			continue;
+		}
+		if (!strcmp(a, "--multipath")) {
+			ctx->mp_share_pm = 1000;
 			continue;
 		}
 		if (!strcmp(a, "--no-exit-notify")) {
@@ -333,6 +359,12 @@ int main(int argc, char **argv)
 			if (ctx->n_binds == sizeof(ctx->binds) / sizeof(ctx->binds[0]))
 				die("at most 16 --bind addresses");
 			parse_addr(v, &ctx->binds[ctx->n_binds++], false);
+		} else if (!strcmp(a, "--mp-bind")) {
+			if (ctx->n_mp_binds == sizeof(ctx->mp_binds) / sizeof(ctx->mp_binds[0]))
+				die("at most 16 --mp-bind addresses");
+			parse_addr(v, &ctx->mp_binds[ctx->n_mp_binds++], false);
+		} else if (!strcmp(a, "--mp-share")) {
+			ctx->mp_share_pm = share_pm(v);
 		} else if (!strcmp(a, "--label")) {
 			if (strlen(v) >= sizeof(label) || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != strlen(v))
 				die("--label: letters, digits, '_', '.', '-' only (< 64)");
@@ -343,8 +375,10 @@ int main(int argc, char **argv)
 	if (!remote || !tc.ca_file || !tc.cert_file || !tc.key_file)
 		die("usage: braid-loadgen --remote IP:PORT --ca F --cert F --key F [options]");
 	parse_addr(remote, &ctx->remote, true);
+	if (ctx->mp_share_pm && !ctx->n_mp_binds)
+		die("--multipath / --mp-share need --mp-bind IP (the second path's source address)");
 	M.run.label = label;
-	raise_nofile(M.run.sessions);
+	raise_nofile(M.run.sessions * (ctx->mp_share_pm ? 2 : 1));
 
 	tc.server = false;
 	tc.remote_cert_tls = BRAID_REMOTE_CERT_SERVER;
@@ -383,6 +417,11 @@ int main(int argc, char **argv)
 		 "IV_VER=2.6.14\nIV_PLAT=linux\nIV_TCPNL=1\nIV_MTU=1600\nIV_CIPHERS=%s\nIV_PROTO=%u\n", ciphers,
 		 proto);
 	ctx->cc.peer_info = peer_info;
+	if (ctx->mp_share_pm) {
+		/* as braidd's TLS client announces it (daemon/client/client_peerinfo.c) */
+		snprintf(peer_info_mp, sizeof(peer_info_mp), "%sIV_BRAID_MP=%u\n", peer_info, LG_MP_VERSION);
+		ctx->peer_info_mp = peer_info_mp;
+	}
 	ctx->on_change = on_change;
 
 	M.ss = calloc(M.run.sessions, sizeof(*M.ss));
