@@ -21,7 +21,9 @@ source "$(dirname "$0")/tls_mp_lib.sh"
 BRAIDCTL=${BRAIDCTL:-$BRAID_BIN_DIR/braidctl}
 [ -x "$BRAIDCTL" ] || { echo "SKIP: no braidctl at $BRAIDCTL"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-TM_TB_OPTS=--no-rules TM_BLOB_BYTES=16777216 tm_setup 2
+# 40 MiB: the download must still run when the dead path's share is read (~2.5 s after the cut on one
+# 20 Mbit/s path); with 16 MiB it could end first, and a share of the probes alone is no measure
+TM_TB_OPTS=--no-rules TM_BLOB_BYTES=41943040 tm_setup 2
 tb_emu_start 1 -r 20 -d 5 >/dev/null
 tb_emu_start 2 -r 20 -d 10 >/dev/null
 tm_gateway gw "multipath on" "mp-path-timeout 3" "control-socket $TB_DIR/gw.sock"
@@ -82,6 +84,7 @@ done
 table=$(ctl status)
 echo "$table" | sed -n '/^PATH/,/^(/p'
 # (share_pct is of the wire bytes sent: the probes of a dead path stay, well under 1 %)
+kill -0 "$cpid" 2>/dev/null || fail "the download ended before the dead path's share was read (test timing)"
 lt "$share" 1 || fail "dead path 1: client share of the last interval $share %, want ~0"
 [ "$gshare" = "" ] || lt "$gshare" 1 || fail "dead path 1: gateway share $gshare %, want ~0"
 [ "$rtt" = null ] || fail "dead path 1 ($st): RTT $rtt ms shown, want none"
@@ -89,7 +92,7 @@ row=$(awk -v a="$(tb_cli_addr 1):" '$3 ~ "^"a' <<<"$table")
 [ "$(awk '{ print $6 }' <<<"$row")" = - ] || fail "dead path 1: the table's RTT is not '-': $row"
 wait "$cpid" || fail "download failed (curl exit $?)"
 [ "$(sha256sum <"$TB_DIR/got" | cut -d' ' -f1)" = "$TM_WANT" ] || fail "download: sha256 mismatch"
-echo "ok: path 1 dead: share 0 (client $share, gateway ${gshare:-removed}), RTT -; 16 MiB sha256 ok"
+echo "ok: path 1 dead: share 0 (client $share, gateway ${gshare:-removed}), RTT -; 40 MiB sha256 ok"
 
 # 4. the gateway removes path 1 (mp-path-timeout 3), re-learns it after the restore: totals go on
 bd_wait_log gw "removed: no answer for mp-path-timeout" 8 || fail "gateway did not remove the dead path"
