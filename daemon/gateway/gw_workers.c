@@ -158,9 +158,15 @@ static void *worker_main(void *arg)
 
 int braid_gw_workers_want(const struct braid_options *o)
 {
-	if (o->workers > 1)
+	long n;
+
+	if (o->workers > 0)
 		return o->workers;
-	return 1;	/* `workers auto` stays one worker until every gateway test runs with more */
+	/* `workers auto`, and no `workers` line: one worker per online core */
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > BRAID_OPT_WORKERS_MAX ? BRAID_OPT_WORKERS_MAX : (int)n;
 }
 
 int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union braid_sockaddr *a)

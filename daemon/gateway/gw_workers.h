@@ -10,7 +10,8 @@
 
 #include "gateway/gw_shared.h"
 
-/* The worker count asked for (`workers N`; auto stays 1 for now, docs/scaling.md). */
+/* The worker count asked for: `workers N`, else (auto, or no `workers` line) the online cores, at most
+ * BRAID_OPT_WORKERS_MAX (docs/scaling.md "Workers"). */
 int braid_gw_workers_want(const struct braid_options *o);
 /* The socket group for n workers with the steering program attached (g->wk, g->fd = worker 0's). 0 or -errno. */
 int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union braid_sockaddr *a);
