@@ -342,6 +342,8 @@ static int setup_socket(struct braid_gateway *g, unsigned nw)
 		close(kept_fd);
 		kept_fd = -1;
 	}
+	if (nw <= 1 || g->tcp)
+		braid_gw_workers_kept_close();	/* a group kept by SIGHUP: not for one worker */
 	if (nw > 1 && !g->tcp) {
 		r = braid_gw_workers_sockets(g, nw, &bind_addr);
 		if (r)	/* no CAP_BPF, no bpf/ in this build, or the kernel refused the program */
@@ -621,7 +623,9 @@ int braid_gateway_run(struct braid_gateway *g)
 			break;
 		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
 			braid_gw_log_stats(g);
-			if (!g->tcp && !g->wk) {	/* braid_gateway_free leaves it open for the next gateway */
+			if (g->wk) {		/* the socket group, the same way (gw_workers.c) */
+				braid_gw_workers_keep(g);
+			} else if (!g->tcp) {	/* braid_gateway_free leaves it open for the next gateway */
 				kept_fd = g->fd;
 				kept_addr = g->bind_addr;
 				g->fd = -1;

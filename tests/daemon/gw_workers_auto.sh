@@ -26,6 +26,15 @@ auto_check() {
 		gw_fail "not one '$auto_line' line in the gateway's log: $(grep -F 'workers' "$GW_DIR/server.log")"
 	[ "$(gw_workers)" = "$nw" ] || gw_fail "$(gw_workers) worker(s) running, want $nw"
 }
+# one_download WHAT: client 1 connects, downloads 2 MiB (sha256), client and gateway stop
+one_download() {
+	gw_start_client 1
+	gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 20 || gw_fail "client 1 did not connect ($1)"
+	got=$(ip netns exec "$(gw_cns 1)" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
+	[ "$got" = "$want" ] || gw_fail "client 1 ($1): sha256 mismatch"
+	gw_stop_client 1
+	gw_stop_server
+}
 # no `workers` line: auto
 gw_server_conf
 gw_start_server
@@ -65,12 +74,7 @@ BRAIDD=$GW_DIR/braidd-nobpf gw_start_server
 grep -qF "workers: sk_reuseport steering unavailable (Operation not permitted): 1 worker" "$GW_DIR/server.log" ||
 	gw_fail "no fallback line without CAP_BPF: $(grep -i 'workers' "$GW_DIR/server.log")"
 grep -qF "workers: 2, sessions steered" "$GW_DIR/server.log" && gw_fail "2 workers started without CAP_BPF"
-gw_start_client 1
-gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 20 || gw_fail "client 1 did not connect (1-worker fallback)"
-got=$(ip netns exec "$(gw_cns 1)" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
-[ "$got" = "$want" ] || gw_fail "client 1 (1-worker fallback): sha256 mismatch"
-gw_stop_client 1
-gw_stop_server
+one_download "1-worker fallback"
 sed -i 's/^workers 2$/workers auto/' "$GW_DIR/server.conf"
 
 # more than one worker: accepted by the configuration check; not yet with cluster-etcd (refused at start,
@@ -99,10 +103,5 @@ if [ "$cores" -gt 1 ]; then
 fi
 [ "$(gw_workers)" = 1 ] || gw_fail "proto tcp-server runs $(gw_workers) workers"
 gw_client_conf 1 "proto tcp-client"
-gw_start_client 1
-gw_wait "$GW_DIR/c1.log" "Initialization Sequence Completed" 20 || gw_fail "client 1 did not connect over TCP"
-got=$(ip netns exec "$(gw_cns 1)" curl -s --max-time 20 http://10.8.0.1:8080/blob | sha256sum | cut -d' ' -f1)
-[ "$got" = "$want" ] || gw_fail "client 1 (tcp-server, one worker): sha256 mismatch"
-gw_stop_client 1
-gw_stop_server
+one_download "tcp-server, one worker"
 echo "PASS: gw_workers_auto"
