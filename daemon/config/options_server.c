@@ -196,8 +196,8 @@ int opt_connect_freq_initial(struct ctx *c, int argc, char **argv)
 }
 
 /* `workers N|auto` (issue 16): the gateway's worker threads (docs/scaling.md
- * "Workers"). N > 1: N threads, sessions steered by peer-id; `auto` stays one
- * worker for now (it logs the core count). */
+ * "Workers"). N > 1: N threads, sessions steered by peer-id; `auto` (and no
+ * `workers` line) is one worker per online core (gw_workers.c). */
 int opt_workers(struct ctx *c, int argc, char **argv)
 {
 	int n, e;

@@ -333,7 +333,7 @@ struct braid_options {
 	int keepalive_ping, keepalive_restart;	/* `keepalive N M` as written (0 = none) */
 	int connect_freq_n, connect_freq_sec;	/* `connect-freq N SEC`; 0 = none */
 	int cfi_n, cfi_sec;	/* `connect-freq-initial N SEC`: stateless replies; 0 = none */
-	int workers;		/* `workers N|auto`: 0 not given (1), -1 auto, else N (1 only, for now) */
+	int workers;		/* `workers N|auto`: 0 not given (= auto), -1 auto, else N */
 	char *client_connect, *client_disconnect;
 
 	/* privileges (privdrop.c): resolved by finalize */

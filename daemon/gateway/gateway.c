@@ -342,11 +342,14 @@ static int setup_socket(struct braid_gateway *g, unsigned nw)
 		close(kept_fd);
 		kept_fd = -1;
 	}
+	if (nw <= 1 || g->tcp)
+		braid_gw_workers_kept_close();	/* a group kept by SIGHUP: not for one worker */
 	if (nw > 1 && !g->tcp) {
 		r = braid_gw_workers_sockets(g, nw, &bind_addr);
 		if (r)	/* no CAP_BPF, no bpf/ in this build, or the kernel refused the program */
-			braid_warn("workers: sk_reuseport steering unavailable (%s): 1 worker",
-				   r == -ENOTSUP ? "braidd built without bpf/" : strerror(-r));
+			braid_log(o->workers > 0 ? BRAID_LOG_WARN : BRAID_LOG_INFO,
+				  "workers: sk_reuseport steering unavailable (%s): 1 worker",
+				  r == -ENOTSUP ? "braidd built without bpf/" : strerror(-r));
 	}
 	if (g->wk) {
 		/* the group's sockets (gw_workers.c), worker 0's in g->fd */
@@ -407,6 +410,33 @@ static int setup_socket(struct braid_gateway *g, unsigned nw)
 	return 0;
 }
 
+/* The worker count: `workers N` as given (proto tcp-server: one worker, logged; cluster-etcd: refused
+ * below); `workers auto` or no `workers` line: one per online core, or one worker, said with why, for
+ * what runs on one worker only (docs/scaling.md "Workers"). */
+static unsigned workers_count(const struct braid_gateway *g)
+{
+	const struct braid_options *o = g->o;
+	unsigned nw = (unsigned)braid_gw_workers_want(o);
+	const char *one = g->tcp ? "proto tcp-server" : o->cluster_etcd ? "cluster-etcd" : NULL;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (o->workers > 0) {
+		if (nw > 1 && g->tcp) {
+			braid_info("workers %u: proto tcp-server runs on one worker", nw);
+			return 1;
+		}
+		return nw;
+	}
+	if (nw > 1 && one) {
+		braid_info("workers auto: %ld cores, 1 worker: %s runs on one worker "
+			   "(docs/scaling.md \"Workers\")", cores, one);
+		return 1;
+	}
+	braid_info("workers auto: %ld core%s, %u worker%s", cores, cores == 1 ? "" : "s", nw,
+		   nw == 1 ? "" : "s");
+	return nw;
+}
+
 int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 {
 	struct braid_gateway *g;
@@ -428,7 +458,7 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		g->client_limit = BRAID_DC_PEER_ID_MAX;
 	if (o->cluster_etcd && g->client_limit > 0xffff)	/* the local part of a peer-id */
 		g->client_limit = 0xffff;
-	nw = (unsigned)braid_gw_workers_want(o);
+	nw = workers_count(g);
 	/* `workers N`: max-clients slots for each worker (pid % N == w), the limit for all of them */
 	g->max_clients = g->client_limit;
 	if (nw > 1 && !g->tcp) {
@@ -436,13 +466,6 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		uint64_t slots = (uint64_t)g->client_limit * nw;
 
 		g->max_clients = (uint32_t)(slots < cap ? slots : cap);
-	}
-	if (o->workers < 0)	/* `workers auto`: one loop until every gateway test runs with more */
-		braid_info("workers auto: %ld core(s) online, 1 worker (docs/scaling.md \"Workers\")",
-			   sysconf(_SC_NPROCESSORS_ONLN));
-	if (nw > 1 && g->tcp) {
-		braid_info("workers %u: proto tcp-server runs on one worker", nw);
-		nw = 1;
 	}
 	if (nw > 1 && o->cluster_etcd) {
 		braid_err("workers %u: not yet with cluster-etcd (docs/scaling.md \"Workers\"); "
@@ -600,7 +623,9 @@ int braid_gateway_run(struct braid_gateway *g)
 			break;
 		if (g->restart_sig == SIGHUP && braid_run_can_reload(g->o)) {
 			braid_gw_log_stats(g);
-			if (!g->tcp && !g->wk) {	/* braid_gateway_free leaves it open for the next gateway */
+			if (g->wk) {		/* the socket group, the same way (gw_workers.c) */
+				braid_gw_workers_keep(g);
+			} else if (!g->tcp) {	/* braid_gateway_free leaves it open for the next gateway */
 				kept_fd = g->fd;
 				kept_addr = g->bind_addr;
 				g->fd = -1;

@@ -62,6 +62,7 @@ struct gw_workers {
 	struct braid_gw_xq *q;		/* n * n rings: q[from * n + to] */
 	int sock_fd[BRAID_GW_MAX_WORKERS], tun_fd[BRAID_GW_MAX_WORKERS];
 	struct braid_gw_reuseport *rp;
+	bool keep;			/* SIGHUP: the socket group outlives this gateway (gw_workers.c) */
 	pthread_rwlock_t rt_lk;		/* worker 0's g->routes */
 	pthread_mutex_t pool_lk;	/* worker 0's g->pool (and the persisted file) */
 	_Atomic unsigned long next_cid;

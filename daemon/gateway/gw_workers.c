@@ -158,9 +158,71 @@ static void *worker_main(void *arg)
 
 int braid_gw_workers_want(const struct braid_options *o)
 {
-	if (o->workers > 1)
+	long n;
+
+	if (o->workers > 0)
 		return o->workers;
-	return 1;	/* `workers auto` stays one worker until every gateway test runs with more */
+	/* `workers auto`, and no `workers` line: one worker per online core */
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > BRAID_OPT_WORKERS_MAX ? BRAID_OPT_WORKERS_MAX : (int)n;
+}
+
+/* The socket group kept across a SIGHUP restart (one process, one gateway at a time). */
+static struct {
+	unsigned n;
+	int fd[BRAID_GW_MAX_WORKERS];
+	struct braid_gw_reuseport *rp;
+	union braid_sockaddr addr;
+} kept;
+
+void braid_gw_workers_kept_close(void)
+{
+	for (unsigned i = 0; i < kept.n; i++)
+		if (kept.fd[i] >= 0)
+			close(kept.fd[i]);
+	braid_gw_reuseport_free(kept.rp);
+	kept.rp = NULL;
+	kept.n = 0;
+}
+
+void braid_gw_workers_keep(struct braid_gateway *g)
+{
+	struct gw_workers *k = g->wk;
+
+	braid_gw_workers_kept_close();
+	if (!k)
+		return;
+	/* worker 0's socket now (its loop has stopped), the others' in clone_free after their threads */
+	k->keep = true;
+	kept.n = k->n;
+	kept.addr = g->bind_addr;
+	for (unsigned i = 0; i < BRAID_GW_MAX_WORKERS; i++)
+		kept.fd[i] = -1;
+	kept.fd[0] = g->fd;
+	k->sock_fd[0] = -1;
+	g->fd = -1;
+	kept.rp = k->rp;
+	k->rp = NULL;
+}
+
+/* The kept group for n workers on a: into k (true), or closed (false). */
+static bool kept_take(struct gw_workers *k, unsigned n, const union braid_sockaddr *a)
+{
+	bool ok = kept.n == n && kept.rp && braid_sockaddr_equal(&kept.addr, a);
+
+	for (unsigned i = 0; ok && i < n; i++)
+		ok = kept.fd[i] >= 0;
+	if (!ok) {
+		braid_gw_workers_kept_close();
+		return false;
+	}
+	memcpy(k->sock_fd, kept.fd, n * sizeof(kept.fd[0]));
+	k->rp = kept.rp;
+	kept.rp = NULL;
+	kept.n = 0;
+	return true;
 }
 
 int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union braid_sockaddr *a)
@@ -174,6 +236,12 @@ int braid_gw_workers_sockets(struct braid_gateway *g, unsigned n, const union br
 	k->n = n;
 	for (unsigned i = 0; i < BRAID_GW_MAX_WORKERS; i++)
 		k->sock_fd[i] = k->tun_fd[i] = -1;
+	if (kept_take(k, n, a)) {	/* SIGHUP: the group (and its program) from before the restart */
+		g->wk = k;
+		g->fd = k->sock_fd[0];
+		g->kept_socket = true;
+		return 0;
+	}
 	r = braid_gw_reuseport_open(&a->sa, braid_sockaddr_len(a), n, k->sock_fd);
 	if (r) {
 		free(k);
@@ -233,7 +301,9 @@ static void clone_free(struct braid_gateway *x)
 	free(x->bg);
 	if (x->loop)
 		ev_loop_destroy(x->loop);
-	if (x->fd >= 0)
+	if (x->fd >= 0 && x->wk->keep && x->widx < kept.n)
+		kept.fd[x->widx] = x->fd;	/* SIGHUP: braid_gw_workers_keep */
+	else if (x->fd >= 0)
 		close(x->fd);
 	if (x->tun.fd >= 0)
 		close(x->tun.fd);

@@ -212,7 +212,7 @@ gw_stop() {
 	GW_PID[$1]=
 }
 # Peer-ids: with one worker the K-th session (0-based, connect order) gets peer-id K; with `workers N`
-# (GW_TEST_WORKERS) worker w hands out w, w+N, w+2N … and the worker is the kernel's hash of the client's
+# (`workers N`, or the default one per core: gw_workers) worker w hands out w, w+N, w+2N … and the worker is the kernel's hash of the client's
 # 4-tuple, so a test reads a session's peer-id from the gateway's log (gw_peer_id), checks it (gw_pid_ok)
 # and asserts everything else (status line, PUSH_REPLY, removal line) with that value.
 # gw_peer_id I: the peer-id of client I's newest session (the gateway's "clientI/…: connected, peer-id N")
@@ -228,11 +228,18 @@ gw_peer_id_at() {
 gw_new_pid_at() {
 	sed -n "s/^.* ${1//./\\.}:[0-9]*: new client session (peer-id \([0-9]*\))$/\1/p" "$GW_DIR/server.log" | tail -1
 }
+# gw_workers: the worker count of the running gateway (from its log: `workers N`, or auto = the cores)
+gw_workers() {
+	local n
+	n=$(sed -n 's/^.*workers: \([0-9]*\), sessions steered.*$/\1/p' "$GW_DIR/server.log" | tail -1)
+	echo "${n:-1}"
+}
 # gw_pid_ok P K: P is what a session created while K others were live (and 0..K-1 taken, in connect order)
 # may get: exactly K with one worker; with N workers a free slot of its worker, at most K*N + N - 1 (each
 # worker fills its own slots w, w+N, … from the lowest)
 gw_pid_ok() {
-	local p=$1 k=$2 n=${GW_TEST_WORKERS:-1}
+	local p=$1 k=$2 n
+	n=$(gw_workers)
 	[ -n "$p" ] || return 1
 	if [ "$n" -le 1 ]; then [ "$p" = "$k" ]; else [ "$p" -le $((k * n + n - 1)) ]; fi
 }

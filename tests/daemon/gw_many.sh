@@ -40,9 +40,9 @@ addrs=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f4 | sort -t. -k4 -
 want=$(for ((i = 2; i <= N + 1; i++)); do printf '10.8.0.%d ' "$i"; done)
 [ "$addrs" = "$want" ] || gw_fail "addresses: $addrs"
 pids_seen=$(grep '^CLIENT_LIST,' "$GW_DIR/status.txt" | cut -d, -f12 | sort -n | tr '\n' ' ')
-# worker w (of GW_TEST_WORKERS, 1: all peer-ids are worker 0's) fills its slots w, w+W, w+2W … from the
+# worker w (of gw_workers, 1: all peer-ids are worker 0's) fills its slots w, w+W, w+2W … from the
 # lowest: its peer-ids must be exactly the first of them (with one worker: 0 .. N-1)
-nw=${GW_TEST_WORKERS:-1}
+nw=$(gw_workers)
 bad=$(for p in $pids_seen; do echo "$p"; done | awk -v w="$nw" '{ k = $1 % w; c[k]++; if ($1 != k + (c[k] - 1) * w) bad = bad " " $1 }
 	END { print bad; }')
 [ "$(echo $pids_seen | wc -w)" = "$N" ] && [ -z "$bad" ] || gw_fail "peer-ids: $pids_seen (out of place:$bad)"

@@ -76,7 +76,7 @@ gw_wait "$GW_DIR/server.log" "client removed (peer-id $p2)" 5 || gw_fail "client
 gw_start_client 2
 gw_wait "$GW_DIR/c2.log" "Initialization Sequence Completed" 15 || gw_fail "client2 did not reconnect"
 n2=$(gw_peer_id 2)
-if [ "${GW_TEST_WORKERS:-1}" -le 1 ]; then [ "$n2" = "$p2" ]; else gw_pid_ok "$n2" 2; fi ||
+if [ "$(gw_workers)" -le 1 ]; then [ "$n2" = "$p2" ]; else gw_pid_ok "$n2" 2; fi ||
 	gw_fail "client2: peer-id '$n2' after reconnecting (had $p2)"
 grep -qF "ifconfig 10.8.0.3 255.255.255.0,peer-id $n2," "$GW_DIR/c2.log" ||
 	gw_fail "client2 did not get 10.8.0.3 / peer-id $n2 back"

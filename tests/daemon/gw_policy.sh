@@ -37,7 +37,7 @@ gw_wait "$GW_DIR/server.log" "client removed (peer-id $p1): replaced by a newer 
 # again; with `workers N` the older one may live on another worker, which drops it when the newer one's
 # name reaches it over the ring, so the newer one may get the next free address (docs/scaling.md)
 a3=10.8.0.2
-[ "${GW_TEST_WORKERS:-1}" -gt 1 ] && grep -qF "ifconfig 10.8.0.3 255.255.255.0,peer-id $p3," "$GW_DIR/c3.log" && a3=10.8.0.3
+[ "$(gw_workers)" -gt 1 ] && grep -qF "ifconfig 10.8.0.3 255.255.255.0,peer-id $p3," "$GW_DIR/c3.log" && a3=10.8.0.3
 grep -qF "ifconfig $a3 255.255.255.0,peer-id $p3," "$GW_DIR/c3.log" ||
 	gw_fail "the newer client1 did not get the released address 10.8.0.2 (peer-id $p3)"
 sleep 1.2

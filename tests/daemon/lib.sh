@@ -78,6 +78,14 @@ bd_stats() {
 }
 
 # bd_stat_field LINE KEY: the packet count of KEY=N[/NB] in a stats line
+# bd_workers LOG: the worker threads a braidd gateway runs, from its log ("workers: N, sessions steered …");
+# 1 without that line (`workers 1`, one core, proto tcp-server, cluster-etcd, no sk_reuseport steering).
+# No `workers` line means one worker per core (docs/scaling.md "Workers"), so a test asks the log.
+bd_workers() {
+	local n
+	n=$(sed -n 's/^.*workers: \([0-9]*\), sessions steered.*$/\1/p' "$1" | tail -1)
+	echo "${n:-1}"
+}
 bd_stat_field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" <<<"$1"; }
 
 # Two peers over path 1: srv listens on its path-1 address, cli has it as remote.

@@ -73,14 +73,40 @@ for impl in openvpn braidd; do
 	GW_PIDS+=("$png")
 	wait "$drv" || gw_fail "$impl: the libraries' script failed: $(tail -15 "$GW_DIR/$impl.out")"
 	cat "$GW_DIR/$impl.out"
+	# braidd's peer-id for the comparison: 0 with one worker, its worker's first slot with more (gw_pid_ok)
+	if [ $impl = braidd ]; then
+		BPID=$(gw_peer_id 1)
+		gw_pid_ok "$BPID" 0 || gw_fail "braidd: peer-id '$BPID' for the only client"
+	fi
 	kill "$png" 2>/dev/null
 	gw_stop_client 1
 	gw_stop_server
 done
 [ -n "${MGMT_KEEP:-}" ] && cp "$GW_DIR"/*.json "$MGMT_KEEP"/
-python3 - "$GW_DIR/openvpn.json" "$GW_DIR/braidd.json" <<'PY' || gw_fail "the parsed objects differ"
+python3 - "$GW_DIR/openvpn.json" "$GW_DIR/braidd.json" "$BPID" <<'PY' || gw_fail "the parsed objects differ"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
+
+
+def pid(o, want):
+    """every peer_id is the session's (stock: 0; braidd: the one its log gave), then compared as PID"""
+    if isinstance(o, dict):
+        for k in o:
+            if k == "peer_id":
+                assert str(o[k]) == want, "peer_id %s, want %s" % (o[k], want)
+                o[k] = "PID"
+            else:
+                pid(o[k], want)
+    elif isinstance(o, list):
+        for v in o:
+            pid(v, want)
+
+
+try:
+    pid(a, "0")
+    pid(b, sys.argv[3])
+except AssertionError as e:
+    sys.exit("peer-id: %s" % e)
 other = sorted(set(a.pop("env_other")) - set(b.pop("env_other")))
 bad = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
 for k in bad:

@@ -36,6 +36,14 @@ kill -HUP "${BD_PID[gw]}"
 rs_wait_count gw "SIGHUP: configuration read again" 1 5 || fail "gateway: no reload logged"
 grep -qF "shutting down: sent RESTART to 1 client(s)" "$TB_DIR/gw.log" || fail "gateway: no RESTART sent"
 rs_wait_count gw "(the socket kept from before the restart)" 1 5 || fail "gateway: the UDP socket was not kept"	# logged just after the reload line
+# by default one worker per core: with more than one, the kept socket is the SO_REUSEPORT group of every
+# worker, taken whole by the restarted gateway (docs/scaling.md "Workers")
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -gt 1 ]; then
+	nw=$((cores > 64 ? 64 : cores))
+	rs_wait_count gw "workers: $nw, sessions steered" 2 5 ||
+		fail "gateway: not $nw workers before and after the SIGHUP: $(grep -F 'workers' "$TB_DIR/gw.log")"
+fi
 rs_wait_count cli "state: CONNECTED" $((n + 1)) 10 || fail "client did not reconnect"
 el=$(rs_back "$TB_CLI" "$TM_GW_TUN" "$t0" 5 "SIGHUP on the gateway")
 tb_exec "$TB_CLI" ip -o route show 10.77.0.0/16 | grep -q . || fail "client: the route pushed by the re-read config is missing"

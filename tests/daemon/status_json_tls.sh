@@ -41,10 +41,11 @@ keys() {
 PATHKEYS=$(jq -c '.paths[0] | keys' "$CJ")
 keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","time","tunnel","up","uptime_s","version"]'
 keys "$CJ" .tunnel '["auth_failures","auth_read_bytes","ctl_dropped","keys_removed","link_rx_bytes","link_rx_pkts","link_tx_bytes","link_tx_pkts","malformed","no_peer","pings_rx","pings_tx","renegotiations","replays","restarts","tun_read_bytes","tun_read_pkts","tun_write_bytes","tun_write_pkts"]'
-if [ "${GW_TEST_WORKERS:-1}" -gt 1 ]; then	# `workers N`: the per-worker array and each client's worker
+NW=$(bd_workers "$TB_DIR/gw.log")
+if [ "$NW" -gt 1 ]; then	# `workers N`: the per-worker array and each client's worker
 	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version","workers"]'
 	keys "$GJ" '.workers[0]' '["clients","handed_over","handover_dropped","link_handed_over","link_rx_pkts","link_taken","link_tx_pkts","received","sessions_created","steered_by_hash","steered_by_pid","tun_read_pkts","tun_write_pkts","worker"]'
-	[ "$(jq '.workers | length' "$GJ")" = "$GW_TEST_WORKERS" ] || fail "workers: not $GW_TEST_WORKERS entries"
+	[ "$(jq '.workers | length' "$GJ")" = "$NW" ] || fail "workers: not $NW entries"
 	[ "$(jq '[.workers[].clients] | add' "$GJ")" = 1 ] || fail "workers: clients do not add up to 1"
 	CW=',"worker"'
 else

@@ -35,7 +35,7 @@ open(sys.argv[2], "wb").write(d)
 PY
 # the multipath session's peer-id (0 with one worker; with `workers N` its worker's first slot)
 peer=$(sed -n 's/.*multipath negotiated.*: peer-id \([0-9]*\),.*/\1/p' "$TB_DIR/gw.log" | head -n1)
-[ -n "$peer" ] && [ "$peer" -lt "${GW_TEST_WORKERS:-1}" ] || fail "multipath peer-id '$peer'"
+[ -n "$peer" ] && [ "$peer" -lt "$(bd_workers "$TB_DIR/gw.log")" ] || fail "multipath peer-id '$peer'"
 gw_counters() { # the gateway's per-client counters line (SIGUSR2)
 	local n
 	n=$(grep -c "multipath peer-id $peer: link rx" "$TB_DIR/gw.log")
