@@ -6,12 +6,14 @@
 # Asserts: the build succeeds, braid_dco.ko exists, its vermagic names that kernel and it has the module's
 # name, licence and genetlink alias. With OUT_DIR, the module and its kernel version (OUT_DIR/kver) stay there
 # for kmod.vm_newer, which boots that kernel in the VM.
-#   build_newer.sh VM_KVER [OUT_DIR]   VM_KVER: the kernel the VM tests boot (kmod/CMakeLists.txt's BRAID_KMOD_KVER)
+#   build_newer.sh [OUT_DIR]     the VM kernel (excluded) is tests/vm/lib.sh's vm_kver, as kmod/CMakeLists.txt's
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../../kmod" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
-vm_kver=${1:?usage: build_newer.sh VM_KVER [OUT_DIR]}
-out=${2:-}
+# shellcheck source=../vm/lib.sh
+. "$src/../tests/vm/lib.sh"
+vm_kver=$(vm_kver) || fail "no VM kernel (linux-image-amd64 with its /lib/modules)"
+out=${1:-}
 
 newest=
 for m in /lib/modules/*/build/Makefile; do

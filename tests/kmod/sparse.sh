@@ -3,11 +3,13 @@
 # sparse.sh - braid_dco built with the kernel's static checker (make C=2 CHECK=sparse: address spaces such as
 # __rcu and __user, endianness annotations, locking contexts) against KVER's headers; any sparse diagnostic
 # fails the test.
-#   sparse.sh KVER
+#   sparse.sh [KVER]      default: the VM kernel (tests/vm/lib.sh's vm_kver, as kmod/CMakeLists.txt's)
 set -uo pipefail
 src=$(cd "$(dirname "$0")/../../kmod" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
-kv=${1:?usage: sparse.sh KVER}
+# shellcheck source=../vm/lib.sh
+. "$src/../tests/vm/lib.sh"
+kv=${1:-$(vm_kver)} || fail "no VM kernel (linux-image-amd64 with its /lib/modules)"
 command -v sparse >/dev/null || fail "sparse missing (apt-get install sparse; packaging/install-deps.sh)"
 [ -e "/lib/modules/$kv/build/Makefile" ] || fail "no headers for $kv"
 work=$(mktemp -d /tmp/braid-kmod-sparse.XXXXXX)
