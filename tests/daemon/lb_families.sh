@@ -60,6 +60,12 @@ gw_counts() {
 		END { printf "%d %d %d\n", d1, d2, r }'
 }
 
+# addr NS ADDR/LEN DEV: an address, IPv6 ones without duplicate address detection (usable at once)
+addr() {
+	case $2 in *:*) ip -n "$1" addr add "$2" dev "$3" nodad ;; *) ip -n "$1" addr add "$2" dev "$3" ;; esac ||
+		fail "address $2 on $3 in $1"
+}
+
 run_family() {
 	local f=$1 vip s1 s2 lbc g1c g1g g2c g2g ipx pfx r1 r2 c
 	if [ "$f" = 6 ]; then
@@ -75,9 +81,9 @@ run_family() {
 	done
 	ip link add "lbv$ID" type veth peer name "lbp$ID" || fail veth
 	ip link set "lbv$ID" netns "$CL" && ip link set "lbp$ID" netns "$LB"
-	ip -n "$CL" addr add "$s1/$pfx" dev "lbv$ID" nodad 2>/dev/null || ip -n "$CL" addr add "$s1/$pfx" dev "lbv$ID"
-	ip -n "$CL" addr add "$s2/$pfx" dev "lbv$ID" nodad 2>/dev/null || ip -n "$CL" addr add "$s2/$pfx" dev "lbv$ID"
-	ip -n "$LB" addr add "$lbc/$pfx" dev "lbp$ID" nodad 2>/dev/null || ip -n "$LB" addr add "$lbc/$pfx" dev "lbp$ID"
+	addr "$CL" "$s1/$pfx" "lbv$ID"
+	addr "$CL" "$s2/$pfx" "lbv$ID"
+	addr "$LB" "$lbc/$pfx" "lbp$ID"
 	ip -n "$CL" link set "lbv$ID" up && ip -n "$LB" link set "lbp$ID" up
 	ip -n "$CL" -"$f" route add "$vip" via "$lbc" || fail "client route"
 	for i in 1 2; do
@@ -86,9 +92,9 @@ run_family() {
 		gc=$([ $i = 1 ] && echo "$g1c" || echo "$g2c") gg=$([ $i = 1 ] && echo "$g1g" || echo "$g2g")
 		ip link add "lbg$i$ID" type veth peer name eth0 netns "$gns" || fail veth
 		ip link set "lbg$i$ID" netns "$LB"
-		ip -n "$LB" addr add "$gc/$pfx" dev "lbg$i$ID" nodad 2>/dev/null || ip -n "$LB" addr add "$gc/$pfx" dev "lbg$i$ID"
+		addr "$LB" "$gc/$pfx" "lbg$i$ID"
 		ip -n "$LB" link set "lbg$i$ID" up
-		ip -n "$gns" addr add "$gg/$pfx" dev eth0 nodad 2>/dev/null || ip -n "$gns" addr add "$gg/$pfx" dev eth0
+		addr "$gns" "$gg/$pfx" eth0
 		ip -n "$gns" link set eth0 up
 		ip -n "$gns" -"$f" route add default via "$gc"
 		ip -n "$gns" addr add "$vip/$([ "$f" = 6 ] && echo 128 || echo 32)" dev lo

@@ -32,9 +32,7 @@ done
 
 work=$(mktemp -d /tmp/braid-kmod-newer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/uapi"
-ln -s "$src/uapi/linux" "$work/uapi/linux"
-for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do ln -s "$f" "$work/"; done
+vm_kmod_tree "$src" "$work" || fail "link the sources into $work"
 echo "building braid_dco.ko against /lib/modules/$newest/build"
 make -s -C "/lib/modules/$newest/build" M="$work" modules >"$work/make.log" 2>&1 ||
 	fail "build against $newest: $(grep -E 'error|warning' "$work/make.log" | head -20)"

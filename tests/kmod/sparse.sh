@@ -14,9 +14,7 @@ command -v sparse >/dev/null || fail "sparse missing (apt-get install sparse; pa
 [ -e "/lib/modules/$kv/build/Makefile" ] || fail "no headers for $kv"
 work=$(mktemp -d /tmp/braid-kmod-sparse.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/uapi"
-ln -s "$src/uapi/linux" "$work/uapi/linux"
-for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do ln -s "$f" "$work/"; done
+vm_kmod_tree "$src" "$work" || fail "link the sources into $work"
 make -s -C "/lib/modules/$kv/build" M="$work" C=2 CHECK=sparse modules >"$work/make.log" 2>&1 ||
 	fail "build with sparse against $kv: $(tail -20 "$work/make.log")"
 diag=$(grep -E '(warning|error):' "$work/make.log" | grep -v 'BTF generation')

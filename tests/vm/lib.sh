@@ -11,6 +11,8 @@
 #                                    (no decompression in the guest under TCG: ~5 s less per boot); prints the path
 #   vm_initrd KV DIR MODULE...       DIR/initrd-KV.cpio.gz: busybox + MODULE... and their dependencies, an init
 #                                    that loads them, mounts /dev/vda (ext4) and switch_roots to systemd
+#   vm_kmod_tree SRC DIR             DIR: links to kmod/ SRC's Kbuild sources and uapi, for an out-of-tree build
+#                                    (make -C /lib/modules/KV/build M=DIR; tests/kmod/build_newer.sh, sparse.sh)
 #   vm_copy_modules KV ROOT MODULE...  MODULE... and their dependencies into ROOT/lib/modules/KV + depmod
 #   vm_boot KV DIR DISK RESULTS LOG  boot DISK (raw ext4, read-only: the writes go to a throw-away snapshot)
 #                                    with RESULTS as the second disk (/dev/vdb); serial console to LOG;
@@ -44,6 +46,12 @@ vm_require() {
 	file -L "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
 		ldd "$(command -v busybox)" 2>&1 | grep -q 'not a dynamic' ||
 		{ echo "SKIP: busybox is not static (apt-get install busybox-static)"; exit 77; }
+}
+
+vm_kmod_tree() {
+	local src=$1 dir=$2 f
+	mkdir -p "$dir/uapi" && ln -s "$src/uapi/linux" "$dir/uapi/linux" || return 1
+	for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do ln -s "$f" "$dir/" || return 1; done
 }
 
 vm_vmlinux() {
