@@ -123,12 +123,16 @@ void lg_report_json(FILE *f, const struct lg_ctx *ctx, const struct lg_run *run)
 	hist_json(f, "handshake_ms", ctx->hs_hist);
 	fprintf(f, ",\"pings_per_session\":%u,\"ping_size\":%u,\"pings_sent\":%llu,\"pings_replied\":%llu,"
 		   "\"pings_dup\":%llu,\"pings_late\":%llu,\"loss\":%.6f,\"sessions_all_replies\":%llu,"
-		   "\"sessions_some_lost\":%llu,",
+		   "\"sessions_some_lost\":%llu,\"min_bytes\":%llu,\"sessions_min_bytes\":%llu,"
+		   "\"session_reply_bytes_min\":%lld,\"mp_sessions_echoes_both_paths\":%llu,",
 		ctx->pings, ctx->ping_size, (unsigned long long)ctx->pings_sent,
 		(unsigned long long)ctx->pings_replied, (unsigned long long)ctx->pings_dup,
 		(unsigned long long)ctx->pings_late,
 		ctx->pings_sent ? 1.0 - (double)ctx->pings_replied / (double)ctx->pings_sent : 0.0,
-		(unsigned long long)ctx->sessions_all_replies, (unsigned long long)ctx->sessions_some_lost);
+		(unsigned long long)ctx->sessions_all_replies, (unsigned long long)ctx->sessions_some_lost,
+		ULL(ctx->min_bytes), ULL(ctx->sessions_min_bytes),
+		ctx->session_bytes_min == UINT64_MAX ? -1LL : (long long)ctx->session_bytes_min,
+		ULL(ctx->mp_sessions_both_paths));
 	hist_json(f, "rtt_ms", ctx->rtt_hist);
 	fprintf(f, ",\"retried\":%llu,\"rx_before_keys\":%llu", (unsigned long long)ctx->retried,
 		(unsigned long long)ctx->rx_before_keys);

@@ -56,6 +56,21 @@ static void note(struct lg_session *ls, const char *what, const char *detail)
 static int start(struct lg_session *ls, struct lg_ctx *ctx, unsigned idx, unsigned tries);
 static void on_read(struct ev_loop *loop, ev_io *w, int revents);
 
+/* A session's echoes are over: what it carried both ways (echo requests and replies have the same size). */
+static void tally_bytes(struct lg_session *ls)
+{
+	struct lg_ctx *ctx = ls->ctx;
+	uint64_t tx = (uint64_t)ls->seq_next * ctx->ping_size, rx = (uint64_t)ls->replies * ctx->ping_size;
+
+	if (ctx->pings && tx >= ctx->min_bytes && rx >= ctx->min_bytes)
+		ctx->sessions_min_bytes++;
+	if (rx < ctx->session_bytes_min)
+		ctx->session_bytes_min = rx;
+	if (ls->mp_on && ls->echo_tx_path[0] && ls->echo_tx_path[1] && ls->echo_rx_path[0] &&
+	    ls->echo_rx_path[1])
+		ctx->mp_sessions_both_paths++;
+}
+
 static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 {
 	struct lg_ctx *ctx = ls->ctx;
@@ -80,6 +95,7 @@ static void fail(struct lg_session *ls, enum lg_fail why, const char *detail)
 			ls->probes_done = true;
 			ctx->probes_done++;
 			ctx->sessions_some_lost++;
+			tally_bytes(ls);
 		}
 	} else {
 		ctx->failed++;
@@ -153,8 +169,12 @@ static void send_probe(struct lg_session *ls)
 	if (lg_icmp_echo(pt, sizeof(pt), ctx->ping_size, ls->push.local, ls->push.gateway,
 			 (uint16_t)ls->idx, (uint16_t)seq, now_us()))
 		return;
-	if (send_data(ls, pt, ctx->ping_size))
+	unsigned path = lg_mp_tx_path(ls);
+
+	if (send_path(ls, path, pt, ctx->ping_size))
 		return;
+	if (ls->mp_on)
+		ls->echo_tx_path[path ? 1 : 0]++;
 	ls->seq_next++;
 	ctx->pings_sent++;
 	ctx->mp_pings_sent += ls->mp_on;
@@ -265,7 +285,7 @@ static void events(struct lg_session *ls)
 	}
 }
 
-static void probe_reply(struct lg_session *ls, const uint8_t *ip, size_t len)
+static void probe_reply(struct lg_session *ls, unsigned path, const uint8_t *ip, size_t len)
 {
 	struct lg_ctx *ctx = ls->ctx;
 	uint16_t id, seq;
@@ -286,6 +306,8 @@ static void probe_reply(struct lg_session *ls, const uint8_t *ip, size_t len)
 	}
 	ls->got[seq / 8] |= (uint8_t)(1u << (seq % 8));
 	ls->replies++;
+	if (ls->mp_on)
+		ls->echo_rx_path[path ? 1 : 0]++;
 	ctx->pings_replied++;
 	ctx->mp_pings_replied += ls->mp_on;
 	ctx->tun_bytes_rx += len;
@@ -327,7 +349,7 @@ static void data_in(struct lg_session *ls, unsigned path, const uint8_t *b, size
 	if (pl.kind == BRAID_PAYLOAD_PING)
 		ls->ctx->keepalives_rx++;
 	else if (pl.kind == BRAID_PAYLOAD_IPV4)
-		probe_reply(ls, pl.data, pl.len);
+		probe_reply(ls, path, pl.data, pl.len);
 	else
 		ls->ctx->rx_not_ours++;
 }
@@ -359,6 +381,7 @@ static void probes_check(struct lg_session *ls, int64_t now)
 		return;
 	ls->probes_done = true;
 	ctx->probes_done++;
+	tally_bytes(ls);
 	if (ls->replies == ctx->pings)
 		ctx->sessions_all_replies++;
 	else

@@ -67,6 +67,11 @@ struct lg_ctx {
 	struct braid_dco_mpctl_stats mpst; /* answered by kind, other, malformed */
 	uint64_t mp_pings_sent, mp_pings_replied; /* the echoes of multipath sessions */
 	uint64_t mp_tx_path[2], mp_rx_path[2]; /* data-channel datagrams per path of multipath sessions */
+	/* per session, tallied when its echoes are over (lg_session.c tally_bytes) */
+	uint64_t min_bytes;             /* --min-bytes: a session "carried" it when echoed both ways */
+	uint64_t sessions_min_bytes;    /* sessions whose echoes and replies each reached min_bytes */
+	uint64_t session_bytes_min;     /* the fewest echo-reply bytes of one session (UINT64_MAX: none) */
+	uint64_t mp_sessions_both_paths; /* multipath sessions with echoes sent and replies received on both paths */
 	uint32_t hs_hist[LG_RTT_BUCKETS], rtt_hist[LG_RTT_BUCKETS];
 	unsigned log_budget;            /* rejections logged (then silent) */
 };
@@ -91,6 +96,7 @@ struct lg_session {
 	bool probes_done;
 	int64_t t_start, t_est, t_last_tx, t_next_ping, t_probe_end;
 	unsigned seq_next, replies;
+	unsigned echo_tx_path[2], echo_rx_path[2]; /* its echoes and replies per path */
 	unsigned tries;                 /* handshakes started again */
 	uint8_t got[LG_PINGS_MAX / 8];
 };

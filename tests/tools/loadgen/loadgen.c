@@ -18,6 +18,10 @@
  *   --ping-after-all      no session sends its echoes before every handshake has ended
  *                         (echo loss measured apart from the handshake load)
  *   --ping-wait MS        wait for replies after a session's last echo (default 3000)
+ *   --min-bytes B         count the sessions whose echoes and whose replies each carried at least B bytes
+ *                         of IP packets (`sessions_min_bytes`; default 0); `session_reply_bytes_min` is the
+ *                         fewest reply bytes of one session, `mp_sessions_echoes_both_paths` the multipath
+ *                         sessions whose echoes went and whose replies came on both paths
  *   --keepalive S         OpenVPN keepalive ping interval (default: the pushed `ping`, else 10)
  *   --hs-timeout S        one handshake's limit (default 30)
  *   --retries K           a handshake that failed (timeout, fatal error) starts again from a
@@ -293,6 +297,7 @@ int main(int argc, char **argv)
 	ctx->ping_interval_ms = 1000;
 	ctx->ping_size = 84;
 	ctx->ping_wait_ms = 3000;
+	ctx->session_bytes_min = UINT64_MAX;
 	ctx->hs_timeout_ms = 30000;
 	ctx->log_budget = 20;
 	ctx->cipher_default = "AES-256-GCM";
@@ -339,6 +344,8 @@ int main(int argc, char **argv)
 			ctx->ping_interval_ms = num(a, v, 1, 3600000);
 		else if (!strcmp(a, "--ping-size"))
 			ctx->ping_size = num(a, v, 36, 1400);
+		else if (!strcmp(a, "--min-bytes"))
+			ctx->min_bytes = num(a, v, 0, 1u << 30);
 		else if (!strcmp(a, "--ping-wait"))
 			ctx->ping_wait_ms = num(a, v, 0, 3600000);
 		else if (!strcmp(a, "--keepalive"))
