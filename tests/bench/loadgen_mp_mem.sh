@@ -14,6 +14,7 @@
 #   LG_RATE=25 LG_PINGS=750 LG_PING_SIZE=1400 LG_PING_INTERVAL=100 loadgen_mp_mem.sh 10000 0.5 60
 # (750 echoes of 1,400 bytes = 1,050,000 bytes each way; `sessions_min_bytes` counts the sessions whose echoes and
 # replies each reached 1 MiB, `mp_sessions_echoes_both_paths` the multipath ones that used both paths both ways).
+# KEEP_DIR=D keeps the generator's report and log, the gateway's status JSON and a count of its log lines by kind.
 # `kb_budget` is the issue's target for that mix: SHARE x 256 KB + (1 - SHARE) x 64 KB per idle session.
 source "$(dirname "$0")/../daemon/gw_lib.sh"
 gw_require
@@ -45,6 +46,10 @@ while [ ! -s "$GW_DIR/ready" ] && kill -0 "$lg" 2>/dev/null; do sleep 0.5; done
 sleep $((HOLD - 2))
 cp "$GW_DIR/status.json" "$GW_DIR/gw.json"
 wait "$lg" || gw_fail "braid-loadgen exited $?"
+if [ -n "$KEEP_DIR" ]; then	# for a look afterwards: the reports, the gateway's status and its log lines by kind
+	mkdir -p "$KEEP_DIR" && cp "$GW_DIR/lg.json" "$GW_DIR/gw.json" "$GW_DIR/lg.log" "$KEEP_DIR/"
+	cut -d' ' -f3- "$GW_DIR/server.log" | sed 's/[0-9][0-9]*/N/g' | sort | uniq -c | sort -rn >"$KEEP_DIR/server-kinds.txt"
+fi
 peak=$(awk '/^VmHWM/ {print $2}' "/proc/${GW_PID[server]}/status")
 python3 - "$GW_DIR/lg.json" "$GW_DIR/gw.json" "$N" "$SHARE" "$HOLD" "$(cut -d' ' -f1-3 /proc/loadavg)" "$peak" \
 	"$(gw_workers)" <<'PY'

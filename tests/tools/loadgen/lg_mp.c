@@ -65,7 +65,10 @@ int lg_mp_accept(struct lg_session *ls)
 
 unsigned lg_mp_tx_path(struct lg_session *ls)
 {
-	if (!ls->mp_on || ls->fd2 < 0)
+	/* path 1 carries data once the gateway validated it (its PROBEs come only then), as braidd's client
+	 * uses validated paths only: a session the gateway kept single-path would see each datagram from the
+	 * other address as a float */
+	if (!ls->mp_on || ls->fd2 < 0 || !(ls->mp_seen & 2u))
 		return 0;
 	return ls->tx_rr++ % LG_MP_PATHS;
 }

@@ -45,7 +45,7 @@ bool lg_mp_wanted(const struct lg_ctx *ctx, unsigned idx);
  * (no offer: the session stays single-path, counted) or -errno (the second socket). */
 int lg_mp_accept(struct lg_session *ls);
 
-/* The path the next data datagram leaves by (round robin over the open paths). */
+/* The path the next data datagram leaves by (round robin over the open paths the gateway validated). */
 unsigned lg_mp_tx_path(struct lg_session *ls);
 
 /* A decrypted payload that starts with the engine's magic, received on path:

@@ -150,13 +150,14 @@ static int send_data(struct lg_session *ls, const uint8_t *pt, size_t plen)
 	return send_path(ls, lg_mp_tx_path(ls), pt, plen);
 }
 
-static void send_keepalive(struct lg_session *ls)
+/* An OpenVPN keepalive on path (0, 1), or on the next path of the round robin (-1). */
+static void send_keepalive(struct lg_session *ls, int path)
 {
 	uint8_t pt[64];
 	size_t plen;
 
 	braid_payload_build_ping(BRAID_COMP_NONE, pt, sizeof(pt), &plen);
-	if (send_data(ls, pt, plen) == 0)
+	if (send_path(ls, path < 0 ? lg_mp_tx_path(ls) : (unsigned)path, pt, plen) == 0)
 		ls->ctx->keepalives_tx++;
 }
 
@@ -237,8 +238,8 @@ static void pushed(struct lg_session *ls, const char *text)
 	if (ls->mp_on) {
 		/* one keepalive on each path: the gateway learns both and challenges them */
 		ctx->established_mp++;
-		send_keepalive(ls);
-		send_keepalive(ls);
+		send_keepalive(ls, 0);
+		send_keepalive(ls, 1);
 	}
 	ctx->hs_ms_sum += (uint64_t)(now - ls->t_start);
 	ctx->last_est_ms = now;
@@ -433,7 +434,7 @@ static void run(struct lg_session *ls)
 			next = ls->t_probe_end;
 		ka = (ctx->keepalive_s ? ctx->keepalive_s : ls->push.ping_s ? ls->push.ping_s : 10) * 1000LL;
 		if (now - ls->t_last_tx >= ka)
-			send_keepalive(ls);
+			send_keepalive(ls, -1);
 		if (ls->t_last_tx + ka < next)
 			next = ls->t_last_tx + ka;
 	}

@@ -34,7 +34,7 @@
  *                         IV_BRAID_MP=1, takes up the gateway's `braid-mp` offer, opens a second path
  *                         from an --mp-bind address, answers the gateway's PATH_CHALLENGE / PROBE /
  *                         MTU_PROBE on the path they came by and sends its data round robin on both
- *                         paths (docs/multipath-negotiation.md; lg_mp.h)
+ *                         paths once the gateway probes the second one (validated) (docs/multipath-negotiation.md; lg_mp.h)
  *   --mp-bind IP          source address of the second path (repeatable, round robin; required with
  *                         multipath; the first path is the session's socket, --bind)
  *   --gateway-pid PID     read the gateway's VmRSS at start, after the echoes, after the hold
@@ -385,7 +385,8 @@ int main(int argc, char **argv)
 	if (ctx->mp_share_pm && !ctx->n_mp_binds)
 		die("--multipath / --mp-share need --mp-bind IP (the second path's source address)");
 	M.run.label = label;
-	raise_nofile(M.run.sessions * (ctx->mp_share_pm ? 2 : 1));
+	/* one socket per session, a second one per multipath session (lg_mp_wanted picks N * share of them) */
+	raise_nofile(M.run.sessions + (unsigned)((uint64_t)M.run.sessions * ctx->mp_share_pm / 1000));
 
 	tc.server = false;
 	tc.remote_cert_tls = BRAID_REMOTE_CERT_SERVER;
