@@ -165,6 +165,67 @@ int main(void)
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);
 
+	/*
+	 * STATS_GET: the balance nest (not read) and the cost nest, its u8 switch and u64
+	 * counters, an attribute of a later version skipped
+	 */
+	blen = 0;
+	h = msg_start(FAM, 0, SEQ);
+	genl(BRAID_DCO_CMD_STATS_GET);
+	n = nest_start(BRAID_DCO_A_STATS);
+	u64(BRAID_DCO_A_STATS_DEVS_CREATED, 2);
+	nest_end(n);
+	n = nest_start(BRAID_DCO_A_COST);
+	{
+		uint8_t on = 1;
+
+		attr(BRAID_DCO_A_COST_ENABLED, &on, 1);
+	}
+	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 6113);
+	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 61130000);
+	u64(BRAID_DCO_A_COST_DECRYPT_PACKETS, 6114);
+	u64(BRAID_DCO_A_COST_DECRYPT_NS, 91710000);
+	u64(BRAID_DCO_A_COST_SCHED_PACKETS, 6115);
+	u64(BRAID_DCO_A_COST_SCHED_NS, 611500);
+	u64(BRAID_DCO_A_COST_MAX + 1, 77);
+	nest_end(n);
+	msg_end(h);
+	error(0, true, NULL);
+	full = blen;
+	CHECK_EQ(parse(&r, full), 1);
+	CHECK(r.cost.present && r.cost.enabled);
+	CHECK(r.cost.encrypt_packets == 6113 && r.cost.encrypt_ns == 61130000);
+	CHECK(r.cost.decrypt_packets == 6114 && r.cost.decrypt_ns == 91710000);
+	CHECK(r.cost.sched_packets == 6115 && r.cost.sched_ns == 611500);
+	CHECK(r.vpn_rx_packets == 0 && r.path_mask == 0);
+	for (k = 1; k < full; k++)
+		CHECK(parse(&r, k) <= 0);
+	/* the switch off: the nest present, not enabled, counters 0 */
+	blen = 0;
+	h = msg_start(FAM, 0, SEQ);
+	genl(BRAID_DCO_CMD_STATS_GET);
+	n = nest_start(BRAID_DCO_A_COST);
+	{
+		uint8_t off = 0;
+
+		attr(BRAID_DCO_A_COST_ENABLED, &off, 1);
+	}
+	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 0);
+	nest_end(n);
+	msg_end(h);
+	CHECK_EQ(parse(&r, blen), 0);
+	CHECK(r.cost.present && !r.cost.enabled && r.cost.encrypt_packets == 0);
+	/* a cost nest that overruns its message */
+	blen = 0;
+	h = msg_start(FAM, 0, SEQ);
+	genl(BRAID_DCO_CMD_STATS_GET);
+	n = nest_start(BRAID_DCO_A_COST);
+	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 1);
+	nest_end(n);
+	n->nla_len = (uint16_t)(n->nla_len - 4);
+	msg_end(h);
+	CHECK_EQ(parse(&r, blen), -EBADMSG);
+
 	/* a path id out of range */
 	blen = 0;
 	h = msg_start(FAM, 0, SEQ);
