@@ -105,6 +105,29 @@ static void path(uint32_t id)
 	nest_end(n);
 }
 
+static struct nlattr *cost_nest;
+
+/*
+ * a STATS_GET answer from the start: the balance nest (not read by dco_nl.c), then the cost nest
+ * opened (cost_nest) with its u8 switch
+ */
+static struct nlmsghdr *stats_cost(bool enabled)
+{
+	struct nlmsghdr *h;
+	struct nlattr *n;
+	uint8_t on = enabled;
+
+	blen = 0;
+	h = msg_start(FAM, 0, SEQ);
+	genl(BRAID_DCO_CMD_STATS_GET);
+	n = nest_start(BRAID_DCO_A_STATS);
+	u64(BRAID_DCO_A_STATS_DEVS_CREATED, 2);
+	nest_end(n);
+	cost_nest = nest_start(BRAID_DCO_A_COST);
+	attr(BRAID_DCO_A_COST_ENABLED, &on, 1);
+	return h;
+}
+
 int main(void)
 {
 	struct braid_dco_reply r;
@@ -169,18 +192,7 @@ int main(void)
 	 * STATS_GET: the balance nest (not read) and the cost nest, its u8 switch and u64
 	 * counters, an attribute of a later version skipped
 	 */
-	blen = 0;
-	h = msg_start(FAM, 0, SEQ);
-	genl(BRAID_DCO_CMD_STATS_GET);
-	n = nest_start(BRAID_DCO_A_STATS);
-	u64(BRAID_DCO_A_STATS_DEVS_CREATED, 2);
-	nest_end(n);
-	n = nest_start(BRAID_DCO_A_COST);
-	{
-		uint8_t on = 1;
-
-		attr(BRAID_DCO_A_COST_ENABLED, &on, 1);
-	}
+	h = stats_cost(true);
 	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 6113);
 	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 61130000);
 	u64(BRAID_DCO_A_COST_DECRYPT_PACKETS, 6114);
@@ -188,7 +200,7 @@ int main(void)
 	u64(BRAID_DCO_A_COST_SCHED_PACKETS, 6115);
 	u64(BRAID_DCO_A_COST_SCHED_NS, 611500);
 	u64(BRAID_DCO_A_COST_MAX + 1, 77);
-	nest_end(n);
+	nest_end(cost_nest);
 	msg_end(h);
 	error(0, true, NULL);
 	full = blen;
@@ -201,28 +213,17 @@ int main(void)
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);
 	/* the switch off: the nest present, not enabled, counters 0 */
-	blen = 0;
-	h = msg_start(FAM, 0, SEQ);
-	genl(BRAID_DCO_CMD_STATS_GET);
-	n = nest_start(BRAID_DCO_A_COST);
-	{
-		uint8_t off = 0;
-
-		attr(BRAID_DCO_A_COST_ENABLED, &off, 1);
-	}
+	h = stats_cost(false);
 	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 0);
-	nest_end(n);
+	nest_end(cost_nest);
 	msg_end(h);
 	CHECK_EQ(parse(&r, blen), 0);
 	CHECK(r.cost.present && !r.cost.enabled && r.cost.encrypt_packets == 0);
 	/* a cost nest that overruns its message */
-	blen = 0;
-	h = msg_start(FAM, 0, SEQ);
-	genl(BRAID_DCO_CMD_STATS_GET);
-	n = nest_start(BRAID_DCO_A_COST);
+	h = stats_cost(true);
 	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 1);
-	nest_end(n);
-	n->nla_len = (uint16_t)(n->nla_len - 4);
+	nest_end(cost_nest);
+	cost_nest->nla_len = (uint16_t)(cost_nest->nla_len - 4);
 	msg_end(h);
 	CHECK_EQ(parse(&r, blen), -EBADMSG);
 
