@@ -252,6 +252,7 @@ static const struct genl_ops braid_nl_ops[] = {
 	BRAID_DOIT(BRAID_DCO_CMD_KEY_DEL, braid_nl_key_del, braid_key_del_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PATH_ADD, braid_nl_path_add, braid_path_add_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PATH_DEL, braid_nl_path_del, braid_path_del_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PATH_SET, braid_nl_path_set, braid_path_set_policy),
 	{
 		.cmd = BRAID_DCO_CMD_STATS_GET,
 		.doit = braid_nl_stats_get,

@@ -53,6 +53,9 @@ enum braid_path_ctr {
  * @rwork: frees the path in process context after a grace period
  * @stats: per-CPU counters of outer packets and bytes, indexed by enum braid_path_ctr
  * @rx_last_pktid: packet id of the last data packet received on this path
+ * @down: userspace marked the path down (PATH_SET): the built-in round robin skips it; written
+ *        under the device lock, read locklessly
+ * @backup: a backup path: the built-in round robin uses it only when no other path is up; as @down
  */
 struct braid_path {
 	u8 id;
@@ -62,6 +65,8 @@ struct braid_path {
 	struct rcu_work rwork;
 	struct braid_ctrs __percpu *stats;
 	u32 rx_last_pktid;
+	bool down;
+	bool backup;
 };
 
 struct braid_dev;

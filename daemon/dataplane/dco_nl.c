@@ -98,6 +98,10 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 	r->path_rx_bytes[k] = v[BRAID_DCO_A_PATH_RX_BYTES];
 	r->path_tx_bytes[k] = v[BRAID_DCO_A_PATH_TX_BYTES];
 	r->path_rx_last_pktid[k] = (uint32_t)v[BRAID_DCO_A_PATH_RX_LAST_PKTID];
+	if (v[BRAID_DCO_A_PATH_DOWN])
+		r->path_down_mask |= 1u << k;
+	if (v[BRAID_DCO_A_PATH_BACKUP])
+		r->path_backup_mask |= 1u << k;
 	return 0;
 }
 

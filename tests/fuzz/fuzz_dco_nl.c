@@ -36,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FZ_ASSERT(memchr(r.msg, '\0', sizeof(r.msg)));
 	FZ_ASSERT(r.err <= 0);
 	FZ_ASSERT(r.path_mask < (1u << BRAID_DCO_NL_PATHS));
+	FZ_ASSERT(!(r.path_down_mask & ~r.path_mask) && !(r.path_backup_mask & ~r.path_mask));
 	FZ_ASSERT(r.primary_key_id >= -1 && r.primary_key_id <= 7);
 	FZ_ASSERT(r.secondary_key_id >= -1 && r.secondary_key_id <= 7);
 	FZ_ASSERT(r.cost.present || (!r.cost.enabled && !r.cost.encrypt_packets && !r.cost.encrypt_ns &&

@@ -147,6 +147,39 @@ echo "ns a: $(echo "$sa" | grep '^path' | tr '\n' ' ')"
 d0=$((${p0:-0} - ${b0:-0})) d1=${p1:-0}
 [ $((d0 + d1)) -gt 500 ] && [ $((d0 * 10)) -ge $((4 * (d0 + d1))) ] && [ $((d1 * 10)) -ge $((4 * (d0 + d1))) ] &&
 	ok "round robin over two paths: path0 $d0, path1 $d1 packets" || nok "round robin: path0 $d0 path1 $d1"
+# PATH_SET: path 1 cut (its veth down in a) in the middle of a transfer and marked down on both sides:
+# a's round robin leaves it (else it keeps sending every other packet into the cut link), the transfer
+# completes with its sha256
+pstat() { ip netns exec $a $ctl show bd0 1 | sed -n "s/^path$1_rx_packets=[0-9]* path$1_tx_packets=//p"; }
+pings() { ip netns exec $a ping -c "$1" -i 0.2 -W 5 -q 10.77.0.2 >/dev/null 2>&1; }
+want=$(xfer 2097152 /tmp/recv6.$$ "ip link set wa$$ down; $ctl pathset bd0 1 1 down; ip netns exec $b $ctl pathset bd0 1 1 down")
+got=$(cat /tmp/recv6.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 cut mid-transfer and set down, sha256 intact" ||
+	nok "path cut + PATH_SET down: sent '$want' received '$got'"
+ip netns exec $a $ctl show bd0 1 | grep -qx 'path1_down=1 path1_backup=0' && ok "PEER_GET: path 1 down" || nok "path 1 state"
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 && ok "ping with path 1 down" || nok "ping with path 1 down"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] && ok "path 1 down: 10 pings, path0 +$d0, path1 +0" || nok "path 1 down: path0 +$d0 path1 +$d1"
+# backup: path 1 up again, path 0 a backup: it carries nothing while path 1 is up, everything when it is down
+ip -n $a link set wa$$ up
+ip netns exec $a $ctl pathset bd0 1 1 up && ip netns exec $b $ctl pathset bd0 1 1 up &&
+	ip netns exec $a $ctl pathset bd0 1 0 backup && ok "path 1 up, path 0 backup" || nok "PATH_SET up / backup"
+sleep 1
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 || nok "ping with path 0 a backup"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d0" -eq 0 ] && [ "$d1" -ge 10 ] && ok "backup path 0 idle while path 1 is up: path0 +0, path1 +$d1" ||
+	nok "backup idle: path0 +$d0 path1 +$d1"
+ip netns exec $a $ctl pathset bd0 1 1 down || nok "PATH_SET path 1 down"
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 || nok "ping on the backup path"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] && ok "path 1 down: the backup path 0 carries the pings (+$d0), path1 +0" ||
+	nok "backup use: path0 +$d0 path1 +$d1"
+ip netns exec $a $ctl pathset bd0 1 1 up && ip netns exec $a $ctl pathset bd0 1 0 primary &&
+	ip netns exec $a $ctl show bd0 1 | grep -c '^path[01]_down=0 path[01]_backup=0$' | grep -qx 2 &&
+	ok "both paths up and primary again" || nok "PATH_SET restore"
 want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
 got=$(cat /tmp/recv4.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"

@@ -95,6 +95,7 @@ static int parse(struct braid_dco_reply *r, size_t len)
 static void path(uint32_t id)
 {
 	struct nlattr *n = nest_start(BRAID_DCO_A_PEER_PATH);
+	uint8_t down = id == 5, backup = id == 0;
 
 	u32(BRAID_DCO_A_PATH_ID, id);
 	u64(BRAID_DCO_A_PATH_RX_BYTES, 1000 + id);
@@ -102,6 +103,8 @@ static void path(uint32_t id)
 	u64(BRAID_DCO_A_PATH_TX_BYTES, 2000 + id);
 	u64(BRAID_DCO_A_PATH_TX_PACKETS, 20 + id);
 	u32(BRAID_DCO_A_PATH_RX_LAST_PKTID, 7000 + id);
+	attr(BRAID_DCO_A_PATH_DOWN, &down, 1);
+	attr(BRAID_DCO_A_PATH_BACKUP, &backup, 1);
 	nest_end(n);
 }
 
@@ -184,6 +187,8 @@ int main(void)
 	CHECK(r.path_rx_packets[5] == 15 && r.path_tx_packets[5] == 25 && r.path_rx_bytes[0] == 1000 &&
 	      r.path_tx_bytes[5] == 2005);
 	CHECK(r.path_rx_last_pktid[0] == 7000 && r.path_rx_last_pktid[5] == 7005);
+	CHECK_EQ(r.path_down_mask, 0x20);	/* path 5 down (u8 1), path 0 up (u8 0) */
+	CHECK_EQ(r.path_backup_mask, 0x01);
 	/* every truncation: refused, never past the length (ASan build) */
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);
