@@ -17,6 +17,7 @@
 #include <net/udp_tunnel.h>
 
 #include "compat.h"
+#include "cost.h"
 #include "crypto.h"
 #include "device.h"
 #include "io.h"
@@ -134,6 +135,7 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct braid_key *key;
 	struct sk_buff *dup;
 	int err = -ENOENT;
+	u64 t0;
 
 	rcu_read_lock();
 	peer = braid_peer_for_skb(bdev, skb);
@@ -146,29 +148,30 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	err = -ENOMEM;
 	if (skb_linearize(skb) || skb_cow_head(skb, BRAID_TX_HEADROOM))
 		goto drop;
+	t0 = braid_cost_start();
 	path = braid_sched_pick(bdev, peer, skb, &copy);
+	braid_cost_end(BRAID_COST_SCHED_N, t0);
 	err = path ? PTR_ERR_OR_ZERO(path) : -ENETUNREACH;
 	if (err)
 		goto drop;
+	t0 = braid_cost_start();
 	err = braid_seal(key, peer->id, skb);
 	if (err)
 		goto drop;
+	braid_cost_end(BRAID_COST_ENC_N, t0);
 	/* a redundant copy the scheduler asked for: same packet id, the receiver keeps the first */
 	dup = copy ? skb_copy(skb, GFP_ATOMIC) : NULL;
 	if (dup) {
-		atomic64_add(dup->len, &copy->tx_bytes);
-		atomic64_inc(&copy->tx_packets);
+		braid_ctrs_count(copy->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, dup->len);
 		atomic64_inc(&bdev->sched.copies);
 		if (braid_udp_send4(bdev, copy, dup))
 			kfree_skb(dup);
 	}
-	atomic64_add(skb->len, &path->tx_bytes);
-	atomic64_inc(&path->tx_packets);
+	braid_ctrs_count(path->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, skb->len);
 	err = braid_udp_send4(bdev, path, skb);
 	if (err)
 		goto drop;
-	atomic64_add(len, &peer->vpn_tx_bytes);
-	atomic64_inc(&peer->vpn_tx_packets);
+	braid_ctrs_count(peer->stats, BRAID_PEER_VPN_TX_PACKETS, BRAID_PEER_VPN_TX_BYTES, len);
 	rcu_read_unlock();
 	return NETDEV_TX_OK;
 
@@ -202,6 +205,7 @@ int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsign
 	struct braid_key *key;
 	struct sk_buff *skb;
 	int err;
+	u64 t0;
 
 	skb = alloc_skb(BRAID_TX_HEADROOM + len, GFP_KERNEL);
 	if (!skb)
@@ -218,13 +222,14 @@ int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsign
 	key = rcu_dereference(peer->keys[BRAID_DCO_KEY_SLOT_PRIMARY]);
 	if (!key)
 		goto drop;
+	t0 = braid_cost_start();
 	err = braid_seal(key, peer->id, skb);
 	if (err)
 		goto drop;
+	braid_cost_end(BRAID_COST_ENC_N, t0);
 	*pktid = get_unaligned_be32(skb->data + 4);
-	atomic64_add(skb->len, &path->tx_bytes);
-	atomic64_inc(&path->tx_packets);
-	atomic64_inc(&peer->ctl_tx_packets);
+	braid_ctrs_count(path->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, skb->len);
+	braid_ctrs_count(peer->stats, BRAID_PEER_CTL_TX_PACKETS, -1, 0);
 	err = braid_udp_send4(bdev, path, skb);
 	rcu_read_unlock();
 	local_bh_enable();
@@ -294,6 +299,7 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	unsigned int outer;
 	u32 pktid;
 	int err;
+	u64 t0;
 
 	key = braid_key_by_id(peer, skb->data[0] & 7);
 	if (!key)
@@ -301,30 +307,29 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	if (skb_linearize(skb) || skb_ensure_writable(skb, skb->len))
 		return -ENOMEM;
 	outer = skb->len;
+	t0 = braid_cost_start();
 	err = braid_open(key, skb, &pktid);
 	if (err)
 		return err;
+	braid_cost_end(BRAID_COST_DEC_N, t0);
 	err = braid_replay_check(&key->replay, pktid);
 	if (err)
 		return err;
 	path = braid_path_by_source(peer, skb, bs);
-	if (path) {
-		atomic64_add(outer, &path->rx_bytes);
-		atomic64_inc(&path->rx_packets);
-	}
+	if (path)
+		braid_ctrs_count(path->stats, BRAID_PATH_RX_PACKETS, BRAID_PATH_RX_BYTES, outer);
 	__skb_pull(skb, BRAID_DATA_V2_OVERHEAD);
 	if (!pskb_may_pull(skb, 1))
 		return -EPROTO;
 	if (!braid_is_ip(skb->data[0])) {
 		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
-		atomic64_inc(&peer->ctl_rx_packets);
+		braid_ctrs_count(peer->stats, BRAID_PEER_CTL_RX_PACKETS, -1, 0);
 		return 1;
 	}
 	skb->protocol = skb->data[0] >> 4 == 4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
 	if (path)	/* a data packet: what a multipath receiver reports (PEER_GET) */
 		WRITE_ONCE(path->rx_last_pktid, pktid);
-	atomic64_add(skb->len, &peer->vpn_rx_bytes);
-	atomic64_inc(&peer->vpn_rx_packets);
+	braid_ctrs_count(peer->stats, BRAID_PEER_VPN_RX_PACKETS, BRAID_PEER_VPN_RX_BYTES, skb->len);
 	skb_scrub_packet(skb, true);
 	skb->dev = bdev->dev;
 	dev_sw_netstats_rx_add(bdev->dev, skb->len);

@@ -9,6 +9,7 @@
 #include <net/rtnetlink.h>
 
 #include "uapi/linux/braid_dco.h"
+#include "cost.h"
 #include "counters.h"
 #include "device.h"
 #include "main.h"
@@ -20,9 +21,13 @@ static int __init braid_init(void)
 {
 	int err;
 
+	err = braid_cost_init();
+	if (err)
+		return err;
+	err = -ENOMEM;
 	braid_wq = alloc_workqueue("braid_dco", WQ_UNBOUND, 0);
 	if (!braid_wq)
-		return -ENOMEM;
+		goto err_cost;
 	err = rtnl_link_register(&braid_link_ops);
 	if (err)
 		goto err_wq;
@@ -37,6 +42,8 @@ err_link:
 	rtnl_link_unregister(&braid_link_ops);
 err_wq:
 	destroy_workqueue(braid_wq);
+err_cost:
+	braid_cost_exit();
 	return err;
 }
 
@@ -47,6 +54,7 @@ static void __exit braid_exit(void)
 	/* peers are freed by call_rcu, paths and keys by rcu_work: wait for both */
 	rcu_barrier();
 	destroy_workqueue(braid_wq);
+	braid_cost_exit();
 	braid_counters_report();
 	pr_info("unloaded\n");
 }

@@ -9,6 +9,7 @@
 #include <net/genetlink.h>
 
 #include "compat.h"
+#include "cost.h"
 #include "counters.h"
 #include "device.h"
 #include "netlink.h"
@@ -101,6 +102,53 @@ struct nlattr **braid_nl_parse_nest(struct genl_info *info, int attr, int maxtyp
 	return tb;
 }
 
+/**
+ * braid_nl_put_u64s() - put counters as u64 attributes
+ * @msg: the message
+ * @attrs: the attribute type of each counter
+ * @v: the counters
+ * @n: how many
+ * @pad: the padding attribute type of the enclosing set
+ *
+ * Return: 0 or -EMSGSIZE
+ */
+int braid_nl_put_u64s(struct sk_buff *msg, const int *attrs, const u64 *v, unsigned int n,
+		      int pad)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (nla_put_u64_64bit(msg, attrs[i], v[i], pad))
+			return -EMSGSIZE;
+	return 0;
+}
+
+/* the cost counters (cost.h) and their switch, as STATS_GET's cost nest */
+static int braid_nl_put_cost(struct sk_buff *msg)
+{
+	static const int attrs[BRAID_COST_NR] = {
+		[BRAID_COST_ENC_N] = BRAID_DCO_A_COST_ENCRYPT_PACKETS,
+		[BRAID_COST_ENC_NS] = BRAID_DCO_A_COST_ENCRYPT_NS,
+		[BRAID_COST_DEC_N] = BRAID_DCO_A_COST_DECRYPT_PACKETS,
+		[BRAID_COST_DEC_NS] = BRAID_DCO_A_COST_DECRYPT_NS,
+		[BRAID_COST_SCHED_N] = BRAID_DCO_A_COST_SCHED_PACKETS,
+		[BRAID_COST_SCHED_NS] = BRAID_DCO_A_COST_SCHED_NS,
+	};
+	struct nlattr *nest = nla_nest_start(msg, BRAID_DCO_A_COST);
+	u64 v[BRAID_COST_NR];
+
+	if (!nest)
+		return -EMSGSIZE;
+	braid_ctrs_sum(braid_cost, v, BRAID_COST_NR);
+	if (nla_put_u8(msg, BRAID_DCO_A_COST_ENABLED, braid_cost_enabled()) ||
+	    braid_nl_put_u64s(msg, attrs, v, BRAID_COST_NR, BRAID_DCO_A_COST_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int braid_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	static const int attrs[BRAID_OBJ_NR][2] = {
@@ -137,6 +185,8 @@ static int braid_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 			      BRAID_DCO_A_STATS_PAD))
 		goto err_size;
 	nla_nest_end(msg, nest);
+	if (braid_nl_put_cost(msg))
+		goto err_size;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -202,6 +252,7 @@ static const struct genl_ops braid_nl_ops[] = {
 	BRAID_DOIT(BRAID_DCO_CMD_KEY_DEL, braid_nl_key_del, braid_key_del_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PATH_ADD, braid_nl_path_add, braid_path_add_policy),
 	BRAID_DOIT(BRAID_DCO_CMD_PATH_DEL, braid_nl_path_del, braid_path_del_policy),
+	BRAID_DOIT(BRAID_DCO_CMD_PATH_SET, braid_nl_path_set, braid_path_set_policy),
 	{
 		.cmd = BRAID_DCO_CMD_STATS_GET,
 		.doit = braid_nl_stats_get,

@@ -17,6 +17,8 @@ void braid_nl_unregister(void);
 int braid_nl_done(struct genl_info *info, int err);
 struct nlattr **braid_nl_parse_nest(struct genl_info *info, int attr, int maxtype,
 				    const struct nla_policy *policy);
+int braid_nl_put_u64s(struct sk_buff *msg, const int *attrs, const u64 *v, unsigned int n,
+		      int pad);
 void braid_nl_peer_del_notify(struct braid_dev *bdev, u32 peer_id,
 			      enum braid_dco_del_reason reason);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * PATH_ADD and PATH_DEL: attach a UDP socket (passed by fd) and a remote endpoint to a peer
- * under a path id, and detach it again.
+ * PATH_ADD, PATH_DEL and PATH_SET: attach a UDP socket (passed by fd) and a remote endpoint to a
+ * peer under a path id, detach it again, and mark it down/up or backup (the built-in scheduler's
+ * choice, sched.c).
  */
 #include <linux/slab.h>
 
@@ -129,6 +130,34 @@ out:
 	return braid_nl_done(info, err);
 }
 
+/*
+ * The path nest of PATH_DEL and PATH_SET (peer-id and id required) parsed with @policy, and its
+ * peer (a reference the caller puts). Return: the attributes (the caller frees them) or NULL with
+ * *err set and extack saying why (-EINVAL, -ENOMEM, -ENOENT no such peer)
+ */
+static struct nlattr **braid_nl_path_peer(struct genl_info *info, const struct nla_policy *policy,
+					  struct braid_peer **peer, int *err)
+{
+	struct nlattr *nest = info->attrs[BRAID_DCO_A_PATH];
+	struct nlattr **tb;
+
+	*err = -EINVAL;
+	tb = braid_nl_parse_nest(info, BRAID_DCO_A_PATH, BRAID_DCO_A_PATH_MAX, policy);
+	if (!tb)
+		return NULL;
+	if (NL_REQ_ATTR_CHECK(info->extack, nest, tb, BRAID_DCO_A_PATH_PEER_ID) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, BRAID_DCO_A_PATH_ID))
+		goto err;
+	*peer = braid_peer_lookup(braid_nl_dev(info), nla_get_u32(tb[BRAID_DCO_A_PATH_PEER_ID]));
+	if (*peer)
+		return tb;
+	NL_SET_ERR_MSG_ATTR(info->extack, tb[BRAID_DCO_A_PATH_PEER_ID], "no peer with this id");
+	*err = -ENOENT;
+err:
+	kfree(tb);
+	return NULL;
+}
+
 /**
  * braid_nl_path_del() - PATH_DEL: remove a path of a peer
  * @skb: the request
@@ -138,27 +167,15 @@ out:
  */
 int braid_nl_path_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *nest = info->attrs[BRAID_DCO_A_PATH];
 	struct braid_dev *bdev = braid_nl_dev(info);
-	struct braid_path *path = NULL;
+	struct braid_path *path;
 	struct braid_peer *peer;
 	struct nlattr **tb;
-	int err = -EINVAL;
+	int err;
 
-	tb = braid_nl_parse_nest(info, BRAID_DCO_A_PATH, BRAID_DCO_A_PATH_MAX,
-				 braid_path_del_nl_policy);
+	tb = braid_nl_path_peer(info, braid_path_del_nl_policy, &peer, &err);
 	if (!tb)
-		return braid_nl_done(info, -EINVAL);
-	if (NL_REQ_ATTR_CHECK(info->extack, nest, tb, BRAID_DCO_A_PATH_PEER_ID) ||
-	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, BRAID_DCO_A_PATH_ID))
-		goto out;
-	peer = braid_peer_lookup(bdev, nla_get_u32(tb[BRAID_DCO_A_PATH_PEER_ID]));
-	if (!peer) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[BRAID_DCO_A_PATH_PEER_ID],
-				    "no peer with this id");
-		err = -ENOENT;
-		goto out;
-	}
+		return braid_nl_done(info, err);
 	mutex_lock(&bdev->lock);
 	path = rcu_replace_pointer(peer->paths[nla_get_u32(tb[BRAID_DCO_A_PATH_ID])], NULL,
 				   lockdep_is_held(&bdev->lock));
@@ -171,7 +188,57 @@ int braid_nl_path_del(struct sk_buff *skb, struct genl_info *info)
 	}
 	braid_path_release(path);
 	braid_peer_put(peer);
+	kfree(tb);
+	return braid_nl_done(info, err);
+}
+
+/**
+ * braid_nl_path_set() - PATH_SET: mark a path down or up, backup or not
+ * @skb: the request
+ * @info: its attributes
+ *
+ * The built-in round robin reads the flags per packet (sched.c): a path marked down carries no
+ * more data from the next packet on; PACKET_SEND still sends on it.
+ *
+ * Return: 0 or -errno (extack says why); -ENOENT no such peer or path, -EINVAL nothing to set
+ */
+int braid_nl_path_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct braid_dev *bdev = braid_nl_dev(info);
+	struct braid_path *path;
+	struct braid_peer *peer;
+	struct nlattr **tb;
+	int err;
+
+	tb = braid_nl_path_peer(info, braid_path_set_nl_policy, &peer, &err);
+	if (!tb)
+		return braid_nl_done(info, err);
+	err = -EINVAL;
+	if (!tb[BRAID_DCO_A_PATH_DOWN] && !tb[BRAID_DCO_A_PATH_BACKUP]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[BRAID_DCO_A_PATH],
+				    "down or backup: nothing to set");
+		goto out;
+	}
+	mutex_lock(&bdev->lock);
+	path = rcu_dereference_protected(peer->paths[nla_get_u32(tb[BRAID_DCO_A_PATH_ID])],
+					 lockdep_is_held(&bdev->lock));
+	if (path) {
+		if (tb[BRAID_DCO_A_PATH_DOWN])
+			WRITE_ONCE(path->down, nla_get_u8(tb[BRAID_DCO_A_PATH_DOWN]));
+		if (tb[BRAID_DCO_A_PATH_BACKUP])
+			WRITE_ONCE(path->backup, nla_get_u8(tb[BRAID_DCO_A_PATH_BACKUP]));
+		netdev_dbg(bdev->dev, "peer %u path %u: %s%s\n", peer->id, path->id,
+			   path->down ? "down" : "up", path->backup ? ", backup" : "");
+		err = 0;
+	}
+	mutex_unlock(&bdev->lock);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[BRAID_DCO_A_PATH_ID],
+				    "the peer has no path with this id");
+		err = -ENOENT;
+	}
 out:
+	braid_peer_put(peer);
 	kfree(tb);
 	return braid_nl_done(info, err);
 }

@@ -117,24 +117,27 @@ static int braid_nl_put_addr(struct sk_buff *msg, const union braid_sockaddr *sa
 
 static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 {
+	static const int attrs[BRAID_PATH_NR] = {
+		[BRAID_PATH_RX_PACKETS] = BRAID_DCO_A_PATH_RX_PACKETS,
+		[BRAID_PATH_RX_BYTES] = BRAID_DCO_A_PATH_RX_BYTES,
+		[BRAID_PATH_TX_PACKETS] = BRAID_DCO_A_PATH_TX_PACKETS,
+		[BRAID_PATH_TX_BYTES] = BRAID_DCO_A_PATH_TX_BYTES,
+	};
 	struct nlattr *nest = nla_nest_start(msg, BRAID_DCO_A_PEER_PATH);
+	u64 v[BRAID_PATH_NR];
 
 	if (!nest)
 		return -EMSGSIZE;
+	braid_ctrs_sum(path->stats, v, BRAID_PATH_NR);
 	if (nla_put_u32(msg, BRAID_DCO_A_PATH_ID, path->id) ||
 	    braid_nl_put_addr(msg, &path->remote, BRAID_DCO_A_PATH_REMOTE_IPV4,
 			      BRAID_DCO_A_PATH_REMOTE_IPV6, BRAID_DCO_A_PATH_REMOTE_PORT) ||
 	    braid_nl_put_addr(msg, &path->local, BRAID_DCO_A_PATH_LOCAL_IPV4,
 			      BRAID_DCO_A_PATH_LOCAL_IPV6, BRAID_DCO_A_PATH_LOCAL_PORT) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_RX_BYTES, atomic64_read(&path->rx_bytes),
-			      BRAID_DCO_A_PATH_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_RX_PACKETS, atomic64_read(&path->rx_packets),
-			      BRAID_DCO_A_PATH_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_TX_BYTES, atomic64_read(&path->tx_bytes),
-			      BRAID_DCO_A_PATH_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PATH_TX_PACKETS, atomic64_read(&path->tx_packets),
-			      BRAID_DCO_A_PATH_PAD) ||
-	    nla_put_u32(msg, BRAID_DCO_A_PATH_RX_LAST_PKTID, READ_ONCE(path->rx_last_pktid))) {
+	    braid_nl_put_u64s(msg, attrs, v, BRAID_PATH_NR, BRAID_DCO_A_PATH_PAD) ||
+	    nla_put_u32(msg, BRAID_DCO_A_PATH_RX_LAST_PKTID, READ_ONCE(path->rx_last_pktid)) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_DOWN, READ_ONCE(path->down)) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -145,6 +148,15 @@ static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 /* called under rcu_read_lock() */
 static int braid_nl_put_peer(struct sk_buff *msg, const struct braid_peer *peer)
 {
+	static const int attrs[BRAID_PEER_NR] = {
+		[BRAID_PEER_VPN_RX_PACKETS] = BRAID_DCO_A_PEER_VPN_RX_PACKETS,
+		[BRAID_PEER_VPN_RX_BYTES] = BRAID_DCO_A_PEER_VPN_RX_BYTES,
+		[BRAID_PEER_VPN_TX_PACKETS] = BRAID_DCO_A_PEER_VPN_TX_PACKETS,
+		[BRAID_PEER_VPN_TX_BYTES] = BRAID_DCO_A_PEER_VPN_TX_BYTES,
+		[BRAID_PEER_CTL_TX_PACKETS] = BRAID_DCO_A_PEER_CTL_TX_PACKETS,
+		[BRAID_PEER_CTL_RX_PACKETS] = BRAID_DCO_A_PEER_CTL_RX_PACKETS,
+	};
+	u64 v[BRAID_PEER_NR];
 	const struct braid_path *path;
 	const struct braid_key *key;
 	struct nlattr *nest;
@@ -163,24 +175,8 @@ static int braid_nl_put_peer(struct sk_buff *msg, const struct braid_peer *peer)
 	key = rcu_dereference(peer->keys[BRAID_DCO_KEY_SLOT_SECONDARY]);
 	if (key && nla_put_u32(msg, BRAID_DCO_A_PEER_SECONDARY_KEY_ID, key->key_id))
 		goto err;
-	if (nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_VPN_RX_BYTES,
-			      atomic64_read(&peer->vpn_rx_bytes),
-			      BRAID_DCO_A_PEER_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_VPN_RX_PACKETS,
-			      atomic64_read(&peer->vpn_rx_packets),
-			      BRAID_DCO_A_PEER_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_VPN_TX_BYTES,
-			      atomic64_read(&peer->vpn_tx_bytes),
-			      BRAID_DCO_A_PEER_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_VPN_TX_PACKETS,
-			      atomic64_read(&peer->vpn_tx_packets),
-			      BRAID_DCO_A_PEER_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_CTL_TX_PACKETS,
-			      atomic64_read(&peer->ctl_tx_packets),
-			      BRAID_DCO_A_PEER_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_PEER_CTL_RX_PACKETS,
-			      atomic64_read(&peer->ctl_rx_packets),
-			      BRAID_DCO_A_PEER_PAD))
+	braid_ctrs_sum(peer->stats, v, BRAID_PEER_NR);
+	if (braid_nl_put_u64s(msg, attrs, v, BRAID_PEER_NR, BRAID_DCO_A_PEER_PAD))
 		goto err;
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
 		path = rcu_dereference(peer->paths[i]);

@@ -69,6 +69,13 @@ const struct nla_policy braid_path_del_nl_policy[BRAID_DCO_A_PATH_MAX + 1] = {
 	[BRAID_DCO_A_PATH_ID] = NLA_POLICY_MAX(NLA_U32, BRAID_DCO_PATHS_MAX - 1),
 };
 
+const struct nla_policy braid_path_set_nl_policy[BRAID_DCO_A_PATH_MAX + 1] = {
+	[BRAID_DCO_A_PATH_PEER_ID] = BRAID_POLICY_PEER_ID,
+	[BRAID_DCO_A_PATH_ID] = NLA_POLICY_MAX(NLA_U32, BRAID_DCO_PATHS_MAX - 1),
+	[BRAID_DCO_A_PATH_DOWN] = NLA_POLICY_MAX(NLA_U8, 1),
+	[BRAID_DCO_A_PATH_BACKUP] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 const struct nla_policy braid_sched_attach_nl_policy[BRAID_DCO_A_SCHED_MAX + 1] = {
 	[BRAID_DCO_A_SCHED_PROG_FD] = { .type = NLA_U32 },
 };
@@ -117,6 +124,11 @@ const struct nla_policy braid_path_add_policy[BRAID_DCO_A_MAX + 1] = {
 const struct nla_policy braid_path_del_policy[BRAID_DCO_A_MAX + 1] = {
 	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
 	[BRAID_DCO_A_PATH] = NLA_POLICY_NESTED(braid_path_del_nl_policy),
+};
+
+const struct nla_policy braid_path_set_policy[BRAID_DCO_A_MAX + 1] = {
+	[BRAID_DCO_A_IFINDEX] = BRAID_POLICY_IFINDEX,
+	[BRAID_DCO_A_PATH] = NLA_POLICY_NESTED(braid_path_set_nl_policy),
 };
 
 /* takes no attribute: every one is refused */

@@ -19,6 +19,7 @@ extern const struct nla_policy braid_keyconf_del_nl_policy[BRAID_DCO_A_KEYCONF_M
 extern const struct nla_policy braid_keydir_nl_policy[BRAID_DCO_A_KEYDIR_MAX + 1];
 extern const struct nla_policy braid_path_add_nl_policy[BRAID_DCO_A_PATH_MAX + 1];
 extern const struct nla_policy braid_path_del_nl_policy[BRAID_DCO_A_PATH_MAX + 1];
+extern const struct nla_policy braid_path_set_nl_policy[BRAID_DCO_A_PATH_MAX + 1];
 extern const struct nla_policy braid_sched_attach_nl_policy[BRAID_DCO_A_SCHED_MAX + 1];
 extern const struct nla_policy braid_send_nl_policy[BRAID_DCO_A_SEND_MAX + 1];
 
@@ -30,6 +31,7 @@ extern const struct nla_policy braid_key_swap_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_key_del_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_path_add_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_path_del_policy[BRAID_DCO_A_MAX + 1];
+extern const struct nla_policy braid_path_set_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_stats_get_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_prog_attach_policy[BRAID_DCO_A_MAX + 1];
 extern const struct nla_policy braid_prog_detach_policy[BRAID_DCO_A_MAX + 1];

@@ -46,7 +46,10 @@ struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
 		goto err_put;
 	}
 	path = kzalloc(sizeof(*path), GFP_KERNEL);
-	if (!path) {
+	if (path)
+		path->stats = braid_ctrs_alloc(GFP_KERNEL);
+	if (!path || !path->stats) {
+		kfree(path);
 		err = -ENOMEM;
 		goto err_put;
 	}
@@ -69,6 +72,7 @@ static void braid_path_free_work(struct work_struct *work)
 
 	braid_sock_put(path->bs);
 	braid_obj_destroyed(BRAID_OBJ_PATH);
+	free_percpu(path->stats);
 	kfree(path);
 }
 

@@ -14,6 +14,8 @@
 #include <linux/workqueue.h>
 #include <linux/socket.h>
 
+#include "pcpu.h"
+
 /**
  * union braid_sockaddr - an IPv4 or IPv6 UDP endpoint
  * @sa: the family
@@ -27,17 +29,33 @@ union braid_sockaddr {
 };
 
 /**
+ * enum braid_path_ctr - a path's per-CPU counters (struct braid_ctrs indices)
+ * @BRAID_PATH_RX_PACKETS: outer packets received on this path
+ * @BRAID_PATH_RX_BYTES: outer bytes received on this path
+ * @BRAID_PATH_TX_PACKETS: outer packets sent on this path
+ * @BRAID_PATH_TX_BYTES: outer bytes sent on this path
+ * @BRAID_PATH_NR: number of counters
+ */
+enum braid_path_ctr {
+	BRAID_PATH_RX_PACKETS,
+	BRAID_PATH_RX_BYTES,
+	BRAID_PATH_TX_PACKETS,
+	BRAID_PATH_TX_BYTES,
+	BRAID_PATH_NR,
+};
+
+/**
  * struct braid_path - a path of a peer
  * @id: the path id (index in the peer's path array)
  * @bs: the UDP socket (shared by the paths that use it)
  * @remote: the peer's endpoint on this path
  * @local: the local endpoint (AF_UNSPEC: the socket's choice)
  * @rwork: frees the path in process context after a grace period
- * @rx_bytes: outer bytes received on this path
- * @rx_packets: outer packets received on this path
- * @tx_bytes: outer bytes sent on this path
- * @tx_packets: outer packets sent on this path
+ * @stats: per-CPU counters of outer packets and bytes, indexed by enum braid_path_ctr
  * @rx_last_pktid: packet id of the last data packet received on this path
+ * @down: userspace marked the path down (PATH_SET): the built-in round robin skips it; written
+ *        under the device lock, read locklessly
+ * @backup: a backup path: the built-in round robin uses it only when no other path is up; as @down
  */
 struct braid_path {
 	u8 id;
@@ -45,11 +63,10 @@ struct braid_path {
 	union braid_sockaddr remote;
 	union braid_sockaddr local;
 	struct rcu_work rwork;
-	atomic64_t rx_bytes;
-	atomic64_t rx_packets;
-	atomic64_t tx_bytes;
-	atomic64_t tx_packets;
+	struct braid_ctrs __percpu *stats;
 	u32 rx_last_pktid;
+	bool down;
+	bool backup;
 };
 
 struct braid_dev;

@@ -26,6 +26,11 @@ struct braid_peer *braid_peer_new(struct braid_dev *bdev, u32 id)
 
 	if (!peer)
 		return ERR_PTR(-ENOMEM);
+	peer->stats = braid_ctrs_alloc(GFP_KERNEL);
+	if (!peer->stats) {
+		kfree(peer);
+		return ERR_PTR(-ENOMEM);
+	}
 	peer->bdev = bdev;
 	peer->id = id;
 	kref_init(&peer->refcount);
@@ -39,6 +44,7 @@ static void braid_peer_free_rcu(struct rcu_head *head)
 	struct braid_peer *peer = container_of(head, struct braid_peer, rcu);
 
 	braid_obj_destroyed(BRAID_OBJ_PEER);
+	free_percpu(peer->stats);
 	kfree(peer);
 }
 

@@ -20,6 +20,27 @@
 #include <linux/types.h>
 
 #include "uapi/linux/braid_dco.h"
+#include "pcpu.h"
+
+/**
+ * enum braid_peer_ctr - a peer's per-CPU counters (struct braid_ctrs indices)
+ * @BRAID_PEER_VPN_RX_PACKETS: inner packets received
+ * @BRAID_PEER_VPN_RX_BYTES: inner bytes received
+ * @BRAID_PEER_VPN_TX_PACKETS: inner packets sent
+ * @BRAID_PEER_VPN_TX_BYTES: inner bytes sent
+ * @BRAID_PEER_CTL_TX_PACKETS: control payloads sealed and sent for userspace (PACKET_SEND)
+ * @BRAID_PEER_CTL_RX_PACKETS: authenticated non-IP payloads handed up to userspace
+ * @BRAID_PEER_NR: number of counters
+ */
+enum braid_peer_ctr {
+	BRAID_PEER_VPN_RX_PACKETS,
+	BRAID_PEER_VPN_RX_BYTES,
+	BRAID_PEER_VPN_TX_PACKETS,
+	BRAID_PEER_VPN_TX_BYTES,
+	BRAID_PEER_CTL_TX_PACKETS,
+	BRAID_PEER_CTL_RX_PACKETS,
+	BRAID_PEER_NR,
+};
 
 struct braid_dev;
 struct braid_path;
@@ -40,12 +61,7 @@ struct braid_key;
  * @paths: the peer's paths by path id; written under the device lock, read under RCU
  * @keys: key slots, [BRAID_DCO_KEY_SLOT_PRIMARY] and [BRAID_DCO_KEY_SLOT_SECONDARY]; as @paths
  * @path_rr: the built-in scheduler's round-robin position
- * @vpn_rx_bytes: inner bytes received
- * @vpn_rx_packets: inner packets received
- * @vpn_tx_bytes: inner bytes sent
- * @vpn_tx_packets: inner packets sent
- * @ctl_tx_packets: control payloads sealed and sent for userspace (PACKET_SEND)
- * @ctl_rx_packets: authenticated non-IP payloads handed up to userspace
+ * @stats: per-CPU counters, indexed by enum braid_peer_ctr
  */
 struct braid_peer {
 	struct braid_dev *bdev;
@@ -61,12 +77,7 @@ struct braid_peer {
 	struct braid_path __rcu *paths[BRAID_DCO_PATHS_MAX];
 	struct braid_key __rcu *keys[2];
 	atomic_t path_rr;
-	atomic64_t vpn_rx_bytes;
-	atomic64_t vpn_rx_packets;
-	atomic64_t vpn_tx_bytes;
-	atomic64_t vpn_tx_packets;
-	atomic64_t ctl_tx_packets;
-	atomic64_t ctl_rx_packets;
+	struct braid_ctrs __percpu *stats;
 };
 
 struct braid_peer *braid_peer_new(struct braid_dev *bdev, u32 id);

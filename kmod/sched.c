@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The per-packet path choice. Without a program: round robin over the peer's paths. With a
+ * The per-packet path choice. Without a program: round robin over the peer's paths that are up
+ * (PATH_SET), the backups only when no other path is up. With a
  * BPF_PROG_TYPE_SCHED_CLS program attached (nl_prog.c): the program runs on the inner packet,
  * framed as tc shows a packet on an Ethernet device (a zeroed Ethernet header whose type is the
  * packet's protocol, then the IP packet; __sk_buff cb[] zeroed) so that the object
@@ -20,19 +21,28 @@
 #include "peer.h"
 #include "sched.h"
 
-/* the built-in scheduler: round robin over the peer's paths; under rcu_read_lock() */
+/*
+ * the built-in scheduler: round robin over the peer's paths that are up and not backups, else over
+ * the backups that are up; NULL when no path is up. Under rcu_read_lock()
+ */
 static struct braid_path *braid_sched_default(struct braid_peer *peer)
 {
-	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *path;
-	unsigned int i, n = 0;
+	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *backups[BRAID_DCO_PATHS_MAX], *path;
+	unsigned int i, n = 0, nb = 0;
 
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
 		path = rcu_dereference(peer->paths[i]);
-		if (path)
+		if (!path || READ_ONCE(path->down))
+			continue;
+		if (READ_ONCE(path->backup))
+			backups[nb++] = path;
+		else
 			paths[n++] = path;
 	}
-	if (!n)
+	if (!n && !nb)
 		return NULL;
+	if (!n)
+		return backups[(unsigned int)atomic_inc_return(&peer->path_rr) % nb];
 	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
 }
 

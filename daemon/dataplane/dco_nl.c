@@ -68,6 +68,8 @@ static uint64_t get_uint(const struct nla *a)
 	}
 	if (a->len >= 4)
 		memcpy(&v32, a->p, 4);
+	else if (a->len >= 1)	/* a u8 (a u16 is not in the family's answers) */
+		v32 = a->p[0];
 	return v32;
 }
 
@@ -96,6 +98,10 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 	r->path_rx_bytes[k] = v[BRAID_DCO_A_PATH_RX_BYTES];
 	r->path_tx_bytes[k] = v[BRAID_DCO_A_PATH_TX_BYTES];
 	r->path_rx_last_pktid[k] = (uint32_t)v[BRAID_DCO_A_PATH_RX_LAST_PKTID];
+	if (v[BRAID_DCO_A_PATH_DOWN])
+		r->path_down_mask |= 1u << k;
+	if (v[BRAID_DCO_A_PATH_BACKUP])
+		r->path_backup_mask |= 1u << k;
 	return 0;
 }
 
@@ -125,7 +131,30 @@ static int parse_peer(const struct nla *nest, struct braid_dco_reply *r)
 	return k < 0 ? k : 0;
 }
 
-/* the family's message: PEER_GET's peer nest, PACKET_SEND's send nest */
+/* STATS_GET's cost nest: the module's cost counters and their switch */
+static int parse_cost(const struct nla *nest, struct braid_dco_cost *c)
+{
+	const uint8_t *p = nest->p, *end = nest->p + nest->len;
+	struct nla a;
+	int k;
+
+	c->present = true;
+	while ((k = next_attr(&p, end, &a)) > 0) {
+		switch (a.type) {
+		case BRAID_DCO_A_COST_ENABLED: c->enabled = get_uint(&a) != 0; break;
+		case BRAID_DCO_A_COST_ENCRYPT_PACKETS: c->encrypt_packets = get_uint(&a); break;
+		case BRAID_DCO_A_COST_ENCRYPT_NS: c->encrypt_ns = get_uint(&a); break;
+		case BRAID_DCO_A_COST_DECRYPT_PACKETS: c->decrypt_packets = get_uint(&a); break;
+		case BRAID_DCO_A_COST_DECRYPT_NS: c->decrypt_ns = get_uint(&a); break;
+		case BRAID_DCO_A_COST_SCHED_PACKETS: c->sched_packets = get_uint(&a); break;
+		case BRAID_DCO_A_COST_SCHED_NS: c->sched_ns = get_uint(&a); break;
+		default: break;
+		}
+	}
+	return k < 0 ? k : 0;
+}
+
+/* the family's message: PEER_GET's peer nest, PACKET_SEND's send nest, STATS_GET's cost nest */
 static int parse_genl(const uint8_t *p, const uint8_t *end, struct braid_dco_reply *r)
 {
 	const uint8_t *q, *qend;
@@ -137,6 +166,8 @@ static int parse_genl(const uint8_t *p, const uint8_t *end, struct braid_dco_rep
 	p += GENL_HDRLEN;
 	while ((k = next_attr(&p, end, &a)) > 0) {
 		if (a.type == BRAID_DCO_A_PEER && parse_peer(&a, r))
+			return -EBADMSG;
+		if (a.type == BRAID_DCO_A_COST && parse_cost(&a, &r->cost))
 			return -EBADMSG;
 		if (a.type != BRAID_DCO_A_SEND)
 			continue;
@@ -561,4 +592,11 @@ int braid_dco_nl_peer_get(struct braid_dco_nl *d, int ifindex, uint32_t peer_id,
 	mnl_attr_put_u32(nlh, BRAID_DCO_A_PEER_ID, peer_id);
 	mnl_attr_nest_end(nlh, n);
 	return talk(d, d->genl, nlh, r);
+}
+
+int braid_dco_nl_stats_get(struct braid_dco_nl *d, struct braid_dco_reply *r)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+
+	return talk(d, d->genl, genl_msg(d, buf, BRAID_DCO_CMD_STATS_GET, 0), r);
 }

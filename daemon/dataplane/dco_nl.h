@@ -28,7 +28,19 @@ struct braid_dco_keydir {
 	const uint8_t *nonce_tail;
 };
 
-/* What PEER_GET and PACKET_SEND answer (the fields a reply carried; the rest 0). */
+/*
+ * STATS_GET's cost nest: the module's in-module cost counters (module
+ * parameter cost_stats): operations counted and the nanoseconds they took.
+ */
+struct braid_dco_cost {
+	bool present;			/* the answer carried the nest */
+	bool enabled;			/* cost_stats is on */
+	uint64_t encrypt_packets, encrypt_ns;
+	uint64_t decrypt_packets, decrypt_ns;
+	uint64_t sched_packets, sched_ns;
+};
+
+/* What PEER_GET, PACKET_SEND and STATS_GET answer (the fields a reply carried; the rest 0). */
 struct braid_dco_reply {
 	int err;			/* the NLMSG_ERROR's error: 0 or -errno */
 	bool acked;			/* an NLMSG_ERROR (ack or refusal) ended the answer */
@@ -41,6 +53,8 @@ struct braid_dco_reply {
 	uint64_t path_rx_packets[BRAID_DCO_NL_PATHS], path_tx_packets[BRAID_DCO_NL_PATHS];
 	uint64_t path_rx_bytes[BRAID_DCO_NL_PATHS], path_tx_bytes[BRAID_DCO_NL_PATHS];
 	uint32_t path_rx_last_pktid[BRAID_DCO_NL_PATHS];	/* the last data packet id received */
+	uint32_t path_down_mask, path_backup_mask;	/* bit i: path i marked down / backup (PATH_SET) */
+	struct braid_dco_cost cost;	/* STATS_GET */
 };
 
 /**
@@ -89,5 +103,7 @@ int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id,
 int braid_dco_nl_send(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id,
 		      const uint8_t *payload, size_t len, uint32_t *packet_id);
 int braid_dco_nl_peer_get(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, struct braid_dco_reply *r);
+/* STATS_GET: the module's cost counters into r->cost (zero *r first) */
+int braid_dco_nl_stats_get(struct braid_dco_nl *d, struct braid_dco_reply *r);
 
 #endif /* BRAID_DP_DCO_NL_H */

@@ -4,7 +4,10 @@
 # carry first a braid_dco tunnel (dco_ctl.py, aes-256-gcm), then a braidd static-key tunnel (the userspace
 # data plane, AES-256-GCM); each is measured with iperf3 (measure() below: TCP throughput, 64-byte UDP
 # packets/s saturated and per CPU-second at a fixed rate). One JSON object
-# on the line starting 'bench-json: '. $1: the source tree, $2: the build tree (bin/braidd).
+# on the line starting 'bench-json: '. Then the in-module cost counters (module parameter cost_stats, read
+# with braidd's dco_nl.c through dco-nl-drive): ns per encrypt, decrypt and path schedule over 64-byte UDP at
+# 400 packets/s, with the built-in round robin and with a 4-program bpf/ chain (entry, two selectors, the
+# weighted actor). $1: the source tree, $2: the build tree (bin/braidd, bin/dco-nl-drive, bpf/sched.bpf.o).
 # TCG figures: emulation distorts both sides (one emulated CPU runs sender, tunnel and receiver).
 src=$1 build=$2
 ctl="python3 -B $src/tests/kmod/dco_ctl.py"
@@ -15,6 +18,7 @@ ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; fail=$((fail + 1)); }
 cleanup() {
 	[ -n "${bpids:-}" ] && kill $bpids 2>/dev/null
+	umount $w/pin 2>/dev/null
 	ip netns pids $a 2>/dev/null | xargs -r kill 2>/dev/null
 	ip netns pids $b 2>/dev/null | xargs -r kill 2>/dev/null
 	sleep 0.5
@@ -77,6 +81,41 @@ gcm=$(awk '/^name/{n=$3} /^driver/{d=$3} /^priority/{p=$3} /^async/{if (n == "gc
 	/proc/crypto | sort -n | tail -1 | cut -d' ' -f2)
 set -- $(measure 10.78.0.2 dco)
 dco_mbps=$1 dco_pps=$2 dco_cpps=$3 dco_loss=$4
+# the cost counters (module-wide, both devices: a's encrypts and schedules, b's decrypts) over 64-byte UDP at
+# 400 packets/s for 5 s; cost_run NAME writes the counters before and after as $w/NAME-0 and $w/NAME-1
+param=/sys/module/braid_dco/parameters/cost_stats
+cost_run() {
+	ip netns exec $b iperf3 -s -B 10.78.0.2 -D -I $w/iperf.pid >/dev/null 2>&1
+	sleep 1
+	"$build/bin/dco-nl-drive" cost >$w/$1-0
+	echo 1 >$param
+	ip netns exec $a iperf3 -c 10.78.0.2 -u -b 204800 -l 64 -t 5 >/dev/null 2>&1
+	echo 0 >$param
+	"$build/bin/dco-nl-drive" cost >$w/$1-1
+	kill "$(cat $w/iperf.pid)" 2>/dev/null
+	sleep 0.5
+}
+cost_run rr
+# the chain: braid_sched (step 0) -> sel_tuple (UDP) -> sel_len -> act_weighted on path 0: 4 programs a packet
+mkdir -p $w/pin && mount -t bpf bpf $w/pin || nok "mount bpffs"
+ip netns exec $a "$build/bin/braid-sched-attach" attach bd0 "$build/bpf/sched.bpf.o" $w/pin/c -w 1 -u 0 \
+	sel_tuple:next=1,miss=1 sel_len:lmin=0,lmax=65535,next=2,miss=2 act_weighted >/dev/null || nok "chain attach"
+cost_run chain
+ip netns exec $a "$build/bin/braid-sched-attach" show bd0 | sed 's/^/bench: chain /'
+ip netns exec $a "$build/bin/braid-sched-attach" detach bd0 $w/pin/c >/dev/null || nok "chain detach"
+cost_json=$(python3 -c '
+import json, sys
+def kv(p):
+    return {k: int(v) for k, v in (l.strip().split("=") for l in open(p) if "=" in l)}
+d = {}
+for name in ("rr", "chain"):
+    a, b = kv(sys.argv[1] + "/" + name + "-0"), kv(sys.argv[1] + "/" + name + "-1")
+    for op in ("encrypt", "decrypt", "sched"):
+        n = b[op + "_packets"] - a[op + "_packets"]
+        d["cost_%s_%s_packets" % (name, op)] = n
+        d["cost_%s_ns_per_%s" % (name, op)] = round((b[op + "_ns"] - a[op + "_ns"]) / n) if n else None
+print(json.dumps(d))' $w) || nok "cost counters"
+echo "bench: cost $cost_json"
 ip -n $a link del bd0; ip -n $b link del bd0
 echo "bench: dco tcp ${dco_mbps} Mbit/s, udp ${dco_pps} pkt/s (saturated), ${dco_cpps} pkt per CPU-second (400 pkt/s, ${dco_loss} % lost)"
 
@@ -122,9 +161,12 @@ d.update(kernel=sys.argv[9], vm="QEMU/TCG -smp 1 -m 1G -cpu max (emulated: TCG f
          udp_sat="iperf3 -u -b 0 -l 64 -t 5, delivered packets/s",
          udp_fixed="iperf3 -u -b 204800 -l 64 -t 8 (400 packets/s), delivered packets per CPU-second (/proc/stat)")
 d.update(kernel_gcm_driver=sys.argv[10], cpu_flags_aes_pclmul=sys.argv[11])
+d.update(json.loads(sys.argv[12] or "{}"))
+d.update(cost="in-module ktime_get_ns() sums (cost_stats) over iperf3 -u -b 204800 -l 64 -t 5; rr: built-in round "
+         "robin, chain: braid_sched -> sel_tuple -> sel_len -> act_weighted (4 BPF programs)")
 print("bench-json: " + json.dumps(d, sort_keys=True))' "$dco_mbps" "$dco_pps" "$dco_cpps" "$dco_loss" \
 	"$user_mbps" "$user_pps" "$user_cpps" "$user_loss" "$(uname -r)" "${gcm:-?}" \
-	"$(grep -m1 -o -w -e aes -e pclmulqdq /proc/cpuinfo | sort -u | tr '\n' ' ')"
+	"$(grep -m1 -o -w -e aes -e pclmulqdq /proc/cpuinfo | sort -u | tr '\n' ' ')" "${cost_json:-}"
 python3 -c 'import sys; sys.exit(0 if min(map(float, sys.argv[1:])) > 0 else 1)' "$dco_mbps" "$user_mbps" ||
 	nok "a TCP measurement failed ($dco_mbps, $user_mbps Mbit/s)"
 exit $fail

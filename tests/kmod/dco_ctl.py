@@ -6,6 +6,7 @@ namespace it configures:
                                                                          device, p2p peer, UDP path, primary key
   dco_ctl.py path DEV PEER_ID PATH_ID LOCAL_IP:PORT REMOTE_IP:PORT        one more UDP path (a socket of its own)
   dco_ctl.py pathdel DEV PEER_ID PATH_ID                                 remove a path
+  dco_ctl.py pathset DEV PEER_ID PATH_ID [down|up] [backup|primary]     PATH_SET: the path's state
   dco_ctl.py key DEV PEER_ID SLOT KEY_ID EKEY DKEY                        install a key (slot primary|secondary)
   dco_ctl.py swap DEV PEER_ID                                            swap the key slots
   dco_ctl.py send DEV PEER_ID PATH_ID HEX                                PACKET_SEND a control payload: prints
@@ -74,6 +75,13 @@ def main(argv):
     elif cmd == 'pathdel':
         g.cmd(A.CMD_PATH_DEL, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)), nl.nest(
             A.A_PATH, nl.attr(A.A_PATH_PEER_ID, int(argv[2])), nl.attr(A.A_PATH_ID, int(argv[3]))))
+    elif cmd == 'pathset':
+        attrs = [nl.attr(A.A_PATH_PEER_ID, int(argv[2])), nl.attr(A.A_PATH_ID, int(argv[3]))]
+        for word in argv[4:]:
+            a = {'down': A.A_PATH_DOWN, 'up': A.A_PATH_DOWN, 'backup': A.A_PATH_BACKUP,
+                 'primary': A.A_PATH_BACKUP}[word]
+            attrs.append(nl.attr(a, struct.pack('=B', word in ('down', 'backup'))))
+        g.cmd(A.CMD_PATH_SET, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)), nl.nest(A.A_PATH, *attrs))
     elif cmd == 'key':
         slot = A.KEY_SLOT_PRIMARY if argv[3] == 'primary' else A.KEY_SLOT_SECONDARY
         key_new(g, socket.if_nametoindex(dev), int(argv[2]), slot, int(argv[4]), argv[5], argv[6])
@@ -103,6 +111,9 @@ def main(argv):
             print('path%d_rx_packets=%d path%d_tx_packets=%d' % (
                 nl.u32(pa[A.A_PATH_ID][0]), nl.u64(pa[A.A_PATH_RX_PACKETS][0]),
                 nl.u32(pa[A.A_PATH_ID][0]), nl.u64(pa[A.A_PATH_TX_PACKETS][0])))
+            print('path%d_down=%d path%d_backup=%d' % (
+                nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_DOWN][0][0], nl.u32(pa[A.A_PATH_ID][0]),
+                pa[A.A_PATH_BACKUP][0][0]))
     else:
         sys.exit('usage: see the docstring')
 

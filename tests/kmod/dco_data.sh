@@ -3,8 +3,13 @@
 # Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): two namespaces joined by a veth,
 # a p2p braid_dco device in each (dco_ctl.py), aes-256-gcm keys mirrored. Checks ping through the tunnel,
 # a 4 MiB TCP transfer with its sha256, a key swap in the middle of a second transfer, the peer counters,
-# and that the UDP payload on the veth is not the plaintext. $1: the source tree. Exit status: failures.
-src=$1
+# and that the UDP payload on the veth is not the plaintext; the in-module cost counters (module parameter
+# cost_stats, read with braidd's dco_nl.c through dco-nl-drive): 0 while off, then during the key-swap
+# transfer exactly one count per packet sealed, opened and scheduled, with plausible ns sums.
+# $1: the source tree, $2: the build tree. Exit status: failures.
+src=$1 build=$2
+drive=$build/bin/dco-nl-drive
+param=/sys/module/braid_dco/parameters/cost_stats
 ctl="python3 -B $src/tests/kmod/dco_ctl.py"
 a=dcoa$$ b=dcob$$ fail=0
 K1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
@@ -36,6 +41,29 @@ xfer() {  # $1: bytes, $2: file for the receiver's digest, $3: optional command 
 want=$(xfer 4194304 /tmp/recv1.$$)
 got=$(cat /tmp/recv1.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "4 MiB TCP transfer, sha256 ${got%% *}" || nok "4 MiB transfer: sent '$want' received '$got'"
+# the cost counters: never switched on so far, so 0 after a ping and 4 MiB
+cost() { $drive cost | sed -n "s/^$1=//p"; }
+c0=$($drive cost | tr '\n' ' ')
+[ "$(cat $param)" = N ] && [ "$c0" = "cost_enabled=0 encrypt_packets=0 encrypt_ns=0 decrypt_packets=0 decrypt_ns=0 sched_packets=0 sched_ns=0 " ] &&
+	ok "cost counters off: all 0 after the first transfer" || nok "cost counters while off: '$c0' (param $(cat $param))"
+# packets sealed, opened and scheduled by both devices (one kernel: the counters are module-wide), from the
+# peers' counters: "enc dec sched" = vpn_tx+ctl_tx, vpn_rx+ctl_rx, vpn_tx summed over a and b
+ops() {
+	{ ip netns exec $a $ctl show bd0 1; ip netns exec $b $ctl show bd0 1; } | awk -F= '
+		/^vpn_tx_packets=/ { e += $2; s += $2 } /^ctl_tx_packets=/ { e += $2 }
+		/^vpn_rx_packets=/ { d += $2 } /^ctl_rx_packets=/ { d += $2 }
+		END { print e, d, s }'
+}
+# a snapshot taken while nothing moves (a stray IPv6 router solicitation may): the same before and after
+stable_ops() {
+	for try in 1 2 3 4 5; do
+		o1=$(ops); sleep 1; "$@"; o2=$(ops)
+		[ "$o1" = "$o2" ] && break
+	done
+	echo "$o2"
+}
+ops0=$(stable_ops sh -c "echo 1 > $param")
+[ "$(cat $param)" = Y ] && [ "$(cost cost_enabled)" = 1 ] && ok "cost_stats on" || nok "cost_stats on: param $(cat $param)"
 # key swap mid-transfer: both sides install key id 2 as secondary, then swap (b first, then a while sending)
 ip netns exec $a $ctl key bd0 1 secondary 2 $K3 $K4 && ip netns exec $b $ctl key bd0 1 secondary 2 $K4 $K3 &&
 	ok "secondary keys installed" || nok "secondary keys"
@@ -43,6 +71,28 @@ ip netns exec $b $ctl swap bd0 1
 want=$(xfer 4194304 /tmp/recv2.$$ "$ctl swap bd0 1")
 got=$(cat /tmp/recv2.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "key swap mid-transfer, sha256 intact" || nok "key swap transfer: sent '$want' received '$got'"
+ops1=$(stable_ops sh -c "echo 0 > $param")
+c1=$($drive cost)
+echo "$c1" | tr '\n' ' ' | sed 's/^/cost: /'; echo
+echo "ops before $ops0, after $ops1"
+set -- $ops0 $ops1
+de=$(($4 - $1)) dd=$(($5 - $2)) ds=$(($6 - $3))
+ce=$(echo "$c1" | sed -n 's/^encrypt_packets=//p') cdx=$(echo "$c1" | sed -n "s/^decrypt_packets=//p")
+cs=$(echo "$c1" | sed -n 's/^sched_packets=//p')
+[ "$ce" = "$de" ] && [ "$cdx" = "$dd" ] && [ "$cs" = "$ds" ] && [ "$de" -gt 1000 ] &&
+	ok "cost counts exact: $ce sealed, $cdx opened, $cs scheduled (the peers' counters moved by $de, $dd, $ds)" ||
+	nok "cost counts: sealed $ce opened $cd scheduled $cs, the peers' counters moved by $de $dd $ds"
+# ns sums: > 0 and < 1 s per packet; the per-packet figures for the log
+for op in encrypt decrypt sched; do
+	n=$(echo "$c1" | sed -n "s/^${op}_packets=//p") ns=$(echo "$c1" | sed -n "s/^${op}_ns=//p")
+	[ "${n:-0}" -gt 0 ] && [ "${ns:-0}" -gt 0 ] && [ "$ns" -lt $((n * 1000000000)) ] &&
+		ok "cost $op: $((ns / n)) ns per packet (loaded TCG guest)" || nok "cost $op: $ns ns for $n packets"
+done
+# off again: a ping moves nothing
+ip netns exec $a ping -c 3 -i 0.2 -W 5 10.77.0.2 >/dev/null 2>&1
+c2=$($drive cost)
+[ "$(cat $param)" = N ] && [ "$(echo "$c2" | sed 1d)" = "$(echo "$c1" | sed 1d)" ] && echo "$c2" | grep -qx cost_enabled=0 &&
+	ok "cost_stats off: counters frozen after 3 pings" || nok "cost counters moved while off: $(echo "$c2" | tr '\n' ' ')"
 sa=$(ip netns exec $a $ctl show bd0 1) sb=$(ip netns exec $b $ctl show bd0 1)
 echo "$sa" | sed 's/^/ns a: /'
 echo "$sb" | sed 's/^/ns b: /'
@@ -97,6 +147,39 @@ echo "ns a: $(echo "$sa" | grep '^path' | tr '\n' ' ')"
 d0=$((${p0:-0} - ${b0:-0})) d1=${p1:-0}
 [ $((d0 + d1)) -gt 500 ] && [ $((d0 * 10)) -ge $((4 * (d0 + d1))) ] && [ $((d1 * 10)) -ge $((4 * (d0 + d1))) ] &&
 	ok "round robin over two paths: path0 $d0, path1 $d1 packets" || nok "round robin: path0 $d0 path1 $d1"
+# PATH_SET: path 1 cut (its veth down in a) in the middle of a transfer and marked down on both sides:
+# a's round robin leaves it (else it keeps sending every other packet into the cut link), the transfer
+# completes with its sha256
+pstat() { ip netns exec $a $ctl show bd0 1 | sed -n "s/^path$1_rx_packets=[0-9]* path$1_tx_packets=//p"; }
+pings() { ip netns exec $a ping -c "$1" -i 0.2 -W 5 -q 10.77.0.2 >/dev/null 2>&1; }
+want=$(xfer 2097152 /tmp/recv6.$$ "ip link set wa$$ down; $ctl pathset bd0 1 1 down; ip netns exec $b $ctl pathset bd0 1 1 down")
+got=$(cat /tmp/recv6.$$ 2>/dev/null)
+[ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 cut mid-transfer and set down, sha256 intact" ||
+	nok "path cut + PATH_SET down: sent '$want' received '$got'"
+ip netns exec $a $ctl show bd0 1 | grep -qx 'path1_down=1 path1_backup=0' && ok "PEER_GET: path 1 down" || nok "path 1 state"
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 && ok "ping with path 1 down" || nok "ping with path 1 down"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] && ok "path 1 down: 10 pings, path0 +$d0, path1 +0" || nok "path 1 down: path0 +$d0 path1 +$d1"
+# backup: path 1 up again, path 0 a backup: it carries nothing while path 1 is up, everything when it is down
+ip -n $a link set wa$$ up
+ip netns exec $a $ctl pathset bd0 1 1 up && ip netns exec $b $ctl pathset bd0 1 1 up &&
+	ip netns exec $a $ctl pathset bd0 1 0 backup && ok "path 1 up, path 0 backup" || nok "PATH_SET up / backup"
+sleep 1
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 || nok "ping with path 0 a backup"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d0" -eq 0 ] && [ "$d1" -ge 10 ] && ok "backup path 0 idle while path 1 is up: path0 +0, path1 +$d1" ||
+	nok "backup idle: path0 +$d0 path1 +$d1"
+ip netns exec $a $ctl pathset bd0 1 1 down || nok "PATH_SET path 1 down"
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 || nok "ping on the backup path"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] && ok "path 1 down: the backup path 0 carries the pings (+$d0), path1 +0" ||
+	nok "backup use: path0 +$d0 path1 +$d1"
+ip netns exec $a $ctl pathset bd0 1 1 up && ip netns exec $a $ctl pathset bd0 1 0 primary &&
+	ip netns exec $a $ctl show bd0 1 | grep -c '^path[01]_down=0 path[01]_backup=0$' | grep -qx 2 &&
+	ok "both paths up and primary again" || nok "PATH_SET restore"
 want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
 got=$(cat /tmp/recv4.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"

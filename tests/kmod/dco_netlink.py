@@ -178,6 +178,46 @@ refused(lambda: g.cmd(A.CMD_PATH_DEL, ifx(mp), nl.nest(A.A_PATH, nl.attr(A.A_PAT
         errno.ENOENT, 'no path with this id', 'PATH_DEL again')
 
 
+def path_set(ifindex, peer_id, path_id, *attrs):
+    return g.cmd(A.CMD_PATH_SET, ifx(ifindex), nl.nest(A.A_PATH, nl.attr(A.A_PATH_PEER_ID, peer_id),
+                                                       nl.attr(A.A_PATH_ID, path_id), *attrs))
+
+
+def path_state(ifindex, peer_id, path_id):
+    """(down, backup) of a path as PEER_GET reports it"""
+    r = g.cmd(A.CMD_PEER_GET, ifx(ifindex), nl.nest(A.A_PEER, nl.attr(A.A_PEER_ID, peer_id)))
+    p = nl.parse(r[0][A.A_PEER][0])
+    for x in p.get(A.A_PEER_PATH, []):
+        pa = nl.parse(x)
+        if nl.u32(pa[A.A_PATH_ID][0]) == path_id:
+            return pa[A.A_PATH_DOWN][0][0], pa[A.A_PATH_BACKUP][0][0]
+    return None
+
+
+def u8(atype, v):
+    return nl.attr(atype, struct.pack('=B', v))
+
+
+check(path_state(mp, 1, 0) == (0, 0), 'PEER_GET: a new path is up, not a backup')
+accepted(lambda: path_set(mp, 1, 0, u8(A.A_PATH_DOWN, 1), u8(A.A_PATH_BACKUP, 1)), 'PATH_SET path 0 down, backup')
+check(path_state(mp, 1, 0) == (1, 1), 'PEER_GET: path 0 down and backup')
+accepted(lambda: path_set(mp, 1, 0, u8(A.A_PATH_DOWN, 0)), 'PATH_SET path 0 up (backup unchanged)')
+check(path_state(mp, 1, 0) == (0, 1), 'PEER_GET: path 0 up, still backup')
+accepted(lambda: path_set(mp, 1, 0, u8(A.A_PATH_BACKUP, 0)), 'PATH_SET path 0 not backup')
+check(path_state(mp, 1, 0) == (0, 0), 'PEER_GET: path 0 back to up, not backup')
+refused(lambda: path_set(mp, 1, 2, u8(A.A_PATH_DOWN, 1)), errno.ENOENT, 'no path with this id', 'PATH_SET removed path')
+refused(lambda: path_set(mp, 9, 0, u8(A.A_PATH_DOWN, 1)), errno.ENOENT, 'no peer with this id', 'PATH_SET unknown peer')
+refused(lambda: path_set(mp, 1, 0), errno.EINVAL, 'nothing to set', 'PATH_SET without down or backup')
+refused(lambda: path_set(mp, 1, 0, u8(A.A_PATH_DOWN, 2)), errno.ERANGE, 'out of range', 'PATH_SET down 2',
+        handler=False)
+refused(lambda: g.cmd(A.CMD_PATH_SET, ifx(mp), nl.nest(A.A_PATH, nl.attr(A.A_PATH_PEER_ID, 1),
+                                                       u8(A.A_PATH_DOWN, 1))),
+        errno.EINVAL, '', 'PATH_SET without path id', miss=A.A_PATH_ID)
+refused(lambda: path_set(mp, 1, 0, nl.attr(A.A_PATH_SOCKET, 3)), errno.EINVAL, 'Unsupported attribute',
+        'PATH_SET with a socket',
+        handler=False)
+
+
 # --- keys ---
 def key_new(dev, pid, slot, key_id, alg, ek=b'k' * 32, dk=b'K' * 32, en=b'n' * 8, dn=b'N' * 8):
     return g.cmd(A.CMD_KEY_NEW, ifx(dev), nl.nest(

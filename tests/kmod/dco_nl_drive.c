@@ -10,6 +10,7 @@
  *        ("up peer_id=P key_id=K packet_id=I payload=HEX" or "not-up ERR")
  *   send DEV PEER_ID PATH_ID HEX     "packet_id=N" or "refused ERRNO extack"
  *   show DEV PEER_ID                 counters as key=value lines
+ *   cost                             STATS_GET's cost counters (module parameter cost_stats) as key=value
  * IPv4 only. Exit status 0, or 1 on a failed request (its errno and extack on stderr).
  */
 #include <arpa/inet.h>
@@ -143,6 +144,25 @@ static int show(struct braid_dco_nl *d, int ifindex, uint32_t peer)
 	return 0;
 }
 
+static int cost(struct braid_dco_nl *d)
+{
+	struct braid_dco_reply r;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	err = braid_dco_nl_stats_get(d, &r);
+	if (err)
+		return fail(d, "stats get", err);
+	if (!r.cost.present)
+		return fprintf(stderr, "stats get: no cost nest\n"), 1;
+	printf("cost_enabled=%d\nencrypt_packets=%llu\nencrypt_ns=%llu\ndecrypt_packets=%llu\n"
+	       "decrypt_ns=%llu\nsched_packets=%llu\nsched_ns=%llu\n", r.cost.enabled,
+	       (unsigned long long)r.cost.encrypt_packets, (unsigned long long)r.cost.encrypt_ns,
+	       (unsigned long long)r.cost.decrypt_packets, (unsigned long long)r.cost.decrypt_ns,
+	       (unsigned long long)r.cost.sched_packets, (unsigned long long)r.cost.sched_ns);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t payload[BRAID_DCO_NL_SEND_MAX];
@@ -151,7 +171,7 @@ int main(int argc, char **argv)
 	size_t n;
 	int r, rc = 2;
 
-	if (argc < 3)
+	if (argc < 2)
 		return fprintf(stderr, "usage: see the comment of tests/kmod/dco_nl_drive.c\n"), 2;
 	r = braid_dco_nl_open(&d);
 	if (r)
@@ -167,6 +187,8 @@ int main(int argc, char **argv)
 		else
 			printf("packet_id=%u\n", pid);
 		rc = 0;
+	} else if (!strcmp(argv[1], "cost") && argc == 2) {
+		rc = cost(d);
 	} else if (!strcmp(argv[1], "show") && argc == 4) {
 		rc = show(d, (int)if_nametoindex(argv[2]), (uint32_t)atoi(argv[3]));
 	}

@@ -10,7 +10,7 @@ modprobe -a udp_tunnel ip6_udp_tunnel || echo "not ok - modprobe udp_tunnel ip6_
 insmod "$ko" || { echo "not ok - insmod $ko"; exit 1; }
 echo "ok - insmod"
 python3 -B "$src/tests/kmod/dco_netlink.py" || fail=1
-sh "$src/tests/kmod/dco_data.sh" "$src" || fail=1
+sh "$src/tests/kmod/dco_data.sh" "$src" "$build" || fail=1
 sh "$src/tests/kmod/dco_interop.sh" "$src" "$build" || fail=1
 sh "$src/tests/kmod/dco_braidd.sh" "$src" "$build" || fail=1
 sh "$src/tests/kmod/dco_probe.sh" "$build" loaded || fail=1

@@ -95,6 +95,7 @@ static int parse(struct braid_dco_reply *r, size_t len)
 static void path(uint32_t id)
 {
 	struct nlattr *n = nest_start(BRAID_DCO_A_PEER_PATH);
+	uint8_t down = id == 5, backup = id == 0;
 
 	u32(BRAID_DCO_A_PATH_ID, id);
 	u64(BRAID_DCO_A_PATH_RX_BYTES, 1000 + id);
@@ -102,7 +103,32 @@ static void path(uint32_t id)
 	u64(BRAID_DCO_A_PATH_TX_BYTES, 2000 + id);
 	u64(BRAID_DCO_A_PATH_TX_PACKETS, 20 + id);
 	u32(BRAID_DCO_A_PATH_RX_LAST_PKTID, 7000 + id);
+	attr(BRAID_DCO_A_PATH_DOWN, &down, 1);
+	attr(BRAID_DCO_A_PATH_BACKUP, &backup, 1);
 	nest_end(n);
+}
+
+static struct nlattr *cost_nest;
+
+/*
+ * a STATS_GET answer from the start: the balance nest (not read by dco_nl.c), then the cost nest
+ * opened (cost_nest) with its u8 switch
+ */
+static struct nlmsghdr *stats_cost(bool enabled)
+{
+	struct nlmsghdr *h;
+	struct nlattr *n;
+	uint8_t on = enabled;
+
+	blen = 0;
+	h = msg_start(FAM, 0, SEQ);
+	genl(BRAID_DCO_CMD_STATS_GET);
+	n = nest_start(BRAID_DCO_A_STATS);
+	u64(BRAID_DCO_A_STATS_DEVS_CREATED, 2);
+	nest_end(n);
+	cost_nest = nest_start(BRAID_DCO_A_COST);
+	attr(BRAID_DCO_A_COST_ENABLED, &on, 1);
+	return h;
 }
 
 int main(void)
@@ -161,9 +187,50 @@ int main(void)
 	CHECK(r.path_rx_packets[5] == 15 && r.path_tx_packets[5] == 25 && r.path_rx_bytes[0] == 1000 &&
 	      r.path_tx_bytes[5] == 2005);
 	CHECK(r.path_rx_last_pktid[0] == 7000 && r.path_rx_last_pktid[5] == 7005);
+	CHECK_EQ(r.path_down_mask, 0x20);	/* path 5 down (u8 1), path 0 up (u8 0) */
+	CHECK_EQ(r.path_backup_mask, 0x01);
 	/* every truncation: refused, never past the length (ASan build) */
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);
+
+	/*
+	 * STATS_GET: the balance nest (not read) and the cost nest, its u8 switch and u64
+	 * counters, an attribute of a later version skipped
+	 */
+	h = stats_cost(true);
+	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 6113);
+	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 61130000);
+	u64(BRAID_DCO_A_COST_DECRYPT_PACKETS, 6114);
+	u64(BRAID_DCO_A_COST_DECRYPT_NS, 91710000);
+	u64(BRAID_DCO_A_COST_SCHED_PACKETS, 6115);
+	u64(BRAID_DCO_A_COST_SCHED_NS, 611500);
+	u64(BRAID_DCO_A_COST_MAX + 1, 77);
+	nest_end(cost_nest);
+	msg_end(h);
+	error(0, true, NULL);
+	full = blen;
+	CHECK_EQ(parse(&r, full), 1);
+	CHECK(r.cost.present && r.cost.enabled);
+	CHECK(r.cost.encrypt_packets == 6113 && r.cost.encrypt_ns == 61130000);
+	CHECK(r.cost.decrypt_packets == 6114 && r.cost.decrypt_ns == 91710000);
+	CHECK(r.cost.sched_packets == 6115 && r.cost.sched_ns == 611500);
+	CHECK(r.vpn_rx_packets == 0 && r.path_mask == 0);
+	for (k = 1; k < full; k++)
+		CHECK(parse(&r, k) <= 0);
+	/* the switch off: the nest present, not enabled, counters 0 */
+	h = stats_cost(false);
+	u64(BRAID_DCO_A_COST_ENCRYPT_PACKETS, 0);
+	nest_end(cost_nest);
+	msg_end(h);
+	CHECK_EQ(parse(&r, blen), 0);
+	CHECK(r.cost.present && !r.cost.enabled && r.cost.encrypt_packets == 0);
+	/* a cost nest that overruns its message */
+	h = stats_cost(true);
+	u64(BRAID_DCO_A_COST_ENCRYPT_NS, 1);
+	nest_end(cost_nest);
+	cost_nest->nla_len = (uint16_t)(cost_nest->nla_len - 4);
+	msg_end(h);
+	CHECK_EQ(parse(&r, blen), -EBADMSG);
 
 	/* a path id out of range */
 	blen = 0;
