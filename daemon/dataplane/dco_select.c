@@ -4,8 +4,7 @@
  * (dco_select.h). The module is looked up as OpenVPN looks up ovpn-dco: its
  * generic netlink family is resolved (CTRL_CMD_GETFAMILY "braid_dco").
  * The kernel backend (backend_kmod.c) carries the TLS client's session over
- * UDP; what it cannot carry (another role, TCP, compression, privileges
- * dropped, ...) is named: `dco auto` then runs the userspace data plane and
+ * UDP; what it cannot carry (another role, TCP, compression, ...) is named: `dco auto` then runs the userspace data plane and
  * says why in one line, `dco on` refuses to start with the option named.
  */
 #include "dataplane/dco_select.h"
@@ -108,8 +107,6 @@ const char *braid_dco_unsupported(const struct braid_options *o)
 		if (o->mp_paths[i].backup || o->mp_paths[i].cap_bps)
 			return "mp-backup / mp-cap";
 	}
-	if (o->user || o->group || o->chroot_dir)
-		return "user / group / chroot (the module's netlink needs CAP_NET_ADMIN for rekeying)";
 	return NULL;
 }
 

@@ -2,10 +2,10 @@
 # shellcheck shell=sh
 # Runs inside the kmod VM with braid_dco loaded (tests/kmod/guest.sh): braidd's kernel backend
 # (daemon/dataplane/backend_kmod.c) carrying a TLS client's session.
-#  1. braidd client `dco on`, single path <-> userspace braidd gateway (`multipath on`, `dco off`): the
+#  1. braidd client `dco on` as `user nobody`, single path <-> userspace braidd gateway (`multipath on`, `dco off`): the
 #     session socket handed to the module, 4 MiB through the tunnel with sha256, the path's PEER_GET counters
 #     in the status file, a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
-#     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit.
+#     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit (all after the privilege drop).
 #  2. (DCO_MP=1; not in guest.sh's run: it passes about half the time, docs/kmod.md) braidd client `dco on` with two `mp-path`s (BRAIDD_DCO_MP=1) <-> the same
 #     gateway: both paths handed to the module, 4 MiB with sha256, each path's PEER_GET counters (both carried
 #     data both ways), the gateway's path challenges answered through PACKET_SEND, a renegotiation
@@ -124,7 +124,11 @@ field() { grep "^Braid path,$2," $w/$1.status | cut -d, -f"$3"; }	# NAME PATH CO
 bg $g "$braidd" --config $w/gw.conf --log $w/gw.log
 gpid=$(tail -n1 $w/pids)
 wait_log $w/gw.log "gateway ready" 30 || nok "gateway did not start: $(tail -5 $w/gw.log)"
-client sp "reneg-sec 15"
+# as `user nobody`: every renegotiated key, and the device's removal at exit, go through the module's admin-only
+# netlink with the CAP_NET_ADMIN the TLS client keeps (docs/braidd.md "Privileges")
+client sp "reneg-sec 15" "user nobody" "group nogroup"
+grep -q "privileges dropped: user nobody (uid [0-9]*), group nogroup (gid [0-9]*); capabilities kept: cap_net_admin" $w/sp.log &&
+	ok "sp: privileges dropped to nobody, cap_net_admin kept" || nok "sp: no privilege drop: $(grep -i privilege $w/sp.log)"
 ! grep -q "multipath negotiated" $w/gw.log && ok "sp: no multipath offered without mp-path (IV_BRAID_MP)" ||
 	nok "sp: the gateway negotiated multipath: $(grep 'multipath negotiated' $w/gw.log)"
 grep -qF "dco: path 0 session -> [AF_INET]10.61.1.1:1194 in the kernel" $w/sp.log &&
