@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "client/client_state.h"
+#include "client/client_tcpsuper.h"
 #include "dc/payload.h"
+#include "os/tun_super.h"
 #include "util/log.h"
 #include "dataplane/mssfix.h"
 
@@ -20,6 +22,11 @@ void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 {
 	struct braid_payload pl;
 
+	/* a Braid gateway's TCP super-packet frame (os/tun_super.h): before the framing, never in it */
+	if (c->tcp_super && plen && plain[0] == BRAID_TCPSUPER_MAGIC) {
+		client_tcpsuper_rx(c, plain, plen);
+		return;
+	}
 	braid_payload_classify(c->framing, plain, plen, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:

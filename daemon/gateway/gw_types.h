@@ -105,6 +105,7 @@ struct gw_client {
 	int fd;
 	ev_io io_r, io_w;
 	struct braid_tcpframe rx;	/* stream framing, lengths bounded */
+	bool tcp_super;			/* TCP super-packet frames negotiated (gw_tcpsuper.c) */
 	uint8_t *wbuf;
 	size_t wlen, woff;
 	/* identity and configuration */

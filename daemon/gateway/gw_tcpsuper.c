@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gw_tcpsuper.c - the gateway's TCP super-packet frames (gw_tcpsuper.h):
+ * offered in the push reply to a Braid client that announced them on the
+ * TCP transport, a TUN super-packet sealed to such a client as frames
+ * instead of MSS segments, a received frame checked and written to the vnet
+ * TUN whole.
+ */
+#include "gateway/gw_tcpsuper.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl/km2.h"
+#include "ctl/session.h"
+#include "dataplane/backend.h"
+#include "gateway/gw_data.h"
+#include "gateway/gw_io.h"
+#include "gateway/gw_shared.h"
+#include "os/tun_super.h"
+#include "util/log.h"
+
+bool braid_gw_tcpsuper_offer(struct gw_client *c)
+{
+	struct braid_gateway *g = c->g;
+	const char *pi = braid_ctls_peer_info(c->ctl);
+	char v[16], *opt;
+
+	c->tcp_super = false;
+	if (!c->tcp || !g->io || !g->io->super_tx || !pi ||
+	    braid_peer_info_get(pi, BRAID_PEER_INFO_TCP_SUPER, v, sizeof(v)))
+		return false;
+	if (strcmp(v, "1")) {
+		braid_info("%s/%s: IV_BRAID_TCPSUPER='%s' is not version 1: TCP super-packet frames "
+			   "not offered", braid_gw_cname(c), c->real, v);
+		return false;
+	}
+	if (c->push.n_opts >= BRAID_GW_PUSH_MAX_OPTS || braid_tcpframe_grow(&c->rx, 65535))
+		return false;
+	opt = strdup("braid-tcp-super 1");
+	if (!opt)
+		return false;
+	c->push.opts[c->push.n_opts++] = opt;
+	c->tcp_super = true;
+	braid_info("%s/%s: TCP super-packet frames negotiated (IV_BRAID_TCPSUPER=1, braid-tcp-super 1 "
+		   "pushed)", braid_gw_cname(c), c->real);
+	return true;
+}
+
+int braid_gw_tcpsuper_out(struct braid_gateway *g, const struct braid_tun_split *sp)
+{
+	struct braid_tcpsuper_tx t;
+	struct gw_client *c;
+	uint32_t owner;
+	long n;
+	int r;
+
+	if (!g->io || !g->io->super_tx || braid_tcpsuper_tx_begin(&t, sp))
+		return -EOPNOTSUPP;
+	braid_gw_rt_rd(g);
+	r = braid_vroute_lookup_packet(braid_gw_routes(g), sp->pkt, sp->len, &owner);
+	braid_gw_rt_unlock(g);
+	if (r || !braid_gw_mine(g, owner))
+		return -EOPNOTSUPP;
+	c = g->by_pid[owner];
+	if (!c || c->st != C_ACTIVE || !c->tcp_super || !c->sp || c->mp || !c->dc)
+		return -EOPNOTSUPP;
+	g->st.tun_read_pkts += (sp->len - sp->hl + sp->gso_size - 1) / sp->gso_size;
+	while ((n = braid_tcpsuper_tx_next(&t, g->io->super_tx, BRAID_TCPSUPER_MAX)) > 0) {
+		r = braid_dp_send(c->sp, g->io->super_tx, (size_t)n);
+		if (r) {
+			braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));
+			continue;
+		}
+		g->st.tcp_super_tx++;
+	}
+	c->last_tx_ms = braid_gw_now_ms();
+	return 0;
+}
+
+void braid_gw_tcpsuper_rx(struct gw_client *c, uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	unsigned int nseg;
+	const char *why;
+	size_t hl;
+
+	if (braid_tcpsuper_open(p, len, &nseg, &hl, &why)) {
+		g->st.tcp_super_bad++;
+		braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+			     "%s/%s: TCP super-packet frame of %zu bytes dropped: %s", braid_gw_cname(c),
+			     c->real, len, why);
+		return;
+	}
+	if (!braid_gw_inner_src_ok(c, p + BRAID_TCPSUPER_HDR, len - BRAID_TCPSUPER_HDR))
+		return;
+	c->last_ref = time(NULL);
+	g->st.tcp_super_rx++;
+	g->st.tun_super_writes++;
+	braid_gw_io_tun_write_vnet(g, p, len, nseg);
+}

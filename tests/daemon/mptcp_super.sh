@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# TCP super-packet frames over the MPTCP transport (issue 14, docs/braidd.md "TCP super-packet frames"): a braidd
+# client `proto tcp-client` + `mptcp on` against a braidd gateway `proto tcp-server` + `mptcp on`, both with vnet
+# TUNs, both paths shaped to 50 Mbit/s. Asserts: the client announced IV_BRAID_TCPSUPER and the gateway pushed
+# `braid-tcp-super 1` (both logs); a 16 MiB sha256-verified download and a 16 MiB sha256-verified upload through
+# the tunnel; from both status JSON files, that frames carried the super-packets each way (the gateway's
+# tcp_super_tx and the client's tcp_super.rx after the download, the client's tcp_super.tx and the gateway's
+# tcp_super_rx after the upload, each side at least 100; the receiver's count may trail the sender's by frames a
+# full send queue dropped, as any packet), none rejected, and the session shows
+# "tcp_super":true in the gateway's client list.
+set -uo pipefail
+TM_BLOB_BYTES=16777216
+source "$(dirname "$0")/mptcp_lib.sh"
+mt_bed 50
+
+mt_gateway gw "status-json $TB_DIR/gw.json 1"
+mt_client cli "mp-path c1" "mp-path c2" "status-json $TB_DIR/cli.json 1"
+bd_wait_log cli "Initialization Sequence Completed" 20 || fail "client did not come up"
+bd_wait_log cli "is multipath TCP" 2 || fail "client not on MPTCP"
+grep -q "TCP super-packet frames negotiated (IV_BRAID_TCPSUPER=1, braid-tcp-super 1 pushed)" "$TB_DIR/gw.log" ||
+	fail "gateway did not negotiate the frames: $(grep -i super "$TB_DIR/gw.log")"
+grep -q "TCP super-packet frames on (IV_BRAID_TCPSUPER, braid-tcp-super 1 pushed)" "$TB_DIR/cli.log" ||
+	fail "client did not take the frames: $(grep -i super "$TB_DIR/cli.log")"
+tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
+
+# jfield FILE EXPR: a number of the status JSON FILE (python3 expression on j), after one rewrite
+jfield() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+sleep 1.2
+gtx0=$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_tx"]') crx0=$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rx"]')
+got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "download sha256 $got, want $TM_WANT"
+sleep 1.2
+gtx=$(($(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_tx"]') - gtx0))
+crx=$(($(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rx"]') - crx0))
+echo "  download: gateway sealed $gtx frames, client opened $crx"
+[ "$gtx" -ge 100 ] || fail "download: the gateway sent $gtx super-packet frames, want >= 100"
+[ "$crx" -ge 100 ] && [ "$crx" -le "$gtx" ] || fail "download: the client opened $crx frames of the $gtx sent"
+
+ctx0=$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["tx"]') grx0=$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rx"]')
+got=$(mt_put) && [ "$got" = "$TM_WANT" ] || fail "upload sha256 $got, want $TM_WANT"
+sleep 1.2
+ctx=$(($(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["tx"]') - ctx0))
+grx=$(($(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rx"]') - grx0))
+echo "  upload: client sealed $ctx frames, gateway opened $grx"
+[ "$ctx" -ge 100 ] || fail "upload: the client sent $ctx super-packet frames, want >= 100"
+[ "$grx" -ge 100 ] && [ "$grx" -le "$ctx" ] || fail "upload: the gateway opened $grx frames of the $ctx sent"
+
+[ "$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rejected"]')" = 0 ] || fail "client rejected frames"
+[ "$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rejected"]')" = 0 ] || fail "gateway rejected frames"
+[ "$(jfield "$TB_DIR/gw.json" 'j["clients"][0]["tcp_super"]')" = True ] || fail "gateway client list: tcp_super not true"
+bd_stop cli || fail "client exit code $?"
+bd_stop gw || fail "gateway exit code $?"
+echo "ok: TCP super-packet frames over MPTCP: 16 MiB down ($gtx frames) and up ($ctx frames), sha256-verified"
