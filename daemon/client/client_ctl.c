@@ -217,6 +217,7 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 				   braid_sockaddr_str(&c->remote, a, sizeof(a)), ev->key_id);
 			c->st = CS_PUSH;
 			c->t_keys = ev_now(c->loop);
+			client_tcpsuper_keys_ready(c);
 			braid_push_list_clear(&c->pl);
 			r = braid_ctls_send_text(c->s, "PUSH_REQUEST");
 			if (r)

@@ -32,15 +32,28 @@ const char *client_tcpsuper_peer_info(struct braid_client *c)
 	snprintf(c->peer_info_tcp, sizeof(c->peer_info_tcp), "%s", c->peer_info);
 	r = braid_peer_info_add(c->peer_info_tcp, sizeof(c->peer_info_tcp),
 				BRAID_PEER_INFO_TCP_SUPER, "1");
-	/* the gateway sends frames up to 64 KiB as soon as it has pushed its answer */
-	if (!r)
-		r = braid_tcpframe_grow(&c->tl.rx, 65535);
 	if (r) {
 		braid_warn("TCP super-packet frames not announced: %s", strerror(-r));
 		return c->peer_info;
 	}
 	c->tcp_super_offered = true;
 	return c->peer_info_tcp;
+}
+
+void client_tcpsuper_keys_ready(struct braid_client *c)
+{
+	int r;
+
+	if (!c->tcp_super_offered)
+		return;
+	/* the gateway sends frames up to 64 KiB right behind its PUSH_REPLY: taken from an
+	 * authenticated server only (before, the stream keeps the stock bound) */
+	r = braid_tcpframe_grow(&c->tl.rx, 65535);
+	if (r) {
+		braid_warn("TCP super-packet frames: cannot take 64 KiB frames (%s): session restarts",
+			   strerror(-r));
+		client_request_restart(c, "out-of-memory", false);
+	}
 }
 
 void client_tcpsuper_accept(struct braid_client *c)

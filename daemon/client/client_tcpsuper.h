@@ -13,9 +13,10 @@
 #include "client/client_int.h"
 #include "os/tun.h"
 
-/* The peer-info of a new session: with IV_BRAID_TCPSUPER=1 on a TCP session with a vnet TUN
- * (the stream then takes frames up to 64 KiB). */
+/* The peer-info of a new session: with IV_BRAID_TCPSUPER=1 on a TCP session with a vnet TUN. */
 const char *client_tcpsuper_peer_info(struct braid_client *c);
+/* The server authenticated (KEYS_READY): with frames announced, the stream takes 64 KiB frames. */
+void client_tcpsuper_keys_ready(struct braid_client *c);
 /* After a PUSH_REPLY: frames on when announced and pushed. */
 void client_tcpsuper_accept(struct braid_client *c);
 /* A super-packet read from the vnet TUN (split by sp): sent as frames. 0, or -EOPNOTSUPP (frames

@@ -65,7 +65,8 @@ int braid_gw_tcpsuper_out(struct braid_gateway *g, const struct braid_tun_split 
 	if (r || !braid_gw_mine(g, owner))
 		return -EOPNOTSUPP;
 	c = g->by_pid[owner];
-	if (!c || c->st != C_ACTIVE || !c->tcp_super || !c->sp || c->mp || !c->dc)
+	/* pushed: the PUSH_REPLY is in the stream ahead of any frame (braid_gw_ctl_run drains it) */
+	if (!c || c->st != C_ACTIVE || !c->tcp_super || !c->pushed || !c->sp || c->mp || !c->dc)
 		return -EOPNOTSUPP;
 	g->st.tun_read_pkts += (sp->len - sp->hl + sp->gso_size - 1) / sp->gso_size;
 	while ((n = braid_tcpsuper_tx_next(&t, g->io->super_tx, BRAID_TCPSUPER_MAX)) > 0) {
