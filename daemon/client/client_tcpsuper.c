@@ -2,8 +2,8 @@
 /*
  * client_tcpsuper.c - the TLS client's TCP super-packet frames
  * (client_tcpsuper.h): the announcement in the session's peer-info, the
- * pushed answer, a TUN super-packet sealed as frames instead of MSS
- * segments, and a received frame checked and written to the vnet TUN whole.
+ * pushed answer, and a TUN super-packet sealed as frames instead of MSS
+ * segments. A received frame is client_payload.c's.
  */
 #include "client/client_tcpsuper.h"
 
@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "client/client_payload.h"
 #include "client/client_state.h"
 #include "ctl/km2.h"
 #include "dataplane/backend.h"
@@ -99,30 +97,4 @@ int client_tcpsuper_send(struct braid_client *c, const struct braid_tun_split *s
 			c->stt.tcp_super_tx++;
 	}
 	return 0;
-}
-
-void client_tcpsuper_rx(struct braid_client *c, uint8_t *pl, size_t len)
-{
-	unsigned int nseg;
-	const char *why;
-	size_t hl;
-
-	if (braid_tcpsuper_open(pl, len, &nseg, &hl, &why)) {
-		c->stt.tcp_super_bad++;
-		braid_reject(&c->rej, BRAID_REJ_MALFORMED, client_now_ms(), 0,
-			     "TCP super-packet frame of %zu bytes dropped: %s (%llu so far)", len, why,
-			     (unsigned long long)c->stt.tcp_super_bad);
-		return;
-	}
-	c->stt.tcp_super_rx++;
-	client_tun_flush(c);	/* what the coalescer holds came first */
-	while (write(c->tun.fd, pl, len) < 0) {
-		if (errno == EINTR)
-			continue;
-		braid_dbg("%s: write error: %s (a super-packet of %u segments lost)", c->tun.name,
-			  strerror(errno), nseg);
-		return;
-	}
-	c->stt.tun_write_pkts += nseg;
-	c->stt.tun_write_bytes += len - BRAID_TCPSUPER_HDR + (uint64_t)(nseg - 1) * hl;
 }

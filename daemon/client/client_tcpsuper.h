@@ -2,7 +2,7 @@
 /*
  * client_tcpsuper.h - the TLS client's TCP super-packet frames
  * (client_tcpsuper.c; the format is os/tun_super.h): announced, accepted,
- * sent and received. Internal to the TLS client.
+ * sent (received: client_payload.c). Internal to the TLS client.
  */
 #ifndef BRAID_CLIENT_TCPSUPER_H
 #define BRAID_CLIENT_TCPSUPER_H
@@ -22,7 +22,5 @@ void client_tcpsuper_accept(struct braid_client *c);
 /* A super-packet read from the vnet TUN (split by sp): sent as frames. 0, or -EOPNOTSUPP (frames
  * off, or not a super-packet they carry: the caller splits it as before). */
 int client_tcpsuper_send(struct braid_client *c, const struct braid_tun_split *sp);
-/* An authenticated plaintext starting with the frame magic: checked, written to the TUN. */
-void client_tcpsuper_rx(struct braid_client *c, uint8_t *pl, size_t len);
 
 #endif /* BRAID_CLIENT_TCPSUPER_H */

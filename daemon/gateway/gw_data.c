@@ -56,7 +56,8 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 	c->last_tx_ms = braid_gw_now_ms();
 }
 
-bool braid_gw_inner_src_ok(struct gw_client *c, const uint8_t *ip, size_t len)
+/* The inner source of ip is one of c's addresses or iroutes (else counted in bad_source). */
+static bool inner_src_ok(struct gw_client *c, const uint8_t *ip, size_t len)
 {
 	struct braid_gateway *g = c->g;
 	uint8_t src[16];
@@ -79,6 +80,30 @@ bool braid_gw_inner_src_ok(struct gw_client *c, const uint8_t *ip, size_t len)
 	return true;
 }
 
+/* A client's TCP super-packet frame (os/tun_super.h): checked, its inner source checked, written to
+ * the vnet TUN whole. */
+static void rx_super(struct gw_client *c, uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	unsigned int nseg;
+	const char *why;
+	size_t hl;
+
+	if (braid_tcpsuper_open(p, len, &nseg, &hl, &why)) {
+		g->st.tcp_super_bad++;
+		braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+			     "%s/%s: TCP super-packet frame of %zu bytes dropped: %s", braid_gw_cname(c),
+			     c->real, len, why);
+		return;
+	}
+	if (!inner_src_ok(c, p + BRAID_TCPSUPER_HDR, len - BRAID_TCPSUPER_HDR))
+		return;
+	c->last_ref = time(NULL);
+	g->st.tcp_super_rx++;
+	g->st.tun_super_writes++;
+	braid_gw_io_tun_write_vnet(g, p, len, nseg);
+}
+
 static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 {
 	struct braid_gateway *g = c->g;
@@ -88,7 +113,7 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 
 	/* a Braid client's TCP super-packet frame (os/tun_super.h): before the framing, never in it */
 	if (c->tcp_super && len && p[0] == BRAID_TCPSUPER_MAGIC) {
-		braid_gw_tcpsuper_rx(c, p, len);
+		rx_super(c, p, len);
 		return;
 	}
 	braid_payload_classify(c->framing, p, len, &pl);
@@ -104,7 +129,7 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 		return;
 	}
 	/* the inner source must be one of the client's addresses or iroutes */
-	if (!braid_gw_inner_src_ok(c, pl.data, pl.len))
+	if (!inner_src_ok(c, pl.data, pl.len))
 		return;
 	c->last_ref = time(NULL);
 	braid_mssfix_apply(&g->mss, (uint8_t *)pl.data, pl.len);

@@ -4,7 +4,8 @@
  * decrypt (or hold it while a renegotiated key is re-authorised), float to
  * a new source address only after it authenticated, the inner source
  * checked against the client's addresses and iroutes, then to the TUN or
- * another client (client-to-client). TUN reads: the inner routing table
+ * another client (client-to-client); a Braid client's TCP super-packet frame
+ * checked and written to the TUN whole. TUN reads: the inner routing table
  * picks the client, its data channel (or multipath engine) sends.
  */
 #ifndef BRAID_GW_DATA_H
@@ -23,8 +24,6 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len);
 int braid_gw_sp_start(struct gw_client *c);
 
 void braid_gw_on_data(struct gw_client *c, uint8_t *pkt, size_t len, const union braid_sockaddr *from);
-/* The inner source of ip is one of c's addresses or iroutes (else counted in bad_source). */
-bool braid_gw_inner_src_ok(struct gw_client *c, const uint8_t *ip, size_t len);
 /* An authenticated payload of client c (IP to the TUN or another client, OCC). */
 void braid_gw_deliver(struct gw_client *c, uint8_t *p, size_t len);
 /* Deliver the packets held for reauth_key (its key is installed now), or drop them. */

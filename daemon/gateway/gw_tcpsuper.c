@@ -2,21 +2,18 @@
 /*
  * gw_tcpsuper.c - the gateway's TCP super-packet frames (gw_tcpsuper.h):
  * offered in the push reply to a Braid client that announced them on the
- * TCP transport, a TUN super-packet sealed to such a client as frames
- * instead of MSS segments, a received frame checked and written to the vnet
- * TUN whole.
+ * TCP transport, and a TUN super-packet sealed to such a client as frames
+ * instead of MSS segments. A received frame is gw_data.c's.
  */
 #include "gateway/gw_tcpsuper.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ctl/km2.h"
 #include "ctl/session.h"
 #include "dataplane/backend.h"
-#include "gateway/gw_data.h"
 #include "gateway/gw_io.h"
 #include "gateway/gw_shared.h"
 #include "os/tun_super.h"
@@ -79,26 +76,4 @@ int braid_gw_tcpsuper_out(struct braid_gateway *g, const struct braid_tun_split 
 	}
 	c->last_tx_ms = braid_gw_now_ms();
 	return 0;
-}
-
-void braid_gw_tcpsuper_rx(struct gw_client *c, uint8_t *p, size_t len)
-{
-	struct braid_gateway *g = c->g;
-	unsigned int nseg;
-	const char *why;
-	size_t hl;
-
-	if (braid_tcpsuper_open(p, len, &nseg, &hl, &why)) {
-		g->st.tcp_super_bad++;
-		braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
-			     "%s/%s: TCP super-packet frame of %zu bytes dropped: %s", braid_gw_cname(c),
-			     c->real, len, why);
-		return;
-	}
-	if (!braid_gw_inner_src_ok(c, p + BRAID_TCPSUPER_HDR, len - BRAID_TCPSUPER_HDR))
-		return;
-	c->last_ref = time(NULL);
-	g->st.tcp_super_rx++;
-	g->st.tun_super_writes++;
-	braid_gw_io_tun_write_vnet(g, p, len, nseg);
 }

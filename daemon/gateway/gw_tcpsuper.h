@@ -25,8 +25,5 @@ bool braid_gw_tcpsuper_offer(struct gw_client *c);
  * frames on, sealed to it as frames, 0; else -EOPNOTSUPP (the caller splits it as before).
  */
 int braid_gw_tcpsuper_out(struct braid_gateway *g, const struct braid_tun_split *sp);
-/* An authenticated plaintext of c starting with the frame magic: checked, inner source
- * checked, written to the TUN whole. */
-void braid_gw_tcpsuper_rx(struct gw_client *c, uint8_t *p, size_t len);
 
 #endif /* BRAID_GW_TCPSUPER_H */
