@@ -19,6 +19,26 @@
 #include "os/tun_super.h"
 #include "util/log.h"
 
+/*
+ * Test-only, never for production: BRAID_TEST_TCPSUPER_BAD=N (1..1000000) gives every Nth frame sent to a client a
+ * gso size of 0, which its receiver must refuse, count and log (daemon.mptcp_super). 0 when unset.
+ */
+static unsigned int spoil_every(const struct gw_client *c)
+{
+	const char *e = getenv(BRAID_TCPSUPER_BAD_ENV);
+	char *end;
+	long v;
+
+	if (!e || !*e)
+		return 0;
+	v = strtol(e, &end, 10);
+	if (*end || v < 1 || v > 1000000)
+		return 0;
+	braid_warn("%s/%s: %s=%ld: every %ldth TCP super-packet frame to this client spoiled (test only)",
+		   braid_gw_cname(c), c->real, BRAID_TCPSUPER_BAD_ENV, v, v);
+	return (unsigned int)v;
+}
+
 bool braid_gw_tcpsuper_offer(struct gw_client *c)
 {
 	struct braid_gateway *g = c->g;
@@ -41,6 +61,7 @@ bool braid_gw_tcpsuper_offer(struct gw_client *c)
 		return false;
 	c->push.opts[c->push.n_opts++] = opt;
 	c->tcp_super = true;
+	c->tcp_super_spoil = spoil_every(c);
 	braid_info("%s/%s: TCP super-packet frames negotiated (IV_BRAID_TCPSUPER=1, braid-tcp-super 1 "
 		   "pushed)", braid_gw_cname(c), c->real);
 	return true;
@@ -67,6 +88,8 @@ int braid_gw_tcpsuper_out(struct braid_gateway *g, const struct braid_tun_split 
 		return -EOPNOTSUPP;
 	g->st.tun_read_pkts += (sp->len - sp->hl + sp->gso_size - 1) / sp->gso_size;
 	while ((n = braid_tcpsuper_tx_next(&t, g->io->super_tx, BRAID_TCPSUPER_MAX)) > 0) {
+		if (c->tcp_super_spoil && ++c->tcp_super_n % c->tcp_super_spoil == 0)
+			memset(g->io->super_tx + 2, 0, 2);	/* gso size 0: refused by the receiver */
 		r = braid_dp_send(c->sp, g->io->super_tx, (size_t)n);
 		if (r) {
 			braid_dbg("%s/%s: encrypt failed: %s", braid_gw_cname(c), c->real, strerror(-r));

@@ -20,6 +20,8 @@
  * frames up to 64 KiB. false: not offered (a stock client never sees it).
  */
 bool braid_gw_tcpsuper_offer(struct gw_client *c);
+/* Test-only environment variable (gw_tcpsuper.c): spoil every Nth frame sent. */
+#define BRAID_TCPSUPER_BAD_ENV "BRAID_TEST_TCPSUPER_BAD"
 /*
  * A TUN super-packet (split state sp): when its destination is a client of this worker with the
  * frames on, sealed to it as frames, 0; else -EOPNOTSUPP (the caller splits it as before).

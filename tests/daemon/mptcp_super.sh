@@ -8,7 +8,8 @@
 # tcp_super_tx and the client's tcp_super.rx after the download, the client's tcp_super.tx and the gateway's
 # tcp_super_rx after the upload, each side at least 100; the receiver's count may trail the sender's by frames a
 # full send queue dropped, as any packet), none rejected, and the session shows
-# "tcp_super":true in the gateway's client list.
+# "tcp_super":true in the gateway's client list. Then a gateway that spoils every 10th frame (test-only
+# BRAID_TEST_TCPSUPER_BAD): the client rejects, counts and logs them, and a 4 MiB download is still intact.
 set -uo pipefail
 TM_BLOB_BYTES=16777216
 source "$(dirname "$0")/mptcp_lib.sh"
@@ -51,3 +52,26 @@ echo "  upload: client sealed $ctx frames, gateway opened $grx"
 bd_stop cli || fail "client exit code $?"
 bd_stop gw || fail "gateway exit code $?"
 echo "ok: TCP super-packet frames over MPTCP: 16 MiB down ($gtx frames) and up ($ctx frames), sha256-verified"
+
+# a frame that fails the receiver's check: the gateway spoils every 10th (test-only BRAID_TEST_TCPSUPER_BAD: gso
+# size 0); the client drops each, counts it and logs it; the inner TCP retransmits and a 4 MiB download is intact
+head -c 4194304 "$TB_DIR/blob" >"$TB_DIR/small"
+want=$(sha256sum <"$TB_DIR/small" | cut -d' ' -f1)
+export BRAID_TEST_TCPSUPER_BAD=10
+mt_gateway gw2 "status-json $TB_DIR/gw2.json 1"
+unset BRAID_TEST_TCPSUPER_BAD
+mt_client cli2 "status-json $TB_DIR/cli2.json 1"
+bd_wait_log cli2 "Initialization Sequence Completed" 20 || fail "client 2 did not come up"
+grep -q "BRAID_TEST_TCPSUPER_BAD=10: every 10th TCP super-packet frame to this client spoiled (test only)" "$TB_DIR/gw2.log" ||
+	fail "gateway 2: no test-knob line"
+got=$(tm_get small) && [ "$got" = "$want" ] || fail "download with spoiled frames: sha256 $got, want $want"
+sleep 1.2
+sent=$(jfield "$TB_DIR/gw2.json" 'j["gateway"]["tcp_super_tx"]') bad=$(jfield "$TB_DIR/cli2.json" 'j["tcp_super"]["rejected"]')
+echo "  spoiled: the gateway sealed $sent frames, the client rejected $bad"
+[ "$bad" -ge 1 ] && [ "$bad" -le $((sent / 10)) ] || fail "client rejected $bad frames of $sent sent (every 10th spoiled)"
+grep -q "TCP super-packet frame of [0-9]* bytes dropped: gso size 0 or above the payload (1 so far)" "$TB_DIR/cli2.log" ||
+	fail "client did not log the rejected frame: $(grep -i 'super' "$TB_DIR/cli2.log" | tail -3)"
+[ "$(jfield "$TB_DIR/gw2.json" 'j["gateway"]["tcp_super_rejected"]')" = 0 ] || fail "gateway 2 rejected frames"
+bd_stop cli2 || fail "client 2 exit code $?"
+bd_stop gw2 || fail "gateway 2 exit code $?"
+echo "ok: spoiled frames: $bad of $sent rejected, counted and logged by the client; 4 MiB download intact"
