@@ -35,13 +35,8 @@ static void rx_super(struct braid_client *c, uint8_t *pl, size_t len)
 	}
 	c->stt.tcp_super_rx++;
 	client_tun_flush(c);	/* what the coalescer holds came first */
-	while (write(c->tun.fd, pl, len) < 0) {
-		if (errno == EINTR)
-			continue;
-		braid_dbg("%s: write error: %s (a super-packet of %u segments lost)", c->tun.name,
-			  strerror(errno), nseg);
+	if (braid_tcpsuper_write(c->tun.fd, c->tun.name, pl, len, nseg))
 		return;
-	}
 	c->stt.tun_write_pkts += nseg;
 	c->stt.tun_write_bytes += len - BRAID_TCPSUPER_HDR + (uint64_t)(nseg - 1) * hl;
 }

@@ -197,13 +197,8 @@ void braid_gw_io_tun_write_vnet(struct braid_gateway *g, const uint8_t *buf, siz
 {
 	if (g->io && g->io->tungro)
 		tun_flush(g);	/* what it holds came first */
-	while (write(g->tun.fd, buf, len) < 0) {
-		if (errno == EINTR)
-			continue;
-		braid_dbg("%s: write error: %s (a super-packet of %u segments lost)", g->tun.name,
-			  strerror(errno), nseg);
+	if (braid_tcpsuper_write(g->tun.fd, g->tun.name, buf, len, nseg))
 		return;
-	}
 	g->st.tun_write_pkts += nseg;
 	g->st.tun_coalesced++;
 }

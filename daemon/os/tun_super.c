@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <linux/virtio_net.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "os/tun_pkt.h"
+#include "util/log.h"
 
 #define TCP_CWR 0x80
 #define TCP_FIN_PSH 0x09
@@ -158,5 +160,17 @@ int braid_tcpsuper_open(uint8_t *frame, size_t len, unsigned int *nseg, size_t *
 	memcpy(frame, &h, sizeof(h));
 	*nseg = (unsigned int)((pl + gso - 1) / gso);
 	*hl = thl;
+	return 0;
+}
+
+int braid_tcpsuper_write(int fd, const char *dev, const uint8_t *buf, size_t len, unsigned int nseg)
+{
+	while (write(fd, buf, len) < 0) {
+		if (errno == EINTR)
+			continue;
+		braid_dbg("%s: write error: %s (a super-packet of %u segments lost)", dev, strerror(errno),
+			  nseg);
+		return -errno;
+	}
 	return 0;
 }

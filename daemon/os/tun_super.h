@@ -65,4 +65,8 @@ long braid_tcpsuper_tx_next(struct braid_tcpsuper_tx *t, uint8_t *out, size_t ca
 int braid_tcpsuper_open(uint8_t *frame, size_t len, unsigned int *nseg, size_t *hl,
 			const char **why);
 
+/* One vnet write of an opened frame (len bytes, nseg segments) to the TUN fd named dev (EINTR retried; a
+ * failure logged at debug level, as other TUN write errors). 0 or -errno. */
+int braid_tcpsuper_write(int fd, const char *dev, const uint8_t *buf, size_t len, unsigned int nseg);
+
 #endif /* BRAID_TUN_SUPER_H */

@@ -27,24 +27,24 @@ tb_wait_ping "$TB_CLI" "$TM_GW_TUN" 10 || fail "no ping through the tunnel"
 
 # jfield FILE EXPR: a number of the status JSON FILE (python3 expression on j), after one rewrite
 jfield() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# frames LABEL SENDER_JSON SENDER_EXPR RECEIVER_JSON RECEIVER_EXPR CMD...: CMD prints the sha256 of a transfer, which
+# must be TM_WANT; the frames the sender sealed and the receiver opened meanwhile: >= 100 each, receiver <= sender
+frames() {
+	local label=$1 sj=$2 se=$3 rj=$4 re=$5 s0 r0 got s r
+	shift 5
+	s0=$(jfield "$sj" "$se") r0=$(jfield "$rj" "$re")
+	got=$("$@") && [ "$got" = "$TM_WANT" ] || fail "$label sha256 $got, want $TM_WANT"
+	sleep 1.2
+	s=$(($(jfield "$sj" "$se") - s0)) r=$(($(jfield "$rj" "$re") - r0))
+	echo "  $label: sender sealed $s frames, receiver opened $r"
+	[ "$s" -ge 100 ] && [ "$r" -ge 100 ] && [ "$r" -le "$s" ] || fail "$label: $r frames opened of $s sealed, want >= 100"
+	FRAMES=$s
+}
 sleep 1.2
-gtx0=$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_tx"]') crx0=$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rx"]')
-got=$(tm_get blob) && [ "$got" = "$TM_WANT" ] || fail "download sha256 $got, want $TM_WANT"
-sleep 1.2
-gtx=$(($(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_tx"]') - gtx0))
-crx=$(($(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rx"]') - crx0))
-echo "  download: gateway sealed $gtx frames, client opened $crx"
-[ "$gtx" -ge 100 ] || fail "download: the gateway sent $gtx super-packet frames, want >= 100"
-[ "$crx" -ge 100 ] && [ "$crx" -le "$gtx" ] || fail "download: the client opened $crx frames of the $gtx sent"
-
-ctx0=$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["tx"]') grx0=$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rx"]')
-got=$(mt_put) && [ "$got" = "$TM_WANT" ] || fail "upload sha256 $got, want $TM_WANT"
-sleep 1.2
-ctx=$(($(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["tx"]') - ctx0))
-grx=$(($(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rx"]') - grx0))
-echo "  upload: client sealed $ctx frames, gateway opened $grx"
-[ "$ctx" -ge 100 ] || fail "upload: the client sent $ctx super-packet frames, want >= 100"
-[ "$grx" -ge 100 ] && [ "$grx" -le "$ctx" ] || fail "upload: the gateway opened $grx frames of the $ctx sent"
+frames download "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_tx"]' "$TB_DIR/cli.json" 'j["tcp_super"]["rx"]' tm_get blob
+gtx=$FRAMES
+frames upload "$TB_DIR/cli.json" 'j["tcp_super"]["tx"]' "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rx"]' mt_put
+ctx=$FRAMES
 
 [ "$(jfield "$TB_DIR/cli.json" 'j["tcp_super"]["rejected"]')" = 0 ] || fail "client rejected frames"
 [ "$(jfield "$TB_DIR/gw.json" 'j["gateway"]["tcp_super_rejected"]')" = 0 ] || fail "gateway rejected frames"
