@@ -86,7 +86,8 @@ int client_tcpsuper_send(struct braid_client *c, const struct braid_tun_split *s
 	    braid_tcpsuper_tx_begin(&t, sp))
 		return -EOPNOTSUPP;
 	c->stt.tun_read_pkts += (sp->len - sp->hl + sp->gso_size - 1) / sp->gso_size;
-	c->stt.tun_read_bytes += sp->len;
+	/* as the split path counts them: each segment with its own headers */
+	c->stt.tun_read_bytes += sp->len + (uint64_t)((sp->len - sp->hl - 1) / sp->gso_size) * sp->hl;
 	while ((n = braid_tcpsuper_tx_next(&t, c->superbuf, BRAID_TCPSUPER_MAX)) > 0) {
 		r = braid_dp_send(c->sp, c->superbuf, (size_t)n);
 		if (r == -EOVERFLOW) {
