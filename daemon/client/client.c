@@ -45,6 +45,7 @@
 #include "ctl/tls.h"
 #include "dc/dc.h"
 #include "dc/payload.h"
+#include "os/tun_super.h"
 #include "util/log.h"
 #include "os/tcplink.h"
 #include "os/tun.h"
@@ -411,6 +412,9 @@ void braid_client_free(struct braid_client *c)
 		sodium_memzero(c->tunrd, BRAID_TUN_SUPER_MAX);
 	if (c->tungro)
 		sodium_memzero(c->tungro, sizeof(*c->tungro));
+	if (c->superbuf)
+		sodium_memzero(c->superbuf, BRAID_TCPSUPER_MAX);
+	free(c->superbuf);
 	free(c->tungro);
 	free(c->tunrd);
 	free(c->txbuf);

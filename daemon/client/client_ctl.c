@@ -7,6 +7,7 @@
  * lame-duck expiry and TLS errors (tls-exit).
  */
 #include "client/client_ctl.h"
+#include "client/client_tcpsuper.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -99,7 +100,6 @@ int client_new_session(struct braid_client *c)
 		.replay_window = 64,
 		.replay_time = 15,
 		.options_string = c->occ,
-		.peer_info = c->peer_info,
 		.username = c->user,
 		.password = c->token ? c->token : c->pass,
 	};
@@ -108,6 +108,7 @@ int client_new_session(struct braid_client *c)
 
 	client_build_occ(c, c->tcp, c->remote.sa.sa_family);
 	cfg.options_string = c->occ;
+	cfg.peer_info = client_tcpsuper_peer_info(c);
 	r = braid_ctls_new(&c->s, &cfg, client_now_ms(), err, sizeof(err));
 	if (r) {
 		braid_err("cannot start the control session: %s", err);
@@ -216,6 +217,7 @@ static void handle_event(struct braid_client *c, struct braid_ctls_event *ev)
 				   braid_sockaddr_str(&c->remote, a, sizeof(a)), ev->key_id);
 			c->st = CS_PUSH;
 			c->t_keys = ev_now(c->loop);
+			client_tcpsuper_keys_ready(c);
 			braid_push_list_clear(&c->pl);
 			r = braid_ctls_send_text(c->s, "PUSH_REQUEST");
 			if (r)

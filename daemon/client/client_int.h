@@ -78,6 +78,7 @@ struct client_stats {
 	uint64_t pings_tx, pings_rx, restarts, renegotiations, keys_removed;
 	uint64_t tx_dropped;
 	uint64_t auth_read_bytes;	/* data packets that authenticated (OpenVPN's "Auth read bytes") */
+	uint64_t tcp_super_tx, tcp_super_rx, tcp_super_bad;	/* TCP super-packet frames (client_tcpsuper.c) */
 };
 
 struct client_mp;
@@ -184,6 +185,14 @@ struct braid_client {
 	uint8_t *tunrd;			/* one vnet read: header + up to 64 KiB */
 	struct braid_tun_gro *tungro;
 	bool rx_open;
+	/*
+	 * TCP super-packet frames (client_tcpsuper.c, os/tun_super.h): announced on a
+	 * TCP session with a vnet TUN (peer_info_tcp: peer_info + IV_BRAID_TCPSUPER),
+	 * used once the server pushes `braid-tcp-super 1`; superbuf: one frame to seal.
+	 */
+	bool tcp_super_offered, tcp_super;
+	char peer_info_tcp[1100];
+	uint8_t *superbuf;
 
 	/* the management interface (client_mgmt.c), or NULL */
 	struct braid_mgmt *mg;

@@ -19,6 +19,7 @@
 #include "client/client_payload.h"
 #include "client/client_sp.h"
 #include "client/client_state.h"
+#include "client/client_tcpsuper.h"
 #include "ctl/session.h"
 #include "dataplane/backend.h"
 #include "dataplane/dco_up.h"
@@ -157,6 +158,8 @@ static void tun_read_vnet(struct braid_client *c)
 				  c->tun.name);
 			continue;
 		}
+		if (sp.gso_type && !client_tcpsuper_send(c, &sp))
+			continue;	/* as TCP super-packet frames (client_tcpsuper.c) */
 		while ((seg = braid_tun_split_next(&sp, c->plain, BUF_SIZE - 64)) > 0)
 			tun_packet(c, c->plain, (size_t)seg);
 		if (seg < 0)

@@ -2,7 +2,8 @@
 /*
  * client_payload.c - a decrypted, authenticated payload of the TLS client
  * (client_payload.h): IP packets through mssfix to the TUN, pings counted,
- * the server's OCC EXIT as a restart. Both data planes deliver here: the
+ * the server's OCC EXIT as a restart, TCP super-packet frames (client_tcpsuper.c) checked and
+ * written whole. Both data planes deliver here: the
  * single-path one (client_io.c) and the multipath one (client_mp.c).
  */
 #include "client/client_payload.h"
@@ -13,13 +14,42 @@
 
 #include "client/client_state.h"
 #include "dc/payload.h"
+#include "os/tun_super.h"
 #include "util/log.h"
 #include "dataplane/mssfix.h"
+
+/* A TCP super-packet frame (os/tun_super.h): checked, written to the vnet TUN whole after what the
+ * coalescer holds. */
+static void rx_super(struct braid_client *c, uint8_t *pl, size_t len)
+{
+	unsigned int nseg;
+	const char *why;
+	size_t hl;
+
+	if (braid_tcpsuper_open(pl, len, &nseg, &hl, &why)) {
+		c->stt.tcp_super_bad++;
+		braid_reject(&c->rej, BRAID_REJ_MALFORMED, client_now_ms(), 0,
+			     "TCP super-packet frame of %zu bytes dropped: %s (%llu so far)", len, why,
+			     (unsigned long long)c->stt.tcp_super_bad);
+		return;
+	}
+	c->stt.tcp_super_rx++;
+	client_tun_flush(c);	/* what the coalescer holds came first */
+	if (braid_tcpsuper_write(c->tun.fd, c->tun.name, pl, len, nseg))
+		return;
+	c->stt.tun_write_pkts += nseg;
+	c->stt.tun_write_bytes += len - BRAID_TCPSUPER_HDR + (uint64_t)(nseg - 1) * hl;
+}
 
 void client_rx_payload(struct braid_client *c, uint8_t *plain, size_t plen)
 {
 	struct braid_payload pl;
 
+	/* a Braid gateway's TCP super-packet frame (os/tun_super.h): before the framing, never in it */
+	if (c->tcp_super && plen && plain[0] == BRAID_TCPSUPER_MAGIC) {
+		rx_super(c, plain, plen);
+		return;
+	}
 	braid_payload_classify(c->framing, plain, plen, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:

@@ -6,6 +6,7 @@
  * `up`, routes, >UPDOWN:UP); and undoing it (>UPDOWN:DOWN, routes and addresses, then `down`);
  * the scripts' and >UPDOWN: environment.
  */
+#include "client/client_tcpsuper.h"
 #include "client/client_push.h"
 
 #include <arpa/inet.h>
@@ -180,6 +181,7 @@ int client_process_push(struct braid_client *c)
 		return r;
 	}
 	c->have_push = true;
+	client_tcpsuper_accept(c);
 	if (p->auth_token && c->user) {
 		char *t = strdup(p->auth_token);
 

@@ -88,6 +88,10 @@ static void client_status_json(const struct braid_client *c, FILE *f)
 		   "\"auth_read_bytes\":%llu}", (unsigned long long)s.renegotiations,
 		(unsigned long long)s.keys_removed, (unsigned long long)s.rx_ctl_dropped,
 		(unsigned long long)s.auth_read_bytes);
+	/* TCP super-packet frames (docs/braidd.md "TCP super-packet frames") */
+	fprintf(f, ",\"tcp_super\":{\"on\":%s,\"tx\":%llu,\"rx\":%llu,\"rejected\":%llu}",
+		c->tcp_super ? "true" : "false", (unsigned long long)s.tcp_super_tx,
+		(unsigned long long)s.tcp_super_rx, (unsigned long long)s.tcp_super_bad);
 	braid_status_json_mp(f, dp);
 	fputs("}\n", f);
 }

@@ -263,6 +263,7 @@ static const struct braid_opt_class_entry push_classes[] = {
 	{ "dhcp-option", A, "dhcp n_dhcp" },
 	{ "peer-id", A, "has_peer_id peer_id" },
 	{ "braid-mp", A, "braid_mp braid_mp_window" },
+	{ "braid-tcp-super", A, "braid_tcp_super" },
 	{ "cipher", A, "cipher" },
 	{ "protocol-flags", A, "cc_exit tls_ekm" },
 	{ "key-derivation", A, "tls_ekm" },

@@ -64,6 +64,12 @@ int braid_peer_info_iv_proto(const char *pi, uint32_t *proto);
  * highest both speak (§2.1).
  */
 #define BRAID_PEER_INFO_MP "IV_BRAID_MP"
+/*
+ * Braid's TCP super-packet frames (os/tun_super.h, docs/braidd.md): a client on
+ * the TCP transport with a vnet TUN announces IV_BRAID_TCPSUPER=1; a gateway
+ * that takes it pushes `braid-tcp-super 1`. Version 1 is the only one.
+ */
+#define BRAID_PEER_INFO_TCP_SUPER "IV_BRAID_TCPSUPER"
 #define BRAID_MP_VERSION 1
 #define BRAID_MP_VERSION_MIN 1
 /*

@@ -29,7 +29,8 @@
 #include "config/options.h"
 #include "util/log.h"
 
-#define SP_BUF (BRAID_OPT_TUN_MTU_MAX + 256)
+/* the largest packet a stream carries (a TCP super-packet frame, os/tun_super.h) and its seal */
+#define SP_BUF (65535 + 256)
 
 struct sp_dp {
 	struct braid_dp dp;		/* first: the handle the role holds */

@@ -38,6 +38,10 @@ struct braid_gateway_stats {
 	uint64_t link_rx_gro;		/* UDP GRO messages received holding several datagrams */
 	uint64_t tun_super_reads;	/* TUN reads of a TCP super-packet (split into segments) */
 	uint64_t tun_coalesced;		/* TUN writes of several coalesced segments */
+	/* TCP super-packet frames (gw_tcpsuper.c, os/tun_super.h) */
+	uint64_t tcp_super_tx, tcp_super_rx;	/* frames sealed / opened and written to the TUN */
+	uint64_t tcp_super_bad;		/* frames that failed the check: dropped */
+	uint64_t tun_super_writes;	/* TUN writes of a received frame's super-packet */
 	unsigned long clients;		/* connected now (any state) */
 };
 

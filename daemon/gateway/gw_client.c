@@ -19,6 +19,7 @@
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_mgmt_ev.h"
 #include "gateway/gw_data.h"
+#include "gateway/gw_tcpsuper.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_script.h"
 #include "gateway/gw_shared.h"
@@ -274,6 +275,7 @@ static void client_connect_finish(struct gw_client *c)
 	c->framing = c->push.framing;
 	c->use_peer_id = c->push.use_peer_id;
 	mp = braid_gw_mp_offer(c);
+	braid_gw_tcpsuper_offer(c);	/* TCP super-packet frames: a TCP client only, never with mp */
 	/* data channel */
 	dcfg.peer_id = c->use_peer_id ? braid_gw_wire_pid(c) : BRAID_DC_PEER_ID_NONE;
 	dcfg.replay_window = mp ? BRAID_GW_MP_WINDOW : o->replay_window;

@@ -22,6 +22,8 @@
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_shared.h"
+#include "gateway/gw_tcpsuper.h"
+#include "os/tun_super.h"
 #include "util/log.h"
 
 /* Frame, encrypt and send one payload (IP packet, ping, OCC) to an active client. */
@@ -54,14 +56,66 @@ void braid_gw_send_payload(struct gw_client *c, const uint8_t *p, size_t len)
 	c->last_tx_ms = braid_gw_now_ms();
 }
 
+/* The inner source of ip is one of c's addresses or iroutes (else counted in bad_source). */
+static bool inner_src_ok(struct gw_client *c, const uint8_t *ip, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	uint8_t src[16];
+	uint32_t owner = 0;
+	int fam, r;
+
+	if (braid_vroute_packet_src(ip, len, &fam, src)) {
+		r = -EINVAL;
+	} else {
+		braid_gw_rt_rd(g);
+		r = braid_vroute_lookup(braid_gw_routes(g), fam, src, &owner);
+		braid_gw_rt_unlock(g);
+	}
+	if (r || owner != c->pid) {
+		g->st.bad_source++;
+		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
+			  braid_gw_cname(c), c->real);
+		return false;
+	}
+	return true;
+}
+
+/* A client's TCP super-packet frame (os/tun_super.h): checked, its inner source checked, written to
+ * the vnet TUN whole. */
+static void rx_super(struct gw_client *c, uint8_t *p, size_t len)
+{
+	struct braid_gateway *g = c->g;
+	unsigned int nseg;
+	const char *why;
+	size_t hl;
+
+	if (braid_tcpsuper_open(p, len, &nseg, &hl, &why)) {
+		g->st.tcp_super_bad++;
+		braid_reject(&g->rej, BRAID_REJ_MALFORMED, braid_gw_now_ms(), 0,
+			     "%s/%s: TCP super-packet frame of %zu bytes dropped: %s", braid_gw_cname(c),
+			     c->real, len, why);
+		return;
+	}
+	if (!inner_src_ok(c, p + BRAID_TCPSUPER_HDR, len - BRAID_TCPSUPER_HDR))
+		return;
+	c->last_ref = time(NULL);
+	g->st.tcp_super_rx++;
+	g->st.tun_super_writes++;
+	braid_gw_io_tun_write_vnet(g, p, len, nseg);
+}
+
 static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 {
 	struct braid_gateway *g = c->g;
 	struct braid_payload pl;
-	uint8_t src[16];
 	uint32_t owner = 0;
-	int fam, r = -ENOENT;
+	int r = -ENOENT;
 
+	/* a Braid client's TCP super-packet frame (os/tun_super.h): before the framing, never in it */
+	if (c->tcp_super && len && p[0] == BRAID_TCPSUPER_MAGIC) {
+		rx_super(c, p, len);
+		return;
+	}
 	braid_payload_classify(c->framing, p, len, &pl);
 	switch (pl.kind) {
 	case BRAID_PAYLOAD_IPV4:
@@ -75,19 +129,8 @@ static void on_payload(struct gw_client *c, uint8_t *p, size_t len)
 		return;
 	}
 	/* the inner source must be one of the client's addresses or iroutes */
-	if (braid_vroute_packet_src(pl.data, pl.len, &fam, src)) {
-		r = -EINVAL;
-	} else {
-		braid_gw_rt_rd(g);
-		r = braid_vroute_lookup(braid_gw_routes(g), fam, src, &owner);
-		braid_gw_rt_unlock(g);
-	}
-	if (r || owner != c->pid) {
-		g->st.bad_source++;
-		braid_dbg("%s/%s: inner packet with a source address not routed to this client",
-			  braid_gw_cname(c), c->real);
+	if (!inner_src_ok(c, pl.data, pl.len))
 		return;
-	}
 	c->last_ref = time(NULL);
 	braid_mssfix_apply(&g->mss, (uint8_t *)pl.data, pl.len);
 	if (g->o->client_to_client) {
@@ -307,6 +350,8 @@ static void tun_read_vnet(struct braid_gateway *g)
 		}
 		if (sp.gso_type)
 			g->st.tun_super_reads++;
+		if (sp.gso_type && !braid_gw_tcpsuper_out(g, &sp))
+			continue;	/* as TCP super-packet frames to a Braid client (gw_tcpsuper.c) */
 		while ((seg = braid_tun_split_next(&sp, p, BUF_SIZE - HEADROOM)) > 0) {
 			g->st.tun_read_pkts++;
 			braid_gw_inner_out(g, p, (size_t)seg, true);

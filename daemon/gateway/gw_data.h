@@ -4,7 +4,8 @@
  * decrypt (or hold it while a renegotiated key is re-authorised), float to
  * a new source address only after it authenticated, the inner source
  * checked against the client's addresses and iroutes, then to the TUN or
- * another client (client-to-client). TUN reads: the inner routing table
+ * another client (client-to-client); a Braid client's TCP super-packet frame
+ * checked and written to the TUN whole. TUN reads: the inner routing table
  * picks the client, its data channel (or multipath engine) sends.
  */
 #ifndef BRAID_GW_DATA_H

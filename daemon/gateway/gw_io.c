@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dataplane/backend.h"
+#include "os/tun_super.h"
 #include "util/log.h"
 
 #define GW_RXBUF_BYTES ((size_t)RX_BATCH * BUF_SIZE > (size_t)GW_RX_BATCH_GRO * GW_RX_BUF_GRO ? \
@@ -38,6 +39,12 @@ int braid_gw_io_init(struct braid_gateway *g)
 		if (!io->tunrd || !io->tungro)
 			return -ENOMEM;
 	}
+	if (g->tun.vnet && g->tcp) {
+		io->super_tx = malloc(BRAID_TCPSUPER_MAX);
+		io->super_rx = malloc(BRAID_TCPSUPER_RX_BUF);
+		if (!io->super_tx || !io->super_rx)
+			return -ENOMEM;
+	}
 	if (g->widx == 0)
 		braid_info("gateway I/O: UDP %s%s, TUN %s", g->tcp ? "(none: tcp-server)" :
 			   io->gso ? "GSO" : "no GSO", g->tcp ? "" : io->gro ? " + GRO" : ", no GRO",
@@ -56,6 +63,12 @@ void braid_gw_io_free(struct braid_gateway *g)
 		sodium_memzero(io->tunrd, BRAID_TUN_SUPER_MAX);
 	if (io->tungro)
 		sodium_memzero(io->tungro, sizeof(*io->tungro));
+	if (io->super_tx)
+		sodium_memzero(io->super_tx, BRAID_TCPSUPER_MAX);
+	if (io->super_rx)
+		sodium_memzero(io->super_rx, BRAID_TCPSUPER_RX_BUF);
+	free(io->super_tx);
+	free(io->super_rx);
 	free(io->tunrd);
 	free(io->tungro);
 	free(io->txbuf);
@@ -177,4 +190,15 @@ void braid_gw_io_tun_write(struct braid_gateway *g, const uint8_t *ip, size_t le
 		braid_dbg("%s: packet not written (%s)", g->tun.name, strerror(-r));
 	if (io->open <= 0)	/* no batch: written at once */
 		tun_flush(g);
+}
+
+void braid_gw_io_tun_write_vnet(struct braid_gateway *g, const uint8_t *buf, size_t len,
+				unsigned int nseg)
+{
+	if (g->io && g->io->tungro)
+		tun_flush(g);	/* what it holds came first */
+	if (braid_tcpsuper_write(g->tun.fd, g->tun.name, buf, len, nseg))
+		return;
+	g->st.tun_write_pkts += nseg;
+	g->st.tun_coalesced++;
 }

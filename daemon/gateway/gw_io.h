@@ -45,7 +45,11 @@ struct gw_io {
 	/* TUN offloads (g->tun.vnet) */
 	uint8_t *tunrd;			/* one vnet read: header + up to 64 KiB */
 	struct braid_tun_gro *tungro;	/* what the next TUN write holds */
+	/* TCP super-packet frames (tcp-server on a vnet TUN): one frame built to seal, one received */
+	uint8_t *super_tx, *super_rx;	/* BRAID_TCPSUPER_MAX, BRAID_TCPSUPER_RX_BUF bytes */
 };
+/* A sealed frame as the stream hands it (its 16-bit length bounds it). */
+#define BRAID_TCPSUPER_RX_BUF 65535
 
 /*
  * Worker g's batch buffers, after its socket (UDP: GSO probed, GRO asked
@@ -68,5 +72,8 @@ int braid_gw_io_tx_queue(struct gw_client *c, const uint8_t *pl, size_t len);
 
 /* One IP packet to the TUN (coalesced while a batch is open on a vnet TUN). */
 void braid_gw_io_tun_write(struct braid_gateway *g, const uint8_t *ip, size_t len);
+/* One vnet write (header + packet: nseg segments) to the TUN, after what the coalescer holds. */
+void braid_gw_io_tun_write_vnet(struct braid_gateway *g, const uint8_t *buf, size_t len,
+				unsigned int nseg);
 
 #endif /* BRAID_GW_IO_H */

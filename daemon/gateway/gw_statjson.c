@@ -57,8 +57,8 @@ static void client_json(FILE *f, const struct gw_client *c)
 		fputs("null", f);
 	fputs(",\"cipher\":", f);
 	braid_status_json_str(f, c->push.cipher);
-	fprintf(f, ",\"since\":%lld,\"rx_bytes\":%llu,\"tx_bytes\":%llu,", (long long)c->since,
-		U(c->rx_bytes), U(c->tx_bytes));
+	fprintf(f, ",\"since\":%lld,\"rx_bytes\":%llu,\"tx_bytes\":%llu,\"tcp_super\":%s,",
+		(long long)c->since, U(c->rx_bytes), U(c->tx_bytes), c->tcp_super ? "true" : "false");
 	braid_status_json_session(f, dp, c->st == C_ACTIVE);
 	fputs("\"state\":", f);
 	braid_status_json_str(f, c->st == C_ACTIVE ? "up" : "connecting");
@@ -90,13 +90,15 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		"\"data_auth_failed\":%llu,\"bad_source\":%llu,\"tun_no_route\":%llu,"
 		"\"c2c_forwarded\":%llu,\"tun_read_pkts\":%llu,\"tun_write_pkts\":%llu,"
 		"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"gone_rx_bytes\":%llu,"
-		"\"gone_tx_bytes\":%llu},",
+		"\"gone_tx_bytes\":%llu,\"tcp_super_tx\":%llu,\"tcp_super_rx\":%llu,"
+		"\"tcp_super_rejected\":%llu},",
 		s->clients, (unsigned)g->client_limit, U(s->sessions_created), U(s->clients_removed),
 		U(s->auth_failed), U(s->max_clients_refused), U(s->connect_freq_refused),
 		U(s->floats), U(s->float_refused), U(s->cookie_replies), U(s->cookie_rejected),
 		U(s->data_unknown_peer), U(s->data_auth_failed), U(s->bad_source),
 		U(s->tun_no_route), U(s->c2c_forwarded), U(s->tun_read_pkts), U(s->tun_write_pkts),
-		U(s->link_rx_pkts), U(s->link_tx_pkts), U(s->gone_rx_bytes), U(s->gone_tx_bytes));
+		U(s->link_rx_pkts), U(s->link_tx_pkts), U(s->gone_rx_bytes), U(s->gone_tx_bytes),
+		U(s->tcp_super_tx), U(s->tcp_super_rx), U(s->tcp_super_bad));
 	braid_gw_workers_json(g, f);
 	fputs("\"clients\":[", f);
 	for (uint32_t i = 0; i < g->max_clients; i++)

@@ -16,6 +16,7 @@
 #include "gateway/gw_client.h"
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
+#include "gateway/gw_io.h"
 #include "gateway/gw_link.h"
 #include "gateway/gw_table.h"
 #include "os/mptcp.h"
@@ -68,8 +69,14 @@ static void tcp_r_cb(struct ev_loop *loop, ev_io *w, int revents)
 	if (n > 0)
 		braid_tcpframe_commit(&c->rx, (size_t)n);
 	while (!c->dead && (r = braid_tcpframe_next(&c->rx, &pkt, &plen)) == 0) {
-		memcpy(g->buf + HEADROOM, pkt, plen);	/* plen <= BRAID_TCPFRAME_MAX_PKT */
-		tcp_packet(c, g->buf + HEADROOM, plen);
+		/* plen <= BRAID_TCPFRAME_MAX_PKT, or 64 KiB with TCP super-packet frames (gw_tcpsuper.c) */
+		uint8_t *dst = plen <= BUF_SIZE - HEADROOM ? g->buf + HEADROOM :
+			       g->io ? g->io->super_rx : NULL;
+
+		if (!dst || plen > BRAID_TCPSUPER_RX_BUF)
+			break;	/* not reached: only a negotiated stream takes such lengths */
+		memcpy(dst, pkt, plen);
+		tcp_packet(c, dst, plen);
 	}
 	if (!c->dead && r == -EMSGSIZE) {
 		char a[80];

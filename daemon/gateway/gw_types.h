@@ -105,6 +105,9 @@ struct gw_client {
 	int fd;
 	ev_io io_r, io_w;
 	struct braid_tcpframe rx;	/* stream framing, lengths bounded */
+	bool tcp_super;			/* TCP super-packet frames negotiated (gw_tcpsuper.c) */
+	unsigned int tcp_super_spoil;	/* test only: every Nth frame sent spoiled (BRAID_TEST_TCPSUPER_BAD) */
+	unsigned long tcp_super_n;	/* frames sealed to it */
 	uint8_t *wbuf;
 	size_t wlen, woff;
 	/* identity and configuration */

@@ -22,6 +22,24 @@ int braid_tcpframe_init(struct braid_tcpframe *f, size_t max_pkt)
 	return 0;
 }
 
+int braid_tcpframe_grow(struct braid_tcpframe *f, size_t max_pkt)
+{
+	size_t cap = 2 * (max_pkt + 2);
+	uint8_t *b;
+
+	if (!max_pkt || max_pkt > 65535 || !f->buf)
+		return -EINVAL;
+	if (max_pkt <= f->max_pkt)
+		return 0;
+	b = realloc(f->buf, cap);	/* the unread bytes stay where they are */
+	if (!b)
+		return -ENOMEM;
+	f->buf = b;
+	f->cap = cap;
+	f->max_pkt = max_pkt;
+	return 0;
+}
+
 void braid_tcpframe_free(struct braid_tcpframe *f)
 {
 	free(f->buf);

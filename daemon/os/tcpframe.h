@@ -34,6 +34,9 @@ struct braid_tcpframe {
 
 /* max_pkt in 1..65535. 0, -EINVAL, -ENOMEM. */
 int braid_tcpframe_init(struct braid_tcpframe *f, size_t max_pkt);
+/* Raise max_pkt (never lowers it), keeping what is buffered: a session that negotiated
+ * larger frames (TCP super-packet frames, os/tun_super.h). 0, -EINVAL, -ENOMEM. */
+int braid_tcpframe_grow(struct braid_tcpframe *f, size_t max_pkt);
 void braid_tcpframe_free(struct braid_tcpframe *f);
 /* Forget buffered bytes (a new connection). */
 void braid_tcpframe_reset(struct braid_tcpframe *f);

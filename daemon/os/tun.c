@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "os/tun_pkt.h"
 #include "util/log.h"
 
 static int open_dev(struct braid_tun *t, const struct braid_options *o, bool vnet)
@@ -199,124 +200,6 @@ void braid_tun_close(struct braid_tun *t, const struct braid_options *o)
 
 /* ---- offloads: checksums, segmentation, coalescing ---- */
 
-/* One's-complement sum of n bytes in memory order (RFC 1071: byte-order
- * independent; the folded value is stored as it is). Odd n only at the end. */
-static uint64_t csum_add(uint64_t acc, const uint8_t *p, size_t n)
-{
-	while (n >= 4) {
-		uint32_t w;
-
-		memcpy(&w, p, 4);
-		acc += w;
-		p += 4;
-		n -= 4;
-	}
-	if (n >= 2) {
-		uint16_t w;
-
-		memcpy(&w, p, 2);
-		acc += w;
-		p += 2;
-		n -= 2;
-	}
-	if (n) {
-		uint8_t b[2] = { p[0], 0 };
-		uint16_t w;
-
-		memcpy(&w, b, 2);
-		acc += w;
-	}
-	return acc;
-}
-
-static uint16_t csum_fold(uint64_t acc)
-{
-	acc = (acc & 0xffffffffu) + (acc >> 32);
-	acc = (acc & 0xffffffffu) + (acc >> 32);
-	acc = (acc & 0xffffu) + (acc >> 16);
-	acc = (acc & 0xffffu) + (acc >> 16);
-	return (uint16_t)acc;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-/* The TCP pseudo-header sum of packet ip (v4 or v6) for l4len bytes. */
-static uint64_t pseudo_sum(const uint8_t *ip, bool v6, size_t l4len)
-{
-	uint8_t t[8] = { 0 };
-	uint64_t acc;
-
-	if (v6) {
-		acc = csum_add(0, ip + 8, 32);
-		put32(t, (uint32_t)l4len);
-		t[7] = IPPROTO_TCP;
-		return csum_add(acc, t, 8);
-	}
-	acc = csum_add(0, ip + 12, 8);
-	t[1] = IPPROTO_TCP;
-	put16(t + 2, (uint16_t)l4len);
-	return csum_add(acc, t, 4);
-}
-
-static void ip4_csum(uint8_t *ip, size_t ihl)
-{
-	uint16_t c;
-
-	ip[10] = ip[11] = 0;
-	c = (uint16_t)~csum_fold(csum_add(0, ip, ihl));
-	memcpy(ip + 10, &c, 2);
-}
-
-/* The IP + TCP header length of a TCP packet, v6 set; 0 if it is not one we can handle. */
-static size_t tcp_hl(const uint8_t *ip, size_t len, bool *v6)
-{
-	size_t iphl, thl;
-
-	if (len < 20)
-		return 0;
-	if ((ip[0] >> 4) == 4) {
-		iphl = (size_t)(ip[0] & 15) * 4;
-		if (iphl < 20 || ip[9] != IPPROTO_TCP)
-			return 0;
-		*v6 = false;
-	} else if ((ip[0] >> 4) == 6) {
-		iphl = 40;
-		if (len < 40 || ip[6] != IPPROTO_TCP)
-			return 0;
-		*v6 = true;
-	} else {
-		return 0;
-	}
-	if (len < iphl + 20)
-		return 0;
-	thl = (size_t)(ip[iphl + 12] >> 4) * 4;
-	if (thl < 20 || iphl + thl > len)
-		return 0;
-	return iphl + thl;
-}
-
 int braid_tun_split_begin(struct braid_tun_split *s, const uint8_t *buf, size_t len)
 {
 	struct virtio_net_hdr h;
@@ -340,7 +223,7 @@ int braid_tun_split_begin(struct braid_tun_split *s, const uint8_t *buf, size_t 
 		return 0;
 	if (s->gso_type != VIRTIO_NET_HDR_GSO_TCPV4 && s->gso_type != VIRTIO_NET_HDR_GSO_TCPV6)
 		return -EINVAL;
-	s->hl = tcp_hl(s->pkt, s->len, &v6);
+	s->hl = braid_pkt_tcp_hl(s->pkt, s->len, &v6);
 	if (!s->hl || !s->gso_size || v6 != (s->gso_type == VIRTIO_NET_HDR_GSO_TCPV6))
 		return -EINVAL;
 	return 0;
@@ -360,7 +243,7 @@ long braid_tun_split_next(struct braid_tun_split *s, uint8_t *out, size_t cap)
 			return -ENOBUFS;
 		memcpy(out, s->pkt, s->len);
 		if (s->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-			c = (uint16_t)~csum_fold(csum_add(0, out + s->csum_start,
+			c = (uint16_t)~braid_pkt_csum_fold(braid_pkt_csum_add(0, out + s->csum_start,
 							   s->len - s->csum_start));
 			if (!c)
 				c = 0xffff;	/* UDP: 0 means "no checksum"; the same in one's complement */
@@ -384,20 +267,21 @@ long braid_tun_split_next(struct braid_tun_split *s, uint8_t *out, size_t cap)
 	v6 = s->gso_type == VIRTIO_NET_HDR_GSO_TCPV6;
 	iphl = v6 ? 40 : (size_t)(out[0] & 15) * 4;
 	if (v6) {
-		put16(out + 4, (uint16_t)(n - 40));
+		braid_pkt_put16(out + 4, (uint16_t)(n - 40));
 	} else {
-		put16(out + 2, (uint16_t)n);
-		put16(out + 4, (uint16_t)(get16(out + 4) + s->idx));
-		ip4_csum(out, iphl);
+		braid_pkt_put16(out + 2, (uint16_t)n);
+		braid_pkt_put16(out + 4, (uint16_t)(braid_pkt_get16(out + 4) + s->idx));
+		braid_pkt_ip4_csum(out, iphl);
 	}
 	th = out + iphl;
-	put32(th + 4, get32(th + 4) + (uint32_t)s->off);
+	braid_pkt_put32(th + 4, braid_pkt_get32(th + 4) + (uint32_t)s->off);
 	if (!last)
 		th[13] &= (uint8_t)~0x09;	/* FIN, PSH: the last segment's */
 	if (s->idx)
 		th[13] &= (uint8_t)~0x80;	/* CWR: the first segment's */
 	th[16] = th[17] = 0;
-	c = (uint16_t)~csum_fold(csum_add(pseudo_sum(out, v6, n - iphl), th, n - iphl));
+	c = (uint16_t)~braid_pkt_csum_fold(braid_pkt_csum_add(braid_pkt_pseudo_sum(out, v6, n - iphl),
+							       th, n - iphl));
 	memcpy(th + 16, &c, 2);
 	s->off += seg;
 	s->idx++;
@@ -429,7 +313,7 @@ static bool gro_fits(const struct braid_tun_gro *g, const uint8_t *q, size_t len
 	}
 	p += iphl;
 	q += iphl;
-	return !memcmp(p, q, 4) && get32(q + 4) == g->next_seq && !memcmp(p + 8, q + 8, 5) &&
+	return !memcmp(p, q, 4) && braid_pkt_get32(q + 4) == g->next_seq && !memcmp(p + 8, q + 8, 5) &&
 	       (p[13] & ~0x08) == (q[13] & ~0x08) && !memcmp(p + 14, q + 14, 2) &&
 	       !memcmp(p + 18, q + 18, hl - iphl - 18);
 }
@@ -443,13 +327,14 @@ int braid_tun_gro_add(struct braid_tun_gro *g, const uint8_t *ip, size_t len)
 		return g->nseg ? 0 : -EMSGSIZE;
 	/* a segment that may be coalesced: v4 without options or fragments,
 	 * v6 without extension headers, flags ACK (+PSH) only, with data */
-	hl = tcp_hl(ip, len, &v6);
+	hl = braid_pkt_tcp_hl(ip, len, &v6);
 	ok = false;
 	if (hl) {
 		size_t iphl = v6 ? 40 : 20;
 
-		ok = (v6 ? get16(ip + 4) + 40u == len
-			 : (ip[0] & 15) == 5 && get16(ip + 2) == len && !(get16(ip + 6) & 0x3fff)) &&
+		ok = (v6 ? braid_pkt_get16(ip + 4) + 40u == len
+			 : (ip[0] & 15) == 5 && braid_pkt_get16(ip + 2) == len &&
+			   !(braid_pkt_get16(ip + 6) & 0x3fff)) &&
 		     (ip[iphl + 13] & ~0x08) == 0x10 && len > hl;
 	}
 	pl = ok ? len - hl : 0;
@@ -474,7 +359,7 @@ int braid_tun_gro_add(struct braid_tun_gro *g, const uint8_t *ip, size_t len)
 		g->v6 = v6;
 		g->hl = hl;
 		g->mss = g->last = pl;
-		g->next_seq = get32(th + 4) + (uint32_t)pl;
+		g->next_seq = braid_pkt_get32(th + 4) + (uint32_t)pl;
 		g->psh = (th[13] & 0x08) != 0;
 	}
 	return 1;
@@ -495,15 +380,15 @@ size_t braid_tun_gro_finish(struct braid_tun_gro *g, const uint8_t **out, unsign
 		iphl = g->v6 ? 40 : 20;
 		th = ip + iphl;
 		if (g->v6) {
-			put16(ip + 4, (uint16_t)(g->len - 40));
+			braid_pkt_put16(ip + 4, (uint16_t)(g->len - 40));
 		} else {
-			put16(ip + 2, (uint16_t)g->len);
-			ip4_csum(ip, iphl);
+			braid_pkt_put16(ip + 2, (uint16_t)g->len);
+			braid_pkt_ip4_csum(ip, iphl);
 		}
 		if (g->psh)
 			th[13] |= 0x08;
 		/* the kernel finishes it: the pseudo-header sum goes in the field */
-		c = csum_fold(pseudo_sum(ip, g->v6, g->len - iphl));
+		c = braid_pkt_csum_fold(braid_pkt_pseudo_sum(ip, g->v6, g->len - iphl));
 		memcpy(th + 16, &c, 2);
 		h.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 		h.gso_type = g->v6 ? VIRTIO_NET_HDR_GSO_TCPV6 : VIRTIO_NET_HDR_GSO_TCPV4;

@@ -247,6 +247,14 @@ static int parse_one(struct braid_pushed *p, char *line, char *err, size_t err_l
 		}
 		p->braid_mp = braid_mp_version_parse(argv[1]);
 		p->braid_mp_window = (uint32_t)w;
+	} else if (!strcmp(argv[0], "braid-tcp-super")) {
+		/* TCP super-packet frames (os/tun_super.h): version 1; anything else leaves them off */
+		p->braid_tcp_super = argc == 2 && !strcmp(argv[1], "1");
+		if (!p->braid_tcp_super) {
+			braid_warn("pushed '%.64s': not 'braid-tcp-super 1': TCP super-packet frames "
+				   "not used", orig);
+			p->n_ignored++;
+		}
 	} else if (!strcmp(argv[0], "dns")) {
 		/* OpenVPN 2.6's DNS option (push_dns.c); a bad one is skipped as OpenVPN does */
 		int r = braid_push_dns_parse(p, argc, argv, err, err_len);

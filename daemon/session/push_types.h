@@ -67,6 +67,7 @@ struct braid_pushed {
 	unsigned int braid_mp;			/* `braid-mp V WINDOW` (a Braid gateway): V, 0 = none */
 	bool braid_mp_offered;			/* a `braid-mp` line came, readable or not */
 	uint32_t braid_mp_window;		/* its replay window (docs/multipath-negotiation.md) */
+	bool braid_tcp_super;			/* `braid-tcp-super 1`: TCP super-packet frames */
 	unsigned int n_ignored;			/* options understood but not acted on */
 };
 

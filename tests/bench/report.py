@@ -142,6 +142,11 @@ def load(paths):
                         r['system'] = 'braidd-gw' if r['variant'] == 'gw-stock' else 'braidd-gw+client'
                     if r.get('variant') and r.get('label') and r.get('scenario'):
                         r['scenario'] = f"{r['scenario']} ({r['label']})"
+                    # bench.py --tag (a labelled set of runs in one file, e.g. after a change) and --loaded
+                    # (a busy host): a goodput scenario of their own, never pooled with the other runs
+                    mark = [x for x in (r.get('tag'), 'loaded' if r.get('loaded') else None) if x]
+                    if mark and r.get('scenario') and r.get('workload') in GOODPUT_WORKLOADS:
+                        r['scenario'] = f"{r['scenario']} ({', '.join(mark)})"
                     recs.append(r)
     return envs, recs
 

@@ -39,7 +39,7 @@ keys() {
 	[ "$got" = "$3" ] || fail "$1 $2 keys: $got, want $3"
 }
 PATHKEYS=$(jq -c '.paths[0] | keys' "$CJ")
-keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","time","tunnel","up","uptime_s","version"]'
+keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_local","ifconfig_local","multipath","paths","remote","role","scheduler","state","tcp_super","time","tunnel","up","uptime_s","version"]'
 keys "$CJ" .tunnel '["auth_failures","auth_read_bytes","ctl_dropped","keys_removed","link_rx_bytes","link_rx_pkts","link_tx_bytes","link_tx_pkts","malformed","no_peer","pings_rx","pings_tx","renegotiations","replays","restarts","tun_read_bytes","tun_read_pkts","tun_write_bytes","tun_write_pkts"]'
 NW=$(bd_workers "$TB_DIR/gw.log")
 if [ "$NW" -gt 1 ]; then	# `workers N`: the per-worker array and each client's worker
@@ -52,8 +52,8 @@ else
 	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version"]'
 	CW=
 fi
-keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tun_no_route","tun_read_pkts","tun_write_pkts"]'
-keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tx_bytes","up","username","virtual_address","virtual_ipv6_address"'"$CW]"
+keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tcp_super_rejected","tcp_super_rx","tcp_super_tx","tun_no_route","tun_read_pkts","tun_write_pkts"]'
+keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tcp_super","tx_bytes","up","username","virtual_address","virtual_ipv6_address"'"$CW]"
 # the path objects: the same as the static-key status file's (one writer)
 [ "$(jq -c '.clients[0].paths[0] | keys' "$GJ")" = "$PATHKEYS" ] || fail "gateway path keys differ from the client's"
 echo "$PATHKEYS" | jq -e 'index("wire_rx_pkts") and index("rtt_ms") and index("state")' >/dev/null || fail "path keys: $PATHKEYS"

@@ -642,6 +642,7 @@ static const struct { const char *name, *text; } push_samples[] = {
 	{ "dhcp-option", "dhcp-option DNS 10.8.0.1" },
 	{ "peer-id", "peer-id 3" },
 	{ "braid-mp", "braid-mp 1 1024" },
+	{ "braid-tcp-super", "braid-tcp-super 1" },
 	{ "cipher", "cipher AES-256-GCM" },
 	{ "protocol-flags", "protocol-flags cc-exit tls-ekm" },
 	{ "key-derivation", "key-derivation tls-ekm" },
