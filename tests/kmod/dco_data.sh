@@ -54,16 +54,23 @@ ops() {
 		/^vpn_rx_packets=/ { d += $2 } /^ctl_rx_packets=/ { d += $2 }
 		END { print e, d, s }'
 }
-# a snapshot taken while nothing moves (a stray IPv6 router solicitation may): the same before and after
-stable_ops() {
-	for try in 1 2 3 4 5; do
-		o1=$(ops); sleep 1; "$@"; o2=$(ops)
+# A snapshot of the peers' counters and the cost counters together, taken while nothing moves (a stray IPv6
+# router solicitation or a late ACK may): the peers' counters are the same before and after the cost read, so
+# no packet fell between the two reads. The switch stays on across both snapshots and the counts compared
+# are differences, so a packet counted at any moment lands on both sides or on neither (up to 10 tries).
+snap() {	# -> "ENC DEC SCHED cENC cDEC cSCHED"
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		o1=$(ops); c=$($drive cost); o2=$(ops)
 		[ "$o1" = "$o2" ] && break
+		sleep 1
 	done
-	echo "$o2"
+	echo "$o2 $(echo "$c" | sed -n 's/^encrypt_packets=//p') $(echo "$c" | sed -n 's/^decrypt_packets=//p')" \
+		"$(echo "$c" | sed -n 's/^sched_packets=//p')"
 }
-ops0=$(stable_ops sh -c "echo 1 > $param")
+echo 1 >$param
 [ "$(cat $param)" = Y ] && [ "$(cost cost_enabled)" = 1 ] && ok "cost_stats on" || nok "cost_stats on: param $(cat $param)"
+sleep 1
+snap0=$(snap)
 # key swap mid-transfer: both sides install key id 2 as secondary, then swap (b first, then a while sending)
 ip netns exec $a $ctl key bd0 1 secondary 2 $K3 $K4 && ip netns exec $b $ctl key bd0 1 secondary 2 $K4 $K3 &&
 	ok "secondary keys installed" || nok "secondary keys"
@@ -71,17 +78,18 @@ ip netns exec $b $ctl swap bd0 1
 want=$(xfer 4194304 /tmp/recv2.$$ "$ctl swap bd0 1")
 got=$(cat /tmp/recv2.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "key swap mid-transfer, sha256 intact" || nok "key swap transfer: sent '$want' received '$got'"
-ops1=$(stable_ops sh -c "echo 0 > $param")
+sleep 1
+snap1=$(snap)
+echo 0 >$param
 c1=$($drive cost)
 echo "$c1" | tr '\n' ' ' | sed 's/^/cost: /'; echo
-echo "ops before $ops0, after $ops1"
-set -- $ops0 $ops1
-de=$(($4 - $1)) dd=$(($5 - $2)) ds=$(($6 - $3))
-ce=$(echo "$c1" | sed -n 's/^encrypt_packets=//p') cdx=$(echo "$c1" | sed -n "s/^decrypt_packets=//p")
-cs=$(echo "$c1" | sed -n 's/^sched_packets=//p')
+echo "snapshots (peers' enc dec sched, cost enc dec sched) before: $snap0, after: $snap1"
+set -- $snap0 $snap1
+de=$(($7 - $1)) dd=$(($8 - $2)) ds=$(($9 - $3))
+ce=$((${10} - $4)) cdx=$((${11} - $5)) cs=$((${12} - $6))
 [ "$ce" = "$de" ] && [ "$cdx" = "$dd" ] && [ "$cs" = "$ds" ] && [ "$de" -gt 1000 ] &&
 	ok "cost counts exact: $ce sealed, $cdx opened, $cs scheduled (the peers' counters moved by $de, $dd, $ds)" ||
-	nok "cost counts: sealed $ce opened $cd scheduled $cs, the peers' counters moved by $de $dd $ds"
+	nok "cost counts: sealed $ce opened $cdx scheduled $cs, the peers' counters moved by $de $dd $ds"
 # ns sums: > 0 and < 1 s per packet; the per-packet figures for the log
 for op in encrypt decrypt sched; do
 	n=$(echo "$c1" | sed -n "s/^${op}_packets=//p") ns=$(echo "$c1" | sed -n "s/^${op}_ns=//p")
