@@ -449,6 +449,7 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	pthread_mutex_init(&k->rej_lk, NULL);
 	pthread_mutex_init(&k->ev_lk, NULL);
 	pthread_mutex_init(&k->addr_lk, NULL);
+	braid_gw_addrset_init(&k->addrs);
 	k->ev_tail = &k->ev_head;
 	atomic_store(&k->next_cid, g->next_cid);
 	k->w[0].g = g;
@@ -538,7 +539,7 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 	pthread_mutex_destroy(&k->rej_lk);
 	pthread_mutex_destroy(&k->ev_lk);
 	pthread_mutex_destroy(&k->addr_lk);
-	free(k->addrs);
+	braid_gw_addrset_free(&k->addrs);
 	free(k);
 	g->wk = NULL;
 }
