@@ -22,7 +22,8 @@
 # Each gateway runs `workers 2` (docs/scaling.md "Workers"): client 1's session and both of its paths
 # are on one worker (the per-worker steering counters: the other worker saw none of its packets);
 # extra clients on the surviving gateway until both of its workers hold sessions: every address
-# different, each claimed in etcd under that gateway, each released when its client goes.
+# different, each claimed in etcd under that gateway; all of them revoked in etcd, a live reload drops
+# every one (each worker's walk its own clients: one summary line per worker), their keys released.
 source "$(dirname "$0")/../lib/pki.sh"
 source "$(dirname "$0")/etcd_lib.sh"
 BRAIDD=${BRAIDD:-$BRAID_BIN_DIR/braidd}
@@ -33,6 +34,8 @@ VIP=10.99.100.1
 DIR=
 PIDS=()
 declare -A PID
+declare -A SERX
+XW=()	# extra clients per worker of the surviving gateway
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -117,7 +120,7 @@ PIDS+=("$ETCD_PID")
 "$LB_SH" setup "$LB" $VIP 1194 1=10.77.1.2 2=10.77.2.2 || fail "braid-lb setup"
 
 # --- PKI, web content
-XN=(4 5 6 7 8 9)	# the extra clients (single-path, from c3's namespace)
+XN=(4 5 6 7 8 9 10 11 12 13)	# extra clients (single-path, from c3's namespace): all on one worker 1 in 512
 braid_pki "$DIR" client1 client2 client3 "${XN[@]/#/client}" >/dev/null || fail pki
 head -c 2097152 /dev/urandom >"$DIR/blob"
 WANT=$(sha256sum "$DIR/blob" | cut -d' ' -f1)
@@ -269,18 +272,21 @@ echo "ok: ${cs#*cluster stats: }"
 addrs=("$A2" "$B1")
 nx=0
 for x in "${XN[@]}"; do
-	client_start "$x" "$C3" "explicit-exit-notify 1"	# it tells the gateway when it goes
+	client_start "$x" "$C3" "explicit-exit-notify 1" "auth-retry none"
 	waitfor "$DIR/c$x.log" "Initialization Sequence Completed" 20 || fail "client $x did not connect"
 	a=$(ifc "$DIR/c$x.log")
 	[ -n "$a" ] || fail "client $x: no pushed address"
 	addrs+=("$a")
 	nx=$((nx + 1))
+	p=$(sed -n "s|.*client$x/.*: connected, peer-id \([0-9]*\),.*|\1|p" "$DIR/g$OTHER.log" | tail -n 1)
+	[ -n "$p" ] || fail "gateway $OTHER: no 'connected' line of client $x"
+	XW[$(((p & 0xffff) % 2))]=$((${XW[$(((p & 0xffff) % 2))]:-0} + 1))	# its worker owns its peer-id
 	cluster_stats "$OTHER" >/dev/null
 	s0=$(wk_num "$(wk_line "$OTHER" 0)" sessions) s1=$(wk_num "$(wk_line "$OTHER" 1)" sessions)
 	[ "$((s0 + s1))" = $((2 + nx)) ] || fail "gateway $OTHER: sessions $s0 + $s1, want $((2 + nx))"
-	[ "$nx" -ge 2 ] && [ "$s0" -gt 0 ] && [ "$s1" -gt 0 ] && break
+	[ "${XW[0]:-0}" -gt 0 ] && [ "${XW[1]:-0}" -gt 0 ] && break
 done
-[ "$s0" -gt 0 ] && [ "$s1" -gt 0 ] || fail "gateway $OTHER: $((2 + nx)) sessions all on one worker ($s0/$s1)"
+[ "${XW[0]:-0}" -gt 0 ] && [ "${XW[1]:-0}" -gt 0 ] || fail "gateway $OTHER: the $nx extra sessions all on one worker"
 dups=$(printf '%s\n' "${addrs[@]}" | sort | uniq -d)
 [ -z "$dups" ] || fail "gateway $OTHER handed out one address twice: $dups (${addrs[*]})"
 for a in "${addrs[@]}"; do
@@ -289,16 +295,40 @@ done
 cs=$(cluster_stats "$OTHER")
 [[ $cs == *"claims $((2 + nx)), claims taken elsewhere 1, claims failed 0"* ]] ||
 	fail "cluster stats of gateway $OTHER with $nx more clients: $cs"
+# all of them revoked in etcd, then a live reload: each worker's walk drops its own (both workers drop some)
+n_rl=$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")
 for ((i = 0; i < nx; i++)); do
 	x=${XN[i]}
-	kill "${PID[c$x]}"
+	ser=$(openssl x509 -in "$DIR/client$x.crt" -noout -serial | cut -d= -f2)
+	SERX[$x]=$(python3 -c "print(int('$ser', 16))")
+	etcd_put "braid/revoked/${SERX[$x]}" "reload test" || fail "etcd put"
+done
+kill -RTMIN+1 "${PID[g$OTHER]}"
+for ((i = 0; i < nx; i++)); do
+	x=${XN[i]}
+	waitfor "$DIR/g$OTHER.log" "client client$x: certificate serial ${SERX[$x]} is revoked (cluster-etcd): disconnecting" 10 ||
+		fail "the reload did not drop client $x (revoked in etcd)"
+done
+for ((t = 0; t < 50; t++)); do
+	[ "$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")" -ge $((n_rl + 2)) ] && break
+	sleep 0.1
+done
+n_dropped=$(grep "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log" | tail -n +$((n_rl + 1)) |
+	sed -n 's/.*reload: \([0-9]*\) client(s).*/\1/p' | paste -sd+ | bc)
+[ "$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")" = $((n_rl + 2)) ] &&
+	[ "$n_dropped" = "$nx" ] || fail "gateway $OTHER: not one reload summary per worker adding up to $nx (got ${n_dropped:-none})"
+for ((i = 0; i < nx; i++)); do
+	x=${XN[i]}
+	kill "${PID[c$x]}" 2>/dev/null
 	wait "${PID[c$x]}" 2>/dev/null
+	etcd_del "braid/revoked/${SERX[$x]}" || fail "etcd del"
 done
 for ((i = 2; i < ${#addrs[@]}; i++)); do
 	for ((t = 0; t < 100; t++)); do [ -z "$(etcd_get "braid/addr/${addrs[i]}")" ] && break; sleep 0.1; done
 	[ $t -lt 100 ] || fail "etcd: braid/addr/${addrs[i]} still claimed after its client went"
 done
-echo "ok: gateway $OTHER: $((2 + nx)) sessions on both workers ($s0/$s1), addresses ${addrs[*]} all different, claimed in etcd, released"
+ip netns exec "$C2" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 2: ping after the reload"
+echo "ok: gateway $OTHER: $((2 + nx)) sessions on both workers ($s0/$s1; extra ones ${XW[0]}/${XW[1]}), addresses ${addrs[*]} all different, claimed in etcd; revoked, dropped by both workers' reload walks, released"
 
 # --- revocations and ccd entries in etcd, read by every gateway: client 3 revoked is refused at its connect;
 # unrevoked, its ccd entry fixes its address; revoked again, a reload (SIGRTMIN+1) drops it
