@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cluster.c - a gateway's membership in a group of gateways behind one
- * address (cluster.h). Start-up, stop and a reload's revocation check use
- * etcd.c's blocking calls with a short timeout (the loop is not serving yet,
- * or the admin asked); the keepalive and every request of a client's
- * connect or disconnect (revoked/, ccd/, the address claim and its release)
- * are driven by the event loop (etcd_req.c), so a slow or unreachable store
- * never stalls the gateway.
+ * address (cluster.h). Start-up and stop use etcd.c's blocking calls with a
+ * short timeout (the loop is not serving yet, or no longer); the keepalive
+ * and every other request (a client's revoked/, ccd/, its address claim and
+ * release, a reload's revocation check) are driven by an event loop
+ * (etcd_req.c), so a slow or unreachable store never stalls the gateway.
+ *
+ * With worker threads each worker has a handle of its own
+ * (braid_cluster_attach) whose requests run on that worker's loop: the lease
+ * and the gateway id are written once before the threads start, the only
+ * state shared afterwards is the "lease gone" flag (an atomic), so no lock.
  */
 #include "cluster/cluster.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +32,7 @@
 
 struct braid_cluster {
 	struct ev_loop *loop;
+	struct braid_cluster *home;	/* the membership's handle (worker 0's); itself there */
 	struct braid_etcd etcd;
 	char prefix[72];
 	int ttl;
@@ -34,8 +40,8 @@ struct braid_cluster {
 	unsigned id;
 	void (*lost)(void *);
 	void *arg;
-	bool gone;
-	ev_timer every;			/* keepalive */
+	atomic_bool gone;		/* home's only: the lease is gone (every worker's handle reads it) */
+	ev_timer every;			/* keepalive (home only) */
 	struct braid_etcd_req ka;
 	struct braid_cluster_op *ops;	/* requests under way (lookups, claims, releases) */
 	struct braid_cluster_stats st;
@@ -67,7 +73,7 @@ static void ka_done(struct braid_etcd_req *q, int r, const char *body, size_t le
 		return;
 	braid_err("cluster: the gateway-id lease is gone (expired or revoked): gateway id %u and "
 		  "its addresses may be another gateway's now; stopping", c->id);
-	c->gone = true;
+	atomic_store(&c->gone, true);
 	ev_timer_stop(c->loop, &c->every);
 	if (c->lost)
 		c->lost(c->arg);
@@ -130,6 +136,7 @@ int braid_cluster_start(struct braid_cluster **out, struct ev_loop *loop,
 	if (!c)
 		return -ENOMEM;
 	c->loop = loop;
+	c->home = c;
 	c->lost = lost;
 	c->arg = arg;
 	c->ttl = o->cluster_ttl > 0 ? o->cluster_ttl : TTL_DEFAULT;
@@ -169,15 +176,43 @@ fail:
 	return r;
 }
 
+int braid_cluster_attach(struct braid_cluster *home, struct ev_loop *loop,
+			 struct braid_cluster **out)
+{
+	struct braid_cluster *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->loop = loop;
+	c->home = home;
+	c->etcd = home->etcd;
+	snprintf(c->prefix, sizeof(c->prefix), "%s", home->prefix);
+	c->ttl = home->ttl;
+	c->lease = home->lease;
+	c->id = home->id;
+	*out = c;
+	return 0;
+}
+
+/* The lease is gone (the home handle's flag). */
+static bool gone(const struct braid_cluster *c)
+{
+	return atomic_load(&c->home->gone);
+}
+
 void braid_cluster_stop(struct braid_cluster *c)
 {
 	if (!c)
 		return;
-	braid_etcd_req_cancel(&c->ka);
-	ev_timer_stop(c->loop, &c->every);
 	while (c->ops)	/* the owners cancelled theirs (gw_cluster.c); these are releases */
 		braid_cluster_op_cancel(c->ops);
-	if (!c->gone) {
+	if (c->home != c) {	/* a worker's handle: the lease is the home's */
+		free(c);
+		return;
+	}
+	braid_etcd_req_cancel(&c->ka);
+	ev_timer_stop(c->loop, &c->every);
+	if (!gone(c)) {
 		int r = braid_etcd_revoke(&c->etcd, c->lease, CALL_MS);
 
 		if (r)
@@ -212,33 +247,6 @@ static void log_revoked(struct braid_cluster *c, const char *serial, const char 
 static bool serial_ok(const char *serial)
 {
 	return serial && serial[0] && strspn(serial, "0123456789") == strlen(serial);
-}
-
-int braid_cluster_revoked(struct braid_cluster *c, const char *serial)
-{
-	char k[BRAID_ETCD_KEY_MAX], why[128];
-	size_t n;
-	bool found;
-	int r;
-
-	if (c->gone)
-		return -ENOLINK;
-	if (!serial_ok(serial))
-		return -EINVAL;
-	r = key(c, k, sizeof(k), "revoked", serial);
-	r = r ?: braid_etcd_get(&c->etcd, k, CALL_MS, why, sizeof(why), &n, &found);
-	if (r == -EMSGSIZE) {	/* a long reason: revoked all the same */
-		found = true;
-		snprintf(why, sizeof(why), "(a long text)");
-	} else if (r) {
-		c->st.read_fail++;
-		braid_warn("cluster: reading %s from etcd failed: %s", k, strerror(-r));
-		return r;
-	}
-	if (!found)
-		return 0;
-	log_revoked(c, serial, k, why);
-	return 1;
 }
 
 /* ---- requests of a client's connect and disconnect, driven by the loop ---- */
@@ -465,7 +473,7 @@ int braid_cluster_lookup(struct braid_cluster *c, const char *serial, const char
 	struct braid_cluster_op *op;
 	int r;
 
-	if (c->gone)
+	if (gone(c))
 		return -ENOLINK;
 	if (serial && serial[0] && !serial_ok(serial))
 		return -EINVAL;
@@ -500,7 +508,7 @@ int braid_cluster_claim(struct braid_cluster *c, const char *addr, braid_cluster
 	struct braid_cluster_op *op;
 	int r;
 
-	if (c->gone)
+	if (gone(c))
 		return -ENOLINK;
 	if (strlen(addr) >= sizeof(op->addr))
 		return -ENAMETOOLONG;
@@ -526,7 +534,7 @@ void braid_cluster_release(struct braid_cluster *c, const char *addr)
 	struct braid_cluster_op *op;
 	int r;
 
-	if (c->gone)
+	if (gone(c))
 		return;
 	op = strlen(addr) < sizeof(op->addr) ? op_new(c, OP_RELEASE) : NULL;
 	if (!op) {
@@ -540,7 +548,11 @@ void braid_cluster_release(struct braid_cluster *c, const char *addr)
 		op_failed(op, r);
 }
 
-void braid_cluster_get_stats(const struct braid_cluster *c, struct braid_cluster_stats *st)
+void braid_cluster_add_stats(const struct braid_cluster *c, struct braid_cluster_stats *st)
 {
-	*st = c->st;
+	const unsigned long long *a = (const unsigned long long *)&c->st;
+	unsigned long long *s = (unsigned long long *)st;
+
+	for (size_t i = 0; i < sizeof(*st) / sizeof(*s); i++)	/* every field is an unsigned long long */
+		s[i] += a[i];
 }

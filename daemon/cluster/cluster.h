@@ -44,7 +44,18 @@ struct braid_cluster_stats {
  */
 int braid_cluster_start(struct braid_cluster **out, struct ev_loop *loop,
 			const struct braid_options *o, void (*lost)(void *), void *arg);
-/* Revoke the lease (the id and the addresses are free at once), free. NULL: no-op. */
+/*
+ * Another worker thread's handle on the same membership (same lease and id):
+ * its requests run on loop, its counters are its own; the only state it
+ * shares with home is the "lease gone" flag (atomic). home must outlive it.
+ * 0 or -ENOMEM.
+ */
+int braid_cluster_attach(struct braid_cluster *home, struct ev_loop *loop,
+			 struct braid_cluster **out);
+/*
+ * Cancel the requests under way and free. The home handle (braid_cluster_start's)
+ * also revokes the lease (the id and the addresses are free at once). NULL: no-op.
+ */
 void braid_cluster_stop(struct braid_cluster *c);
 
 unsigned braid_cluster_gw_id(const struct braid_cluster *c);
@@ -69,6 +80,7 @@ typedef void (*braid_cluster_lookup_done)(void *arg, int r, const struct braid_c
 /*
  * PREFIX revoked/SERIAL (serial decimal, as tls_serial_0; NULL or "": not
  * asked), then, unless revoked, PREFIX ccd/CN (cn NULL or "": not asked).
+ * A connect asks both; a live reload asks each connected client's serial.
  * 0 and *op (done() comes later), -ENODATA (nothing to ask), -errno at once.
  */
 int braid_cluster_lookup(struct braid_cluster *c, const char *serial, const char *cn,
@@ -85,13 +97,7 @@ void braid_cluster_op_cancel(struct braid_cluster_op *op);
 /* Give an address back, in the background (a failure is logged; the lease frees it when we die). */
 void braid_cluster_release(struct braid_cluster *c, const char *addr);
 
-/*
- * Blocking (a reload's check of the connected clients): is the certificate
- * serial (decimal) under PREFIX revoked/? 0 no, 1 yes (counted, logged with
- * the entry's text), -errno (etcd not reachable).
- */
-int braid_cluster_revoked(struct braid_cluster *c, const char *serial);
-
-void braid_cluster_get_stats(const struct braid_cluster *c, struct braid_cluster_stats *st);
+/* Add c's counters to *st (a gateway with workers sums its handles'). */
+void braid_cluster_add_stats(const struct braid_cluster *c, struct braid_cluster_stats *st);
 
 #endif /* BRAID_CLUSTER_H */

@@ -410,14 +410,14 @@ static int setup_socket(struct braid_gateway *g, unsigned nw)
 	return 0;
 }
 
-/* The worker count: `workers N` as given (proto tcp-server: one worker, logged; cluster-etcd: refused
- * below); `workers auto` or no `workers` line: one per online core, or one worker, said with why, for
- * what runs on one worker only (docs/scaling.md "Workers"). */
+/* The worker count: `workers N` as given (proto tcp-server: one worker, logged); `workers auto` or no
+ * `workers` line: one per online core, or one worker, said with why, for what runs on one worker only
+ * (docs/scaling.md "Workers"). */
 static unsigned workers_count(const struct braid_gateway *g)
 {
 	const struct braid_options *o = g->o;
 	unsigned nw = (unsigned)braid_gw_workers_want(o);
-	const char *one = g->tcp ? "proto tcp-server" : o->cluster_etcd ? "cluster-etcd" : NULL;
+	const char *one = g->tcp ? "proto tcp-server" : NULL;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (o->workers > 0) {
@@ -466,12 +466,6 @@ int braid_gateway_new(struct braid_gateway **out, struct braid_options *o)
 		uint64_t slots = (uint64_t)g->client_limit * nw;
 
 		g->max_clients = (uint32_t)(slots < cap ? slots : cap);
-	}
-	if (nw > 1 && o->cluster_etcd) {
-		braid_err("workers %u: not yet with cluster-etcd (docs/scaling.md \"Workers\"); "
-			  "use 'workers 1'", nw);
-		r = -EINVAL;
-		goto fail;
 	}
 	braid_vroute_init(&g->routes);
 	g->buf = malloc(BUF_SIZE);
@@ -655,8 +649,9 @@ void braid_gateway_free(struct braid_gateway *g)
 {
 	if (!g)
 		return;
-	braid_gw_cluster_stop(g);	/* first: the revoked lease frees every claim at once */
-	braid_gw_workers_stop(g);	/* the other workers' threads joined, their clients dropped */
+	braid_gw_workers_stop(g);	/* the other workers' threads joined, their clients dropped (their
+					 * cluster handles freed first: no release each) */
+	braid_gw_cluster_stop(g);	/* then: the revoked lease frees every claim at once */
 	if (g->by_pid) {
 		for (uint32_t i = 0; i < g->max_clients; i++)
 			if (g->by_pid[i])

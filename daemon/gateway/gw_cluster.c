@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * gw_cluster.c - the gateway's side of many gateways behind one address
- * (gw_cluster.h).
+ * (gw_cluster.h). With worker threads each worker has its own cluster handle
+ * (braid_cluster_attach: its requests on its own loop); the pool and the
+ * entries set aside are worker 0's, under the pool lock like every pool use.
  */
 #include "gateway/gw_cluster.h"
 
@@ -40,13 +42,20 @@ int braid_gw_cluster_start(struct braid_gateway *g)
 	return 0;
 }
 
+int braid_gw_cluster_attach(struct braid_gateway *x, const struct braid_gateway *g)
+{
+	x->cluster = NULL;
+	return g->cluster ? braid_cluster_attach(g->cluster, x->loop, &x->cluster) : 0;
+}
+
 void braid_gw_cluster_stop(struct braid_gateway *g)
 {
-	for (uint32_t i = 0; g->cluster && i < g->max_clients; i++)
+	for (uint32_t i = g->widx; g->cluster && i < g->max_clients; i += braid_gw_nw(g))
 		if (g->by_pid[i])
 			braid_gw_cluster_cancel(g->by_pid[i]);
-	braid_cluster_stop(g->cluster);
+	braid_cluster_stop(g->cluster);	/* with a reload's lookup under way */
 	g->cluster = NULL;
+	g->rv_op = NULL;
 	free(g->foreign);
 	g->foreign = NULL;
 	g->n_foreign = 0;
@@ -68,17 +77,25 @@ static void addr_text(const struct braid_gateway *g, uint32_t h, char *buf, size
 	}
 }
 
-/* Entries other gateways held come back to the pool: they may be free now. */
+/* The worker whose pool and set-aside list every worker uses (under the pool lock). */
+static struct braid_gateway *pool_home(struct braid_gateway *g)
+{
+	return g->wk ? g->wk->w[0].g : g;
+}
+
+/* Entries other gateways held come back to the pool: they may be free now. Pool lock held. */
 static void return_foreign(struct braid_gateway *g)
 {
+	g = pool_home(g);
 	for (size_t i = 0; i < g->n_foreign; i++)
 		braid_pool_release(g->pool, g->foreign[i]);
 	g->n_foreign = 0;
 }
 
-/* Keep entry h aside (another gateway holds it): the pool offers the next. */
+/* Keep entry h aside (another gateway holds it): the pool offers the next. Pool lock held. */
 static int set_aside(struct braid_gateway *g, uint32_t h)
 {
+	g = pool_home(g);
 	if (g->n_foreign == g->cap_foreign) {
 		size_t nc = g->cap_foreign ? 2 * g->cap_foreign : 16;
 		uint32_t *n = realloc(g->foreign, nc * sizeof(*n));
@@ -94,6 +111,13 @@ static int set_aside(struct braid_gateway *g, uint32_t h)
 
 static void claimed(void *arg, int r);
 
+static void pool_put(struct braid_gateway *g, uint32_t h)
+{
+	braid_gw_pool_lock(g);
+	braid_pool_release(g->pool, h);
+	braid_gw_pool_unlock(g);
+}
+
 /* Acquire the next entry and start its claim. 0 (under way), -ENOSPC, -errno. */
 static int claim_next(struct gw_client *c)
 {
@@ -101,22 +125,25 @@ static int claim_next(struct gw_client *c)
 	char a[INET6_ADDRSTRLEN];
 	int r;
 
+	braid_gw_pool_lock(g);
 	for (;;) {
 		r = braid_pool_acquire(g->pool, c->cn, &c->claim_h);
-		if (r == -ENOSPC && !c->claim_retried && g->n_foreign) {
+		if (r == -ENOSPC && !c->claim_retried && pool_home(g)->n_foreign) {
 			return_foreign(g);
 			c->claim_retried = true;
 			continue;
 		}
-		if (r)
-			return r;
-		addr_text(g, c->claim_h, a, sizeof(a));
-		r = braid_cluster_claim(g->cluster, a, claimed, c, &c->cop);
-		if (r)
-			braid_pool_release(g->pool, c->claim_h);
-		c->claiming = !r;
-		return r;
+		break;
 	}
+	braid_gw_pool_unlock(g);
+	if (r)
+		return r;
+	addr_text(g, c->claim_h, a, sizeof(a));
+	r = braid_cluster_claim(g->cluster, a, claimed, c, &c->cop);
+	if (r)
+		pool_put(g, c->claim_h);
+	c->claiming = !r;
+	return r;
 }
 
 static void cont(struct gw_client *c, int r, const char *why)
@@ -141,14 +168,16 @@ static void claimed(void *arg, int r)
 		return;
 	}
 	if (r == -EEXIST) {
+		braid_gw_pool_lock(g);
 		r = set_aside(g, c->claim_h);
 		if (r)
 			braid_pool_release(g->pool, c->claim_h);
+		braid_gw_pool_unlock(g);
 		r = r ?: claim_next(c);
 		if (!r)
 			return;
 	} else {
-		braid_pool_release(g->pool, c->claim_h);
+		pool_put(g, c->claim_h);
 	}
 	cont(c, r, r == -ENOSPC ? "no free address in the ifconfig-pool" :
 		   "the address pool's store (cluster-etcd) is not reachable");
@@ -182,23 +211,34 @@ void braid_gw_pool_give(struct braid_gateway *g, uint32_t handle)
 		addr_text(g, handle, a, sizeof(a));
 		braid_cluster_release(g->cluster, a);
 	}
-	braid_gw_pool_lock(g);
-	braid_pool_release(g->pool, handle);
-	braid_gw_pool_unlock(g);
+	pool_put(g, handle);
 }
 
 void braid_gw_cluster_log(const struct braid_gateway *g)
 {
-	struct braid_cluster_stats st;
+	struct braid_cluster_stats st = { 0 };
+	size_t aside;
 
 	if (!g->cluster)
 		return;
-	braid_cluster_get_stats(g->cluster, &st);
+	braid_gw_lock_all(g);	/* every worker's handle counts its own requests */
+	for (unsigned i = 0; i < braid_gw_nw(g); i++) {
+		const struct braid_gateway *x = g->wk ? g->wk->w[i].g : g;
+
+		if (x && x->cluster)
+			braid_cluster_add_stats(x->cluster, &st);
+	}
+	braid_gw_unlock_all(g);
+	if (g->wk)	/* worker 0's list, kept under the pool lock */
+		pthread_mutex_lock(&g->wk->pool_lk);
+	aside = g->n_foreign;
+	if (g->wk)
+		pthread_mutex_unlock(&g->wk->pool_lk);
 	braid_info("cluster stats: gateway id %u, keepalives %llu, keepalive failed %llu, claims %llu, "
 		   "claims taken elsewhere %llu, claims failed %llu, releases %llu, set aside %zu, "
 		   "revoked refused %llu, ccd entries read %llu, reads failed %llu",
 		   braid_cluster_gw_id(g->cluster), st.keepalives, st.keepalive_fail, st.claims,
-		   st.claim_taken, st.claim_fail, st.releases, g->n_foreign, st.revoked, st.ccd_read,
+		   st.claim_taken, st.claim_fail, st.releases, aside, st.revoked, st.ccd_read,
 		   st.read_fail);
 }
 
@@ -261,6 +301,6 @@ void braid_gw_cluster_cancel(struct gw_client *c)
 	c->cop = NULL;
 	c->cluster_cont = NULL;
 	if (c->claiming)	/* acquired, its claim not answered: back to the pool */
-		braid_pool_release(c->g->pool, c->claim_h);
+		pool_put(c->g, c->claim_h);
 	c->claiming = false;
 }

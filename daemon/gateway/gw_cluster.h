@@ -14,6 +14,9 @@
 
 /* With cluster-etcd: join (blocking, before the loop runs). 0 without. -errno. */
 int braid_gw_cluster_start(struct braid_gateway *g);
+/* Worker x's own handle on worker 0's (g's) membership, x's loop made (no-op without cluster-etcd). */
+int braid_gw_cluster_attach(struct braid_gateway *x, const struct braid_gateway *g);
+/* Cancel this worker's clients' requests, free its handle (worker 0's also revokes the lease). */
 void braid_gw_cluster_stop(struct braid_gateway *g);
 
 /* The peer-id a client gets on the wire: the gateway id << 16 | its local index. */

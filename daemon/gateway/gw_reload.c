@@ -20,6 +20,7 @@
 #include "gateway/gw_reload.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "gateway/gw_client.h"	/* first: session.h before dc.h */
 #include "cluster/cluster.h"
@@ -38,40 +39,74 @@ static void drop_revoked(struct gw_client *c, const char *why)
 	braid_gw_client_kill(c, why);
 }
 
-/* With cluster-etcd: every connected client's serial against PREFIX revoked/
- * (one short request each); an unreachable store keeps everyone (logged). */
-static void reload_revoked(struct braid_gateway *g)
-{
-	unsigned n_kill = 0;
+/*
+ * With cluster-etcd: every connected client's serial against PREFIX revoked/, one request at a time
+ * from the loop of the worker that owns the client (its own cluster handle), so neither the reload
+ * nor a worker waits for etcd; an unreachable store ends the walk and keeps everyone (logged).
+ */
+static void rv_next(struct braid_gateway *g, uint32_t from);
 
-	if (!g->cluster)
+static void rv_done(void *arg, int r, const struct braid_cluster_entries *e)
+{
+	struct braid_gateway *g = arg;
+	struct gw_client *c = g->by_pid[g->rv_idx];
+
+	g->rv_op = NULL;
+	if (r) {
+		braid_warn("reload: the revocation store (cluster-etcd) is not reachable: connected "
+			   "clients not checked");
+		g->rv_kill = 0;
 		return;
-	for (uint32_t i = 0; i < g->max_clients; i++) {
+	}
+	if (e->revoked && c && c->cid == g->rv_cid && !c->dead) {
+		braid_warn("reload: client %s: certificate serial %s is revoked (cluster-etcd): "
+			   "disconnecting", braid_gw_cname(c), braid_ctls_peer_serial(c->ctl));
+		drop_revoked(c, "certificate revoked (cluster-etcd, reload)");
+		g->rv_kill++;
+	}
+	rv_next(g, g->rv_idx + braid_gw_nw(g));
+}
+
+/* The lookup of the next of this worker's clients from index `from` (the walk ends after the last). */
+static void rv_next(struct braid_gateway *g, uint32_t from)
+{
+	for (uint32_t i = from; i < g->max_clients; i += braid_gw_nw(g)) {
 		struct gw_client *c = g->by_pid[i];
-		const char *sn;
+		const char *sn = c && !c->dead && c->ctl ? braid_ctls_peer_serial(c->ctl) : NULL;
 		int r;
 
-		if (!c || c->dead || !c->ctl)
-			continue;
-		sn = braid_ctls_peer_serial(c->ctl);
 		if (!sn || !sn[0])
 			continue;
-		r = braid_cluster_revoked(g->cluster, sn);
-		if (r < 0) {
+		r = braid_cluster_lookup(g->cluster, sn, NULL, rv_done, g, &g->rv_op);
+		if (r) {
 			braid_warn("reload: the revocation store (cluster-etcd) is not reachable: "
-				   "connected clients not checked");
-			return;
+				   "connected clients not checked (%s)", strerror(-r));
+			break;
 		}
-		if (r == 1) {
-			braid_warn("reload: client %s: certificate serial %s is revoked (cluster-etcd): "
-				   "disconnecting", braid_gw_cname(c), sn);
-			drop_revoked(c, "certificate revoked (cluster-etcd, reload)");
-			n_kill++;
-		}
+		g->rv_idx = i;
+		g->rv_cid = c->cid;
+		return;
 	}
-	if (n_kill)
+	if (g->rv_kill)
 		braid_info("reload: %u client(s) disconnected: certificate revoked (cluster-etcd)",
-			   n_kill);
+			   g->rv_kill);
+	g->rv_kill = 0;
+}
+
+/* Worker 0, every worker held: each worker's walk starts (again) on its own loop. */
+static void reload_revoked(struct braid_gateway *g)
+{
+	for (unsigned w = 0; g->cluster && w < braid_gw_nw(g); w++) {
+		struct braid_gateway *x = g->wk ? g->wk->w[w].g : g;
+
+		if (!x || !x->cluster)
+			continue;
+		braid_cluster_op_cancel(x->rv_op);	/* a walk from the reload before */
+		x->rv_op = NULL;
+		x->rv_kill = 0;
+		ev_now_update(x->loop);	/* x's clock stood while it waited: the deadline from now */
+		rv_next(x, x->widx);
+	}
 }
 
 static void reload_crl(struct braid_gateway *g, const struct braid_reload_diff *d)

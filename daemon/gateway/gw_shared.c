@@ -140,14 +140,21 @@ void braid_gw_workers_sum(const struct braid_gateway *g, struct braid_gateway_st
 	braid_gw_unlock_all(g);
 }
 
-void braid_gw_workers_json(const struct braid_gateway *g, FILE *f)
+/* One worker's row of the status JSON and the SIGUSR2 lines. */
+struct wk_row {
+	unsigned i;
+	unsigned long clients;
+	unsigned long long created, link_rx, link_tx, tun_rx, tun_tx, by_pid, by_hash, handed, received,
+		dropped, link_handed, link_taken;
+};
+
+/* Every worker's row to emit(), the other workers held meanwhile. */
+static void each_worker(const struct braid_gateway *g, void (*emit)(const struct wk_row *, void *),
+			void *arg)
 {
 	struct gw_workers *k = g->wk;
 
-	if (!k)
-		return;
 	braid_gw_lock_all(g);
-	fputs("\"workers\":[", f);
 	for (unsigned i = 0; i < k->n; i++) {
 		const struct braid_gateway *x = k->w[i].g;
 		struct braid_gw_rp_count rc = { 0, 0 };
@@ -155,47 +162,59 @@ void braid_gw_workers_json(const struct braid_gateway *g, FILE *f)
 		if (!x)
 			continue;
 		braid_gw_reuseport_count(k->rp, i, &rc);
-		fprintf(f, "%s{\"worker\":%u,\"clients\":%lu,\"sessions_created\":%llu,"
-			"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"tun_read_pkts\":%llu,"
-			"\"tun_write_pkts\":%llu,\"steered_by_pid\":%llu,\"steered_by_hash\":%llu,"
-			"\"handed_over\":%llu,\"received\":%llu,\"handover_dropped\":%llu,"
-			"\"link_handed_over\":%llu,\"link_taken\":%llu}",
-			i ? "," : "", i, x->st.clients, (unsigned long long)x->st.sessions_created,
-			(unsigned long long)x->st.link_rx_pkts, (unsigned long long)x->st.link_tx_pkts,
-			(unsigned long long)x->st.tun_read_pkts, (unsigned long long)x->st.tun_write_pkts,
-			(unsigned long long)rc.by_pid, (unsigned long long)rc.by_hash,
-			(unsigned long long)x->st.xq_handed, (unsigned long long)x->st.xq_received,
-			(unsigned long long)x->st.xq_dropped, (unsigned long long)x->st.xq_link_handed,
-			(unsigned long long)x->st.xq_link_taken);
+		emit(&(struct wk_row){ i, x->st.clients, x->st.sessions_created, x->st.link_rx_pkts,
+				       x->st.link_tx_pkts, x->st.tun_read_pkts, x->st.tun_write_pkts,
+				       rc.by_pid, rc.by_hash, x->st.xq_handed, x->st.xq_received,
+				       x->st.xq_dropped, x->st.xq_link_handed, x->st.xq_link_taken }, arg);
 	}
-	fputs("],", f);
 	braid_gw_unlock_all(g);
+}
+
+static void json_row(const struct wk_row *w, void *arg)
+{
+	fprintf(arg, "%s{\"worker\":%u,\"clients\":%lu,\"sessions_created\":%llu,"
+		"\"link_rx_pkts\":%llu,\"link_tx_pkts\":%llu,\"tun_read_pkts\":%llu,"
+		"\"tun_write_pkts\":%llu,\"steered_by_pid\":%llu,\"steered_by_hash\":%llu,"
+		"\"handed_over\":%llu,\"received\":%llu,\"handover_dropped\":%llu,"
+		"\"link_handed_over\":%llu,\"link_taken\":%llu}",
+		w->i ? "," : "", w->i, w->clients, w->created, w->link_rx, w->link_tx, w->tun_rx, w->tun_tx,
+		w->by_pid, w->by_hash, w->handed, w->received, w->dropped, w->link_handed, w->link_taken);
+}
+
+void braid_gw_workers_json(const struct braid_gateway *g, FILE *f)
+{
+	if (!g->wk)
+		return;
+	fputs("\"workers\":[", f);
+	each_worker(g, json_row, f);
+	fputs("],", f);
+}
+
+static void log_row(const struct wk_row *w, void *arg)
+{
+	(void)arg;
+	braid_info("worker %u: sessions %lu, link rx %llu tx %llu, tun rx %llu tx %llu, steered by peer-id "
+		   "%llu by hash %llu, handed over %llu received %llu dropped %llu, datagrams handed over "
+		   "%llu taken %llu", w->i, w->clients, w->link_rx, w->link_tx, w->tun_rx, w->tun_tx,
+		   w->by_pid, w->by_hash, w->handed, w->received, w->dropped, w->link_handed,
+		   w->link_taken);
 }
 
 void braid_gw_workers_log(const struct braid_gateway *g)
 {
 	struct gw_workers *k = g->wk;
+	size_t n, nb, chained;
 
 	if (!k)
 		return;
-	braid_gw_lock_all(g);
-	for (unsigned i = 0; i < k->n; i++) {
-		const struct braid_gateway *x = k->w[i].g;
-		struct braid_gw_rp_count rc = { 0, 0 };
-
-		if (!x)
-			continue;
-		braid_gw_reuseport_count(k->rp, i, &rc);
-		braid_info("worker %u: sessions %lu, link rx %llu tx %llu, tun rx %llu tx %llu, "
-			   "steered by peer-id %llu by hash %llu, handed over %llu received %llu "
-			   "dropped %llu, datagrams handed over %llu taken %llu", i, x->st.clients, (unsigned long long)x->st.link_rx_pkts,
-			   (unsigned long long)x->st.link_tx_pkts, (unsigned long long)x->st.tun_read_pkts,
-			   (unsigned long long)x->st.tun_write_pkts, (unsigned long long)rc.by_pid,
-			   (unsigned long long)rc.by_hash, (unsigned long long)x->st.xq_handed,
-			   (unsigned long long)x->st.xq_received, (unsigned long long)x->st.xq_dropped,
-			   (unsigned long long)x->st.xq_link_handed, (unsigned long long)x->st.xq_link_taken);
-	}
-	braid_gw_unlock_all(g);
+	each_worker(g, log_row, NULL);
+	pthread_mutex_lock(&k->addr_lk);
+	n = k->addrs.n;
+	nb = k->addrs.n_buckets;
+	chained = braid_gw_addrset_chained(&k->addrs);
+	pthread_mutex_unlock(&k->addr_lk);
+	braid_info("workers: client addresses %zu (hash of %zu buckets, %zu sharing a bucket)", n, nb,
+		   chained);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -310,50 +329,32 @@ void braid_gw_share_mg(struct braid_gateway *g)
 	braid_gw_unlock_all(g);
 }
 
-struct gw_addr_ent {
-	union braid_sockaddr a;
-	const struct gw_client *c;
-	const struct braid_gateway *g;	/* the worker that owns c */
-};
-
 void braid_gw_addr_share(struct braid_gateway *g, const struct gw_client *c, bool add)
 {
 	struct gw_workers *k = g->wk;
+	int r = 0;
 
 	if (!k)
 		return;
 	pthread_mutex_lock(&k->addr_lk);
-	if (add && k->n_addrs == k->cap_addrs) {
-		size_t cap = k->cap_addrs ? 2 * k->cap_addrs : 64;
-		struct gw_addr_ent *v = realloc(k->addrs, cap * sizeof(*v));
-
-		if (v) {
-			k->addrs = v;
-			k->cap_addrs = cap;
-		}
-	}
-	if (add && k->n_addrs < k->cap_addrs) {
-		k->addrs[k->n_addrs++] = (struct gw_addr_ent){ c->addr, c, g };
-	} else if (!add) {
-		for (size_t i = 0; i < k->n_addrs; i++)
-			if (k->addrs[i].c == c) {
-				k->addrs[i] = k->addrs[--k->n_addrs];
-				break;
-			}
-	}
+	if (add)
+		r = braid_gw_addrset_add(&k->addrs, &c->addr, c, g);
+	else
+		braid_gw_addrset_del(&k->addrs, &c->addr, c);
 	pthread_mutex_unlock(&k->addr_lk);
+	if (r)	/* its floats are not checked against the other workers' clients */
+		braid_warn("%s: not in the workers' address list: %s", braid_gw_cname(c), strerror(-r));
 }
 
 bool braid_gw_addr_elsewhere(struct braid_gateway *g, const union braid_sockaddr *a)
 {
 	struct gw_workers *k = g->wk;
-	bool found = false;
+	bool found;
 
 	if (!k)
 		return false;
 	pthread_mutex_lock(&k->addr_lk);
-	for (size_t i = 0; i < k->n_addrs && !found; i++)
-		found = k->addrs[i].g != g && braid_sockaddr_equal(&k->addrs[i].a, a);
+	found = braid_gw_addrset_other(&k->addrs, a, g);
 	pthread_mutex_unlock(&k->addr_lk);
 	return found;
 }

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "gateway/gw_addrset.h"
 #include "gateway/gw_reuseport.h"
 #include "gateway/gw_types.h"
 #include "gateway/gw_xq.h"
@@ -73,8 +74,7 @@ struct gw_workers {
 	pthread_mutex_t ev_lk;		/* ev_head: management events of other workers' clients */
 	struct gw_mgmt_msg *ev_head, **ev_tail;
 	pthread_mutex_t addr_lk;	/* addrs: every worker's UDP client addresses (the float check) */
-	struct gw_addr_ent *addrs;
-	size_t n_addrs, cap_addrs;
+	struct braid_gw_addrset addrs;	/* address -> (client, its worker) */
 	_Atomic bool stop;
 	unsigned all_depth;		/* worker 0: nested braid_gw_lock_all */
 	bool held_iter;			/* worker 0 holds the others until its loop iteration ends */

@@ -231,6 +231,11 @@ struct braid_gateway {
 	bool cluster_lost;		/* the lease is gone: stop, exit status 1 */
 	uint32_t *foreign;		/* pool entries another gateway holds (gw_cluster.c) */
 	size_t n_foreign, cap_foreign;
+	/* a live reload's walk of this worker's clients under PREFIX revoked/ (gw_reload.c) */
+	struct braid_cluster_op *rv_op;	/* the lookup under way (in cluster's requests), or NULL */
+	uint32_t rv_idx;		/* ... for the client at by_pid[rv_idx] */
+	unsigned long rv_cid;		/* ... which had this client id */
+	unsigned rv_kill;		/* clients dropped by this walk */
 	/* worker threads (gw_workers.h): NULL with one worker */
 	struct gw_workers *wk;
 	unsigned widx;			/* this worker's index (0: the main thread) */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gateway/gw_client.h"
+#include "gateway/gw_cluster.h"
 #include "gateway/gw_data.h"
 #include "gateway/gw_io.h"
 #include "gateway/gw_mgmt_ev.h"
@@ -290,6 +291,7 @@ static void clone_free(struct braid_gateway *x)
 {
 	if (!x)
 		return;
+	braid_gw_cluster_stop(x);	/* first: the lease (worker 0's, revoked next) frees the claims */
 	if (x->by_pid) {
 		for (uint32_t i = x->widx; i < x->max_clients; i += x->wk->n)
 			if (x->by_pid[i])
@@ -375,6 +377,9 @@ static int clone_new(struct braid_gateway *g, unsigned w, struct braid_gateway *
 	x->loop = ev_loop_new(EVFLAG_AUTO);
 	if (!x->loop)
 		return -ENOMEM;
+	r = braid_gw_cluster_attach(x, g);	/* cluster-etcd: its requests on x's loop */
+	if (r)
+		return r;
 	ev_io_init(&x->tun_r, braid_gw_tun_cb, x->tun.fd, EV_READ);
 	ev_io_init(&x->sock_r, braid_gw_sock_cb, x->fd, EV_READ);
 	x->tun_r.data = x->sock_r.data = x;
@@ -444,6 +449,7 @@ int braid_gw_workers_start(struct braid_gateway *g)
 	pthread_mutex_init(&k->rej_lk, NULL);
 	pthread_mutex_init(&k->ev_lk, NULL);
 	pthread_mutex_init(&k->addr_lk, NULL);
+	braid_gw_addrset_init(&k->addrs);
 	k->ev_tail = &k->ev_head;
 	atomic_store(&k->next_cid, g->next_cid);
 	k->w[0].g = g;
@@ -533,7 +539,7 @@ void braid_gw_workers_stop(struct braid_gateway *g)
 	pthread_mutex_destroy(&k->rej_lk);
 	pthread_mutex_destroy(&k->ev_lk);
 	pthread_mutex_destroy(&k->addr_lk);
-	free(k->addrs);
+	braid_gw_addrset_free(&k->addrs);
 	free(k);
 	g->wk = NULL;
 }

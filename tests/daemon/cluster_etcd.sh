@@ -19,6 +19,11 @@
 # gateway; a 2 MiB download through its tunnel has the right sha256. Client 3 (c3, 10.99.0.13):
 # its serial under braid/revoked/ → refused at connect; unrevoked, its braid/ccd/client3 entry fixes
 # its address; revoked again → dropped at a live reload. A gateway whose lease is revoked stops; SIGTERM revokes a gateway's lease (its keys leave etcd at once).
+# Each gateway runs `workers 2` (docs/scaling.md "Workers"): client 1's session and both of its paths
+# are on one worker (the per-worker steering counters: the other worker saw none of its packets);
+# extra clients on the surviving gateway until both of its workers hold sessions: every address
+# different, each claimed in etcd under that gateway; all of them revoked in etcd, a live reload drops
+# every one (each worker's walk its own clients: one summary line per worker), their keys released.
 source "$(dirname "$0")/../lib/pki.sh"
 source "$(dirname "$0")/etcd_lib.sh"
 BRAIDD=${BRAIDD:-$BRAID_BIN_DIR/braidd}
@@ -29,6 +34,8 @@ VIP=10.99.100.1
 DIR=
 PIDS=()
 declare -A PID
+declare -A SERX
+XW=()	# extra clients per worker of the surviving gateway
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -113,7 +120,8 @@ PIDS+=("$ETCD_PID")
 "$LB_SH" setup "$LB" $VIP 1194 1=10.77.1.2 2=10.77.2.2 || fail "braid-lb setup"
 
 # --- PKI, web content
-braid_pki "$DIR" client1 client2 client3 >/dev/null || fail pki
+XN=(4 5 6 7 8 9 10 11 12 13)	# extra clients (single-path, from c3's namespace): all on one worker 1 in 512
+braid_pki "$DIR" client1 client2 client3 "${XN[@]/#/client}" >/dev/null || fail pki
 head -c 2097152 /dev/urandom >"$DIR/blob"
 WANT=$(sha256sum "$DIR/blob" | cut -d' ' -f1)
 
@@ -123,7 +131,7 @@ gw_start() { # N
 	printf '%s\n' "dev tun" "topology subnet" "server 10.8.0.0 255.255.255.0" "port 1194" "local $VIP" \
 		"ca $DIR/ca.crt" "cert $DIR/server.crt" "key $DIR/server.key" "dh none" "keepalive 1 5" \
 		"verb 4" "multipath on" "cluster-etcd http://10.77.$n.1:2379" "cluster-ttl 2" \
-		"cluster-gateway-id $n" >"$DIR/g$n.conf"
+		"cluster-gateway-id $n" "workers 2" >"$DIR/g$n.conf"
 	: >"$DIR/g$n.log"
 	ip netns exec "$ns" "$BRAIDD" --config "$DIR/g$n.conf" --log "$DIR/g$n.log" &
 	PID[g$n]=$!
@@ -131,6 +139,7 @@ gw_start() { # N
 	waitfor "$DIR/g$n.log" "gateway ready" 10 || fail "gateway $n did not start"
 	grep -qF "cluster: gateway id $n (peer-ids $((n << 16))..$(((n << 16) | 65535)))" "$DIR/g$n.log" ||
 		fail "gateway $n: no gateway id $n"
+	grep -qF "workers: 2, sessions steered by their peer-ids" "$DIR/g$n.log" || fail "gateway $n: not 2 workers"
 	# the web server: the same blob at 10.8.0.1:8080 on each gateway
 	ip netns exec "$ns" /usr/bin/python3 -c '
 import http.server, socket, sys, os
@@ -166,7 +175,11 @@ cluster_stats() {
 	done
 	grep "cluster stats:" "$log" | tail -n 1
 }
-ifc() { sed -n 's|.* tun0: address \(10\.8\.0\.[0-9]*\)/.*|\1|p' "$1" | tail -n 1; }
+# wk_line N W: gateway N's last "worker W: sessions ..." line (SIGUSR2, written before its cluster stats)
+wk_line() { grep "worker $2: sessions " "$DIR/g$1.log" | tail -n 1; }
+# wk_num LINE WHAT: the number after WHAT in a worker line ("sessions", "steered by peer-id")
+wk_num() { sed -n "s/.*$2 \([0-9]*\).*/\1/p" <<<"$1"; }
+ifc() { sed -n 's|.* tun[0-9]*: address \(10\.8\.0\.[0-9]*\)/.*|\1|p' "$1" | tail -n 1; }
 
 gw_start 1
 gw_start 2
@@ -198,7 +211,15 @@ n_own=$(awk -v g="$OWN" '$1 == g { print $2 }' "$DIR/cnt1.txt")
 [ "${n_other:-x}" = 0 ] || fail "packets marked for gateway $OTHER: ${n_other:-none} (counters: $(tr '\n' ' ' <"$DIR/cnt1.txt"))"
 [ "${n_own:-0}" -gt 10 ] || fail "few packets marked for gateway $OWN: ${n_own:-none}"
 [ "$(etcd_get "braid/addr/$A1")" = "gw $OWN" ] || fail "etcd: braid/addr/$A1 is not gateway $OWN's"
-echo "ok: client 1 (two paths) on gateway $OWN, address $A1, peer-id $PID1, $n_own packets marked $OWN, 0 for $OTHER"
+# one worker of that gateway holds the session and received every data packet of both paths
+W1=$(((PID1 & 0xffff) % 2))
+cluster_stats "$OWN" >/dev/null
+l_own=$(wk_line "$OWN" $W1) l_oth=$(wk_line "$OWN" $((1 - W1)))
+[ "$(wk_num "$l_own" sessions)" = 1 ] && [ "$(wk_num "$l_oth" sessions)" = 0 ] ||
+	fail "gateway $OWN: client 1 (peer-id $PID1) is not worker $W1's session: $l_own / $l_oth"
+[ "$(wk_num "$l_own" "steered by peer-id")" -gt 10 ] && [ "$(wk_num "$l_oth" "steered by peer-id")" = 0 ] ||
+	fail "gateway $OWN: client 1's data packets not all on worker $W1: $l_own / $l_oth"
+echo "ok: client 1 (two paths) on gateway $OWN worker $W1 ($(wk_num "$l_own" "steered by peer-id") packets steered there, 0 to the other), address $A1, peer-id $PID1, $n_own packets marked $OWN, 0 for $OTHER"
 
 # --- client 2 with gateway OWN drained: lands on the other one; the pool is shared
 "$LB_SH" live "$LB" "$OTHER"
@@ -244,6 +265,70 @@ cs=$(cluster_stats "$OTHER")
 	fail "cluster stats of gateway $OTHER: $cs"
 [ "${BASH_REMATCH[1]}" -ge 3 ] || fail "gateway $OTHER: ${BASH_REMATCH[1]} keepalives"
 echo "ok: ${cs#*cluster stats: }"
+
+# --- more sessions on gateway OTHER until both of its workers hold some (the handshake's 4-tuple hash picks
+# the worker): every address different (the pool is shared by the workers, each claims through its own
+# etcd handle), each key in etcd names gateway OTHER; then they go and their keys leave etcd
+addrs=("$A2" "$B1")
+nx=0
+for x in "${XN[@]}"; do
+	client_start "$x" "$C3" "explicit-exit-notify 1" "auth-retry none"
+	waitfor "$DIR/c$x.log" "Initialization Sequence Completed" 20 || fail "client $x did not connect"
+	a=$(ifc "$DIR/c$x.log")
+	[ -n "$a" ] || fail "client $x: no pushed address"
+	addrs+=("$a")
+	nx=$((nx + 1))
+	p=$(sed -n "s|.*client$x/.*: connected, peer-id \([0-9]*\),.*|\1|p" "$DIR/g$OTHER.log" | tail -n 1)
+	[ -n "$p" ] || fail "gateway $OTHER: no 'connected' line of client $x"
+	XW[$(((p & 0xffff) % 2))]=$((${XW[$(((p & 0xffff) % 2))]:-0} + 1))	# its worker owns its peer-id
+	cluster_stats "$OTHER" >/dev/null
+	s0=$(wk_num "$(wk_line "$OTHER" 0)" sessions) s1=$(wk_num "$(wk_line "$OTHER" 1)" sessions)
+	[ "$((s0 + s1))" = $((2 + nx)) ] || fail "gateway $OTHER: sessions $s0 + $s1, want $((2 + nx))"
+	[ "${XW[0]:-0}" -gt 0 ] && [ "${XW[1]:-0}" -gt 0 ] && break
+done
+[ "${XW[0]:-0}" -gt 0 ] && [ "${XW[1]:-0}" -gt 0 ] || fail "gateway $OTHER: the $nx extra sessions all on one worker"
+dups=$(printf '%s\n' "${addrs[@]}" | sort | uniq -d)
+[ -z "$dups" ] || fail "gateway $OTHER handed out one address twice: $dups (${addrs[*]})"
+for a in "${addrs[@]}"; do
+	[ "$(etcd_get "braid/addr/$a")" = "gw $OTHER" ] || fail "etcd: braid/addr/$a is not gateway $OTHER's"
+done
+cs=$(cluster_stats "$OTHER")
+[[ $cs == *"claims $((2 + nx)), claims taken elsewhere 1, claims failed 0"* ]] ||
+	fail "cluster stats of gateway $OTHER with $nx more clients: $cs"
+# all of them revoked in etcd, then a live reload: each worker's walk drops its own (both workers drop some)
+n_rl=$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")
+for ((i = 0; i < nx; i++)); do
+	x=${XN[i]}
+	ser=$(openssl x509 -in "$DIR/client$x.crt" -noout -serial | cut -d= -f2)
+	SERX[$x]=$(python3 -c "print(int('$ser', 16))")
+	etcd_put "braid/revoked/${SERX[$x]}" "reload test" || fail "etcd put"
+done
+kill -RTMIN+1 "${PID[g$OTHER]}"
+for ((i = 0; i < nx; i++)); do
+	x=${XN[i]}
+	waitfor "$DIR/g$OTHER.log" "client client$x: certificate serial ${SERX[$x]} is revoked (cluster-etcd): disconnecting" 10 ||
+		fail "the reload did not drop client $x (revoked in etcd)"
+done
+for ((t = 0; t < 50; t++)); do
+	[ "$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")" -ge $((n_rl + 2)) ] && break
+	sleep 0.1
+done
+n_dropped=$(grep "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log" | tail -n +$((n_rl + 1)) |
+	sed -n 's/.*reload: \([0-9]*\) client(s).*/\1/p' | paste -sd+ | bc)
+[ "$(grep -c "client(s) disconnected: certificate revoked (cluster-etcd)" "$DIR/g$OTHER.log")" = $((n_rl + 2)) ] &&
+	[ "$n_dropped" = "$nx" ] || fail "gateway $OTHER: not one reload summary per worker adding up to $nx (got ${n_dropped:-none})"
+for ((i = 0; i < nx; i++)); do
+	x=${XN[i]}
+	kill "${PID[c$x]}" 2>/dev/null
+	wait "${PID[c$x]}" 2>/dev/null
+	etcd_del "braid/revoked/${SERX[$x]}" || fail "etcd del"
+done
+for ((i = 2; i < ${#addrs[@]}; i++)); do
+	for ((t = 0; t < 100; t++)); do [ -z "$(etcd_get "braid/addr/${addrs[i]}")" ] && break; sleep 0.1; done
+	[ $t -lt 100 ] || fail "etcd: braid/addr/${addrs[i]} still claimed after its client went"
+done
+ip netns exec "$C2" ping -c 2 -i 0.2 -W 2 -q 10.8.0.1 >/dev/null || fail "client 2: ping after the reload"
+echo "ok: gateway $OTHER: $((2 + nx)) sessions on both workers ($s0/$s1; extra ones ${XW[0]}/${XW[1]}), addresses ${addrs[*]} all different, claimed in etcd; revoked, dropped by both workers' reload walks, released"
 
 # --- revocations and ccd entries in etcd, read by every gateway: client 3 revoked is refused at its connect;
 # unrevoked, its ccd entry fixes its address; revoked again, a reload (SIGRTMIN+1) drops it

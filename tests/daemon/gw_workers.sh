@@ -10,7 +10,8 @@
 # owns its peer-id: another worker drops a peer-id it does not own) and while only it moves data, its
 # worker's link counter carries the download and the other worker's stays near idle; no data packet
 # reached a worker without its session; each client appears once in the status file and in the JSON
-# status; SIGUSR2 prints one line per worker and the summed counters. Then a stock client floats (new source
+# status; SIGUSR2 prints one line per worker, the summed counters and the size of the workers' address
+# hash (one entry per client, also after floats). Then a stock client floats (new source
 # address) until its control packets hash to the other worker: handed over, its renegotiation completes.
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
@@ -166,6 +167,9 @@ for w in 0 1; do
 done
 line=$(grep "gateway stats:" "$GW_DIR/server.log" | tail -n 1)
 grep -q "clients 3," <<<"$line" || gw_fail "SIGUSR2 stats do not sum the workers' clients: $line"
+# the workers' hash of client addresses (the float check): one entry per client
+addr_line() { grep "workers: client addresses" "$GW_DIR/server.log" | tail -n 1; }
+grep -q "client addresses 3 (hash of 64 buckets" <<<"$(addr_line)" || gw_fail "address hash: $(addr_line), want 3"
 sp=$(($(jfield workers 0 steered_by_pid) + $(jfield workers 1 steered_by_pid)))
 [ "$sp" -ge 1000 ] || gw_fail "the steering program sent $sp packets by peer-id, want >= 1000"
 grep "worker [01]: sessions" "$GW_DIR/server.log" | tail -n 2
@@ -200,6 +204,8 @@ got=$(ip netns exec "$C1" curl -s --max-time 30 http://10.8.0.1:8080/blob | sha2
 [ "$got" = "$want" ] || gw_fail "client 1 after the float to $moved: sha256 mismatch"
 grep -q "floated from [0-9.]*:[0-9]* to $moved:" "$GW_DIR/server.log" || gw_fail "float to $moved not logged"
 echo "float to $moved: control packets handed over to the session's worker ($(taken) taken), renegotiated"
+# each float took client1's old address out of the hash and put the new one in: still one entry per client
+grep -q "client addresses 3 (hash of 64 buckets" <<<"$(addr_line)" || gw_fail "address hash after the floats: $(addr_line)"
 
 gw_stop_client $mp
 gw_stop_client 1

@@ -5,9 +5,10 @@
 # auto, and a configuration without a `workers` line, run one worker per online core and say so in one log
 # line with the core count; two stock OpenVPN 2.6 clients connect, each downloads 2 MiB through it (sha256
 # checked), the status file lists each once; `workers 2` without CAP_BPF falls back to one worker with one log
-# line and still serves; `braidd --test-config` accepts `workers 2`; with cluster-etcd or proto tcp-server and
-# no `workers` line the gateway runs one worker and names why, while `workers 2` with cluster-etcd is refused at
-# start (daemon.gw_workers runs 2 workers).
+# line and still serves; `braidd --test-config` accepts `workers 2`; with cluster-etcd the gateway is not
+# refused nor held to one worker for it (`workers 2` and auto go on to ask etcd, which does not listen here;
+# daemon.cluster_etcd runs clustered gateways with 2 workers); with proto tcp-server and no `workers` line the
+# gateway runs one worker and names why (daemon.gw_workers runs 2 workers).
 unset GW_TEST_WORKERS	# it sets `workers` itself
 source "$(dirname "$0")/gw_lib.sh"
 gw_require
@@ -77,23 +78,24 @@ grep -qF "workers: 2, sessions steered" "$GW_DIR/server.log" && gw_fail "2 worke
 one_download "1-worker fallback"
 sed -i 's/^workers 2$/workers auto/' "$GW_DIR/server.conf"
 
-# more than one worker: accepted by the configuration check; not yet with cluster-etcd (refused at start,
-# before any etcd request: none listens here)
+# more than one worker: accepted by the configuration check; with cluster-etcd too (refused neither for the
+# worker count nor held to one worker: the gateway goes on to ask etcd for its lease, and none listens here)
 sed -i 's/^workers auto$/workers 2/' "$GW_DIR/server.conf"
 out=$("$BRAIDD" --test-config --config "$GW_DIR/server.conf" 2>&1) || gw_fail "--test-config refused 'workers 2': $out"
 printf '%s\n' "cluster-etcd http://127.0.0.1:1" >>"$GW_DIR/server.conf"
 out=$(ip netns exec "$GW_NS" timeout 10 "$BRAIDD" --config "$GW_DIR/server.conf" 2>&1) &&
-	gw_fail "'workers 2' with cluster-etcd started"
-grep -qF "workers 2: not yet with cluster-etcd" <<<"$out" || gw_fail "no 'workers 2' refusal in: $out"
-# without a `workers` line cluster-etcd keeps its one worker and says why (the etcd store is unreachable here:
-# braidd stops after that line, or timeout does)
+	gw_fail "a gateway started without its etcd store"
+grep -qF "cluster: cannot get a lease from etcd at http://127.0.0.1:1: Connection refused" <<<"$out" ||
+	gw_fail "'workers 2' with cluster-etcd did not reach etcd: $out"
+grep -qF "not yet with cluster-etcd" <<<"$out" && gw_fail "'workers 2' with cluster-etcd refused: $out"
+# without a `workers` line cluster-etcd runs one worker per core like any other gateway
 sed -i '/^workers 2$/d' "$GW_DIR/server.conf"
-out=$(ip netns exec "$GW_NS" timeout 5 "$BRAIDD" --config "$GW_DIR/server.conf" 2>&1)
-grep -qF "not yet with cluster-etcd" <<<"$out" && gw_fail "cluster-etcd without a 'workers' line refused: $out"
-if [ "$cores" -gt 1 ]; then
-	grep -qF "workers auto: $cores cores, 1 worker: cluster-etcd runs on one worker" <<<"$out" ||
-		gw_fail "no cluster-etcd one-worker line in: $out"
-fi
+out=$(ip netns exec "$GW_NS" timeout 10 "$BRAIDD" --config "$GW_DIR/server.conf" 2>&1) &&
+	gw_fail "a gateway started without its etcd store (auto)"
+grep -qF "$auto_line" <<<"$out" || gw_fail "no '$auto_line' line with cluster-etcd in: $out"
+grep -qF "runs on one worker" <<<"$out" && gw_fail "cluster-etcd held to one worker: $out"
+grep -qF "cluster: cannot get a lease from etcd at http://127.0.0.1:1: Connection refused" <<<"$out" ||
+	gw_fail "cluster-etcd (auto) did not reach etcd: $out"
 # proto tcp-server without a `workers` line: one worker, said why; a client connects over TCP
 gw_server_conf "proto tcp-server"
 gw_start_server
