@@ -111,6 +111,7 @@ struct mp_path {
 	uint64_t probe_next;
 	uint64_t last_probe_tx;	/* when the last probe was sent */
 	uint64_t last_data_tx;
+	uint64_t data_at_probe;	/* the session's data_tx when this path's last probe left */
 	uint64_t last_echo_tx;	/* tx time of the newest echoed probe */
 	struct mp_pmtu pmtu;
 	uint32_t pmtu_seq;
@@ -164,6 +165,8 @@ struct braid_mp {
 	uint64_t ro_deadline;
 	uint64_t last_report_us;	/* last REPORT from the peer */
 	struct braid_mp_stats st;
+	uint64_t data_tx;	/* data packets sent on any path (thin-flow probing, mp_timer.c) */
+	uint64_t data_win_start, data_win_mark, data_prev_win; /* data_tx per 1 s window */
 };
 
 /* Standby: either side marks the path backup. */

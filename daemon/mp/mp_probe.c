@@ -30,6 +30,7 @@ void mp_probe_send(struct braid_mp *mp, int i, uint64_t now)
 	p->c.probes_sent++;
 	p->probes_unanswered++;
 	p->last_probe_tx = now;
+	p->data_at_probe = mp->data_tx;
 	if (!p->oldest_probe)
 		p->oldest_probe = now;
 }

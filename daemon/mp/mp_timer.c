@@ -17,6 +17,7 @@
 #include "mp_sched.h"
 #include "mp_timer.h"
 
+#define THIN_PKTS 32	/* data packets a second below which a session's probes follow its data */
 #define DEGRADED_HOLD_US 2000000
 #define SUSPECT_MIN_US 50000
 #define SUSPECT_PROBES 3	/* unanswered probes in a row (2 died together on a lossy path) */
@@ -330,7 +331,17 @@ static int outpaced(struct braid_mp *mp, struct mp_path *p, uint64_t now)
 
 void mp_timer_run(struct braid_mp *mp, uint64_t now)
 {
+	int thin;
 	int i;
+
+	if (now - mp->data_win_start >= 1000000u) {
+		mp->data_prev_win = mp->data_tx - mp->data_win_mark;
+		mp->data_win_mark = mp->data_tx;
+		mp->data_win_start = now;
+	}
+	/* thin: the last full second carried some data but fewer than THIN_PKTS, and this one so far
+	 * too (a session starting from idle is not thin in its first second) */
+	thin = mp->data_prev_win && mp->data_prev_win < THIN_PKTS && mp->data_tx - mp->data_win_mark < THIN_PKTS;
 
 	for (i = 0; i < BRAID_MP_MAX_PATHS; i++) {
 		struct mp_path *p = &mp->path[i];
@@ -373,7 +384,18 @@ void mp_timer_run(struct braid_mp *mp, uint64_t now)
 			mp_path_fail(mp, p, now);
 			continue;
 		}
-		if (now >= p->probe_next) {
+		/* A thin session's busy probes follow its data: a path's next probe waits while the
+		 * session sent no data packet (on any path) since this path's last one, up to the idle
+		 * interval, unless a probe is unanswered (the retries above) or a PATH_STATUS is to be
+		 * repeated. A keepalive-paced or VoIP-like session (fewer than THIN_PKTS data packets
+		 * in this second and the last) is then probed about as often as it sends, not every
+		 * few ms for a second after each packet: at 10,000 sessions that was ~40 probes per
+		 * data packet (docs/scaling.md). A bulk session is never thin, so its probing (and
+		 * with it failover) is unchanged, stalls included. */
+		if (now >= p->probe_next && thin && mp->data_tx == p->data_at_probe && p->last_probe_tx &&
+		    now - p->last_probe_tx < mp->cfg.probe_idle_us && !p->oldest_probe && !p->status_left) {
+			p->probe_next = p->last_probe_tx + mp->cfg.probe_idle_us;
+		} else if (now >= p->probe_next) {
 			mp_probe_send(mp, i, now);
 			if (p->status_left) {	/* a lost PATH_STATUS is repeated */
 				p->status_left--;

@@ -261,6 +261,7 @@ int braid_mp_poll_tx(struct braid_mp *mp, uint64_t now, struct braid_mp_tx *out)
 		}
 		s->sent = 1;
 		p->last_data_tx = now;
+		mp->data_tx++;
 		if (p->probe_next > now + mp_probe_interval(mp, p, now))
 			p->probe_next = now + mp_probe_interval(mp, p, now);
 		p->c.tx_pkts++;
