@@ -91,7 +91,7 @@ adv_rss_check() {
 		END {
 			if (ref == "" || max == "") { print "too few samples (" NR ")"; exit 1 }
 			hi = (max - ref) * 100 / ref; lo = (ref - min) * 100 / ref
-			printf "ref %d kB, min %d, max %d (%+.1f %% / -%.1f %%), %d samples\n", ref, min, max, hi, lo, NR
+			printf "ref %d kB, min %d, max %d (%+.1f %% / %+.1f %%), %d samples\n", ref, min, max, hi, -lo, NR
 			if (hi > pct || lo > pct) exit 1
 		}' "$GW_DIR/rss")
 	local rc=$?
