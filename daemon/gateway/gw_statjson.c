@@ -17,6 +17,7 @@
 #include "control/status.h"
 #include "gateway/gateway_mp.h"
 #include "gateway/gw_shared.h"
+#include "os/heap_trim.h"
 #include "util/log.h"
 
 #define U(x) ((unsigned long long)(x))
@@ -99,6 +100,9 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		U(s->tun_no_route), U(s->c2c_forwarded), U(s->tun_read_pkts), U(s->tun_write_pkts),
 		U(s->link_rx_pkts), U(s->link_tx_pkts), U(s->gone_rx_bytes), U(s->gone_tx_bytes),
 		U(s->tcp_super_tx), U(s->tcp_super_rx), U(s->tcp_super_bad));
+	/* worker 0's tick trims the heap (gw_timers.c), and writes this file */
+	fprintf(f, "\"heap\":{\"rss_kb\":%ld,\"trims\":%llu,\"trimmed_kb\":%llu},",
+		braid_heap_rss_kb(), U(g->heap_trims), U(g->heap_trimmed_kb));
 	braid_gw_workers_json(g, f);
 	fputs("\"clients\":[", f);
 	for (uint32_t i = 0; i < g->max_clients; i++)

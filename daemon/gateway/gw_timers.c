@@ -22,6 +22,7 @@
 #include "gateway/gw_table.h"
 #include "gateway/gw_cluster.h"
 #include "gateway/gw_shared.h"
+#include "os/heap_trim.h"
 #include "util/log.h"
 #include "control/ovpn_status.h"
 
@@ -175,6 +176,28 @@ static void renegotiate_if_due(struct gw_client *c, int64_t now)
 	braid_gw_ctl_run(c);
 }
 
+/*
+ * The heap's free pages back to the kernel (os/heap_trim.h): sessions that carried traffic and went idle
+ * leave freed buffers in the workers' arenas. Every 30 s, when the arenas hold at least 16 MiB free.
+ */
+#define GW_HEAP_TRIM_MS 30000
+#define GW_HEAP_TRIM_MIN ((size_t)16 << 20)
+
+static void heap_trim(struct braid_gateway *g)
+{
+	struct braid_heap_trim t;
+
+	braid_heap_trim(GW_HEAP_TRIM_MIN, &t);
+	if (!t.trimmed)
+		return;
+	g->heap_trims++;
+	if (t.rss_before_kb > t.rss_after_kb && t.rss_after_kb >= 0)
+		g->heap_trimmed_kb += (uint64_t)(t.rss_before_kb - t.rss_after_kb);
+	if (braid_log_enabled(4))
+		braid_log(4, "heap: %zu kB free in the arenas; malloc_trim: RSS %ld -> %ld kB",
+			  t.free_bytes / 1024, t.rss_before_kb, t.rss_after_kb);
+}
+
 void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
 	struct braid_gateway *g = w->data;
@@ -245,6 +268,10 @@ void braid_gw_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 		braid_gw_status_json_write(g);
 		g->next_status_json_ms = now + (o->status_json_interval > 0 ?
 						 o->status_json_interval : 10) * 1000;
+	}
+	if (now >= g->next_trim_ms) {
+		heap_trim(g);
+		g->next_trim_ms = now + GW_HEAP_TRIM_MS;
 	}
 	if (o->ifconfig_pool_persist && g->pool && now >= g->next_persist_ms) {
 		int r;

@@ -185,6 +185,9 @@ struct braid_gateway {
 	size_t n_bg, cap_bg;		/* explicit-exit-notify: RESTART sent, exit when it fires */
 	ev_signal sig[SIG_N];
 	int64_t next_status_ms, next_persist_ms;
+	int64_t next_trim_ms;		/* worker 0: the next heap trim check (gw_timers.c) */
+	uint64_t heap_trims;		/* malloc_trim runs */
+	uint64_t heap_trimmed_kb;	/* what they gave back (RSS before - after, summed) */
 	int64_t next_status_json_ms;	/* `status-json` (gw_statjson.c), from 0: at once */
 	int64_t cf_start_ms;		/* connect-freq window */
 	int cf_count;

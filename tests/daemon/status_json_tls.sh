@@ -43,17 +43,20 @@ keys "$CJ" . '["backend","cipher","dev","engine","failovers","ifconfig_ipv6_loca
 keys "$CJ" .tunnel '["auth_failures","auth_read_bytes","ctl_dropped","keys_removed","link_rx_bytes","link_rx_pkts","link_tx_bytes","link_tx_pkts","malformed","no_peer","pings_rx","pings_tx","renegotiations","replays","restarts","tun_read_bytes","tun_read_pkts","tun_write_bytes","tun_write_pkts"]'
 NW=$(bd_workers "$TB_DIR/gw.log")
 if [ "$NW" -gt 1 ]; then	# `workers N`: the per-worker array and each client's worker
-	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version","workers"]'
+	keys "$GJ" . '["clients","gateway","heap","role","time","uptime_s","version","workers"]'
 	keys "$GJ" '.workers[0]' '["clients","handed_over","handover_dropped","link_handed_over","link_rx_pkts","link_taken","link_tx_pkts","received","sessions_created","steered_by_hash","steered_by_pid","tun_read_pkts","tun_write_pkts","worker"]'
 	[ "$(jq '.workers | length' "$GJ")" = "$NW" ] || fail "workers: not $NW entries"
 	[ "$(jq '[.workers[].clients] | add' "$GJ")" = 1 ] || fail "workers: clients do not add up to 1"
 	CW=',"worker"'
 else
-	keys "$GJ" . '["clients","gateway","role","time","uptime_s","version"]'
+	keys "$GJ" . '["clients","gateway","heap","role","time","uptime_s","version"]'
 	CW=
 fi
 keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tcp_super_rejected","tcp_super_rx","tcp_super_tx","tun_no_route","tun_read_pkts","tun_write_pkts"]'
 keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tcp_super","tx_bytes","up","username","virtual_address","virtual_ipv6_address"'"$CW]"
+keys "$GJ" .heap '["rss_kb","trimmed_kb","trims"]'
+check0() { jq -e "$2" "$1" >/dev/null || fail "$1: not ($2): $(jq -c "${3:-.}" "$1" | head -c 600)"; }
+check0 "$GJ" '.heap.rss_kb > 1000 and .heap.trims >= 0 and .heap.trimmed_kb >= 0' .heap
 # the path objects: the same as the static-key status file's (one writer)
 [ "$(jq -c '.clients[0].paths[0] | keys' "$GJ")" = "$PATHKEYS" ] || fail "gateway path keys differ from the client's"
 echo "$PATHKEYS" | jq -e 'index("wire_rx_pkts") and index("rtt_ms") and index("state")' >/dev/null || fail "path keys: $PATHKEYS"
