@@ -299,6 +299,16 @@ void client_mp_status(const struct braid_client *c, FILE *f)
 			k.primary_key_id, k.secondary_key_id, (unsigned long long)k.ctl_tx,
 			(unsigned long long)k.ctl_rx, (unsigned long long)k.challenges,
 			(unsigned long long)k.probes, (unsigned long long)k.nl_errors);
+		/* the module's cost counters (module-wide; zero while cost_stats is off) */
+		if (k.cost.present)
+			fprintf(f, "Braid dco cost,%s,%llu,%llu,%llu,%llu,%llu,%llu\n",
+				k.cost.enabled ? "on" : "off",
+				(unsigned long long)k.cost.encrypt_packets,
+				(unsigned long long)k.cost.encrypt_ns,
+				(unsigned long long)k.cost.decrypt_packets,
+				(unsigned long long)k.cost.decrypt_ns,
+				(unsigned long long)k.cost.sched_packets,
+				(unsigned long long)k.cost.sched_ns);
 	}
 	for (int i = 0; i < n; i++) {
 		char rtt[24] = "-", last[24] = "-";

@@ -71,6 +71,9 @@ struct km_dp {
 	ev_timer poll;
 	struct braid_dco_reply last;	/* the last PEER_GET */
 	bool have_last;
+	struct braid_dco_cost cost;	/* the last STATS_GET's cost counters (module-wide) */
+	bool cost_refused;		/* STATS_GET refused once (an older module): not asked again */
+	uint64_t cost_at_us;		/* when STATS_GET was last asked (at most once a second) */
 	struct braid_tunnel_stats st;	/* what userspace saw (up datagrams, sends) */
 	struct braid_dco_mpctl_stats mc;
 	uint64_t up_bad;		/* opcode-31 datagrams that did not parse */
@@ -197,6 +200,31 @@ static void send_report(struct km_dp *k)
 	}
 }
 
+/*
+ * STATS_GET: the module's cost counters for the status file, at most once a second (the poll runs every
+ * 50 ms in multipath); a refusal is logged once and not retried.
+ */
+static void poll_cost(struct km_dp *k)
+{
+	struct braid_dco_reply r;
+	uint64_t now = mono_us();
+	int e;
+
+	if (k->cost_refused || (k->cost_at_us && now - k->cost_at_us < 1000000u))
+		return;
+	k->cost_at_us = now;
+	memset(&r, 0, sizeof(r));
+	e = braid_dco_nl_stats_get(k->nl, &r);
+	if (e) {
+		k->cost_refused = true;
+		braid_info("dco: the module's cost counters are not available (STATS_GET: %s%s%s)",
+			   strerror(-e), *braid_dco_nl_error(k->nl) ? ": " : "",
+			   braid_dco_nl_error(k->nl));
+		return;
+	}
+	k->cost = r.cost;
+}
+
 /* PEER_GET: the counters, and activity for the role when the kernel moved packets. */
 static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -215,6 +243,7 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	tx = tx && r.vpn_tx_packets;
 	k->last = r;
 	k->have_last = true;
+	poll_cost(k);
 	if (k->p[0].own)
 		send_report(k);
 	if (rx && k->role.rx_auth)
@@ -552,6 +581,7 @@ int braid_dp_kmod_refresh(struct braid_dp *dp)
 	int r = braid_dco_nl_peer_get(k->nl, k->ifindex, k->peer_id, &k->last);
 
 	k->have_last = !r;
+	poll_cost(k);
 	return r;
 }
 
@@ -570,6 +600,7 @@ void braid_dp_kmod_ctl_stats(const struct braid_dp *dp, struct braid_dp_kmod_ctl
 	out->secondary_key_id = k->have_last ? k->last.secondary_key_id : -1;
 	out->ctl_tx = k->have_last ? k->last.ctl_tx_packets : 0;
 	out->ctl_rx = k->have_last ? k->last.ctl_rx_packets : 0;
+	out->cost = k->cost;
 }
 
 const struct braid_dp_ops braid_dp_kmod_ops = {

@@ -11,6 +11,7 @@
 #define BRAID_DP_BACKEND_KMOD_H
 
 #include "dataplane/backend.h"
+#include "dataplane/dco_nl.h"
 
 extern const struct braid_dp_ops braid_dp_kmod_ops;
 
@@ -22,6 +23,7 @@ struct braid_dp_kmod_ctl {
 	uint64_t nl_errors;		/* PACKET_SEND / PEER_GET refused */
 	int primary_key_id, secondary_key_id;	/* the kernel's slots, -1 empty */
 	uint64_t ctl_tx, ctl_rx;	/* the module's control payload counters */
+	struct braid_dco_cost cost;	/* STATS_GET (module-wide; present false: not available) */
 };
 
 /* dp is a kernel backend's handle. */

@@ -4,7 +4,7 @@
 # (daemon/dataplane/backend_kmod.c) carrying a TLS client's session.
 #  1. braidd client `dco on` as `user nobody`, single path <-> userspace braidd gateway (`multipath on`, `dco off`): the
 #     session socket handed to the module, 4 MiB through the tunnel with sha256, the path's PEER_GET counters
-#     in the status file, a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
+#     in the status file, the module's cost counters in it ('Braid dco cost', cost_stats on for the transfer), a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
 #     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit (all after the privilege drop).
 #  2. (DCO_MP=1; not in guest.sh's run: it passes about half the time, docs/kmod.md) braidd client `dco on` with two `mp-path`s (BRAIDD_DCO_MP=1) <-> the same
 #     gateway: both paths handed to the module, 4 MiB with sha256, each path's PEER_GET counters (both carried
@@ -135,9 +135,30 @@ grep -qF "dco: path 0 session -> [AF_INET]10.61.1.1:1194 in the kernel" $w/sp.lo
 	ok "sp: the session socket handed to the module" || nok "sp: path: $(grep 'dco:' $w/sp.log)"
 ip -n $c -d link show braid0 2>/dev/null | grep -q braid_dco && ok "sp: device braid0 (kind braid_dco)" ||
 	nok "sp: no braid0 of kind braid_dco"
+# the module's cost counters (module-wide, left non-zero by dco_data.sh) on for this transfer: the status
+# file's 'Braid dco cost' line (STATS_GET each second) must show them on and moved by the transfer
+param=/sys/module/braid_dco/parameters/cost_stats
+cost0=$("$2/bin/dco-nl-drive" cost | tr '\n' ' ')
+echo 1 >$param
 xfer sp blob "$want" "4 MiB through the kernel data plane"
-sleep 1.5	# one status rewrite after the PEER_GET poll
+sleep 2.5	# a status rewrite after a PEER_GET/STATS_GET poll that followed the transfer's last packet
+echo 0 >$param
 grep '^Braid path\|^Braid dco' $w/sp.status | sed 's/^/  /'
+# NAME: the counter before the transfer (dco-nl-drive) and in the status line (field F)
+cost_delta() {
+	now=$(grep '^Braid dco cost,' $w/sp.status | cut -d, -f"$2")
+	was=$(echo "$cost0" | tr ' ' '\n' | sed -n "s/^$1=//p")
+	echo $((${now:-0} - ${was:-0}))
+}
+ce=$(cost_delta encrypt_packets 3) cdp=$(cost_delta decrypt_packets 5) cs=$(cost_delta sched_packets 7)
+cdn=$(cost_delta decrypt_ns 6)
+# at least one opened packet per 1448-byte segment of the download, an ACK sealed and scheduled per 64 KiB
+if [ "$(grep '^Braid dco cost,' $w/sp.status | cut -d, -f2)" = on ] && [ "$cdp" -ge 2897 ] && [ "$ce" -ge 64 ] &&
+	[ "$cs" -ge 64 ] && [ "$cdn" -gt 0 ]; then
+	ok "sp: status 'Braid dco cost' on: $cdp opened ($((cdn / cdp)) ns each), $ce sealed, $cs scheduled during 4 MiB"
+else
+	nok "sp: status 'Braid dco cost': $(grep '^Braid dco cost' $w/sp.status) (before: $cost0)"
+fi
 tx=$(field sp 0 7) rx=$(field sp 0 9)
 # tx: the download's ACKs; at least one per 64 KiB GRO/TSO super-segment (64 of >= 92 wire bytes):
 # how many more depends on the gateway's batching (127,689 B before its TUN offloads, 35,073 B after)
@@ -153,7 +174,7 @@ else
 fi
 xfer sp blob "$want" "4 MiB after the key swap"
 sleep 1.5
-k=$(grep '^Braid dco' $w/sp.status)
+k=$(grep '^Braid dco,' $w/sp.status)
 p=$(echo "$k" | cut -d, -f3) s=$(echo "$k" | cut -d, -f4)
 [ "${p:-0}" -ge 1 ] && [ "${s:--1}" -ge 0 ] && ok "sp: kernel key slots primary $p, secondary $s (lame duck)" ||
 	nok "sp: key slots after reneg: $k"
@@ -177,7 +198,7 @@ if [ "${DCO_MP:-0}" = 1 ]; then
 		[ "${tx:-0}" -gt 50000 ] && [ "${rx:-0}" -gt 200000 ] && ok "mp: path $i carried data both ways: tx $tx B, rx $rx B" ||
 			nok "mp: path $i carried tx ${tx:-?} / rx ${rx:-?} bytes"
 	done
-	ch=$(grep '^Braid dco' $w/mp.status | cut -d, -f7)
+	ch=$(grep '^Braid dco,' $w/mp.status | cut -d, -f7)
 	[ "${ch:-0}" -ge 2 ] && ok "mp: $ch path challenges answered through PACKET_SEND" || nok "mp: challenges answered: ${ch:-none}"
 	# after a renegotiation the REPORTs name the new key generation's packet ids (dco_mpctl.h)
 	if wait_log $w/mp.log "renegotiation complete" 60; then
