@@ -75,13 +75,14 @@ static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, stru
 		return -ELOOP;
 	}
 	/*
-	 * int until 6.1 (always 0), void since: like the IPv4 side, an error is the stack's to count. The
-	 * device given is the one whose counters it adds the packet to: ours (skb->dev on transmit, NULL
-	 * for a PACKET_SEND control packet), never the underlying route's, whose per-CPU counters may be
-	 * of another type
+	 * int until 6.1 (always 0), void since: like the IPv4 side, an error is the stack's to
+	 * count. The device given is the one whose counters it adds the packet to: ours
+	 * (skb->dev on transmit, NULL for a PACKET_SEND control packet), never the underlying
+	 * route's, whose per-CPU counters may be of another type
 	 */
-	udp_tunnel6_xmit_skb(dst, sk, skb, skb->dev, &fl.saddr, &fl.daddr, 0, ip6_dst_hoplimit(dst), 0,
-			     fl.fl6_sport, fl.fl6_dport, udp_get_no_check6_tx(sk));
+	udp_tunnel6_xmit_skb(dst, sk, skb, skb->dev, &fl.saddr, &fl.daddr, 0,
+			     ip6_dst_hoplimit(dst), 0, fl.fl6_sport, fl.fl6_dport,
+			     udp_get_no_check6_tx(sk));
 	return 0;
 }
 #endif
