@@ -142,22 +142,23 @@ cost0=$("$2/bin/dco-nl-drive" cost | tr '\n' ' ')
 echo 1 >$param
 xfer sp blob "$want" "4 MiB through the kernel data plane"
 sleep 2.5	# a status rewrite after a PEER_GET/STATS_GET poll that followed the transfer's last packet
+costline=$(grep '^Braid dco cost,' $w/sp.status)	# before the switch goes off (the file is rewritten each second)
 echo 0 >$param
 grep '^Braid path\|^Braid dco' $w/sp.status | sed 's/^/  /'
 # NAME: the counter before the transfer (dco-nl-drive) and in the status line (field F)
 cost_delta() {
-	now=$(grep '^Braid dco cost,' $w/sp.status | cut -d, -f"$2")
+	now=$(echo "$costline" | cut -d, -f"$2")
 	was=$(echo "$cost0" | tr ' ' '\n' | sed -n "s/^$1=//p")
 	echo $((${now:-0} - ${was:-0}))
 }
 ce=$(cost_delta encrypt_packets 3) cdp=$(cost_delta decrypt_packets 5) cs=$(cost_delta sched_packets 7)
 cdn=$(cost_delta decrypt_ns 6)
 # at least one opened packet per 1448-byte segment of the download, an ACK sealed and scheduled per 64 KiB
-if [ "$(grep '^Braid dco cost,' $w/sp.status | cut -d, -f2)" = on ] && [ "$cdp" -ge 2897 ] && [ "$ce" -ge 64 ] &&
+if [ "$(echo "$costline" | cut -d, -f2)" = on ] && [ "$cdp" -ge 2897 ] && [ "$ce" -ge 64 ] &&
 	[ "$cs" -ge 64 ] && [ "$cdn" -gt 0 ]; then
 	ok "sp: status 'Braid dco cost' on: $cdp opened ($((cdn / cdp)) ns each), $ce sealed, $cs scheduled during 4 MiB"
 else
-	nok "sp: status 'Braid dco cost': $(grep '^Braid dco cost' $w/sp.status) (before: $cost0)"
+	nok "sp: status 'Braid dco cost': $costline (before: $cost0)"
 fi
 tx=$(field sp 0 7) rx=$(field sp 0 9)
 # tx: the download's ACKs; at least one per 64 KiB GRO/TSO super-segment (64 of >= 92 wire bytes):
