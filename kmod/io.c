@@ -22,6 +22,7 @@
 #include "device.h"
 #include "io.h"
 #include "key.h"
+#include "netlink.h"
 #include "path.h"
 #include "peer.h"
 #include "sched.h"
@@ -120,6 +121,31 @@ static int braid_udp_send4(struct braid_dev *bdev, struct braid_path *path, stru
 	return 0;
 }
 
+/*
+ * send a sealed packet on @path and track the path's transmit state: the first failure after a
+ * success is notified (tx-error, with the errno), so is the first success after a failure
+ * (tx-resumed). Return: 0 (@skb consumed, the path's tx counters added to) or -errno (the caller
+ * still owns @skb)
+ */
+static int braid_path_send(struct braid_dev *bdev, u32 peer_id, struct braid_path *path,
+			   struct sk_buff *skb)
+{
+	unsigned int len = skb->len;
+	int err = braid_udp_send4(bdev, path, skb);
+
+	if (err) {
+		if (!atomic_xchg(&path->tx_failing, 1))
+			braid_nl_path_notify(bdev, peer_id, path, BRAID_DCO_PATH_EVENT_TX_ERROR,
+					     err, GFP_ATOMIC);
+		return err;
+	}
+	braid_ctrs_count(path->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, len);
+	if (unlikely(atomic_read(&path->tx_failing)) && atomic_xchg(&path->tx_failing, 0))
+		braid_nl_path_notify(bdev, peer_id, path, BRAID_DCO_PATH_EVENT_TX_RESUMED, 0,
+				     GFP_ATOMIC);
+	return 0;
+}
+
 /**
  * braid_dev_xmit() - ndo_start_xmit: seal an inner packet and send it to its peer over one path
  * @skb: the inner IPv4 or IPv6 packet
@@ -131,7 +157,7 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct braid_dev *bdev = netdev_priv(dev);
 	unsigned int len = skb->len;
-	struct braid_path *path, *copy;
+	struct braid_path *path, *copy, *alt;
 	struct braid_peer *peer;
 	struct braid_key *key;
 	struct sk_buff *dup;
@@ -163,13 +189,21 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* a redundant copy the scheduler asked for: same packet id, the receiver keeps the first */
 	dup = copy ? skb_copy(skb, GFP_ATOMIC) : NULL;
 	if (dup) {
-		braid_ctrs_count(copy->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, dup->len);
 		atomic64_inc(&bdev->sched.copies);
-		if (braid_udp_send4(bdev, copy, dup))
+		if (braid_path_send(bdev, peer->id, copy, dup))
 			kfree_skb(dup);
 	}
-	braid_ctrs_count(path->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, skb->len);
-	err = braid_udp_send4(bdev, path, skb);
+	err = braid_path_send(bdev, peer->id, path, skb);
+	if (err) {
+		/*
+		 * the path is failing now (no route, the source address gone): the sealed packet
+		 * goes on the path the built-in round robin picks among the others, if one is left
+		 * (the same packet id: the receiver's replay window takes it once)
+		 */
+		alt = braid_sched_builtin(peer);
+		if (alt && alt != path && !atomic_read(&alt->tx_failing))
+			err = braid_path_send(bdev, peer->id, alt, skb);
+	}
 	if (err)
 		goto drop;
 	braid_ctrs_count(peer->stats, BRAID_PEER_VPN_TX_PACKETS, BRAID_PEER_VPN_TX_BYTES, len);
@@ -229,12 +263,13 @@ int braid_send_ctl(struct braid_peer *peer, u8 path_id, const void *data, unsign
 		goto drop;
 	braid_cost_end(BRAID_COST_ENC_N, t0);
 	*pktid = get_unaligned_be32(skb->data + 4);
-	braid_ctrs_count(path->stats, BRAID_PATH_TX_PACKETS, BRAID_PATH_TX_BYTES, skb->len);
 	braid_ctrs_count(peer->stats, BRAID_PEER_CTL_TX_PACKETS, -1, 0);
-	err = braid_udp_send4(bdev, path, skb);
+	err = braid_path_send(bdev, peer->id, path, skb);
+	if (err)
+		goto drop;
 	rcu_read_unlock();
 	local_bh_enable();
-	return err;
+	return 0;
 
 drop:
 	rcu_read_unlock();

@@ -2,7 +2,7 @@
 /*
  * The braid_dco generic netlink family (kmod/braid_dco.yaml): the operation table
  * (admin-only, strict per-operation policies), pre_doit/post_doit holding the named device for the
- * request, STATS_GET, the rejection count and the peer-del notification.
+ * request, STATS_GET, the rejection count and the peer-del and path notifications.
  */
 #include <linux/netdevice.h>
 #include <linux/slab.h>
@@ -19,6 +19,7 @@
 #include "nl_policy.h"
 #include "nl_prog.h"
 #include "nl_send.h"
+#include "path.h"
 
 #define BRAID_NL_NEED_DEV 0x01
 
@@ -224,6 +225,53 @@ void braid_nl_peer_del_notify(struct braid_dev *bdev, u32 peer_id, enum braid_dc
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, GFP_KERNEL);
+	return;
+err:
+	nlmsg_free(msg);
+}
+
+/**
+ * braid_nl_path_notify() - tell the "peers" group about a path event
+ * @bdev: the path's device
+ * @peer_id: the peer the path belongs to
+ * @path: the path (its id and its state after the event)
+ * @event: what happened
+ * @err: for tx-error, the failed send's -errno (sent as a positive number); else 0
+ * @gfp: GFP_KERNEL from a request, GFP_ATOMIC from the transmit path
+ *
+ * Context: any; with GFP_ATOMIC, also softirq and under rcu_read_lock().
+ */
+void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct braid_path *path,
+			  enum braid_dco_path_event event, int err, gfp_t gfp)
+{
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &braid_nl_family, 0, BRAID_DCO_CMD_PATH_NTF);
+	if (!hdr)
+		goto err;
+	if (nla_put_u32(msg, BRAID_DCO_A_IFINDEX, bdev->dev->ifindex))
+		goto err;
+	nest = nla_nest_start(msg, BRAID_DCO_A_PATH);
+	if (!nest)
+		goto err;
+	if (nla_put_u32(msg, BRAID_DCO_A_PATH_PEER_ID, peer_id) ||
+	    nla_put_u32(msg, BRAID_DCO_A_PATH_ID, path->id) ||
+	    nla_put_u32(msg, BRAID_DCO_A_PATH_EVENT, event) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_DOWN, READ_ONCE(path->down)) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup)) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_TX_FAILING, atomic_read(&path->tx_failing)))
+		goto err;
+	if (event == BRAID_DCO_PATH_EVENT_TX_ERROR &&
+	    nla_put_u32(msg, BRAID_DCO_A_PATH_ERROR, -err))
+		goto err;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, gfp);
 	return;
 err:
 	nlmsg_free(msg);

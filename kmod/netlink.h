@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The braid_dco generic netlink family: registration, the device lookup every request
- * starts with, the rejection accounting, and the notifications to the "peers" multicast group.
+ * starts with, the rejection accounting, and the peer and path notifications to the "peers"
+ * multicast group.
  */
 #ifndef _BRAID_DCO_NETLINK_H_
 #define _BRAID_DCO_NETLINK_H_
@@ -11,6 +12,7 @@
 #include "uapi/linux/braid_dco.h"
 
 struct braid_dev;
+struct braid_path;
 
 int braid_nl_register(void);
 void braid_nl_unregister(void);
@@ -21,6 +23,8 @@ int braid_nl_put_u64s(struct sk_buff *msg, const int *attrs, const u64 *v, unsig
 		      int pad);
 void braid_nl_peer_del_notify(struct braid_dev *bdev, u32 peer_id,
 			      enum braid_dco_del_reason reason);
+void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct braid_path *path,
+			  enum braid_dco_path_event event, int err, gfp_t gfp);
 
 extern struct genl_family braid_nl_family;
 

@@ -2,7 +2,7 @@
 /*
  * PATH_ADD, PATH_DEL and PATH_SET: attach a UDP socket (passed by fd) and a remote endpoint to a
  * peer under a path id, detach it again, and mark it down/up or backup (the built-in scheduler's
- * choice, sched.c).
+ * choice, sched.c). Each one that succeeds is notified to the "peers" group (PATH_NTF).
  */
 #include <linux/slab.h>
 
@@ -119,6 +119,8 @@ int braid_nl_path_add(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 	} else {
 		rcu_assign_pointer(peer->paths[id], path);
+		braid_nl_path_notify(bdev, peer->id, path, BRAID_DCO_PATH_EVENT_ADDED, 0,
+				     GFP_KERNEL);
 	}
 	mutex_unlock(&bdev->lock);
 	if (err)
@@ -179,6 +181,9 @@ int braid_nl_path_del(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&bdev->lock);
 	path = rcu_replace_pointer(peer->paths[nla_get_u32(tb[BRAID_DCO_A_PATH_ID])], NULL,
 				   lockdep_is_held(&bdev->lock));
+	if (path)
+		braid_nl_path_notify(bdev, peer->id, path, BRAID_DCO_PATH_EVENT_DELETED, 0,
+				     GFP_KERNEL);
 	mutex_unlock(&bdev->lock);
 	err = 0;
 	if (!path) {
@@ -229,6 +234,7 @@ int braid_nl_path_set(struct sk_buff *skb, struct genl_info *info)
 			WRITE_ONCE(path->backup, nla_get_u8(tb[BRAID_DCO_A_PATH_BACKUP]));
 		netdev_dbg(bdev->dev, "peer %u path %u: %s%s\n", peer->id, path->id,
 			   path->down ? "down" : "up", path->backup ? ", backup" : "");
+		braid_nl_path_notify(bdev, peer->id, path, BRAID_DCO_PATH_EVENT_SET, 0, GFP_KERNEL);
 		err = 0;
 	}
 	mutex_unlock(&bdev->lock);

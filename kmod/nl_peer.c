@@ -137,7 +137,8 @@ static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 	    braid_nl_put_u64s(msg, attrs, v, BRAID_PATH_NR, BRAID_DCO_A_PATH_PAD) ||
 	    nla_put_u32(msg, BRAID_DCO_A_PATH_RX_LAST_PKTID, READ_ONCE(path->rx_last_pktid)) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_DOWN, READ_ONCE(path->down)) ||
-	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup))) {
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup)) ||
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_TX_FAILING, atomic_read(&path->tx_failing))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}

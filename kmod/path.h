@@ -56,6 +56,9 @@ enum braid_path_ctr {
  * @down: userspace marked the path down (PATH_SET): the built-in round robin skips it; written
  *        under the device lock, read locklessly
  * @backup: a backup path: the built-in round robin uses it only when no other path is up; as @down
+ * @tx_failing: 1 from a failed send on this path (no route, the source address gone) to the next
+ *              successful one; each change is notified (PATH_NTF tx-error / tx-resumed), and the
+ *              built-in round robin leaves a failing path while another path is usable
  */
 struct braid_path {
 	u8 id;
@@ -67,6 +70,7 @@ struct braid_path {
 	u32 rx_last_pktid;
 	bool down;
 	bool backup;
+	atomic_t tx_failing;
 };
 
 struct braid_dev;

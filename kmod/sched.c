@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The per-packet path choice. Without a program: round robin over the peer's paths that are up
- * (PATH_SET), the backups only when no other path is up. With a
+ * (PATH_SET) and sending, the backups only when no other path is up, a path whose sends fail only
+ * when no other is left. With a
  * BPF_PROG_TYPE_SCHED_CLS program attached (nl_prog.c): the program runs on the inner packet,
  * framed as tc shows a packet on an Ethernet device (a zeroed Ethernet header whose type is the
  * packet's protocol, then the IP packet; __sk_buff cb[] zeroed) so that the object
@@ -22,28 +23,49 @@
 #include "sched.h"
 
 /*
- * the built-in scheduler: round robin over the peer's paths that are up and not backups, else over
- * the backups that are up; NULL when no path is up. Under rcu_read_lock()
+ * the built-in scheduler: round robin over the peer's paths that are up, not backups and not
+ * failing to send, else over such backups, else over the paths that are up but failing (a send
+ * that works again clears the state: io.c); NULL when no path is up. Under rcu_read_lock()
  */
 static struct braid_path *braid_sched_default(struct braid_peer *peer)
 {
-	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *backups[BRAID_DCO_PATHS_MAX], *path;
-	unsigned int i, n = 0, nb = 0;
+	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *backups[BRAID_DCO_PATHS_MAX];
+	struct braid_path *failing[BRAID_DCO_PATHS_MAX], *path;
+	unsigned int i, n = 0, nb = 0, nf = 0, rr;
 
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
 		path = rcu_dereference(peer->paths[i]);
 		if (!path || READ_ONCE(path->down))
 			continue;
-		if (READ_ONCE(path->backup))
+		if (atomic_read(&path->tx_failing))
+			failing[nf++] = path;
+		else if (READ_ONCE(path->backup))
 			backups[nb++] = path;
 		else
 			paths[n++] = path;
 	}
-	if (!n && !nb)
+	if (!n && !nb && !nf)
 		return NULL;
-	if (!n)
-		return backups[(unsigned int)atomic_inc_return(&peer->path_rr) % nb];
-	return paths[(unsigned int)atomic_inc_return(&peer->path_rr) % n];
+	rr = atomic_inc_return(&peer->path_rr);
+	if (n)
+		return paths[rr % n];
+	if (nb)
+		return backups[rr % nb];
+	return failing[rr % nf];
+}
+
+/**
+ * braid_sched_builtin() - the built-in round robin's choice, whatever program is attached
+ * @peer: the peer
+ *
+ * Used when a send on the chosen path fails: the packet is sent again on this choice (io.c).
+ *
+ * Context: under rcu_read_lock().
+ * Return: a path, or NULL when the peer has no path that is up
+ */
+struct braid_path *braid_sched_builtin(struct braid_peer *peer)
+{
+	return braid_sched_default(peer);
 }
 
 static struct braid_path *braid_sched_path(struct braid_peer *peer, u32 id)

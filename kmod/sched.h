@@ -39,6 +39,7 @@ struct braid_sched {
 
 struct braid_path *braid_sched_pick(struct braid_dev *bdev, struct braid_peer *peer,
 				    struct sk_buff *skb, struct braid_path **copy);
+struct braid_path *braid_sched_builtin(struct braid_peer *peer);
 int braid_sched_attach(struct braid_dev *bdev, struct bpf_prog *prog);
 int braid_sched_detach(struct braid_dev *bdev);
 void braid_sched_release(struct braid_dev *bdev);

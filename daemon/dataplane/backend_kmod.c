@@ -225,6 +225,26 @@ static void poll_cost(struct km_dp *k)
 	k->cost = r.cost;
 }
 
+/*
+ * the module's transmit state of each path (PEER_GET tx-failing): a path whose sends fail (no route, its
+ * source address gone) is logged once when it starts failing and once when it sends again; while it
+ * fails, the module sends its packets on the other paths
+ */
+static void log_tx_state(const struct km_dp *k, const struct braid_dco_reply *r)
+{
+	uint32_t was = k->have_last ? k->last.path_tx_failing_mask : 0, now = r->path_tx_failing_mask;
+
+	for (int i = 0; i < k->n_paths; i++) {
+		if (!((was ^ now) & (1u << i)))
+			continue;
+		if (now & (1u << i))
+			braid_warn("dco: path %d (%s): the kernel's sends on it fail (no route?)%s", i,
+				   k->p[i].local, k->n_paths > 1 ? "; its packets go on the other paths" : "");
+		else
+			braid_info("dco: path %d (%s): the kernel sends on it again", i, k->p[i].local);
+	}
+}
+
 /* PEER_GET: the counters, and activity for the role when the kernel moved packets. */
 static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
@@ -241,6 +261,7 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	tx = !k->have_last || r.vpn_tx_packets != k->last.vpn_tx_packets;
 	rx = rx && r.vpn_rx_packets;
 	tx = tx && r.vpn_tx_packets;
+	log_tx_state(k, &r);
 	k->last = r;
 	k->have_last = true;
 	poll_cost(k);
@@ -540,6 +561,11 @@ static int km_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out
 		p->last_rx_ms = -1;
 		p->iv_loss_pm = -1;
 		if (k->have_last && (k->last.path_mask & (1u << i))) {
+			/* as the module's scheduler sees it: down or failing to send, a backup */
+			if ((k->last.path_down_mask | k->last.path_tx_failing_mask) & (1u << i))
+				p->mp.state = BRAID_MP_PATH_FAILED;
+			else if (k->last.path_backup_mask & (1u << i))
+				p->mp.state = BRAID_MP_PATH_STANDBY;
 			p->wire_tx_pkts = p->mp.tx_pkts = k->last.path_tx_packets[i];
 			p->wire_tx_bytes = p->mp.tx_bytes = k->last.path_tx_bytes[i];
 			p->wire_rx_pkts = p->mp.rx_pkts = k->last.path_rx_packets[i];

@@ -102,6 +102,8 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 		r->path_down_mask |= 1u << k;
 	if (v[BRAID_DCO_A_PATH_BACKUP])
 		r->path_backup_mask |= 1u << k;
+	if (v[BRAID_DCO_A_PATH_TX_FAILING])
+		r->path_tx_failing_mask |= 1u << k;
 	return 0;
 }
 

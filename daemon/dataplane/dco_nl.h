@@ -54,6 +54,7 @@ struct braid_dco_reply {
 	uint64_t path_rx_bytes[BRAID_DCO_NL_PATHS], path_tx_bytes[BRAID_DCO_NL_PATHS];
 	uint32_t path_rx_last_pktid[BRAID_DCO_NL_PATHS];	/* the last data packet id received */
 	uint32_t path_down_mask, path_backup_mask;	/* bit i: path i marked down / backup (PATH_SET) */
+	uint32_t path_tx_failing_mask;	/* bit i: the module's sends on path i fail (no route, ...) */
 	struct braid_dco_cost cost;	/* STATS_GET */
 };
 

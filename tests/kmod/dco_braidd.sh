@@ -5,7 +5,9 @@
 #  1. braidd client `dco on` as `user nobody`, single path <-> userspace braidd gateway (`multipath on`, `dco off`): the
 #     session socket handed to the module, 4 MiB through the tunnel with sha256, the path's PEER_GET counters
 #     in the status file, the module's cost counters in it ('Braid dco cost', cost_stats on for the transfer), a renegotiation (reneg-sec 15: the new key as the secondary + KEY_SWAP) and 4 MiB
-#     more with sha256 intact, the kernel's key slots, no ping-restart, the device deleted at exit (all after the privilege drop).
+#     more with sha256 intact, the kernel's key slots, no ping-restart, the gateway unreachable for ~3 s (one
+#     log line when the module's sends fail, one when they work again, no restart), the device deleted at exit (all after the
+#     privilege drop).
 #  2. (DCO_MP=1; not in guest.sh's run: it passes about half the time, docs/kmod.md) braidd client `dco on` with two `mp-path`s (BRAIDD_DCO_MP=1) <-> the same
 #     gateway: both paths handed to the module, 4 MiB with sha256, each path's PEER_GET counters (both carried
 #     data both ways), the gateway's path challenges answered through PACKET_SEND, a renegotiation
@@ -182,6 +184,26 @@ p=$(echo "$k" | cut -d, -f3) s=$(echo "$k" | cut -d, -f4)
 n=$(grep -c "Inactivity timeout" $w/sp.log)	# (the privilege drop's own line names ping-restart)
 [ "$n" = 0 ] && ok "sp: no ping-restart (the kernel's traffic is activity)" || nok "sp: $n ping-restarts"
 grep -q "refused" $w/sp.log && nok "sp: refusals: $(grep refused $w/sp.log | head -3)"
+# the gateway unreachable for ~3 s (an unreachable route in the client: its addresses stay, so braidd's network
+# watch does not reconnect): the module's sends on the path fail, braidd reads tx-failing from PEER_GET and says so
+# once; the route gone, the next send works and braidd says that once
+ip -n $c route add unreachable 10.61.1.1/32
+ip netns exec $c ping -c 6 -i 0.5 -W 1 10.8.0.1 >/dev/null 2>&1
+wait_log $w/sp.log "the kernel's sends on it fail" 5 &&
+	ok "sp: gateway unreachable: $(grep -o "path 0 .*the kernel's sends on it fail.*" $w/sp.log | head -1)" ||
+	nok "sp: gateway unreachable: no tx-failing line: $(tail -5 $w/sp.log)"
+for _ in 1 2 3 4 5 6; do grep -q '^Braid path,0,session,[^,]*,failed,' $w/sp.status && break; sleep 0.5; done
+grep -q '^Braid path,0,session,[^,]*,failed,' $w/sp.status && ok "sp: status: path 0 failed while its sends fail" ||
+	nok "sp: status path line: $(grep '^Braid path' $w/sp.status)"
+ip -n $c route del unreachable 10.61.1.1/32
+ip netns exec $c ping -c 3 -i 0.5 -W 2 10.8.0.1 >/dev/null 2>&1 && ok "sp: tunnel pings answered with the route back" ||
+	nok "sp: no ping answered after the route came back"
+wait_log $w/sp.log "the kernel sends on it again" 5 &&
+	[ "$(grep -c "the kernel's sends on it fail" $w/sp.log)" = 1 ] &&
+	ok "sp: route back: one line each way ($(grep -o 'path 0 .*the kernel sends on it again' $w/sp.log | head -1))" ||
+	nok "sp: route back: $(tail -5 $w/sp.log)"
+grep -q "process restarting" $w/sp.log && nok "sp: restarted: $(grep 'process restarting' $w/sp.log | head -2)" ||
+	ok "sp: the session stayed up through the cut"
 stopd "$cpid"
 ip -n $c link show braid0 >/dev/null 2>&1 && nok "sp: braid0 left after exit" || ok "sp: device deleted at exit"
 

@@ -12,6 +12,10 @@ namespace it configures:
   dco_ctl.py send DEV PEER_ID PATH_ID HEX                                PACKET_SEND a control payload: prints
                                                                          "packet_id=N" or "refused ERRNO extack"
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
+  dco_ctl.py watch DEV SECS                                              the "peers" group's notifications about
+                                                                         DEV for SECS seconds, one line each
+                                                                         ("path peer=P id=I event=E error=N ...");
+                                                                         prints "watching" once subscribed
 Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed.
 With DCO_CTL_HOLD=N in the environment, `up` keeps its path socket and prints the first N datagrams read from
 it (hex, one a line; 120 s timeout each): what the module hands up to userspace."""
@@ -59,6 +63,32 @@ def path_add(g, ifindex, peer_id, path_id, local, remote):
         for _ in range(hold):
             print(s.recv(4096).hex(), flush=True)
     s.close()   # the module keeps its reference
+
+
+EVENTS = {v: k[len('PATH_EVENT_'):].lower().replace('_', '-') for k, v in vars(A).items()
+          if k.startswith('PATH_EVENT_')}
+
+
+def watch(g, ifindex, secs):
+    """print the notifications about device IFINDEX until SECS have passed"""
+    import time
+    g.subscribe(C['BRAID_DCO_MCGRP_PEERS'])
+    print('watching', flush=True)
+    end = time.time() + secs
+    while time.time() < end:
+        n = g.notification(max(0.01, end - time.time()))
+        if n is None or nl.u32(n[1][A.A_IFINDEX][0]) != ifindex:
+            continue
+        if n[0] == A.CMD_PATH_NTF:
+            pa = nl.parse(n[1][A.A_PATH][0])
+            err = ' error=%d' % nl.u32(pa[A.A_PATH_ERROR][0]) if A.A_PATH_ERROR in pa else ''
+            print('path peer=%d id=%d event=%s%s down=%d backup=%d tx_failing=%d' % (
+                nl.u32(pa[A.A_PATH_PEER_ID][0]), nl.u32(pa[A.A_PATH_ID][0]), EVENTS[nl.u32(pa[A.A_PATH_EVENT][0])],
+                err, pa[A.A_PATH_DOWN][0][0], pa[A.A_PATH_BACKUP][0][0], pa[A.A_PATH_TX_FAILING][0][0]), flush=True)
+        elif n[0] == A.CMD_PEER_DEL_NTF:
+            pe = nl.parse(n[1][A.A_PEER][0])
+            print('peer-del peer=%d reason=%d' % (nl.u32(pe[A.A_PEER_ID][0]), nl.u32(pe[A.A_PEER_DEL_REASON][0])),
+                  flush=True)
 
 
 def main(argv):
@@ -114,6 +144,9 @@ def main(argv):
             print('path%d_down=%d path%d_backup=%d' % (
                 nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_DOWN][0][0], nl.u32(pa[A.A_PATH_ID][0]),
                 pa[A.A_PATH_BACKUP][0][0]))
+            print('path%d_tx_failing=%d' % (nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_TX_FAILING][0][0]))
+    elif cmd == 'watch':
+        watch(g, socket.if_nametoindex(dev), float(argv[2]))
     else:
         sys.exit('usage: see the docstring')
 

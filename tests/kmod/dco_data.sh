@@ -188,6 +188,46 @@ d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
 ip netns exec $a $ctl pathset bd0 1 1 up && ip netns exec $a $ctl pathset bd0 1 0 primary &&
 	ip netns exec $a $ctl show bd0 1 | grep -c '^path[01]_down=0 path[01]_backup=0$' | grep -qx 2 &&
 	ok "both paths up and primary again" || nok "PATH_SET restore"
+# path events without userspace's word: a's sends on path 1 fail (its veth down in a, so no route), the module
+# notifies tx-error once with the errno, sends that packet on path 0 instead, its round robin leaves path 1 and
+# the pings go on path 0, none lost; with the veth
+# back, a PACKET_SEND on path 1 works, is notified tx-resumed, and path 1 carries data again. (b cannot see
+# the cut, its sends into the dead veth vanish: its path 1 is set down as its probes would, and up again.)
+ip netns exec $a $ctl watch bd0 40 >/tmp/ntf.$$ 2>&1 &
+wpid=$!
+for _ in $(seq 100); do grep -q '^watching' /tmp/ntf.$$ 2>/dev/null && break; sleep 0.1; done
+ip netns exec $b $ctl pathset bd0 1 1 down || nok "b: PATH_SET path 1 down"
+ip -n $a link set wa$$ down
+q0=$(pstat 0) q1=$(pstat 1)
+ip netns exec $a ping -c 10 -i 0.2 -W 2 10.77.0.2 >/tmp/ping.$$ 2>&1
+rx=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' /tmp/ping.$$)
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "${rx:-0}" -eq 10 ] && [ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] &&
+	ok "path 1 failing to send: $rx/10 pings answered (the one whose send failed went on path 0), path0 +$d0, path1 +0" ||
+	nok "path 1 failing: $rx/10 answered, path0 +$d0 path1 +$d1"
+ip netns exec $a $ctl show bd0 1 | grep -qx 'path1_tx_failing=1' && ok "PEER_GET: path 1 tx-failing" ||
+	nok "PEER_GET path 1 tx_failing: $(ip netns exec $a $ctl show bd0 1 | grep tx_failing | tr '\n' ' ')"
+ip -n $a link set wa$$ up
+for _ in $(seq 50); do ip -n $a route get 192.168.78.2 >/dev/null 2>&1 && break; sleep 0.1; done
+ip netns exec $b $ctl pathset bd0 1 1 up || nok "b: PATH_SET path 1 up"
+r=$(ip netns exec $a $ctl send bd0 1 1 2a187bf3641eb4cb07ed2d0a981fc748)
+case $r in packet_id=*) ok "PACKET_SEND on path 1 with its veth back: $r" ;; *) nok "PACKET_SEND on path 1: $r" ;; esac
+q0=$(pstat 0) q1=$(pstat 1)
+pings 10 || nok "ping with path 1 sending again"
+d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
+[ "$d1" -ge 3 ] && [ "$d0" -ge 3 ] && ok "path 1 back in the round robin: path0 +$d0, path1 +$d1" ||
+	nok "path 1 back: path0 +$d0 path1 +$d1"
+sleep 0.5
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+echo "notifications: $(grep -v '^watching' /tmp/ntf.$$ | tr '\n' ';')"
+[ "$(grep -c 'event=tx-error' /tmp/ntf.$$)" = 1 ] &&
+	grep -qx 'path peer=1 id=1 event=tx-error error=101 down=0 backup=0 tx_failing=1' /tmp/ntf.$$ &&
+	ok "one PATH_NTF tx-error for path 1, errno 101 (ENETUNREACH)" || nok "tx-error notification"
+[ "$(grep -c 'event=tx-resumed' /tmp/ntf.$$)" = 1 ] &&
+	grep -qx 'path peer=1 id=1 event=tx-resumed down=0 backup=0 tx_failing=0' /tmp/ntf.$$ &&
+	ok "one PATH_NTF tx-resumed for path 1" || nok "tx-resumed notification"
+rm -f /tmp/ntf.$$ /tmp/ping.$$
 want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
 got=$(cat /tmp/recv4.$$ 2>/dev/null)
 [ -n "$want" ] && [ "$want" = "$got" ] && ok "path 1 removed mid-transfer, sha256 intact" || nok "path removal: sent '$want' received '$got'"

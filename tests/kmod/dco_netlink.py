@@ -124,6 +124,23 @@ for i in (1, 2, 3):
 refused(lambda: peer_new(mp, 2), errno.EEXIST, 'with this id exists', 'PEER_NEW duplicate id')
 
 # --- paths ---
+def path_events():
+    """the PATH_NTF notifications waiting: (ifindex, peer, path, event, down, backup, tx-failing) each"""
+    out = []
+    while True:
+        n = mon.notification(0.3)
+        if n is None:
+            return out
+        if n[0] != A.CMD_PATH_NTF:
+            out.append(('other', n[0]))
+            continue
+        pa = nl.parse(n[1][A.A_PATH][0])
+        out.append((nl.u32(n[1][A.A_IFINDEX][0]), nl.u32(pa[A.A_PATH_PEER_ID][0]), nl.u32(pa[A.A_PATH_ID][0]),
+                    nl.u32(pa[A.A_PATH_EVENT][0]), pa[A.A_PATH_DOWN][0][0], pa[A.A_PATH_BACKUP][0][0],
+                    pa[A.A_PATH_TX_FAILING][0][0]) + ((nl.u32(pa[A.A_PATH_ERROR][0]),) if A.A_PATH_ERROR in pa else ()))
+
+
+path_events()   # drain what the peer operations sent
 u4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 u4.bind(('127.0.0.1', 0))
 u6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
@@ -176,6 +193,11 @@ accepted(lambda: g.cmd(A.CMD_PATH_DEL, ifx(mp), nl.nest(A.A_PATH, nl.attr(A.A_PA
 refused(lambda: g.cmd(A.CMD_PATH_DEL, ifx(mp), nl.nest(A.A_PATH, nl.attr(A.A_PATH_PEER_ID, 1),
                                                        nl.attr(A.A_PATH_ID, 2))),
         errno.ENOENT, 'no path with this id', 'PATH_DEL again')
+ADDED, DELETED, SET = A.PATH_EVENT_ADDED, A.PATH_EVENT_DELETED, A.PATH_EVENT_SET
+ev = path_events()
+check(ev == [(mp, 1, 0, ADDED, 0, 0, 0), (mp, 1, 1, ADDED, 0, 0, 0), (mp, 1, 2, ADDED, 0, 0, 0),
+             (mp, 2, 0, ADDED, 0, 0, 0), (p2p, 1, 0, ADDED, 0, 0, 0), (mp, 1, 2, DELETED, 0, 0, 0)],
+      'PATH_NTF: added for the 5 accepted PATH_ADDs, deleted for the PATH_DEL, none for the refusals: %s' % ev)
 
 
 def path_set(ifindex, peer_id, path_id, *attrs):
@@ -216,6 +238,9 @@ refused(lambda: g.cmd(A.CMD_PATH_SET, ifx(mp), nl.nest(A.A_PATH, nl.attr(A.A_PAT
 refused(lambda: path_set(mp, 1, 0, nl.attr(A.A_PATH_SOCKET, 3)), errno.EINVAL, 'Unsupported attribute',
         'PATH_SET with a socket',
         handler=False)
+ev = path_events()
+check(ev == [(mp, 1, 0, SET, 1, 1, 0), (mp, 1, 0, SET, 0, 1, 0), (mp, 1, 0, SET, 0, 0, 0)],
+      'PATH_NTF: set, with the state after it, for the 3 accepted PATH_SETs only: %s' % ev)
 
 
 # --- keys ---

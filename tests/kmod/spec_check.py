@@ -55,6 +55,15 @@ for s in spec['attribute-sets']:
     expect(prefix + 'MAX', len(s['attributes']))
 for i, op in enumerate(spec['operations']['list']):
     expect('BRAID_DCO_CMD_' + up(op['name']), i + 1)
+groups = spec['mcast-groups']['list']
+for grp in groups:
+    checked += 1
+    if set(grp) != {'name'} or C.get('BRAID_DCO_MCGRP_' + up(grp['name'])) != grp['name']:
+        errors.append('mcast group %s: keys %s, header %s' % (grp.get('name'), sorted(grp),
+                                                              C.get('BRAID_DCO_MCGRP_' + up(grp.get('name', '')))))
+for op in spec['operations']['list']:
+    if 'mcgrp' in op and op['mcgrp'] not in [grp['name'] for grp in groups]:
+        errors.append('%s: mcgrp %s is not a group' % (op['name'], op['mcgrp']))
 
 
 def policy(array):

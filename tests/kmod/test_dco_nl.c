@@ -95,7 +95,7 @@ static int parse(struct braid_dco_reply *r, size_t len)
 static void path(uint32_t id)
 {
 	struct nlattr *n = nest_start(BRAID_DCO_A_PEER_PATH);
-	uint8_t down = id == 5, backup = id == 0;
+	uint8_t down = id == 5, backup = id == 0, failing = id == 0;
 
 	u32(BRAID_DCO_A_PATH_ID, id);
 	u64(BRAID_DCO_A_PATH_RX_BYTES, 1000 + id);
@@ -105,6 +105,7 @@ static void path(uint32_t id)
 	u32(BRAID_DCO_A_PATH_RX_LAST_PKTID, 7000 + id);
 	attr(BRAID_DCO_A_PATH_DOWN, &down, 1);
 	attr(BRAID_DCO_A_PATH_BACKUP, &backup, 1);
+	attr(BRAID_DCO_A_PATH_TX_FAILING, &failing, 1);
 	nest_end(n);
 }
 
@@ -189,6 +190,7 @@ int main(void)
 	CHECK(r.path_rx_last_pktid[0] == 7000 && r.path_rx_last_pktid[5] == 7005);
 	CHECK_EQ(r.path_down_mask, 0x20);	/* path 5 down (u8 1), path 0 up (u8 0) */
 	CHECK_EQ(r.path_backup_mask, 0x01);
+	CHECK_EQ(r.path_tx_failing_mask, 0x01);	/* path 0's sends fail (u8 1), path 5's work (u8 0) */
 	/* every truncation: refused, never past the length (ASan build) */
 	for (k = 1; k < full; k++)
 		CHECK(parse(&r, k) <= 0);
