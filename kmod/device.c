@@ -28,6 +28,11 @@ static int braid_dev_init(struct net_device *dev)
 
 	if (err)
 		return err;
+	err = braid_sched_init(netdev_priv(dev));
+	if (err) {
+		braid_dev_tstats_free(dev);
+		return err;
+	}
 	braid_obj_created(BRAID_OBJ_DEV);
 	netdev_dbg(dev, "device created\n");
 	return 0;
@@ -35,10 +40,17 @@ static int braid_dev_init(struct net_device *dev)
 
 static void braid_dev_uninit(struct net_device *dev)
 {
-	braid_sched_release(netdev_priv(dev));
 	braid_dev_tstats_free(dev);
 	netdev_dbg(dev, "device destroyed\n");
 	braid_obj_destroyed(BRAID_OBJ_DEV);
+}
+
+/* the last reference is gone (netdev_run_todo, before free_netdev): no request can read the
+ * scheduler's counters any more
+ */
+static void braid_dev_destruct(struct net_device *dev)
+{
+	braid_sched_release(netdev_priv(dev));
 }
 
 static int braid_dev_open(struct net_device *dev)
@@ -76,6 +88,7 @@ static void braid_dev_setup(struct net_device *dev)
 	braid_dev_set_lockless(dev);
 	braid_dev_tstats_type(dev);
 	dev->needs_free_netdev = true;
+	dev->priv_destructor = braid_dev_destruct;
 }
 
 static const struct nla_policy braid_link_policy[IFLA_BRAID_DCO_MAX + 1] = {

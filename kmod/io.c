@@ -189,7 +189,7 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* a redundant copy the scheduler asked for: same packet id, the receiver keeps the first */
 	dup = copy ? skb_copy(skb, GFP_ATOMIC) : NULL;
 	if (dup) {
-		atomic64_inc(&bdev->sched.copies);
+		braid_sched_count(&bdev->sched, BRAID_SCHED_COPIES);
 		if (braid_path_send(bdev, peer->id, copy, dup))
 			kfree_skb(dup);
 	}
@@ -201,8 +201,10 @@ netdev_tx_t braid_dev_xmit(struct sk_buff *skb, struct net_device *dev)
 		 * (the same packet id: the receiver's replay window takes it once)
 		 */
 		alt = braid_sched_builtin(peer);
-		if (alt && alt != path && !atomic_read(&alt->tx_failing))
+		if (alt && alt != path && !atomic_read(&alt->tx_failing)) {
+			braid_sched_count(&bdev->sched, BRAID_SCHED_REROUTES);
 			err = braid_path_send(bdev, peer->id, alt, skb);
+		}
 	}
 	if (err)
 		goto drop;

@@ -272,8 +272,7 @@ int braid_nl_peer_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	dev = dev_get_by_index(sock_net(cb->skb->sk), nla_get_u32(ifattr));
 	if (!dev || !braid_dev_is_ours(dev)) {
 		NL_SET_ERR_MSG_ATTR(cb->extack, ifattr, "not a braid_dco device");
-		if (dev)
-			dev_put(dev);
+		dev_put(dev);	/* NULL-safe */
 		braid_rejected_inc();
 		return -ENODEV;
 	}

@@ -93,7 +93,14 @@ int braid_nl_prog_detach(struct sk_buff *skb, struct genl_info *info)
  */
 int braid_nl_prog_get(struct sk_buff *skb, struct genl_info *info)
 {
+	static const int attrs[BRAID_SCHED_NR] = {
+		[BRAID_SCHED_RUNS] = BRAID_DCO_A_SCHED_RUNS,
+		[BRAID_SCHED_FALLBACKS] = BRAID_DCO_A_SCHED_FALLBACKS,
+		[BRAID_SCHED_COPIES] = BRAID_DCO_A_SCHED_COPIES,
+		[BRAID_SCHED_REROUTES] = BRAID_DCO_A_SCHED_REROUTES,
+	};
 	struct braid_dev *bdev = braid_nl_dev(info);
+	u64 v[BRAID_SCHED_NR];
 	struct nlattr *nest;
 	struct sk_buff *msg;
 	u32 id;
@@ -111,13 +118,9 @@ int braid_nl_prog_get(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&bdev->lock);
 	id = braid_sched_prog_id(bdev);
 	mutex_unlock(&bdev->lock);
+	braid_ctrs_sum(bdev->sched.stats, v, BRAID_SCHED_NR);
 	if ((id && nla_put_u32(msg, BRAID_DCO_A_SCHED_PROG_ID, id)) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_SCHED_RUNS, atomic64_read(&bdev->sched.runs),
-			      BRAID_DCO_A_SCHED_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_SCHED_FALLBACKS,
-			      atomic64_read(&bdev->sched.fallbacks), BRAID_DCO_A_SCHED_PAD) ||
-	    nla_put_u64_64bit(msg, BRAID_DCO_A_SCHED_COPIES, atomic64_read(&bdev->sched.copies),
-			      BRAID_DCO_A_SCHED_PAD))
+	    braid_nl_put_u64s(msg, attrs, v, BRAID_SCHED_NR, BRAID_DCO_A_SCHED_PAD))
 		goto err_size;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);

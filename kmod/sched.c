@@ -105,14 +105,14 @@ struct braid_path *braid_sched_pick(struct braid_dev *bdev, struct braid_peer *p
 	memset(skb->cb, 0, sizeof(skb->cb));
 	bpf_compute_data_pointers(skb);
 	ret = bpf_prog_run(prog, skb);
-	atomic64_inc(&bdev->sched.runs);
+	braid_sched_count(&bdev->sched, BRAID_SCHED_RUNS);
 	if (skb->len != len + ETH_HLEN || skb_is_nonlinear(skb))
 		return ERR_PTR(-EINVAL);
 	__skb_pull(skb, ETH_HLEN);
 	memset(skb->cb, 0, sizeof(skb->cb));
 	path = (int)ret < 0 ? NULL : braid_sched_path(peer, ret & BRAID_SCHED_PATH_MASK);
 	if (!path) {
-		atomic64_inc(&bdev->sched.fallbacks);
+		braid_sched_count(&bdev->sched, BRAID_SCHED_FALLBACKS);
 		return braid_sched_default(peer);
 	}
 	ret = (ret >> BRAID_SCHED_COPY_SHIFT) & BRAID_SCHED_PATH_MASK;
@@ -122,6 +122,19 @@ struct braid_path *braid_sched_pick(struct braid_dev *bdev, struct braid_peer *p
 			*copy = NULL;
 	}
 	return path;
+}
+
+/**
+ * braid_sched_init() - allocate a new device's per-CPU scheduler counters
+ * @bdev: the device (ndo_init)
+ *
+ * Freed by braid_sched_release() from the device's destructor, once no request holds the device.
+ * Return: 0 or -ENOMEM
+ */
+int braid_sched_init(struct braid_dev *bdev)
+{
+	bdev->sched.stats = braid_ctrs_alloc(GFP_KERNEL);
+	return bdev->sched.stats ? 0 : -ENOMEM;
 }
 
 /**
@@ -163,8 +176,9 @@ int braid_sched_detach(struct braid_dev *bdev)
 }
 
 /**
- * braid_sched_release() - drop the program of a device being destroyed
- * @bdev: the device, unregistered (no transmit runs any more)
+ * braid_sched_release() - drop the program and the counters of a device being freed
+ * @bdev: the device, unregistered and no longer held (its destructor: no transmit and no
+ *        netlink request can see it)
  */
 void braid_sched_release(struct braid_dev *bdev)
 {
@@ -172,6 +186,8 @@ void braid_sched_release(struct braid_dev *bdev)
 
 	if (old)
 		bpf_prog_put(old);
+	free_percpu(bdev->sched.stats);
+	bdev->sched.stats = NULL;
 }
 
 /**

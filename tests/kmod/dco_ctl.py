@@ -12,6 +12,8 @@ namespace it configures:
   dco_ctl.py send DEV PEER_ID PATH_ID HEX                                PACKET_SEND a control payload: prints
                                                                          "packet_id=N" or "refused ERRNO extack"
   dco_ctl.py show DEV PEER_ID                                            counters as key=value lines
+  dco_ctl.py sched DEV                                                   PROG_GET's scheduler counters as
+                                                                         "runs=N fallbacks=N copies=N reroutes=N"
   dco_ctl.py watch DEV SECS                                              the "peers" group's notifications about
                                                                          DEV for SECS seconds, one line each
                                                                          ("path peer=P id=I event=E error=N ...");
@@ -145,6 +147,10 @@ def main(argv):
                 nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_DOWN][0][0], nl.u32(pa[A.A_PATH_ID][0]),
                 pa[A.A_PATH_BACKUP][0][0]))
             print('path%d_tx_failing=%d' % (nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_TX_FAILING][0][0]))
+    elif cmd == 'sched':
+        s = nl.parse(g.cmd(A.CMD_PROG_GET, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)))[0][A.A_SCHED][0])
+        print(' '.join('%s=%d' % (n, nl.u64(s[getattr(A, 'A_SCHED_' + n.upper())][0]))
+                       for n in ('runs', 'fallbacks', 'copies', 'reroutes')))
     elif cmd == 'watch':
         watch(g, socket.if_nametoindex(dev), float(argv[2]))
     else:

@@ -197,6 +197,7 @@ ip netns exec $a $ctl watch bd0 40 >/tmp/ntf.$$ 2>&1 &
 wpid=$!
 for _ in $(seq 100); do grep -q '^watching' /tmp/ntf.$$ 2>/dev/null && break; sleep 0.1; done
 ip netns exec $b $ctl pathset bd0 1 1 down || nok "b: PATH_SET path 1 down"
+rr0=$(ip netns exec $a $ctl sched bd0 | sed -n 's/.*reroutes=//p')
 ip -n $a link set wa$$ down
 q0=$(pstat 0) q1=$(pstat 1)
 ip netns exec $a ping -c 10 -i 0.2 -W 2 10.77.0.2 >/tmp/ping.$$ 2>&1
@@ -205,6 +206,9 @@ d0=$(($(pstat 0) - q0)) d1=$(($(pstat 1) - q1))
 [ "${rx:-0}" -eq 10 ] && [ "$d1" -eq 0 ] && [ "$d0" -ge 10 ] &&
 	ok "path 1 failing to send: $rx/10 pings answered (the one whose send failed went on path 0), path0 +$d0, path1 +0" ||
 	nok "path 1 failing: $rx/10 answered, path0 +$d0 path1 +$d1"
+rr=$(($(ip netns exec $a $ctl sched bd0 | sed -n 's/.*reroutes=//p') - ${rr0:-0}))
+[ "$rr" = 1 ] && ok "PROG_GET: reroutes +1 (the one packet whose send failed: a ping or a packet of the stack's own)" ||
+	nok "PROG_GET reroutes +$rr"
 ip netns exec $a $ctl show bd0 1 | grep -qx 'path1_tx_failing=1' && ok "PEER_GET: path 1 tx-failing" ||
 	nok "PEER_GET path 1 tx_failing: $(ip netns exec $a $ctl show bd0 1 | grep tx_failing | tr '\n' ' ')"
 ip -n $a link set wa$$ up

@@ -67,6 +67,9 @@ def get():
 
 
 check(get() == (0, 0, 0), 'PROG_GET on a new device: no program, 0 runs, 0 fallbacks: %s' % (get(),))
+s0 = nl.parse(g.cmd(A.CMD_PROG_GET, nl.attr(A.A_IFINDEX, ifindex))[0][A.A_SCHED][0])
+check(nl.u64(s0[A.A_SCHED_COPIES][0]) == 0 and nl.u64(s0[A.A_SCHED_REROUTES][0]) == 0,
+      'PROG_GET on a new device: 0 copies, 0 reroutes')
 refused(lambda: g.cmd(A.CMD_PROG_DETACH, nl.attr(A.A_IFINDEX, ifindex)), errno.ENOENT,
         'no scheduler program is attached', 'PROG_DETACH with none attached')
 refused(lambda: g.cmd(A.CMD_PROG_ATTACH, nl.attr(A.A_IFINDEX, ifindex)), errno.EINVAL, '',
