@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/keyed_hash.h"
+
 _Static_assert(sizeof(((struct braid_gw_addrset *)0)->key) == crypto_shorthash_KEYBYTES,
 	       "the SipHash key");
 
@@ -34,13 +36,7 @@ static int key_of(const union braid_sockaddr *a, struct gw_addr_key *k)
 
 static size_t bucket(const struct braid_gw_addrset *s, const struct gw_addr_key *k)
 {
-	uint8_t out[crypto_shorthash_BYTES];
-	uint64_t v = 0;
-
-	crypto_shorthash(out, (const uint8_t *)k, sizeof(*k), s->key);
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | out[i];
-	return (size_t)v & (s->n_buckets - 1);
+	return braid_keyed_bucket(k, sizeof(*k), s->key, s->n_buckets);
 }
 
 void braid_gw_addrset_init(struct braid_gw_addrset *s)

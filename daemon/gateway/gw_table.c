@@ -20,6 +20,7 @@
 #include "gateway/gw_script.h"
 #include "gateway/gw_shared.h"
 #include "dataplane/backend.h"
+#include "util/keyed_hash.h"
 #include "util/log.h"
 
 /* "a.b.c.d:port" / "[v6]:port" (v4-mapped shown as IPv4), as OpenVPN's status file prints peers. */
@@ -64,13 +65,8 @@ static size_t addr_bucket(const struct braid_gateway *g, const union braid_socka
 {
 	union braid_sockaddr n;
 	size_t len = braid_gw_cookie_addr(a, &n);
-	uint8_t out[crypto_shorthash_BYTES];
-	uint64_t v = 0;
 
-	crypto_shorthash(out, (const uint8_t *)&n, len, g->hkey);
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | out[i];
-	return (size_t)v & (g->n_buckets - 1);
+	return braid_keyed_bucket(&n, len, g->hkey, g->n_buckets);
 }
 
 void braid_gw_addr_insert(struct braid_gateway *g, struct gw_client *c)

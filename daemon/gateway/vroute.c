@@ -11,6 +11,8 @@
 
 #include <sodium.h>
 
+#include "util/keyed_hash.h"
+
 static int alen(int family)
 {
 	return family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
@@ -44,16 +46,12 @@ static bool match(const struct braid_vroute_entry *e, int family, const uint8_t 
 
 static size_t hslot(const struct braid_vroute *t, int family, const uint8_t *a)
 {
-	uint8_t in[17], out[crypto_shorthash_BYTES];
-	uint64_t v = 0;
+	uint8_t in[17];
 
 	in[0] = (uint8_t)family;
 	memset(in + 1, 0, 16);
 	memcpy(in + 1, a, (size_t)alen(family));
-	crypto_shorthash(out, in, sizeof(in), t->hkey);
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | out[i];
-	return (size_t)v & (t->h_cap - 1);
+	return braid_keyed_bucket(in, sizeof(in), t->hkey, t->h_cap);
 }
 
 /* Slot of the host route (family, a), or of the empty slot where it would go. */
