@@ -54,16 +54,17 @@ static struct braid_peer *braid_peer_for_skb(struct braid_dev *bdev, struct sk_b
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
+static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path,
+			   const union braid_sockaddr *remote, struct sk_buff *skb)
 {
 	struct sock *sk = path->bs->sock->sk;
 	struct dst_entry *dst;
 	struct flowi6 fl = { };
 
-	fl.daddr = path->remote.in6.sin6_addr;
+	fl.daddr = remote->in6.sin6_addr;
 	if (path->local.sa.sa_family == AF_INET6)
 		fl.saddr = path->local.in6.sin6_addr;
-	fl.fl6_dport = path->remote.in6.sin6_port;
+	fl.fl6_dport = remote->in6.sin6_port;
 	fl.fl6_sport = inet_sk(sk)->inet_sport;
 	fl.flowi6_proto = IPPROTO_UDP;
 	fl.flowi6_oif = sk->sk_bound_dev_if;
@@ -91,20 +92,22 @@ static int braid_udp_send6(struct braid_dev *bdev, struct braid_path *path, stru
 static int braid_udp_send4(struct braid_dev *bdev, struct braid_path *path, struct sk_buff *skb)
 {
 	struct sock *sk = path->bs->sock->sk;
+	union braid_sockaddr remote;
 	struct flowi4 fl = { };
 	struct rtable *rt;
 
+	braid_path_remote(path, &remote);
 #if IS_ENABLED(CONFIG_IPV6)
-	if (path->remote.sa.sa_family == AF_INET6)
-		return braid_udp_send6(bdev, path, skb);
+	if (remote.sa.sa_family == AF_INET6)
+		return braid_udp_send6(bdev, path, &remote, skb);
 #endif
 	/* an IPv4 remote on an IPv6 socket (v4-mapped) is not sent yet */
-	if (path->remote.sa.sa_family != AF_INET || sk->sk_family != AF_INET)
+	if (remote.sa.sa_family != AF_INET || sk->sk_family != AF_INET)
 		return -EAFNOSUPPORT;
-	fl.daddr = path->remote.in4.sin_addr.s_addr;
+	fl.daddr = remote.in4.sin_addr.s_addr;
 	if (path->local.sa.sa_family == AF_INET)
 		fl.saddr = path->local.in4.sin_addr.s_addr;
-	fl.fl4_dport = path->remote.in4.sin_port;
+	fl.fl4_dport = remote.in4.sin_port;
 	fl.fl4_sport = inet_sk(sk)->inet_sport;
 	fl.flowi4_proto = IPPROTO_UDP;
 	fl.flowi4_oif = sk->sk_bound_dev_if;
@@ -291,18 +294,18 @@ static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct s
 	__be16 sport = udp_hdr(skb)->source;
 	bool v4 = ip_hdr(skb)->version == 4;
 	struct braid_path *path, *any = NULL;
-	const union braid_sockaddr *r;
+	union braid_sockaddr r;
 	int i;
 
 	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
 		path = rcu_dereference(peer->paths[i]);
 		if (!path)
 			continue;
-		r = &path->remote;
-		if (!(v4 && r->sa.sa_family == AF_INET && r->in4.sin_port == sport &&
-		      r->in4.sin_addr.s_addr == ip_hdr(skb)->saddr) &&
-		    !(!v4 && r->sa.sa_family == AF_INET6 && r->in6.sin6_port == sport &&
-		      ipv6_addr_equal(&r->in6.sin6_addr, &ipv6_hdr(skb)->saddr)))
+		braid_path_remote(path, &r);
+		if (!(v4 && r.sa.sa_family == AF_INET && r.in4.sin_port == sport &&
+		      r.in4.sin_addr.s_addr == ip_hdr(skb)->saddr) &&
+		    !(!v4 && r.sa.sa_family == AF_INET6 && r.in6.sin6_port == sport &&
+		      ipv6_addr_equal(&r.in6.sin6_addr, &ipv6_hdr(skb)->saddr)))
 			continue;
 		if (path->bs == bs)
 			return path;
@@ -310,6 +313,48 @@ static struct braid_path *braid_path_by_source(struct braid_peer *peer, struct s
 			any = path;
 	}
 	return any;
+}
+
+/*
+ * float: an authenticated packet of @peer came from a source that none of its paths has (a client
+ * behind NAT whose mapping changed, a roaming client). When exactly one of the peer's paths uses
+ * the socket @bs the packet arrived on and has its address family, that path's remote endpoint
+ * becomes the packet's source, as OpenVPN floats a client, and the change is notified (PATH_NTF
+ * float). Several candidates (a multipath peer's paths on one shared socket): no float, userspace
+ * learns such paths. Under rcu_read_lock(), softirq. Return: the path floated or NULL
+ */
+static struct braid_path *braid_path_float(struct braid_dev *bdev, struct braid_peer *peer,
+					   struct sk_buff *skb, const struct braid_sock *bs)
+{
+	sa_family_t family = ip_hdr(skb)->version == 4 ? AF_INET : AF_INET6;
+	struct braid_path *path, *found = NULL;
+	union braid_sockaddr r;
+	int i;
+
+	for (i = 0; i < BRAID_DCO_PATHS_MAX; i++) {
+		path = rcu_dereference(peer->paths[i]);
+		if (!path || path->bs != bs)
+			continue;
+		braid_path_remote(path, &r);
+		if (r.sa.sa_family != family)
+			continue;
+		if (found)
+			return NULL;
+		found = path;
+	}
+	if (!found)
+		return NULL;
+	write_seqlock(&found->remote_lock);
+	if (family == AF_INET) {
+		found->remote.in4.sin_addr.s_addr = ip_hdr(skb)->saddr;
+		found->remote.in4.sin_port = udp_hdr(skb)->source;
+	} else {
+		found->remote.in6.sin6_addr = ipv6_hdr(skb)->saddr;
+		found->remote.in6.sin6_port = udp_hdr(skb)->source;
+	}
+	write_sequnlock(&found->remote_lock);
+	braid_nl_path_notify(bdev, peer->id, found, BRAID_DCO_PATH_EVENT_FLOAT, 0, GFP_ATOMIC);
+	return found;
 }
 
 static struct braid_key *braid_key_by_id(struct braid_peer *peer, u8 key_id)
@@ -354,6 +399,8 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	if (err)
 		return err;
 	path = braid_path_by_source(peer, skb, bs);
+	if (!path)
+		path = braid_path_float(bdev, peer, skb, bs);
 	if (path)
 		braid_ctrs_count(path->stats, BRAID_PATH_RX_PACKETS, BRAID_PATH_RX_BYTES, outer);
 	__skb_pull(skb, BRAID_DATA_V2_OVERHEAD);

@@ -234,7 +234,7 @@ err:
  * braid_nl_path_notify() - tell the "peers" group about a path event
  * @bdev: the path's device
  * @peer_id: the peer the path belongs to
- * @path: the path (its id and its state after the event)
+ * @path: the path (its id, remote endpoint and state after the event)
  * @event: what happened
  * @err: for tx-error, the failed send's -errno (sent as a positive number); else 0
  * @gfp: GFP_KERNEL from a request, GFP_ATOMIC from the transmit path
@@ -244,6 +244,7 @@ err:
 void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct braid_path *path,
 			  enum braid_dco_path_event event, int err, gfp_t gfp)
 {
+	union braid_sockaddr remote;
 	struct nlattr *nest;
 	struct sk_buff *msg;
 	void *hdr;
@@ -259,9 +260,12 @@ void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct brai
 	nest = nla_nest_start(msg, BRAID_DCO_A_PATH);
 	if (!nest)
 		goto err;
+	braid_path_remote(path, &remote);
 	if (nla_put_u32(msg, BRAID_DCO_A_PATH_PEER_ID, peer_id) ||
 	    nla_put_u32(msg, BRAID_DCO_A_PATH_ID, path->id) ||
 	    nla_put_u32(msg, BRAID_DCO_A_PATH_EVENT, event) ||
+	    braid_nl_put_addr(msg, &remote, BRAID_DCO_A_PATH_REMOTE_IPV4,
+			      BRAID_DCO_A_PATH_REMOTE_IPV6, BRAID_DCO_A_PATH_REMOTE_PORT) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_DOWN, READ_ONCE(path->down)) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup)) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_TX_FAILING, atomic_read(&path->tx_failing)))

@@ -103,8 +103,17 @@ int braid_nl_peer_del(struct sk_buff *skb, struct genl_info *info)
 	return braid_nl_done(info, err);
 }
 
-static int braid_nl_put_addr(struct sk_buff *msg, const union braid_sockaddr *sa, int a4, int a6,
-			     int port)
+/**
+ * braid_nl_put_addr() - put an endpoint as address (v4 or v6) and port attributes
+ * @msg: the message
+ * @sa: the endpoint (AF_UNSPEC: nothing is put)
+ * @a4: the attribute of an IPv4 address
+ * @a6: the attribute of an IPv6 address
+ * @port: the attribute of the port (host byte order)
+ *
+ * Return: 0, or nonzero when the message is full
+ */
+int braid_nl_put_addr(struct sk_buff *msg, const union braid_sockaddr *sa, int a4, int a6, int port)
 {
 	if (sa->sa.sa_family == AF_INET)
 		return nla_put_in_addr(msg, a4, sa->in4.sin_addr.s_addr) ||
@@ -124,13 +133,15 @@ static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 		[BRAID_PATH_TX_BYTES] = BRAID_DCO_A_PATH_TX_BYTES,
 	};
 	struct nlattr *nest = nla_nest_start(msg, BRAID_DCO_A_PEER_PATH);
+	union braid_sockaddr remote;
 	u64 v[BRAID_PATH_NR];
 
 	if (!nest)
 		return -EMSGSIZE;
 	braid_ctrs_sum(path->stats, v, BRAID_PATH_NR);
+	braid_path_remote(path, &remote);
 	if (nla_put_u32(msg, BRAID_DCO_A_PATH_ID, path->id) ||
-	    braid_nl_put_addr(msg, &path->remote, BRAID_DCO_A_PATH_REMOTE_IPV4,
+	    braid_nl_put_addr(msg, &remote, BRAID_DCO_A_PATH_REMOTE_IPV4,
 			      BRAID_DCO_A_PATH_REMOTE_IPV6, BRAID_DCO_A_PATH_REMOTE_PORT) ||
 	    braid_nl_put_addr(msg, &path->local, BRAID_DCO_A_PATH_LOCAL_IPV4,
 			      BRAID_DCO_A_PATH_LOCAL_IPV6, BRAID_DCO_A_PATH_LOCAL_PORT) ||

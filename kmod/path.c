@@ -56,6 +56,7 @@ struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
 	path->id = id;
 	path->bs = bs;
 	path->remote = *remote;
+	seqlock_init(&path->remote_lock);
 	path->local = *local;
 	braid_obj_created(BRAID_OBJ_PATH);
 	pr_debug("path %u created\n", id);

@@ -11,6 +11,7 @@
 #include <linux/in6.h>
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/workqueue.h>
 #include <linux/socket.h>
 
@@ -48,7 +49,9 @@ enum braid_path_ctr {
  * struct braid_path - a path of a peer
  * @id: the path id (index in the peer's path array)
  * @bs: the UDP socket (shared by the paths that use it)
- * @remote: the peer's endpoint on this path
+ * @remote: the peer's endpoint on this path; changed by a float (io.c) under @remote_lock, read
+ *          with braid_path_remote()
+ * @remote_lock: the seqlock of @remote (written from softirq, read by transmit and requests)
  * @local: the local endpoint (AF_UNSPEC: the socket's choice)
  * @rwork: frees the path in process context after a grace period
  * @stats: per-CPU counters of outer packets and bytes, indexed by enum braid_path_ctr
@@ -64,6 +67,7 @@ struct braid_path {
 	u8 id;
 	struct braid_sock *bs;
 	union braid_sockaddr remote;
+	seqlock_t remote_lock;
 	union braid_sockaddr local;
 	struct rcu_work rwork;
 	struct braid_ctrs __percpu *stats;
@@ -81,5 +85,20 @@ struct braid_path *braid_path_new(struct braid_dev *bdev, u8 id, int fd,
 				  const union braid_sockaddr *local,
 					  struct netlink_ext_ack *extack);
 void braid_path_release(struct braid_path *path);
+
+/**
+ * braid_path_remote() - a consistent copy of a path's remote endpoint
+ * @path: the path
+ * @out: the copy
+ */
+static inline void braid_path_remote(const struct braid_path *path, union braid_sockaddr *out)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&path->remote_lock);
+		*out = path->remote;
+	} while (read_seqretry(&path->remote_lock, seq));
+}
 
 #endif /* _BRAID_DCO_PATH_H_ */

@@ -16,7 +16,8 @@ namespace it configures:
                                                                          "runs=N fallbacks=N copies=N reroutes=N"
   dco_ctl.py watch DEV SECS                                              the "peers" group's notifications about
                                                                          DEV for SECS seconds, one line each
-                                                                         ("path peer=P id=I event=E error=N ...");
+                                                                         ("path peer=P id=I event=E error=N ...
+                                                                         remote=IP:PORT");
                                                                          prints "watching" once subscribed
 Keys are hex (32 bytes: aes-256-gcm); the nonce tails (8 bytes) default to the keys' first 8 bytes reversed.
 With DCO_CTL_HOLD=N in the environment, `up` keeps its path socket and prints the first N datagrams read from
@@ -71,6 +72,16 @@ EVENTS = {v: k[len('PATH_EVENT_'):].lower().replace('_', '-') for k, v in vars(A
           if k.startswith('PATH_EVENT_')}
 
 
+def endpoint_str(pa):
+    """a path nest's remote endpoint as IP:PORT ([IPV6]:PORT)"""
+    port = struct.unpack('=H', pa[A.A_PATH_REMOTE_PORT][0][:2])[0] if A.A_PATH_REMOTE_PORT in pa else 0
+    if A.A_PATH_REMOTE_IPV4 in pa:
+        return '%s:%d' % (socket.inet_ntop(socket.AF_INET, pa[A.A_PATH_REMOTE_IPV4][0][:4]), port)
+    if A.A_PATH_REMOTE_IPV6 in pa:
+        return '[%s]:%d' % (socket.inet_ntop(socket.AF_INET6, pa[A.A_PATH_REMOTE_IPV6][0][:16]), port)
+    return '-'
+
+
 def watch(g, ifindex, secs):
     """print the notifications about device IFINDEX until SECS have passed"""
     import time
@@ -84,9 +95,10 @@ def watch(g, ifindex, secs):
         if n[0] == A.CMD_PATH_NTF:
             pa = nl.parse(n[1][A.A_PATH][0])
             err = ' error=%d' % nl.u32(pa[A.A_PATH_ERROR][0]) if A.A_PATH_ERROR in pa else ''
-            print('path peer=%d id=%d event=%s%s down=%d backup=%d tx_failing=%d' % (
+            print('path peer=%d id=%d event=%s%s down=%d backup=%d tx_failing=%d remote=%s' % (
                 nl.u32(pa[A.A_PATH_PEER_ID][0]), nl.u32(pa[A.A_PATH_ID][0]), EVENTS[nl.u32(pa[A.A_PATH_EVENT][0])],
-                err, pa[A.A_PATH_DOWN][0][0], pa[A.A_PATH_BACKUP][0][0], pa[A.A_PATH_TX_FAILING][0][0]), flush=True)
+                err, pa[A.A_PATH_DOWN][0][0], pa[A.A_PATH_BACKUP][0][0], pa[A.A_PATH_TX_FAILING][0][0],
+                endpoint_str(pa)), flush=True)
         elif n[0] == A.CMD_PEER_DEL_NTF:
             pe = nl.parse(n[1][A.A_PEER][0])
             print('peer-del peer=%d reason=%d' % (nl.u32(pe[A.A_PEER_ID][0]), nl.u32(pe[A.A_PEER_DEL_REASON][0])),
@@ -147,6 +159,7 @@ def main(argv):
                 nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_DOWN][0][0], nl.u32(pa[A.A_PATH_ID][0]),
                 pa[A.A_PATH_BACKUP][0][0]))
             print('path%d_tx_failing=%d' % (nl.u32(pa[A.A_PATH_ID][0]), pa[A.A_PATH_TX_FAILING][0][0]))
+            print('path%d_remote=%s' % (nl.u32(pa[A.A_PATH_ID][0]), endpoint_str(pa)))
     elif cmd == 'sched':
         s = nl.parse(g.cmd(A.CMD_PROG_GET, nl.attr(A.A_IFINDEX, socket.if_nametoindex(dev)))[0][A.A_SCHED][0])
         print(' '.join('%s=%d' % (n, nl.u64(s[getattr(A, 'A_SCHED_' + n.upper())][0]))

@@ -135,6 +135,32 @@ if command -v tcpdump >/dev/null; then
 		nok "capture: missing or plaintext visible"
 	fi
 fi
+# float: a's packets leave through a NAT that changes their source port (nftables in a, as a home router
+# whose mapping changed): b's module floats its path 0 to the new source (a PATH_NTF float naming it, PEER_GET's
+# remote), its replies go there and the NAT takes them back to a: pings answered; the NAT removed, b floats back
+fpings() { ip netns exec $a ping -c "$1" -i 0.2 -W 5 -q 10.77.0.2 >/dev/null 2>&1; }
+ip netns exec $b $ctl watch bd0 30 >/tmp/fl.$$ 2>&1 &
+wpid=$!
+for _ in $(seq 100); do grep -q '^watching' /tmp/fl.$$ 2>/dev/null && break; sleep 0.1; done
+# (stateless: the ports rewritten both ways by payload statements, no conntrack binding outlives the table)
+echo 'table ip braidfl {
+	chain out { type filter hook output priority -300; ip daddr 192.168.77.2 udp sport 1194 udp sport set 40000; }
+	chain pre { type filter hook prerouting priority -300; ip saddr 192.168.77.2 udp dport 40000 udp dport set 1194; }
+}' | ip netns exec $a nft -f - || nok "float: nft rules"
+fpings 5 && ip netns exec $b $ctl show bd0 1 | grep -qx 'path0_remote=192.168.77.1:40000' &&
+	ok "float: a behind a NAT (source port 40000): pings answered, b's path 0 remote 192.168.77.1:40000" ||
+	nok "float: $(ip netns exec $b $ctl show bd0 1 | grep remote)"
+ip netns exec $a nft delete table ip braidfl
+fpings 5 && ip netns exec $b $ctl show bd0 1 | grep -qx 'path0_remote=192.168.77.1:1194' &&
+	ok "float back: the NAT gone, b's path 0 remote 192.168.77.1:1194 again" ||
+	nok "float back: $(ip netns exec $b $ctl show bd0 1 | grep remote)"
+sleep 0.5
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+fl=$(grep 'event=float' /tmp/fl.$$ | sed 's/.* remote=//' | tr '\n' ' ')
+[ "$fl" = "192.168.77.1:40000 192.168.77.1:1194 " ] && ok "two PATH_NTF float events, to :40000 and back to :1194" ||
+	nok "float notifications: '$fl' ($(tr '\n' ';' </tmp/fl.$$))"
+rm -f /tmp/fl.$$
 # two paths: a second veth pair, path 1 on both sides; round robin must use both; then path 1 is
 # removed on the sender in the middle of a transfer (sha256 intact on the remaining path)
 ip link add wa$$ netns $a type veth peer name wb$$ netns $b
@@ -226,10 +252,10 @@ kill $wpid 2>/dev/null
 wait $wpid 2>/dev/null
 echo "notifications: $(grep -v '^watching' /tmp/ntf.$$ | tr '\n' ';')"
 [ "$(grep -c 'event=tx-error' /tmp/ntf.$$)" = 1 ] &&
-	grep -qx 'path peer=1 id=1 event=tx-error error=101 down=0 backup=0 tx_failing=1' /tmp/ntf.$$ &&
+	grep -qx 'path peer=1 id=1 event=tx-error error=101 down=0 backup=0 tx_failing=1 remote=192.168.78.2:1194' /tmp/ntf.$$ &&
 	ok "one PATH_NTF tx-error for path 1, errno 101 (ENETUNREACH)" || nok "tx-error notification"
 [ "$(grep -c 'event=tx-resumed' /tmp/ntf.$$)" = 1 ] &&
-	grep -qx 'path peer=1 id=1 event=tx-resumed down=0 backup=0 tx_failing=0' /tmp/ntf.$$ &&
+	grep -qx 'path peer=1 id=1 event=tx-resumed down=0 backup=0 tx_failing=0 remote=192.168.78.2:1194' /tmp/ntf.$$ &&
 	ok "one PATH_NTF tx-resumed for path 1" || nok "tx-resumed notification"
 rm -f /tmp/ntf.$$ /tmp/ping.$$
 want=$(xfer 2097152 /tmp/recv4.$$ "$ctl pathdel bd0 1 1")
