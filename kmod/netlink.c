@@ -196,6 +196,37 @@ err_size:
 	return braid_nl_done(info, -EMSGSIZE);
 }
 
+/*
+ * a notification to the "peers" group: the message with the device's ifindex and the nest @attr
+ * opened (*msg, *hdr set); NULL (nothing to free) when it cannot be built
+ */
+static struct nlattr *braid_nl_ntf_start(struct braid_dev *bdev, u8 cmd, int attr, gfp_t gfp,
+					 struct sk_buff **msg, void **hdr)
+{
+	struct nlattr *nest;
+
+	*msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
+	if (!*msg)
+		return NULL;
+	*hdr = genlmsg_put(*msg, 0, 0, &braid_nl_family, 0, cmd);
+	if (*hdr && !nla_put_u32(*msg, BRAID_DCO_A_IFINDEX, bdev->dev->ifindex)) {
+		nest = nla_nest_start(*msg, attr);
+		if (nest)
+			return nest;
+	}
+	nlmsg_free(*msg);
+	return NULL;
+}
+
+/* close the nest and the message of braid_nl_ntf_start() and send it to the group */
+static void braid_nl_ntf_send(struct braid_dev *bdev, struct sk_buff *msg, void *hdr,
+			      struct nlattr *nest, gfp_t gfp)
+{
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, gfp);
+}
+
 /**
  * braid_nl_peer_del_notify() - tell the "peers" group a peer is gone
  * @bdev: the peer's device
@@ -208,26 +239,16 @@ void braid_nl_peer_del_notify(struct braid_dev *bdev, u32 peer_id, enum braid_dc
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &braid_nl_family, 0, BRAID_DCO_CMD_PEER_DEL_NTF);
-	if (!hdr)
-		goto err;
-	if (nla_put_u32(msg, BRAID_DCO_A_IFINDEX, bdev->dev->ifindex))
-		goto err;
-	nest = nla_nest_start(msg, BRAID_DCO_A_PEER);
+	nest = braid_nl_ntf_start(bdev, BRAID_DCO_CMD_PEER_DEL_NTF, BRAID_DCO_A_PEER, GFP_KERNEL,
+				  &msg, &hdr);
 	if (!nest)
-		goto err;
+		return;
 	if (nla_put_u32(msg, BRAID_DCO_A_PEER_ID, peer_id) ||
-	    nla_put_u32(msg, BRAID_DCO_A_PEER_DEL_REASON, reason))
-		goto err;
-	nla_nest_end(msg, nest);
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, GFP_KERNEL);
-	return;
-err:
-	nlmsg_free(msg);
+	    nla_put_u32(msg, BRAID_DCO_A_PEER_DEL_REASON, reason)) {
+		nlmsg_free(msg);
+		return;
+	}
+	braid_nl_ntf_send(bdev, msg, hdr, nest, GFP_KERNEL);
 }
 
 /**
@@ -249,17 +270,9 @@ void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct brai
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, gfp);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &braid_nl_family, 0, BRAID_DCO_CMD_PATH_NTF);
-	if (!hdr)
-		goto err;
-	if (nla_put_u32(msg, BRAID_DCO_A_IFINDEX, bdev->dev->ifindex))
-		goto err;
-	nest = nla_nest_start(msg, BRAID_DCO_A_PATH);
+	nest = braid_nl_ntf_start(bdev, BRAID_DCO_CMD_PATH_NTF, BRAID_DCO_A_PATH, gfp, &msg, &hdr);
 	if (!nest)
-		goto err;
+		return;
 	braid_path_remote(path, &remote);
 	if (nla_put_u32(msg, BRAID_DCO_A_PATH_PEER_ID, peer_id) ||
 	    nla_put_u32(msg, BRAID_DCO_A_PATH_ID, path->id) ||
@@ -268,17 +281,13 @@ void braid_nl_path_notify(struct braid_dev *bdev, u32 peer_id, const struct brai
 			      BRAID_DCO_A_PATH_REMOTE_IPV6, BRAID_DCO_A_PATH_REMOTE_PORT) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_DOWN, READ_ONCE(path->down)) ||
 	    nla_put_u8(msg, BRAID_DCO_A_PATH_BACKUP, READ_ONCE(path->backup)) ||
-	    nla_put_u8(msg, BRAID_DCO_A_PATH_TX_FAILING, atomic_read(&path->tx_failing)))
-		goto err;
-	if (event == BRAID_DCO_PATH_EVENT_TX_ERROR &&
-	    nla_put_u32(msg, BRAID_DCO_A_PATH_ERROR, -err))
-		goto err;
-	nla_nest_end(msg, nest);
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast_netns(&braid_nl_family, dev_net(bdev->dev), msg, 0, 0, gfp);
-	return;
-err:
-	nlmsg_free(msg);
+	    nla_put_u8(msg, BRAID_DCO_A_PATH_TX_FAILING, atomic_read(&path->tx_failing)) ||
+	    (event == BRAID_DCO_PATH_EVENT_TX_ERROR &&
+	     nla_put_u32(msg, BRAID_DCO_A_PATH_ERROR, -err))) {
+		nlmsg_free(msg);
+		return;
+	}
+	braid_nl_ntf_send(bdev, msg, hdr, nest, gfp);
 }
 
 #define BRAID_DOIT(_cmd, _fn, _policy) {					\
