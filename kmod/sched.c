@@ -22,12 +22,19 @@
 #include "peer.h"
 #include "sched.h"
 
-/*
- * the built-in scheduler: round robin over the peer's paths that are up, not backups and not
- * failing to send, else over such backups, else over the paths that are up but failing (a send
- * that works again clears the state: io.c); NULL when no path is up. Under rcu_read_lock()
+/**
+ * braid_sched_builtin() - the built-in round robin's choice, whatever program is attached
+ * @peer: the peer
+ *
+ * Round robin over the peer's paths that are up, not backups and not failing to send, else over
+ * such backups, else over the paths that are up but failing (a send that works again clears the
+ * state: io.c). The choice without a program, after a program's fallback, and for a packet whose
+ * send on the chosen path failed (io.c).
+ *
+ * Context: under rcu_read_lock().
+ * Return: a path, or NULL when the peer has no path that is up
  */
-static struct braid_path *braid_sched_default(struct braid_peer *peer)
+struct braid_path *braid_sched_builtin(struct braid_peer *peer)
 {
 	struct braid_path *paths[BRAID_DCO_PATHS_MAX], *backups[BRAID_DCO_PATHS_MAX];
 	struct braid_path *failing[BRAID_DCO_PATHS_MAX], *path;
@@ -52,20 +59,6 @@ static struct braid_path *braid_sched_default(struct braid_peer *peer)
 	if (nb)
 		return backups[rr % nb];
 	return failing[rr % nf];
-}
-
-/**
- * braid_sched_builtin() - the built-in round robin's choice, whatever program is attached
- * @peer: the peer
- *
- * Used when a send on the chosen path fails: the packet is sent again on this choice (io.c).
- *
- * Context: under rcu_read_lock().
- * Return: a path, or NULL when the peer has no path that is up
- */
-struct braid_path *braid_sched_builtin(struct braid_peer *peer)
-{
-	return braid_sched_default(peer);
 }
 
 static struct braid_path *braid_sched_path(struct braid_peer *peer, u32 id)
@@ -97,7 +90,7 @@ struct braid_path *braid_sched_pick(struct braid_dev *bdev, struct braid_peer *p
 
 	*copy = NULL;
 	if (!prog)
-		return braid_sched_default(peer);
+		return braid_sched_builtin(peer);
 	eth = skb_push(skb, ETH_HLEN);
 	memset(eth, 0, ETH_HLEN);
 	eth->h_proto = skb->protocol;
@@ -113,7 +106,7 @@ struct braid_path *braid_sched_pick(struct braid_dev *bdev, struct braid_peer *p
 	path = (int)ret < 0 ? NULL : braid_sched_path(peer, ret & BRAID_SCHED_PATH_MASK);
 	if (!path) {
 		braid_sched_count(&bdev->sched, BRAID_SCHED_FALLBACKS);
-		return braid_sched_default(peer);
+		return braid_sched_builtin(peer);
 	}
 	ret = (ret >> BRAID_SCHED_COPY_SHIFT) & BRAID_SCHED_PATH_MASK;
 	if (ret) {
