@@ -70,6 +70,7 @@ static void client_json(FILE *f, const struct gw_client *c)
 int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 {
 	struct braid_gateway_stats sum;
+	struct braid_heap_stats hs;
 	uint64_t rj[BRAID_REJ__COUNT];
 	const struct braid_gateway_stats *s = &sum;
 	struct gw_client **live = calloc(g->max_clients ? g->max_clients : 1, sizeof(*live));
@@ -101,8 +102,10 @@ int braid_gw_status_json(const struct braid_gateway *g, FILE *f)
 		U(s->link_rx_pkts), U(s->link_tx_pkts), U(s->gone_rx_bytes), U(s->gone_tx_bytes),
 		U(s->tcp_super_tx), U(s->tcp_super_rx), U(s->tcp_super_bad));
 	/* worker 0's tick trims the heap (gw_timers.c), and writes this file */
-	fprintf(f, "\"heap\":{\"rss_kb\":%ld,\"trims\":%llu,\"trimmed_kb\":%llu},",
-		braid_heap_rss_kb(), U(g->heap_trims), U(g->heap_trimmed_kb));
+	braid_heap_stats(&hs);
+	fprintf(f, "\"heap\":{\"rss_kb\":%ld,\"in_use_kb\":%zu,\"free_kb\":%zu,\"mapped_kb\":%zu,"
+		"\"trims\":%llu,\"trimmed_kb\":%llu},", braid_heap_rss_kb(), hs.in_use / 1024, hs.free / 1024,
+		hs.mapped / 1024, U(g->heap_trims), U(g->heap_trimmed_kb));
 	braid_gw_workers_json(g, f);
 	fputs("\"clients\":[", f);
 	for (uint32_t i = 0; i < g->max_clients; i++)

@@ -25,6 +25,15 @@ long braid_heap_rss_kb(void)
 	return (long)(resident * (unsigned long)(page / 1024));
 }
 
+void braid_heap_stats(struct braid_heap_stats *out)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	out->in_use = mi.uordblks;
+	out->free = mi.fordblks;
+	out->mapped = mi.hblkhd;
+}
+
 int braid_heap_trim(size_t min_free, struct braid_heap_trim *out)
 {
 	struct mallinfo2 mi = mallinfo2();

@@ -37,4 +37,14 @@ int braid_heap_trim(size_t min_free, struct braid_heap_trim *out);
 /* The process's resident set in kB from /proc/self/statm, or -1. */
 long braid_heap_rss_kb(void);
 
+/* What glibc's arenas hold, summed over all of them (mallinfo2). */
+struct braid_heap_stats {
+	size_t in_use;		/* bytes handed out from the arenas (uordblks) */
+	size_t free;		/* free bytes kept in the arenas (fordblks) */
+	size_t mapped;		/* bytes in chunks mmap'ed on their own (hblkhd) */
+};
+
+/* Fill *out. Walks every arena under its lock: call it seldom (the gateway's status file, once a second). */
+void braid_heap_stats(struct braid_heap_stats *out);
+
 #endif /* BRAID_OS_HEAP_TRIM_H */

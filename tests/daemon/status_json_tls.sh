@@ -54,9 +54,9 @@ else
 fi
 keys "$GJ" .gateway '["auth_failed","bad_source","c2c_forwarded","clients","clients_removed","connect_freq_refused","cookie_rejected","cookie_replies","data_auth_failed","data_unknown_peer","float_refused","floats","gone_rx_bytes","gone_tx_bytes","link_rx_pkts","link_tx_pkts","max_clients","max_clients_refused","sessions_created","tcp_super_rejected","tcp_super_rx","tcp_super_tx","tun_no_route","tun_read_pkts","tun_write_pkts"]'
 keys "$GJ" '.clients[0]' '["backend","cipher","client_id","common_name","engine","failovers","multipath","paths","peer_id","real_address","rx_bytes","scheduler","since","state","tcp_super","tx_bytes","up","username","virtual_address","virtual_ipv6_address"'"$CW]"
-keys "$GJ" .heap '["rss_kb","trimmed_kb","trims"]'
+keys "$GJ" .heap '["free_kb","in_use_kb","mapped_kb","rss_kb","trimmed_kb","trims"]'
 check0() { jq -e "$2" "$1" >/dev/null || fail "$1: not ($2): $(jq -c "${3:-.}" "$1" | head -c 600)"; }
-check0 "$GJ" '.heap.rss_kb > 1000 and .heap.trims >= 0 and .heap.trimmed_kb >= 0' .heap
+check0 "$GJ" '.heap.rss_kb > 1000 and .heap.in_use_kb >= 0 and .heap.free_kb >= 0 and .heap.mapped_kb >= 0 and .heap.trims >= 0 and .heap.trimmed_kb >= 0' .heap
 # the path objects: the same as the static-key status file's (one writer)
 [ "$(jq -c '.clients[0].paths[0] | keys' "$GJ")" = "$PATHKEYS" ] || fail "gateway path keys differ from the client's"
 echo "$PATHKEYS" | jq -e 'index("wire_rx_pkts") and index("rtt_ms") and index("state")' >/dev/null || fail "path keys: $PATHKEYS"
