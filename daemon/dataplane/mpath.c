@@ -70,8 +70,7 @@ static int pools_init(struct braid_mpath *m)
 	m->rxbs = RX_BUF_GRO > buf ? RX_BUF_GRO : buf;
 	/* a shared socket is read by its owner: no receive batch here */
 	m->rxbuf = m->shared ? NULL : malloc((size_t)RX_BATCH * m->rxbs);
-	m->txctl = malloc((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX);
-	if ((!m->shared && !m->rxbuf) || !m->txctl)
+	if (!m->shared && !m->rxbuf)
 		return -ENOMEM;
 	return 0;
 }
@@ -363,7 +362,6 @@ void braid_mpath_free(struct braid_mpath *m)
 	if (m->rxbuf)
 		sodium_memzero(m->rxbuf, (size_t)RX_BATCH * m->rxbs);
 	free(m->rxbuf);
-	free(m->txctl);
 	if (m->tunrd)
 		sodium_memzero(m->tunrd, BRAID_TUN_SUPER_MAX);
 	if (m->gro)

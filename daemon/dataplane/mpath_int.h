@@ -202,7 +202,7 @@ struct braid_mpath {
 	/* TX batch: datagrams of one pump, sent together (sendmmsg, UDP GSO) */
 	struct braid_txbatch txb;
 	int txb_path[BRAID_TXB_MAX];
-	uint8_t *txctl;		/* sealed control packets of the batch, CTL_WIRE_MAX each */
+	uint8_t *txctl;		/* sealed control packets of the batch, CTL_WIRE_MAX each (mpath_pool.c) */
 	unsigned int txctl_n;
 
 	/* TUN with offloads (braid_mpath_attach_tun): super-packet reads, coalesced writes */

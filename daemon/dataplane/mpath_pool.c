@@ -14,6 +14,7 @@
 
 #define POOL_KEEP 16	/* buffers a pool may keep carved while idle (keepalives reuse one) */
 #define POOL_TRIM_TICKS 8	/* the engine's arrays: every 8 housekeeping seconds (~25 madvise calls) */
+#define TXCTL_BYTES ((size_t)BRAID_TXB_MAX * CTL_WIRE_MAX)
 
 static uint8_t *reserve(size_t len)
 {
@@ -27,7 +28,9 @@ int mpath_pool_init(struct braid_mpath *m)
 {
 	m->tmem = reserve((size_t)m->tcount * m->tsize);
 	m->rmem = reserve((size_t)m->rcount * m->rsize);
-	if (!m->tmem || !m->rmem)
+	/* 64 slots of CTL_WIRE_MAX (an MTU probe's size): a few pages are written per batch */
+	m->txctl = reserve(TXCTL_BYTES);
+	if (!m->tmem || !m->rmem || !m->txctl)
 		return -ENOMEM;
 	m->tfree = NULL;
 	m->rfree = NULL;
@@ -47,6 +50,9 @@ void mpath_pool_trim(struct braid_mpath *m)
 	if (m->mp && ++m->trim_tick >= POOL_TRIM_TICKS) {
 		m->trim_tick = 0;
 		braid_mp_trim(m->mp);
+		/* sealed control packets: the batch was flushed, nothing there is read again */
+		if (m->txctl && !m->txctl_n)
+			madvise(m->txctl, TXCTL_BYTES, MADV_DONTNEED);
 	}
 	if (m->tmem && m->tcarved > POOL_KEEP && m->tfree_n == m->tcarved) {
 		give_back(m->tmem, (size_t)m->tcarved * m->tsize);
@@ -70,5 +76,7 @@ void mpath_pool_free(struct braid_mpath *m)
 		sodium_memzero(m->rmem, (size_t)m->rcarved * m->rsize);
 		munmap(m->rmem, (size_t)m->rcount * m->rsize);
 	}
-	m->tmem = m->rmem = NULL;
+	if (m->txctl)
+		munmap(m->txctl, TXCTL_BYTES);
+	m->tmem = m->rmem = m->txctl = NULL;
 }

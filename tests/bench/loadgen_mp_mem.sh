@@ -28,7 +28,7 @@ PINT=${LG_PING_INTERVAL:-300}
 gw_setup 1
 CNS=$(gw_cns 1)
 ip -n "$CNS" addr add 10.99.0.111/24 dev eth0 || gw_fail "second client address"
-gw_server_conf "duplicate-cn" "max-clients $((N + 10))" "verb 3" "tls-crypt $GW_DIR/tc.key" "multipath on" \
+gw_server_conf "duplicate-cn" "max-clients ${LG_MAX_CLIENTS:-$((N + 10))}" "verb 3" "tls-crypt $GW_DIR/tc.key" "multipath on" \
 	"keepalive 10 60" "status-json $GW_DIR/status.json 1"
 # a /16 pool: a /24 holds 253 clients
 sed -i 's/^server 10.8.0.0 255.255.255.0$/server 10.8.0.0 255.255.0.0/' "$GW_DIR/server.conf"
@@ -45,6 +45,7 @@ GW_PIDS+=("$lg")
 while [ ! -s "$GW_DIR/ready" ] && kill -0 "$lg" 2>/dev/null; do sleep 0.5; done
 sleep $((HOLD - 2))
 cp "$GW_DIR/status.json" "$GW_DIR/gw.json"
+[ -n "$KEEP_DIR" ] && mkdir -p "$KEEP_DIR" && cp "/proc/${GW_PID[server]}/smaps" "$KEEP_DIR/gw.smaps"
 wait "$lg" || gw_fail "braid-loadgen exited $?"
 if [ -n "$KEEP_DIR" ]; then	# for a look afterwards: the reports, the gateway's status and its log lines by kind
 	mkdir -p "$KEEP_DIR" && cp "$GW_DIR/lg.json" "$GW_DIR/gw.json" "$GW_DIR/lg.log" "$KEEP_DIR/"
