@@ -36,12 +36,13 @@ void braid_heap_stats(struct braid_heap_stats *out)
 
 int braid_heap_trim(size_t min_free, struct braid_heap_trim *out)
 {
-	struct mallinfo2 mi = mallinfo2();
+	struct braid_heap_stats hs;
 
+	braid_heap_stats(&hs);
 	memset(out, 0, sizeof(*out));
-	out->free_bytes = mi.fordblks;
+	out->free_bytes = hs.free;
 	out->rss_before_kb = out->rss_after_kb = -1;
-	if (mi.fordblks < min_free)
+	if (hs.free < min_free)
 		return 0;
 	out->rss_before_kb = braid_heap_rss_kb();
 	malloc_trim(0);
