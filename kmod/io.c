@@ -283,6 +283,33 @@ drop:
 	return err;
 }
 
+/* a data packet this long after the previous one on its path starts a new delivery-rate span */
+#define BRAID_RX_SPAN_JOIN_NS (20 * NSEC_PER_MSEC)
+
+/*
+ * a data packet of @outer bytes and packet id @pktid arrived on @path: what a multipath receiver
+ * reports to the sender (PEER_GET: the last packet id, and the delivery-rate spans, enum
+ * braid_path_ctr). A packet within BRAID_RX_SPAN_JOIN_NS of the previous one adds its bytes and
+ * the gap, as Braid's userspace receiver measures a span from arrival to arrival: a poll's
+ * interval instead would read a path that is busy for a part of it as slow. A control packet
+ * (@pktid NULL: a probe, a REPORT) joins a span that is open, as the userspace receiver counts
+ * control while data flows (the sender's pacer is charged for it too), and opens none. Softirq;
+ * two CPUs receiving on one path at once may each take the other's gap, which the sums tolerate.
+ */
+static void braid_rx_span(struct braid_path *path, const u32 *pktid, unsigned int outer)
+{
+	u64 now = ktime_get_ns(), last = READ_ONCE(path->rx_last_ns);
+	bool join = last && now > last && now - last < BRAID_RX_SPAN_JOIN_NS;
+
+	if (pktid)
+		WRITE_ONCE(path->rx_last_pktid, *pktid);
+	if (pktid || join)
+		WRITE_ONCE(path->rx_last_ns, now);
+	if (join)
+		braid_ctrs_count2(path->stats, BRAID_PATH_RX_SPAN_PACKETS, BRAID_PATH_RX_SPAN_BYTES,
+				  outer, BRAID_PATH_RX_SPAN_NS, now - last);
+}
+
 /*
  * the path a packet came in on: its source endpoint on the socket @bs it arrived at (several paths
  * may lead to the same remote endpoint from different local sockets), else by the source alone;
@@ -409,11 +436,13 @@ static int braid_rx_data(struct braid_dev *bdev, struct braid_peer *peer, struct
 	if (!braid_is_ip(skb->data[0])) {
 		/* not an IP packet (keepalive ping, OCC, multipath control): for userspace */
 		braid_ctrs_count(peer->stats, BRAID_PEER_CTL_RX_PACKETS, -1, 0);
+		if (path)
+			braid_rx_span(path, NULL, outer);
 		return 1;
 	}
 	skb->protocol = skb->data[0] >> 4 == 4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
 	if (path)	/* a data packet: what a multipath receiver reports (PEER_GET) */
-		WRITE_ONCE(path->rx_last_pktid, pktid);
+		braid_rx_span(path, &pktid, outer);
 	braid_ctrs_count(peer->stats, BRAID_PEER_VPN_RX_PACKETS, BRAID_PEER_VPN_RX_BYTES, skb->len);
 	skb_scrub_packet(skb, true);
 	skb->dev = bdev->dev;

@@ -131,6 +131,9 @@ static int braid_nl_put_path(struct sk_buff *msg, const struct braid_path *path)
 		[BRAID_PATH_RX_BYTES] = BRAID_DCO_A_PATH_RX_BYTES,
 		[BRAID_PATH_TX_PACKETS] = BRAID_DCO_A_PATH_TX_PACKETS,
 		[BRAID_PATH_TX_BYTES] = BRAID_DCO_A_PATH_TX_BYTES,
+		[BRAID_PATH_RX_SPAN_PACKETS] = BRAID_DCO_A_PATH_RX_SPAN_PACKETS,
+		[BRAID_PATH_RX_SPAN_BYTES] = BRAID_DCO_A_PATH_RX_SPAN_BYTES,
+		[BRAID_PATH_RX_SPAN_NS] = BRAID_DCO_A_PATH_RX_SPAN_NS,
 	};
 	struct nlattr *nest = nla_nest_start(msg, BRAID_DCO_A_PEER_PATH);
 	union braid_sockaddr remote;

@@ -35,6 +35,12 @@ union braid_sockaddr {
  * @BRAID_PATH_RX_BYTES: outer bytes received on this path
  * @BRAID_PATH_TX_PACKETS: outer packets sent on this path
  * @BRAID_PATH_TX_BYTES: outer bytes sent on this path
+ * @BRAID_PATH_RX_SPAN_PACKETS: packets received within BRAID_RX_SPAN_JOIN_NS of the previous one on
+ *                              this path, a data packet's or a control packet's that followed data
+ *                              (the delivery-rate spans, io.c)
+ * @BRAID_PATH_RX_SPAN_BYTES: their outer bytes
+ * @BRAID_PATH_RX_SPAN_NS: the sum of those gaps: bytes / time is the path's delivery rate while it
+ *                         was busy, as a multipath receiver reports it (Braid's REPORT span)
  * @BRAID_PATH_NR: number of counters
  */
 enum braid_path_ctr {
@@ -42,6 +48,9 @@ enum braid_path_ctr {
 	BRAID_PATH_RX_BYTES,
 	BRAID_PATH_TX_PACKETS,
 	BRAID_PATH_TX_BYTES,
+	BRAID_PATH_RX_SPAN_PACKETS,
+	BRAID_PATH_RX_SPAN_BYTES,
+	BRAID_PATH_RX_SPAN_NS,
 	BRAID_PATH_NR,
 };
 
@@ -56,6 +65,8 @@ enum braid_path_ctr {
  * @rwork: frees the path in process context after a grace period
  * @stats: per-CPU counters of outer packets and bytes, indexed by enum braid_path_ctr
  * @rx_last_pktid: packet id of the last data packet received on this path
+ * @rx_last_ns: when it, or a control packet in its span, arrived (ktime_get_ns()): the start of the
+ *              next delivery-rate gap
  * @down: userspace marked the path down (PATH_SET): the built-in round robin skips it; written
  *        under the device lock, read locklessly
  * @backup: a backup path: the built-in round robin uses it only when no other path is up; as @down
@@ -72,6 +83,7 @@ struct braid_path {
 	struct rcu_work rwork;
 	struct braid_ctrs __percpu *stats;
 	u32 rx_last_pktid;
+	u64 rx_last_ns;
 	bool down;
 	bool backup;
 	atomic_t tx_failing;

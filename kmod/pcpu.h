@@ -12,8 +12,8 @@
 #include <linux/percpu.h>
 #include <linux/u64_stats_sync.h>
 
-/* counters a set holds at most (the peer's six, the path's four, the cost's six) */
-#define BRAID_CTRS_MAX 6
+/* counters a set holds at most (the peer's six, the path's seven, the cost's six) */
+#define BRAID_CTRS_MAX 7
 
 /**
  * struct braid_ctrs - one CPU's copy of a set of counters
@@ -47,6 +47,29 @@ static inline void braid_ctrs_count(struct braid_ctrs __percpu *c, unsigned int 
 	u64_stats_inc(&s->v[events]);
 	if (sum >= 0)
 		u64_stats_add(&s->v[sum], val);
+	u64_stats_update_end(&s->syncp);
+}
+
+/**
+ * braid_ctrs_count2() - count one event and add to two sums on this CPU in one update
+ * @c: the counters
+ * @events: index of the event count (incremented)
+ * @sum1: index of the first sum (@val1 added)
+ * @val1: bytes
+ * @sum2: index of the second sum (@val2 added)
+ * @val2: nanoseconds
+ *
+ * Context: as braid_ctrs_count().
+ */
+static inline void braid_ctrs_count2(struct braid_ctrs __percpu *c, unsigned int events,
+				     unsigned int sum1, u64 val1, unsigned int sum2, u64 val2)
+{
+	struct braid_ctrs *s = this_cpu_ptr(c);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->v[events]);
+	u64_stats_add(&s->v[sum1], val1);
+	u64_stats_add(&s->v[sum2], val2);
 	u64_stats_update_end(&s->syncp);
 }
 

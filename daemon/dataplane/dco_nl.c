@@ -98,6 +98,9 @@ static int parse_path(const struct nla *nest, struct braid_dco_reply *r)
 	r->path_rx_bytes[k] = v[BRAID_DCO_A_PATH_RX_BYTES];
 	r->path_tx_bytes[k] = v[BRAID_DCO_A_PATH_TX_BYTES];
 	r->path_rx_last_pktid[k] = (uint32_t)v[BRAID_DCO_A_PATH_RX_LAST_PKTID];
+	r->path_rx_span_packets[k] = v[BRAID_DCO_A_PATH_RX_SPAN_PACKETS];
+	r->path_rx_span_bytes[k] = v[BRAID_DCO_A_PATH_RX_SPAN_BYTES];
+	r->path_rx_span_ns[k] = v[BRAID_DCO_A_PATH_RX_SPAN_NS];
 	if (v[BRAID_DCO_A_PATH_DOWN])
 		r->path_down_mask |= 1u << k;
 	if (v[BRAID_DCO_A_PATH_BACKUP])
@@ -558,6 +561,27 @@ int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id,
 	if (local && put_ep(nlh, local, BRAID_DCO_A_PATH_LOCAL_IPV4, BRAID_DCO_A_PATH_LOCAL_IPV6,
 			    BRAID_DCO_A_PATH_LOCAL_PORT))
 		return -EAFNOSUPPORT;
+	mnl_attr_nest_end(nlh, n);
+	return talk(d, d->genl, nlh, NULL);
+}
+
+int braid_dco_nl_path_set(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int down,
+			  int backup)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh;
+	struct nlattr *n;
+
+	if (down > 1 || backup > 1 || (down < 0 && backup < 0))
+		return -EINVAL;
+	nlh = genl_msg(d, buf, BRAID_DCO_CMD_PATH_SET, ifindex);
+	n = mnl_attr_nest_start(nlh, BRAID_DCO_A_PATH);
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_PATH_PEER_ID, peer_id);
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_PATH_ID, (uint32_t)path_id);
+	if (down >= 0)
+		mnl_attr_put_u8(nlh, BRAID_DCO_A_PATH_DOWN, (uint8_t)down);
+	if (backup >= 0)
+		mnl_attr_put_u8(nlh, BRAID_DCO_A_PATH_BACKUP, (uint8_t)backup);
 	mnl_attr_nest_end(nlh, n);
 	return talk(d, d->genl, nlh, NULL);
 }

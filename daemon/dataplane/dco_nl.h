@@ -53,6 +53,10 @@ struct braid_dco_reply {
 	uint64_t path_rx_packets[BRAID_DCO_NL_PATHS], path_tx_packets[BRAID_DCO_NL_PATHS];
 	uint64_t path_rx_bytes[BRAID_DCO_NL_PATHS], path_tx_bytes[BRAID_DCO_NL_PATHS];
 	uint32_t path_rx_last_pktid[BRAID_DCO_NL_PATHS];	/* the last data packet id received */
+	/* the delivery-rate spans: data packets within 20 ms of the previous one, their bytes, the gaps */
+	uint64_t path_rx_span_packets[BRAID_DCO_NL_PATHS];
+	uint64_t path_rx_span_bytes[BRAID_DCO_NL_PATHS];
+	uint64_t path_rx_span_ns[BRAID_DCO_NL_PATHS];
 	uint32_t path_down_mask, path_backup_mask;	/* bit i: path i marked down / backup (PATH_SET) */
 	uint32_t path_tx_failing_mask;	/* bit i: the module's sends on path i fail (no route, ...) */
 	struct braid_dco_cost cost;	/* STATS_GET */
@@ -101,6 +105,9 @@ int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, 
  */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
 			  const struct sockaddr *remote, const struct sockaddr *local);
+/* PATH_SET: down and backup each 0 or 1, or -1 to leave that flag as it is (not both -1) */
+int braid_dco_nl_path_set(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int down,
+			  int backup);
 int braid_dco_nl_send(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id,
 		      const uint8_t *payload, size_t len, uint32_t *packet_id);
 int braid_dco_nl_peer_get(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, struct braid_dco_reply *r);

@@ -103,6 +103,9 @@ static void path(uint32_t id)
 	u64(BRAID_DCO_A_PATH_TX_BYTES, 2000 + id);
 	u64(BRAID_DCO_A_PATH_TX_PACKETS, 20 + id);
 	u32(BRAID_DCO_A_PATH_RX_LAST_PKTID, 7000 + id);
+	u64(BRAID_DCO_A_PATH_RX_SPAN_PACKETS, 30 + id);
+	u64(BRAID_DCO_A_PATH_RX_SPAN_BYTES, 40000 + id);
+	u64(BRAID_DCO_A_PATH_RX_SPAN_NS, 5000000000ull + id);	/* above 32 bits */
 	attr(BRAID_DCO_A_PATH_DOWN, &down, 1);
 	attr(BRAID_DCO_A_PATH_BACKUP, &backup, 1);
 	attr(BRAID_DCO_A_PATH_TX_FAILING, &failing, 1);
@@ -188,6 +191,8 @@ int main(void)
 	CHECK(r.path_rx_packets[5] == 15 && r.path_tx_packets[5] == 25 && r.path_rx_bytes[0] == 1000 &&
 	      r.path_tx_bytes[5] == 2005);
 	CHECK(r.path_rx_last_pktid[0] == 7000 && r.path_rx_last_pktid[5] == 7005);
+	CHECK(r.path_rx_span_packets[5] == 35 && r.path_rx_span_bytes[0] == 40000 &&
+	      r.path_rx_span_ns[5] == 5000000005ull);
 	CHECK_EQ(r.path_down_mask, 0x20);	/* path 5 down (u8 1), path 0 up (u8 0) */
 	CHECK_EQ(r.path_backup_mask, 0x01);
 	CHECK_EQ(r.path_tx_failing_mask, 0x01);	/* path 0's sends fail (u8 1), path 5's work (u8 0) */
