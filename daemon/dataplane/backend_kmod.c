@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dataplane/dco_live.h"
 #include "dataplane/dco_mpctl.h"
 #include "dataplane/dco_nl.h"
 #include "dataplane/dco_up.h"
@@ -42,7 +43,10 @@
 
 #define KM_RX_BUF (BRAID_DCO_NL_SEND_MAX + BRAID_DCO_UP_HDR + 64)
 #define KM_POLL_S 1.0
-#define KM_POLL_MP_S 0.05	/* multipath: the peer's sender waits for REPORTs (its fail floor 300 ms) */
+#define KM_POLL_MP_S 0.05	/* multipath, idle: the peer's sender waits for REPORTs (its fail floor 300 ms) */
+/* multipath while data arrives: the peer's sender expects a REPORT every srtt/4 (5-50 ms) and suspects
+ * a path whose packets stay unacknowledged longer than srtt + 4 rttvar + that (mp_timer.c) */
+#define KM_POLL_MP_BUSY_S 0.01
 
 struct km_path {
 	int fd;			/* the path socket (owned unless it is the role's) */
@@ -66,7 +70,6 @@ struct km_dp {
 	struct km_path p[BRAID_DCO_NL_PATHS];
 	int prim_kid, sec_kid;		/* -1: the slot is empty */
 	int64_t gen;			/* the primary key's generation (dco_mpctl.h), -1 before */
-	uint64_t last_report_us;	/* when the last REPORT's counters were read */
 	unsigned int ctl_rr;		/* PACKET_SEND path rotation */
 	ev_timer poll;
 	struct braid_dco_reply last;	/* the last PEER_GET */
@@ -79,6 +82,10 @@ struct km_dp {
 	uint64_t up_bad;		/* opcode-31 datagrams that did not parse */
 	uint64_t nl_errors;		/* PACKET_SEND / PEER_GET refused */
 	uint64_t reports;		/* REPORTs sent (multipath) */
+	struct braid_dco_live live;	/* multipath: our probes of each path (dco_live.h) */
+	bool live_on;
+	uint64_t busy_mark;		/* the device's packets at the last probe round */
+	uint64_t busy_at_us;		/* when they last moved */
 	uint8_t rx[KM_RX_BUF];
 };
 
@@ -115,6 +122,18 @@ static int send_on(struct km_dp *k, int path, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/* the path for a control message (REPORT, ping, OCC): turn through the paths not found dead */
+static int ctl_path(struct km_dp *k)
+{
+	for (int n = 0; n < k->n_paths; n++) {
+		int i = (int)(k->ctl_rr++ % (unsigned int)k->n_paths);
+
+		if (!k->live_on || !k->live.p[i].dead)
+			return i;
+	}
+	return 0;
+}
+
 /* One datagram read from a path socket: handed up by the module, or not ours. */
 static void km_rx(struct km_dp *k, int path, const uint8_t *pkt, size_t len)
 {
@@ -139,6 +158,8 @@ static void km_rx(struct km_dp *k, int path, const uint8_t *pkt, size_t len)
 		k->st.link_rx_pkts++;
 		k->st.link_rx_bytes += len;
 	}
+	if (k->live_on && braid_dco_live_echo(&k->live, path, up.payload, up.len, mono_us()) == 1)
+		return;	/* the answer to one of our probes */
 	r = braid_dco_mpctl_answer(up.payload, up.len, mono_us(), ans, sizeof(ans), &k->mc,
 				   &k->p[path].mp);
 	if (r > 0)
@@ -172,37 +193,82 @@ static void path_read_cb(struct ev_loop *loop, ev_io *w, int revents)
 /* multipath: acknowledge the peer's data per path from the module's counters (dco_mpctl.h) */
 static void send_report(struct km_dp *k)
 {
-	uint64_t pk[BRAID_DCO_NL_PATHS], by[BRAID_DCO_NL_PATHS];
+	struct braid_dco_mpctl_rx rx[BRAID_DCO_NL_PATHS];
 	struct braid_dco_mpctl_path pp[BRAID_DCO_NL_PATHS];
 	uint8_t out[BRAID_MP_MSG_MAX];
-	uint64_t now = mono_us(), span;
 	int r;
 
-	/* the rate sample's span: the time since the last read (a loaded host delays the timer) */
-	span = k->last_report_us && now > k->last_report_us ? now - k->last_report_us :
-							      (uint64_t)(KM_POLL_MP_S * 1e6);
-	k->last_report_us = now;
-	if (span > UINT32_MAX)
-		span = UINT32_MAX;
-
 	for (int i = 0; i < k->n_paths; i++) {
-		pk[i] = k->last.path_rx_packets[i];
-		by[i] = k->last.path_rx_bytes[i];
+		rx[i].pkts = k->last.path_rx_packets[i];
+		rx[i].bytes = k->last.path_rx_bytes[i];
+		rx[i].last_pktid = k->last.path_rx_last_pktid[i];
+		rx[i].span_bytes = k->last.path_rx_span_bytes[i];
+		rx[i].span_ns = k->last.path_rx_span_ns[i];
 		pp[i] = k->p[i].mp;
 	}
-	r = braid_dco_mpctl_report(pp, k->n_paths, pk, by, k->last.path_rx_last_pktid,
-				   k->gen > 0 ? (uint32_t)k->gen : 0, (uint32_t)span, out, sizeof(out));
+	r = braid_dco_mpctl_report(pp, k->n_paths, rx, k->gen > 0 ? (uint32_t)k->gen : 0, out,
+				   sizeof(out));
 	for (int i = 0; i < k->n_paths; i++)
 		k->p[i].mp = pp[i];
 	if (r > 0) {
+		int a = ctl_path(k), b = ctl_path(k);
+
+		/* and a copy on another path, as the userspace receiver does: when one path has just
+		 * died the sender still hears about the others (the copy changes nothing there) */
 		k->reports++;
-		send_on(k, (int)(k->ctl_rr++ % (unsigned int)k->n_paths), out, (size_t)r);
+		send_on(k, a, out, (size_t)r);
+		if (b != a)
+			send_on(k, b, out, (size_t)r);
+	}
+}
+
+/*
+ * multipath: probe each path (dco_live.h) and mark a path down in the module when its probes go
+ * unanswered for the failure timeout, up again when it answers; busy: the device moved packets in the
+ * last second
+ */
+static void live_round(struct km_dp *k, const struct braid_dco_reply *r)
+{
+	uint64_t now = mono_us(), pk = r->vpn_rx_packets + r->vpn_tx_packets;
+	uint8_t out[BRAID_MP_PROBE_LEN];
+	bool busy;
+
+	if (pk != k->busy_mark)
+		k->busy_at_us = now;
+	k->busy_mark = pk;
+	busy = k->busy_at_us && now - k->busy_at_us < 1000000u;
+	for (int i = 0; i < k->n_paths; i++) {
+		struct braid_dco_live_path *lp = &k->live.p[i];
+		enum braid_dco_live_event ev;
+		int n = braid_dco_live_probe(&k->live, i, now, busy, out, sizeof(out)), e;
+
+		if (n > 0)
+			send_on(k, i, out, (size_t)n);
+		ev = braid_dco_live_check(&k->live, i, now);
+		if (ev == BRAID_DCO_LIVE_NONE)
+			continue;
+		e = braid_dco_nl_path_set(k->nl, k->ifindex, k->peer_id, i, ev == BRAID_DCO_LIVE_DEAD, -1);
+		if (e) {
+			k->nl_errors++;
+			braid_warn("dco: path %d (%s): PATH_SET refused: %s %s", i, k->p[i].local,
+				   strerror(-e), braid_dco_nl_error(k->nl));
+		}
+		if (ev == BRAID_DCO_LIVE_DEAD)
+			braid_warn("dco: path %d (%s): %u probes unanswered for %llu ms (timeout %llu ms): "
+				   "marked down, its packets go on the other paths", i, k->p[i].local,
+				   lp->unanswered,
+				   (unsigned long long)(now - lp->first_unanswered_us) / 1000,
+				   (unsigned long long)braid_dco_live_timeout(lp) / 1000);
+		else
+			braid_info("dco: path %d (%s): answers probes again (rtt %.1f ms): marked up after "
+				   "%.1f s", i, k->p[i].local, (double)lp->srtt_us / 1000.0,
+				   (double)(now - lp->dead_at_us) / 1e6);
 	}
 }
 
 /*
  * STATS_GET: the module's cost counters for the status file, at most once a second (the poll runs every
- * 50 ms in multipath); a refusal is logged once and not retried.
+ * 10-50 ms in multipath); a refusal is logged once and not retried.
  */
 static void poll_cost(struct km_dp *k)
 {
@@ -265,8 +331,14 @@ static void poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 	k->last = r;
 	k->have_last = true;
 	poll_cost(k);
-	if (k->p[0].own)
+	if (k->p[0].own) {
 		send_report(k);
+		/* report at the busy rate while data arrives, else at the idle one */
+		k->poll.repeat = rx ? KM_POLL_MP_BUSY_S : KM_POLL_MP_S;
+		ev_timer_again(loop, w);
+	}
+	if (k->live_on)
+		live_round(k, &r);
 	if (rx && k->role.rx_auth)
 		k->role.rx_auth(k->role.user, NULL, 0);
 	if (rx && k->role.activity)
@@ -453,6 +525,8 @@ static int km_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 	}
 	if (cfg->shared_fd < 0)
 		ev_timer_set(&k->poll, KM_POLL_MP_S, KM_POLL_MP_S);
+	/* two paths or more: braidd finds dead ones by its probes (one path: nothing to fail over to) */
+	k->live_on = cfg->shared_fd < 0 && k->n_paths > 1 && !braid_dco_live_init(&k->live, k->n_paths);
 	ev_timer_start(k->loop, &k->poll);
 	*out = &k->dp;
 	return 0;
@@ -505,7 +579,7 @@ static int km_send(struct braid_dp *dp, const uint8_t *p, size_t len)
 	if (!k->n_paths)
 		return -ENOTCONN;
 	/* a ping / OCC message: any path carries it; turn so that each keeps showing life */
-	return send_on(k, (int)(k->ctl_rr++ % (unsigned int)k->n_paths), p, len);
+	return send_on(k, ctl_path(k), p, len);
 }
 
 static void km_input(struct braid_dp *dp, const uint8_t *pkt, size_t len,
@@ -562,7 +636,8 @@ static int km_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out
 		p->iv_loss_pm = -1;
 		if (k->have_last && (k->last.path_mask & (1u << i))) {
 			/* as the module's scheduler sees it: down or failing to send, a backup */
-			if ((k->last.path_down_mask | k->last.path_tx_failing_mask) & (1u << i))
+			if ((k->last.path_down_mask | k->last.path_tx_failing_mask) & (1u << i) ||
+			    (k->live_on && k->live.p[i].dead))
 				p->mp.state = BRAID_MP_PATH_FAILED;
 			else if (k->last.path_backup_mask & (1u << i))
 				p->mp.state = BRAID_MP_PATH_STANDBY;
@@ -570,6 +645,11 @@ static int km_paths(const struct braid_dp *dp, struct braid_mpath_path_info *out
 			p->wire_tx_bytes = p->mp.tx_bytes = k->last.path_tx_bytes[i];
 			p->wire_rx_pkts = p->mp.rx_pkts = k->last.path_rx_packets[i];
 			p->wire_rx_bytes = p->mp.rx_bytes = k->last.path_rx_bytes[i];
+		}
+		if (k->live_on && k->live.p[i].srtt_us) {	/* our probes' round trips */
+			p->mp.srtt_us = k->live.p[i].srtt_us;
+			p->mp.rttvar_us = k->live.p[i].rttvar_us;
+			p->rtt_fresh = !k->live.p[i].dead;
 		}
 	}
 	return k->n_paths;

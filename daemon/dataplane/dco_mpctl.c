@@ -29,9 +29,8 @@ uint32_t braid_dco_mpctl_gen(int64_t cur, unsigned int key_id)
 	return (uint32_t)cur;
 }
 
-int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_t *rx_pkts,
-			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t gen,
-			   uint32_t span_us, uint8_t *out, size_t cap)
+int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const struct braid_dco_mpctl_rx *rx,
+			   uint32_t gen, uint8_t *out, size_t cap)
 {
 	struct braid_mp_msg m;
 	bool news = false;
@@ -40,22 +39,27 @@ int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_
 	m.type = BRAID_MP_MSG_REPORT;
 	for (int i = 0; i < n && m.u.report.n < BRAID_MP_REPORT_MAX; i++) {
 		struct braid_mp_report_entry *e = &m.u.report.e[m.u.report.n];
-		uint64_t db = rx_bytes[i] - pp[i].rx_bytes;
+		uint64_t db = rx[i].span_bytes - pp[i].span_bytes, dt = rx[i].span_ns - pp[i].span_ns;
 
 		if (!pp[i].known)
 			continue;
-		news |= rx_pkts[i] != pp[i].rx_pkts;
+		news |= rx[i].pkts != pp[i].rx_pkts;
 		e->path_id = pp[i].peer_path_id;
-		e->rx_pkts = (uint32_t)rx_pkts[i];
-		e->rx_bytes = rx_bytes[i];
-		e->last_pid = (uint64_t)gen << 32 | rx_last_pktid[i];
-		if (rx_pkts[i] - pp[i].rx_pkts >= 2 && db <= UINT32_MAX) {
-			e->span_us = span_us;
+		e->rx_pkts = (uint32_t)rx[i].pkts;
+		e->rx_bytes = rx[i].bytes;
+		e->last_pid = (uint64_t)gen << 32 | rx[i].last_pktid;
+		/* a span of at least 1 us (the sender divides by it), both within the field's range */
+		if (db && dt >= 1000 && db <= UINT32_MAX && dt / 1000 <= UINT32_MAX) {
+			e->span_us = (uint32_t)(dt / 1000);
 			e->span_bytes = (uint32_t)db;
 		}
 		e->probe_seq_hi = pp[i].probe_seq_hi;
-		pp[i].rx_pkts = rx_pkts[i];
-		pp[i].rx_bytes = rx_bytes[i];
+		pp[i].rx_pkts = rx[i].pkts;
+		pp[i].rx_bytes = rx[i].bytes;
+		if (e->span_us) {	/* a sub-microsecond remainder waits for the next report */
+			pp[i].span_bytes = rx[i].span_bytes;
+			pp[i].span_ns = rx[i].span_ns;
+		}
 		m.u.report.n++;
 	}
 	if (!news)

@@ -27,6 +27,14 @@ struct braid_dco_mpctl_path {
 	uint32_t peer_path_id;
 	uint32_t probe_seq_hi;	/* the highest probe sequence seen on the path */
 	uint64_t rx_pkts, rx_bytes;	/* at the last report */
+	uint64_t span_bytes, span_ns;	/* at the last report */
+};
+
+/* What the module counted on one path (PEER_GET), cumulative. */
+struct braid_dco_mpctl_rx {
+	uint64_t pkts, bytes;		/* every packet received on it */
+	uint32_t last_pktid;		/* the last data packet's id */
+	uint64_t span_bytes, span_ns;	/* the delivery-rate spans (rx-span-bytes, rx-span-ns) */
 };
 
 /**
@@ -43,16 +51,18 @@ int braid_dco_mpctl_answer(const uint8_t *msg, size_t len, uint64_t now_us, uint
 /**
  * braid_dco_mpctl_report() - the REPORT the peer's multipath sender needs to
  * acknowledge its data (docs/multipath.md): one entry per path in pp[0..n)
- * whose peer id is known, from the module's per-path counters (cumulative
- * packets and bytes, the last data packet id, rx_last_pktid[i], of key
- * generation gen: reported as gen << 32 | id, as the peer's engine counts
- * them, mpath_engine_pid) with the bytes since the last report over span_us
- * as the rate sample; pp's report marks are moved on. Returns its length in out, 0 when nothing arrived since
- * the last report, or -ENOSPC.
+ * whose peer id is known, from the module's per-path counters rx[i]
+ * (cumulative packets and bytes, the last data packet id of key generation
+ * gen: reported as gen << 32 | id, as the peer's engine counts them,
+ * mpath_engine_pid). The rate sample is what the module's spans added since
+ * the last report: the bytes of the packets that followed another within
+ * 20 ms, over the sum of those gaps (the span of the userspace receiver,
+ * measured from arrival to arrival; not the poll's interval, which reads a
+ * path busy for a part of it as slow). pp's marks are moved on. Returns its
+ * length in out, 0 when nothing arrived since the last report, or -ENOSPC.
  */
-int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const uint64_t *rx_pkts,
-			   const uint64_t *rx_bytes, const uint32_t *rx_last_pktid, uint32_t gen,
-			   uint32_t span_us, uint8_t *out, size_t cap);
+int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const struct braid_dco_mpctl_rx *rx,
+			   uint32_t gen, uint8_t *out, size_t cap);
 
 /* The key generation of key_id after generation cur (OpenVPN's key ids 0, 1..7, 1..7, ...; first: cur < 0). */
 uint32_t braid_dco_mpctl_gen(int64_t cur, unsigned int key_id);

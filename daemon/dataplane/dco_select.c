@@ -96,9 +96,6 @@ const char *braid_dco_unsupported(const struct braid_options *o)
 		return "dev-type tap";
 	if (o->mptcp)
 		return "mptcp";
-	/* multipath through the kernel runs but does not pass its VM test yet (docs/kmod.md) */
-	if (o->n_mp_paths && !getenv("BRAIDD_DCO_MP"))
-		return "mp-path (multipath in the kernel is not finished; BRAIDD_DCO_MP=1 tries it)";
 	if (strcmp(o->mp_sched, "edf"))
 		return "mp-scheduler (the kernel schedules: round robin or a BPF program)";
 	for (unsigned int i = 0; i < o->n_mp_paths; i++) {

@@ -90,8 +90,8 @@ int main(void)
 	/* the path table a challenge and probes fill, and the REPORT built from the module's counters */
 	{
 		struct braid_dco_mpctl_path pp[2] = { { 0 } };
-		uint64_t pk[2] = { 10, 0 }, by[2] = { 15000, 0 };
-		uint32_t last[2] = { 77, 0 };
+		struct braid_dco_mpctl_rx rx[2] = { { .pkts = 10, .bytes = 15000, .last_pktid = 77,
+						      .span_bytes = 13500, .span_ns = 4000000 } };
 
 		memset(&m, 0, sizeof(m));
 		m.type = BRAID_MP_MSG_PATH_CHALLENGE;
@@ -108,7 +108,7 @@ int main(void)
 		CHECK(braid_dco_mpctl_answer(in, (size_t)n, 0, out, sizeof(out), &st, &pp[0]) > 0);
 		CHECK_EQ(pp[0].probe_seq_hi, 12);
 		/* path 1's peer id unknown: left out */
-		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out));
+		r = braid_dco_mpctl_report(pp, 2, rx, 0, out, sizeof(out));
 		CHECK(r > 0);
 		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 		CHECK_EQ(a.type, BRAID_MP_MSG_REPORT);
@@ -117,19 +117,31 @@ int main(void)
 		CHECK_EQ(a.u.report.e[0].rx_pkts, 10);
 		CHECK_EQ(a.u.report.e[0].rx_bytes, 15000);
 		CHECK_EQ(a.u.report.e[0].last_pid, 77);
-		CHECK_EQ(a.u.report.e[0].span_us, 50000);
-		CHECK_EQ(a.u.report.e[0].span_bytes, 15000);
+		/* the module's spans: 13,500 B over 4 ms of arrival gaps (not the poll's interval) */
+		CHECK_EQ(a.u.report.e[0].span_us, 4000);
+		CHECK_EQ(a.u.report.e[0].span_bytes, 13500);
 		CHECK_EQ(a.u.report.e[0].probe_seq_hi, 12);
 		/* nothing new: no report */
-		CHECK_EQ(braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out)), 0);
-		pk[0] = 11, by[0] = 16400, last[0] = 78;
-		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 0, 50000, out, sizeof(out));
+		CHECK_EQ(braid_dco_mpctl_report(pp, 2, rx, 0, out, sizeof(out)), 0);
+		/* one packet after a pause (no span grew): acknowledged, no rate sample */
+		rx[0].pkts = 11, rx[0].bytes = 16400, rx[0].last_pktid = 78;
+		r = braid_dco_mpctl_report(pp, 2, rx, 0, out, sizeof(out));
 		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 		CHECK_EQ(a.u.report.e[0].last_pid, 78);
-		CHECK_EQ(a.u.report.e[0].span_us, 0);	/* one packet: no rate sample */
+		CHECK_EQ(a.u.report.e[0].span_us, 0);
+		/* a span under a microsecond waits for the next report, which carries it with the rest */
+		rx[0].pkts = 12, rx[0].span_bytes += 1400, rx[0].span_ns += 600;
+		r = braid_dco_mpctl_report(pp, 2, rx, 0, out, sizeof(out));
+		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+		CHECK_EQ(a.u.report.e[0].span_us, 0);
+		rx[0].pkts = 13, rx[0].span_bytes += 1400, rx[0].span_ns += 1000000;
+		r = braid_dco_mpctl_report(pp, 2, rx, 0, out, sizeof(out));
+		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
+		CHECK_EQ(a.u.report.e[0].span_us, 1000);
+		CHECK_EQ(a.u.report.e[0].span_bytes, 2800);
 		/* after renegotiations: the peer engine's id, generation << 32 | packet id */
-		pk[0] = 12, last[0] = 5;
-		r = braid_dco_mpctl_report(pp, 2, pk, by, last, 8, 50000, out, sizeof(out));
+		rx[0].pkts = 14, rx[0].last_pktid = 5;
+		r = braid_dco_mpctl_report(pp, 2, rx, 8, out, sizeof(out));
 		CHECK_EQ(braid_mp_msg_parse(out, (size_t)r, &a), 0);
 		CHECK_EQ(a.u.report.e[0].last_pid, (8ull << 32) | 5);
 	}

@@ -117,13 +117,20 @@ void lg_mp_data(struct lg_session *ls, unsigned path, unsigned key_id, uint32_t 
 void lg_mp_report(struct lg_session *ls, lg_mp_send_fn send_ctl)
 {
 	struct lg_mp_rx *rx = &ls->mprx;
+	struct braid_dco_mpctl_rx c[LG_MP_PATHS];
 	uint8_t out[BRAID_MP_REPORT_LEN(LG_MP_PATHS)];
 	int n;
 
 	if (rx->gen < 0)
 		return;
-	n = braid_dco_mpctl_report(rx->pp, LG_MP_PATHS, rx->pkts, rx->bytes, rx->last_pktid, (uint32_t)rx->gen,
-				   0, out, sizeof(out));
+	/* no rate sample (no span): the load generator acknowledges, it does not time arrivals */
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < LG_MP_PATHS; i++) {
+		c[i].pkts = rx->pkts[i];
+		c[i].bytes = rx->bytes[i];
+		c[i].last_pktid = rx->last_pktid[i];
+	}
+	n = braid_dco_mpctl_report(rx->pp, LG_MP_PATHS, c, (uint32_t)rx->gen, out, sizeof(out));
 	if (n > 0 && send_ctl(ls, 0, out, (size_t)n) == 0)
 		ls->ctx->mp_reports_tx++;
 }
