@@ -25,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "braid_sched.h"
+#include "sched_load.h"
 #include "sched_nl.h"
 
 static int usage(void)
@@ -97,83 +98,6 @@ static int path_options(int argc, char **argv, int i, int fd)
 	return i;
 }
 
-static int prefix(const char *s, __u32 *addr, __u32 *mask)
-{
-	char buf[32], *slash;
-	int bits = 32;
-
-	snprintf(buf, sizeof(buf), "%s", s);
-	slash = strchr(buf, '/');
-	if (slash) {
-		*slash = 0;
-		bits = atoi(slash + 1);
-	}
-	if (inet_pton(AF_INET, buf, addr) != 1 || bits < 0 || bits > 32)
-		return -1;
-	*mask = bits ? htonl(~0u << (32 - bits)) : 0;
-	return 0;
-}
-
-/* "PROG:key=val,..." -> program name (in @name) and step */
-static int parse_step(const char *arg, char *name, size_t cap, struct braid_sched_step *st)
-{
-	char buf[256], *kv, *save = NULL, *val;
-	unsigned long n;
-
-	memset(st, 0, sizeof(*st));
-	st->next = st->miss = BRAID_SCHED_END;
-	snprintf(buf, sizeof(buf), "%s", arg);
-	kv = strchr(buf, ':');
-	if (kv)
-		*kv++ = 0;
-	if (strlen(buf) >= cap)
-		return -1;
-	memcpy(name, buf, strlen(buf) + 1);
-	for (kv = kv ? strtok_r(kv, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
-		val = strchr(kv, '=');
-		if (!val)
-			return -1;
-		*val++ = 0;
-		n = strtoul(val, NULL, 0);
-		if (!strcmp(kv, "src") || !strcmp(kv, "dst")) {
-			if (prefix(val, kv[0] == 's' ? &st->saddr : &st->daddr,
-				   kv[0] == 's' ? &st->smask : &st->dmask))
-				return -1;
-		} else if (!strcmp(kv, "paths")) {
-			for (st->paths = 0; *val; val += *val == '+') {
-				st->paths |= 1u << (strtoul(val, &val, 0) & 31);
-				if (*val && *val != '+')
-					return -1;
-			}
-		} else if (!strcmp(kv, "next")) {
-			st->next = (__u32)n;
-		} else if (!strcmp(kv, "miss")) {
-			st->miss = (__u32)n;
-		} else if (!strcmp(kv, "proto")) {
-			st->proto = (__u8)n;
-		} else if (!strcmp(kv, "dscp")) {
-			st->dscp = (__u8)n;
-		} else if (!strcmp(kv, "sport")) {
-			st->sport = (__u16)n;
-		} else if (!strcmp(kv, "dport")) {
-			st->dport = (__u16)n;
-		} else if (!strcmp(kv, "lmin")) {
-			st->len_min = (__u16)n;
-		} else if (!strcmp(kv, "lmax")) {
-			st->len_max = (__u16)n;
-		} else if (!strcmp(kv, "mark")) {
-			st->mark = (__u32)n;
-		} else if (!strcmp(kv, "mask")) {
-			st->mark_mask = (__u32)n;
-		} else if (!strcmp(kv, "backup")) {
-			st->backup = (__u32)n;
-		} else {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int attach_fd(const char *dev, int fd)
 {
 	unsigned int ifindex = ifindex_of(dev);
@@ -196,54 +120,24 @@ static int cmd_attach(int argc, char **argv)
 {
 	const char *dev = argv[2], *path = argv[3], *pindir = argv[4], *entry = "braid_sched";
 	struct bpf_object *obj;
-	struct bpf_program *prog;
-	struct braid_sched_step st;
-	struct bpf_map *progs, *chain, *paths;
-	char name[64];
-	unsigned int step;
-	int i = 5, fd, rc = 1;
+	char err[256] = "";
+	int i = 5, fd, rc = 1, paths, first;
 
 	if (argc > 6 && !strcmp(argv[5], "-e")) {
 		entry = argv[6];
 		i = 7;
 	}
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj || libbpf_get_error(obj)) {
-		fprintf(stderr, "braid-sched-attach: cannot open %s: %s\n", path, strerror(errno));
+	/* the -w/-r/-u options come first, the steps after them */
+	for (first = i; first + 1 < argc && argv[first][0] == '-' && strchr("wru", argv[first][1]);)
+		first += 2;
+	if (braid_sched_load(path, entry, argv + first, argc - first, &obj, &fd, err, sizeof(err))) {
+		fprintf(stderr, "braid-sched-attach: %s\n", err);
 		return 1;
 	}
-	if (bpf_object__load(obj)) {
-		fprintf(stderr, "braid-sched-attach: %s does not load: %s\n", path, strerror(errno));
+	paths = braid_sched_paths_fd(obj);
+	if (first != i && (paths < 0 || path_options(argc, argv, i, paths) != first)) {
+		rc = usage();
 		goto out;
-	}
-	prog = bpf_object__find_program_by_name(obj, entry);
-	if (!prog) {
-		fprintf(stderr, "braid-sched-attach: %s has no program %s\n", path, entry);
-		goto out;
-	}
-	progs = bpf_object__find_map_by_name(obj, "braid_sched_progs");
-	chain = bpf_object__find_map_by_name(obj, "braid_sched_chain");
-	paths = bpf_object__find_map_by_name(obj, "braid_sched_paths");
-	if (paths) {
-		i = path_options(argc, argv, i, bpf_map__fd(paths));
-		if (i < 0) {
-			rc = usage();
-			goto out;
-		}
-	}
-	for (step = 0; i < argc; i++, step++) {
-		if (!progs || !chain || step >= BRAID_SCHED_STEPS ||
-		    parse_step(argv[i], name, sizeof(name), &st)) {
-			fprintf(stderr, "braid-sched-attach: bad step %s\n", argv[i]);
-			goto out;
-		}
-		prog = bpf_object__find_program_by_name(obj, name);
-		fd = prog ? bpf_program__fd(prog) : -1;
-		if (fd < 0 || bpf_map_update_elem(bpf_map__fd(progs), &step, &fd, 0) ||
-		    bpf_map_update_elem(bpf_map__fd(chain), &step, &st, 0)) {
-			fprintf(stderr, "braid-sched-attach: step %u: no program %s\n", step, name);
-			goto out;
-		}
 	}
 	mkdir(pindir, 0700);
 	if (bpf_object__pin_maps(obj, pindir)) {
@@ -251,7 +145,7 @@ static int cmd_attach(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
-	rc = attach_fd(dev, bpf_program__fd(bpf_object__find_program_by_name(obj, entry)));
+	rc = attach_fd(dev, fd);
 	if (rc)
 		bpf_object__unpin_maps(obj, pindir);
 out:

@@ -45,6 +45,7 @@
 #include "p2p/tunnel_reload.h"
 #include "control/metrics.h"
 #include "control/mgmt.h"
+#include "dataplane/dco_sched.h"
 #include "dataplane/dco_select.h"
 
 
@@ -331,6 +332,7 @@ int main(int argc, char **argv)
 	braid_info("exiting with status %d", code);
 out_pid:
 	braid_mgmt_shutdown();	/* the management interface kept across reloads */
+	braid_dco_sched_unload();
 	braid_sd_stopping("exiting with status %d", code);
 	braid_sd_close();
 	if (o.writepid)

@@ -90,6 +90,9 @@ void braid_options_free(struct braid_options *o)
 		free(o->mp_attrs[i].local);
 		free(o->mp_attrs[i].file);
 	}
+	free(o->dco_sched_file);
+	for (i = 0; i < o->n_dco_sched_steps; i++)
+		free(o->dco_sched_steps[i]);
 	free(o->control_socket);
 	free(o->mgmt_addr);
 	free(o->metrics_addr);

@@ -192,6 +192,7 @@ static const struct braid_opt_class_entry classes[] = {
 	{ "comp-noadapt", N, "braidd never compresses, so there is nothing to adapt" },
 	{ "disable-dco", A, "dco" },
 	{ "dco", A, "dco" },
+	{ "dco-scheduler", A, "dco_sched_file dco_sched_steps" },
 	{ "mute-replay-warnings", A, "mute_replay_warnings" },
 	{ "mute", N,
 	  "braidd logs per-packet events only at verb 5 and above and rate-limits its rejection "

@@ -13,6 +13,9 @@
 
 #include "config/options_int.h"
 #include "config/options_parse.h"
+#ifdef BRAID_HAVE_BPF
+#include "sched_load.h"
+#endif
 
 int opt_keepalive(struct ctx *c, int argc, char **argv)
 {
@@ -152,6 +155,45 @@ int opt_allow_compression(struct ctx *c, int argc, char **argv)
 			argv[1]);
 }
 
+
+/* a dco-scheduler step's syntax (bpf/sched_load.h); without eBPF the option fails at start instead */
+static bool braid_opt_sched_step_ok(const char *s)
+{
+#ifdef BRAID_HAVE_BPF
+	struct braid_sched_step st;
+	char name[64];
+
+	return !braid_sched_step_parse(s, name, sizeof(name), &st);
+#else
+	(void)s;
+	return true;
+#endif
+}
+
+int opt_dco_scheduler(struct ctx *c, int argc, char **argv)
+{
+	struct braid_options *o = c->o;
+
+	if (o->dco_sched_file)
+		return opt_fail(c, "given twice");
+	for (int i = 2; i < argc; i++) {
+		if (braid_opt_sched_step_ok(argv[i]))
+			continue;
+		return opt_fail(c, "step '%s': expected PROG[:key=val,...] (keys next miss proto dscp "
+				"sport dport lmin lmax src dst mark mask paths backup; docs/bpf-sched.md)",
+				argv[i]);
+	}
+	o->dco_sched_file = strdup(argv[1]);
+	if (!o->dco_sched_file)
+		return opt_fail(c, "out of memory");
+	for (int i = 2; i < argc; i++) {
+		o->dco_sched_steps[o->n_dco_sched_steps] = strdup(argv[i]);
+		if (!o->dco_sched_steps[o->n_dco_sched_steps])
+			return opt_fail(c, "out of memory");
+		o->n_dco_sched_steps++;
+	}
+	return 0;
+}
 
 int opt_dco(struct ctx *c, int argc, char **argv)
 {

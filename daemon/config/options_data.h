@@ -22,6 +22,7 @@ int opt_ping_exit(struct ctx *c, int argc, char **argv);
 int opt_replay_window(struct ctx *c, int argc, char **argv);
 /* `dco auto|on|off` and `disable-dco` (= `dco off`): o->dco, read by dataplane/dco_select.c */
 int opt_dco(struct ctx *c, int argc, char **argv);
+int opt_dco_scheduler(struct ctx *c, int argc, char **argv);
 int opt_peer_id(struct ctx *c, int argc, char **argv);
 int opt_mssfix(struct ctx *c, int argc, char **argv);
 int opt_compress(struct ctx *c, int argc, char **argv);

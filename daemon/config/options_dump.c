@@ -299,6 +299,12 @@ size_t braid_options_dump(const struct braid_options *o, char *buf, size_t len)
 		    o->cluster_prefix ? o->cluster_prefix : "-", o->cluster_ttl, o->cluster_gw_id);
 	if (o->dco != BRAID_DCO_AUTO)	/* only when given (the golden dumps predate it) */
 		out(&b, "dco %s\n", o->dco == BRAID_DCO_ON ? "on" : "off");
+	if (o->dco_sched_file) {
+		out(&b, "dco-scheduler %s", o->dco_sched_file);
+		for (unsigned int i = 0; i < o->n_dco_sched_steps; i++)
+			out(&b, " %s", o->dco_sched_steps[i]);
+		out(&b, "\n");
+	}
 	out(&b, "ignored-unknown %u\n", o->n_ignored);
 	return b.used;
 }

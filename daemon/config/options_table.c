@@ -205,6 +205,7 @@ static const struct opt_def opt_table[] = {
 	{ "comp-noadapt", 0, 0, opt_accept, false, NOBLOB, 0 },
 	{ "disable-dco", 0, 0, opt_dco, false, NOBLOB, 0 },
 	{ "dco", 1, 1, opt_dco, false, NOBLOB, 0 },
+	{ "dco-scheduler", 1, 1 + BRAID_OPT_DCO_SCHED_STEPS, opt_dco_scheduler, false, NOBLOB, 0 },
 	{ "mute-replay-warnings", 0, 0, opt_flag, false, FIELD(mute_replay_warnings) },
 	{ "mute", 1, 1, opt_int_check, false, NOBLOB, 0 },
 	{ "sndbuf", 1, 1, opt_sockbuf, false, NOBLOB, 0 },

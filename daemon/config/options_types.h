@@ -29,6 +29,7 @@
 #define BRAID_OPT_DEFAULT_MSSFIX 1492
 #define BRAID_OPT_MAX_MP_PATHS 8	/* = BRAID_MP_MAX_PATHS */
 #define BRAID_OPT_MP_SCHED_LEN 200	/* "ratio" + 8 x " IFNAME=1000000" */
+#define BRAID_OPT_DCO_SCHED_STEPS 16	/* = BRAID_SCHED_STEPS (bpf/braid_sched.h) */
 #define BRAID_OPT_MAX_PULL_FILTERS 32
 #define BRAID_OPT_MAX_DHCP_OPTIONS 32
 #define BRAID_OPT_MAX_PUSH 128
@@ -309,6 +310,10 @@ struct braid_options {
 	char cipher_unsupported[32];	/* `cipher X` braidd cannot run: error (static) / ignored (TLS) */
 	bool mute_replay_warnings;
 	int dco;			/* enum braid_dco_mode: `dco auto|on|off` (default auto) */
+	/* `dco-scheduler FILE [STEP ...]`: the eBPF path scheduler braidd attaches (dataplane/dco_sched.h) */
+	char *dco_sched_file;
+	char *dco_sched_steps[BRAID_OPT_DCO_SCHED_STEPS];
+	unsigned int n_dco_sched_steps;
 
 	/* gateway (mode server) */
 	bool has_server;

@@ -37,6 +37,7 @@
 #include "dataplane/dco_live.h"
 #include "dataplane/dco_mpctl.h"
 #include "dataplane/dco_nl.h"
+#include "dataplane/dco_sched.h"
 #include "dataplane/dco_up.h"
 #include "mp/mp_msg.h"
 #include "util/log.h"
@@ -56,6 +57,8 @@ struct km_path {
 	char local[80];
 	struct braid_dp *dp;	/* back pointer for the watcher */
 	struct braid_dco_mpctl_path mp;	/* the peer's id of it, its probes, the last report */
+	uint32_t pub_rtt_us;		/* what dco-scheduler's map last got for it */
+	bool pub_up;
 };
 
 struct km_dp {
@@ -86,6 +89,7 @@ struct km_dp {
 	bool live_on;
 	uint64_t busy_mark;		/* the device's packets at the last probe round */
 	uint64_t busy_at_us;		/* when they last moved */
+	bool sched_on;			/* dco-scheduler's program attached to the device */
 	uint8_t rx[KM_RX_BUF];
 };
 
@@ -223,6 +227,30 @@ static void send_report(struct km_dp *k)
 }
 
 /*
+ * dco-scheduler: path i's state into the program's map when it changed: up while its probes are
+ * answered (a program is not overruled by PATH_SET, so this is how it learns of a dead path), the
+ * probes' rtt, weight 1 (equal shares: braidd does not measure its own sending rate per path)
+ */
+static void publish(struct km_dp *k, int i)
+{
+	struct km_path *p = &k->p[i];
+	uint32_t rtt = k->live_on ? (uint32_t)k->live.p[i].srtt_us : 0;
+	bool up = !k->live_on || !k->live.p[i].dead;
+	int e;
+
+	if (!k->sched_on || (p->pub_up == up && p->pub_rtt_us == rtt))
+		return;
+	e = braid_dco_sched_publish((unsigned int)i, 1, rtt, up);
+	if (e) {
+		k->nl_errors++;
+		braid_warn("dco-scheduler: path %d's state not published: %s", i, strerror(-e));
+		return;
+	}
+	p->pub_up = up;
+	p->pub_rtt_us = rtt;
+}
+
+/*
  * multipath: probe each path (dco_live.h) and mark a path down in the module when its probes go
  * unanswered for the failure timeout, up again when it answers; busy: the device moved packets in the
  * last second
@@ -245,6 +273,7 @@ static void live_round(struct km_dp *k, const struct braid_dco_reply *r)
 		if (n > 0)
 			send_on(k, i, out, (size_t)n);
 		ev = braid_dco_live_check(&k->live, i, now);
+		publish(k, i);
 		if (ev == BRAID_DCO_LIVE_NONE)
 			continue;
 		e = braid_dco_nl_path_set(k->nl, k->ifindex, k->peer_id, i, ev == BRAID_DCO_LIVE_DEAD, -1);
@@ -481,6 +510,30 @@ static void km_close(struct braid_dp *dp)
 	free(k);
 }
 
+/* dco-scheduler: its program on the device, every path published up (a refusal leaves the round robin) */
+static void attach_sched(struct km_dp *k)
+{
+	int fd = braid_dco_sched_prog_fd(), r;
+
+	if (fd < 0)
+		return;
+	r = braid_dco_nl_prog_attach(k->nl, k->ifindex, fd);
+	if (r) {
+		braid_err("dco-scheduler: the module refused the program (PROG_ATTACH: %s%s%s): the "
+			  "module's round robin schedules", strerror(-r),
+			  *braid_dco_nl_error(k->nl) ? ": " : "", braid_dco_nl_error(k->nl));
+		return;
+	}
+	k->sched_on = true;
+	for (int i = 0; i < k->n_paths; i++) {
+		k->p[i].pub_up = false;
+		k->p[i].pub_rtt_us = UINT32_MAX;	/* published at once */
+		publish(k, i);
+	}
+	braid_info("dco-scheduler: %s attached to the device, %d path%s published", braid_dco_sched_desc(),
+		   k->n_paths, k->n_paths == 1 ? "" : "s");
+}
+
 static int km_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 		   const struct braid_dp_role *role)
 {
@@ -527,6 +580,7 @@ static int km_open(struct braid_dp **out, const struct braid_dp_config *cfg,
 		ev_timer_set(&k->poll, KM_POLL_MP_S, KM_POLL_MP_S);
 	/* two paths or more: braidd finds dead ones by its probes (one path: nothing to fail over to) */
 	k->live_on = cfg->shared_fd < 0 && k->n_paths > 1 && !braid_dco_live_init(&k->live, k->n_paths);
+	attach_sched(k);
 	ev_timer_start(k->loop, &k->poll);
 	*out = &k->dp;
 	return 0;
@@ -672,8 +726,7 @@ static int km_outer_hdr(const struct braid_dp *dp)
 
 static const char *km_sched_name(const struct braid_dp *dp)
 {
-	(void)dp;
-	return "kernel round robin";
+	return K(dp)->sched_on ? "kernel eBPF (dco-scheduler)" : "kernel round robin";
 }
 
 bool braid_dp_is_kmod(const struct braid_dp *dp)

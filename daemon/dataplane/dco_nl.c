@@ -565,6 +565,17 @@ int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id,
 	return talk(d, d->genl, nlh, NULL);
 }
 
+int braid_dco_nl_prog_attach(struct braid_dco_nl *d, int ifindex, int prog_fd)
+{
+	uint8_t buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = genl_msg(d, buf, BRAID_DCO_CMD_PROG_ATTACH, ifindex);
+	struct nlattr *n = mnl_attr_nest_start(nlh, BRAID_DCO_A_SCHED);
+
+	mnl_attr_put_u32(nlh, BRAID_DCO_A_SCHED_PROG_FD, (uint32_t)prog_fd);
+	mnl_attr_nest_end(nlh, n);
+	return talk(d, d->genl, nlh, NULL);
+}
+
 int braid_dco_nl_path_set(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int down,
 			  int backup)
 {

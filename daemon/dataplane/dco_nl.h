@@ -105,6 +105,8 @@ int braid_dco_nl_key_del(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, 
  */
 int braid_dco_nl_path_add(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int fd,
 			  const struct sockaddr *remote, const struct sockaddr *local);
+/* PROG_ATTACH: the path scheduler program prog_fd (BPF_PROG_TYPE_SCHED_CLS) on the device */
+int braid_dco_nl_prog_attach(struct braid_dco_nl *d, int ifindex, int prog_fd);
 /* PATH_SET: down and backup each 0 or 1, or -1 to leave that flag as it is (not both -1) */
 int braid_dco_nl_path_set(struct braid_dco_nl *d, int ifindex, uint32_t peer_id, int path_id, int down,
 			  int backup);

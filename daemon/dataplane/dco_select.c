@@ -19,6 +19,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "dataplane/dco_sched.h"
 #include "os/netlink.h"
 #include "util/log.h"
 
@@ -107,6 +108,15 @@ const char *braid_dco_unsupported(const struct braid_options *o)
 	return NULL;
 }
 
+/* dco-scheduler with the userspace data plane: a documented no-op, said once (its scheduler is mp-scheduler) */
+static int sched_unused(const struct braid_options *o)
+{
+	if (o->dco_sched_file)
+		braid_info("dco-scheduler %s: not used: the userspace data plane carries the session (its "
+			   "scheduler is mp-scheduler)", o->dco_sched_file);
+	return 0;
+}
+
 int braid_dco_select(const struct braid_options *o)
 {
 	const char *why;
@@ -114,7 +124,7 @@ int braid_dco_select(const struct braid_options *o)
 
 	backend = "userspace";
 	if (o->dco == BRAID_DCO_OFF)
-		return 0;
+		return sched_unused(o);
 	r = braid_dco_probe();
 	why = r ? NULL : braid_dco_unsupported(o);
 	if (o->dco == BRAID_DCO_ON) {
@@ -130,15 +140,16 @@ int braid_dco_select(const struct braid_options *o)
 	} else if (r) {
 		braid_info("dco: the braid_dco kernel module is not available (generic netlink family "
 			   "'%s': %s): using the userspace data plane", DCO_FAMILY, strerror(-r));
-		return 0;
+		return sched_unused(o);
 	} else if (why) {
 		braid_info("dco: the kernel data plane does not support '%s': using the userspace "
 			   "data plane", why);
-		return 0;
+		return sched_unused(o);
 	}
 	backend = "dco";
 	braid_info("dco: using the braid_dco kernel data plane");
-	return 0;
+	/* the scheduler program is loaded now, as root: the session attaches it after the privilege drop */
+	return braid_dco_sched_load(o);
 }
 
 const char *braid_dco_backend(void)

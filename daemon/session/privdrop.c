@@ -26,6 +26,7 @@
 static const char *const cap_names[64] = {
 	[10] = "cap_net_bind_service",
 	[12] = "cap_net_admin",
+	[39] = "cap_bpf",
 };
 
 uint64_t braid_privdrop_keep(const struct braid_options *o)
@@ -35,6 +36,10 @@ uint64_t braid_privdrop_keep(const struct braid_options *o)
 	if (o->tls != BRAID_TLS_CLIENT)
 		return 0;
 	keep |= BRAID_PRIVDROP_CAP_NET_ADMIN;
+	/* dco-scheduler: the paths' state goes into the program's map at run time; with
+	 * kernel.unprivileged_bpf_disabled (Debian's default) every bpf() call needs CAP_BPF up to 6.4 */
+	if (o->dco_sched_file && o->dco != BRAID_DCO_OFF)
+		keep |= BRAID_PRIVDROP_CAP_BPF;
 	/* the TLS client opens its link socket at every (re)connect; it binds lport unless nobind */
 	if (o->lport && o->lport < 1024)
 		for (unsigned int i = 0; i < o->n_remotes; i++)

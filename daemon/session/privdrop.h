@@ -21,6 +21,7 @@
 /* The capabilities kept after the drop (bit numbers of linux/capability.h). */
 #define BRAID_PRIVDROP_CAP_NET_ADMIN (1ull << 12)
 #define BRAID_PRIVDROP_CAP_NET_BIND_SERVICE (1ull << 10)
+#define BRAID_PRIVDROP_CAP_BPF (1ull << 39)
 
 /*
  * The set kept for these options (docs/braidd.md "Privileges"): the TLS

@@ -14,6 +14,9 @@
 #     then a cut beyond the first hop (path 2's packets dropped in the gateway's namespace, the veth up) during an
 #     8 MiB upload: braidd's probes find the path dead and mark it down (PATH_SET), the upload arrives intact, the
 #     status shows the path failed; the cut undone, the path is marked up and 4 MiB more arrive intact.
+#     Then the same with `dco-scheduler bpf/sched.bpf.o act_weighted` as `user nobody` (CAP_BPF kept): attached,
+#     both paths send, 4 MiB intact, the program's runs (PROG_GET), and the cut again (a program is not overruled
+#     by PATH_SET: braidd's map update is what takes the dead path out).
 #     DCO_DBG=1: the gateway's view of the paths twice a second, and the same paths with the userspace data plane.
 #  3. braidd client `dco on`, single path <-> stock openvpn server (userspace): 2 MiB with sha256.
 # c (client ns) 10.61.1.2 --- 10.61.1.1 g (gateway ns, listens there)
@@ -223,6 +226,68 @@ grep -q "process restarting" $w/sp.log && nok "sp: restarted: $(grep 'process re
 stopd "$cpid"
 ip -n $c link show braid0 >/dev/null 2>&1 && nok "sp: braid0 left after exit" || ok "sp: device deleted at exit"
 
+# cut_upload NAME: a cut beyond the first hop during an upload by client NAME (two mp-paths; see the header)
+cut_upload() {
+	rm -f $w/up.sum $w/up.half $w/up.go
+	# a cut beyond the first hop: path 2's packets vanish in the gateway's namespace both ways, the veth
+	# stays up (no send error in the module). braidd's probes find the path dead and mark it down in the
+	# module (PATH_SET); an 8 MiB upload that runs through the cut arrives intact; the path comes back.
+	bg $g python3 -c 'import hashlib,socket,sys
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1); s.bind(("10.8.0.1",9000)); s.listen(1)
+c,_=s.accept(); h=hashlib.sha256(); n=0
+while True:
+    b=c.recv(65536)
+    if not b: break
+    h.update(b); n+=len(b)
+open(sys.argv[1]+".tmp","w").write("%s %d\n"%(h.hexdigest(),n)); __import__("os").rename(sys.argv[1]+".tmp",sys.argv[1])' $w/up.sum
+	head -c 8388608 /dev/urandom >$w/up
+	upwant=$(sha256sum <$w/up | cut -d' ' -f1)
+	sleep 0.5
+	bg $c python3 -c 'import os,socket,sys,time
+d=open(sys.argv[1],"rb").read(); s=socket.create_connection(("10.8.0.1",9000),timeout=60)
+s.sendall(d[:len(d)//2]); open(sys.argv[2],"w").close()
+for _ in range(200):
+    if os.path.exists(sys.argv[3]): break
+    time.sleep(0.05)
+s.sendall(d[len(d)//2:]); s.close()' $w/up $w/up.half $w/up.go
+	upid=$(tail -n1 $w/pids)
+	if wait_log_file $w/up.half 60; then
+		printf '%s\n' 'table inet braidcut {' \
+			' chain pre { type filter hook prerouting priority -300; ip saddr 10.61.2.2 drop; }' \
+			' chain out { type filter hook output priority -300; ip daddr 10.61.2.2 drop; }' '}' |
+			ip netns exec $g nft -f - || nok "$1 cut: nft rules"
+		cut_at=$(date +%s.%N)
+		: >$w/up.go
+		if wait_log $w/$1.log "marked down" 10; then
+			down_at=$(grep -m1 "path 1 (10.61.2.2).*marked down" $w/$1.log | cut -c12-23)
+			ms=$(python3 -c 'import sys,datetime
+c=float(sys.argv[1]); d=sys.argv[2]; t=datetime.datetime.fromtimestamp(c)
+h,m,s=d.split(":"); dt=(int(h)*3600+int(m)*60+float(s))-(t.hour*3600+t.minute*60+t.second+t.microsecond/1e6)
+print(int(dt*1000))' "$cut_at" "$down_at" 2>/dev/null)
+			ok "$1 cut: path 1 marked down ${ms:-?} ms after the cut ($(grep -m1 'path 1 (10.61.2.2).*marked down' $w/$1.log | sed 's/.*\]//'))"
+		else
+			nok "$1 cut: path 1 not marked down: $(grep 'dco:' $w/$1.log | tail -3)"
+		fi
+		wait_log_file $w/up.sum 90 || nok "$1 cut: the upload did not finish"
+		got=$(cut -d' ' -f1 $w/up.sum 2>/dev/null)
+		[ "$got" = "$upwant" ] && ok "$1 cut: 8 MiB upload through the cut, sha256 intact ($(cut -d' ' -f2 $w/up.sum) B)" ||
+			nok "$1 cut: upload sha256 ${got:-none}, want $upwant"
+		sleep 1.2
+		grep -q '^Braid path,1,10.61.2.2,.*,failed,' $w/$1.status && ok "$1 cut: status shows path 1 failed" ||
+			nok "$1 cut: status: $(grep '^Braid path,1' $w/$1.status)"
+		ip netns exec $g nft delete table inet braidcut
+		if wait_log $w/$1.log "path 1 (10.61.2.2): answers probes again" 10; then
+			ok "$1 cut: path 1 back ($(grep -m1 'path 1 (10.61.2.2): answers probes again' $w/$1.log | sed 's/.*\]//'))"
+		else
+			nok "$1 cut: path 1 not back: $(grep 'dco:' $w/$1.log | tail -3)"
+		fi
+		xfer $1 blob "$want" "4 MiB over both paths after the cut"
+	else
+		nok "$1 cut: the upload did not start"
+	fi
+	stopd "$upid"
+}
+
 # ---- 2. braidd DCO two paths <-> userspace braidd gateway (DCO_MP=0 skips it) ----
 if [ "${DCO_MP:-1}" = 1 ]; then
 	client mp "mp-path 10.61.1.2" "mp-path 10.61.2.2" "reneg-sec 20"
@@ -255,69 +320,41 @@ for c in json.load(open(sys.argv[1]))["clients"]:
 	else
 		nok "mp: no renegotiation: $(tail -5 $w/mp.log)"
 	fi
-	# a cut beyond the first hop: path 2's packets vanish in the gateway's namespace both ways, the veth
-	# stays up (no send error in the module). braidd's probes find the path dead and mark it down in the
-	# module (PATH_SET); an 8 MiB upload that runs through the cut arrives intact; the path comes back.
-	bg $g python3 -c 'import hashlib,socket,sys
-s=socket.socket(); s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1); s.bind(("10.8.0.1",9000)); s.listen(1)
-c,_=s.accept(); h=hashlib.sha256(); n=0
-while True:
-    b=c.recv(65536)
-    if not b: break
-    h.update(b); n+=len(b)
-open(sys.argv[1]+".tmp","w").write("%s %d\n"%(h.hexdigest(),n)); __import__("os").rename(sys.argv[1]+".tmp",sys.argv[1])' $w/up.sum
-	head -c 8388608 /dev/urandom >$w/up
-	upwant=$(sha256sum <$w/up | cut -d' ' -f1)
-	sleep 0.5
-	bg $c python3 -c 'import os,socket,sys,time
-d=open(sys.argv[1],"rb").read(); s=socket.create_connection(("10.8.0.1",9000),timeout=60)
-s.sendall(d[:len(d)//2]); open(sys.argv[2],"w").close()
-for _ in range(200):
-    if os.path.exists(sys.argv[3]): break
-    time.sleep(0.05)
-s.sendall(d[len(d)//2:]); s.close()' $w/up $w/up.half $w/up.go
-	upid=$(tail -n1 $w/pids)
-	if wait_log_file $w/up.half 60; then
-		printf '%s\n' 'table inet braidcut {' \
-			' chain pre { type filter hook prerouting priority -300; ip saddr 10.61.2.2 drop; }' \
-			' chain out { type filter hook output priority -300; ip daddr 10.61.2.2 drop; }' '}' |
-			ip netns exec $g nft -f - || nok "mp cut: nft rules"
-		cut_at=$(date +%s.%N)
-		: >$w/up.go
-		if wait_log $w/mp.log "marked down" 10; then
-			down_at=$(grep -m1 "path 1 (10.61.2.2).*marked down" $w/mp.log | cut -c12-23)
-			ms=$(python3 -c 'import sys,datetime
-c=float(sys.argv[1]); d=sys.argv[2]; t=datetime.datetime.fromtimestamp(c)
-h,m,s=d.split(":"); dt=(int(h)*3600+int(m)*60+float(s))-(t.hour*3600+t.minute*60+t.second+t.microsecond/1e6)
-print(int(dt*1000))' "$cut_at" "$down_at" 2>/dev/null)
-			ok "mp cut: path 1 marked down ${ms:-?} ms after the cut ($(grep -m1 'path 1 (10.61.2.2).*marked down' $w/mp.log | sed 's/.*\]//'))"
-		else
-			nok "mp cut: path 1 not marked down: $(grep 'dco:' $w/mp.log | tail -3)"
-		fi
-		wait_log_file $w/up.sum 90 || nok "mp cut: the upload did not finish"
-		got=$(cut -d' ' -f1 $w/up.sum 2>/dev/null)
-		[ "$got" = "$upwant" ] && ok "mp cut: 8 MiB upload through the cut, sha256 intact ($(cut -d' ' -f2 $w/up.sum) B)" ||
-			nok "mp cut: upload sha256 ${got:-none}, want $upwant"
-		sleep 1.2
-		grep -q '^Braid path,1,10.61.2.2,.*,failed,' $w/mp.status && ok "mp cut: status shows path 1 failed" ||
-			nok "mp cut: status: $(grep '^Braid path,1' $w/mp.status)"
-		ip netns exec $g nft delete table inet braidcut
-		if wait_log $w/mp.log "path 1 (10.61.2.2): answers probes again" 10; then
-			ok "mp cut: path 1 back ($(grep -m1 'path 1 (10.61.2.2): answers probes again' $w/mp.log | sed 's/.*\]//'))"
-		else
-			nok "mp cut: path 1 not back: $(grep 'dco:' $w/mp.log | tail -3)"
-		fi
-		xfer mp blob "$want" "4 MiB over both paths after the cut"
-	else
-		nok "mp cut: the upload did not start"
-	fi
-	stopd "$upid"
+	cut_upload mp
 	grep -iE 'path|valid' $w/gw.log | grep -v SID | tail -12 | sed 's/^/  gw: /'
 	[ $fail = 0 ] || python3 -c 'import json,sys
 for c in json.load(open(sys.argv[1]))["clients"]:
     print("  gw engine:", c.get("engine"))
     for p in c.get("paths", []): print("  gw path:", p)' $w/gw.json
 	stopd "$cpid"
+
+	# dco-scheduler: braidd loads bpf/sched.bpf.o with one step (act_weighted), attaches it and publishes the
+	# paths' state, as `user nobody` (CAP_BPF kept). A program is not overruled by PATH_SET: through the cut
+	# the upload survives only because braidd publishes the dead path as down in the program's map.
+	so=$2/bpf/sched.bpf.o
+	if [ -s "$so" ] && [ -x "$2/bin/braid-sched-attach" ]; then
+		client mps "mp-path 10.61.1.2" "mp-path 10.61.2.2" "user nobody" "group nogroup" \
+			"dco-scheduler $so act_weighted"
+		grep -qF "dco-scheduler: $so: act_weighted (1 step) attached to the device, 2 paths published" $w/mps.log &&
+			ok "mps: program attached, paths published" || nok "mps: attach: $(grep 'dco-scheduler' $w/mps.log)"
+		grep -q "capabilities kept: cap_net_admin,cap_bpf" $w/mps.log && ok "mps: $(grep -o 'capabilities kept: .*' $w/mps.log | head -1)" ||
+			nok "mps: CAP_BPF not kept: $(grep -i 'privilege' $w/mps.log | head -2)"
+		xfer mps blob "$want" "4 MiB with the eBPF scheduler"
+		sleep 1.5
+		for i in 0 1; do	# act_weighted with the published equal weights: the ACKs go out on both paths
+			tx=$(field mps $i 7)
+			[ "${tx:-0}" -gt 50000 ] && ok "mps: path $i sent $tx B" || nok "mps: path $i sent ${tx:-?} B"
+		done
+		runs0=$(ip netns exec $c "$2/bin/braid-sched-attach" show braid0 | sed -n 's/^runs=//p')
+		[ "${runs0:-0}" -gt 1000 ] && ok "mps: the program ran $runs0 times" || nok "mps: program runs ${runs0:-?}"
+		cut_upload mps
+		runs1=$(ip netns exec $c "$2/bin/braid-sched-attach" show braid0 | sed -n 's/^runs=//p')
+		[ "${runs1:-0}" -gt $((runs0 + 5000)) ] && ok "mps: it scheduled the upload through the cut ($runs0 -> $runs1 runs)" ||
+			nok "mps: program runs ${runs0:-?} -> ${runs1:-?}"
+		stopd "$cpid"
+	else
+		nok "mps: no $so or braid-sched-attach (bpf/ not built)"
+	fi
 	if [ "${DCO_DBG:-0}" = 1 ]; then	# the same two paths with the userspace data plane, for comparison
 		sed -i 's/^dco on$/dco off/' $w/cli.conf
 		client mpu "mp-path 10.61.1.2" "mp-path 10.61.2.2"

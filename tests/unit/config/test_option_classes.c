@@ -225,6 +225,7 @@ static const struct sample samples[] = {
 	{ "comp-noadapt", CLI, "comp-noadapt", NULL },
 	{ "disable-dco", CLI, "disable-dco", NULL },
 	{ "dco", CLI, "dco off", NULL },
+	{ "dco-scheduler", CLI, "dco-scheduler /usr/lib/braid/sched.bpf.o act_weighted:paths=0+1", NULL },
 	{ "mute-replay-warnings", P2P, "mute-replay-warnings", NULL },
 	{ "mute", P2P, "mute 20", NULL },
 	{ "sndbuf", P2P, "sndbuf 393216", NULL },
