@@ -59,6 +59,7 @@ struct km_path {
 	struct braid_dco_mpctl_path mp;	/* the peer's id of it, its probes, the last report */
 	uint32_t pub_rtt_us;		/* what dco-scheduler's map last got for it */
 	bool pub_up;
+	bool pub_failing;		/* the last update failed (logged once until one works) */
 };
 
 struct km_dp {
@@ -241,11 +242,16 @@ static void publish(struct km_dp *k, int i)
 	if (!k->sched_on || (p->pub_up == up && p->pub_rtt_us == rtt))
 		return;
 	e = braid_dco_sched_publish((unsigned int)i, 1, rtt, up);
-	if (e) {
+	if (e) {	/* retried at the next change or round; said once until an update works */
 		k->nl_errors++;
-		braid_warn("dco-scheduler: path %d's state not published: %s", i, strerror(-e));
+		if (!p->pub_failing)
+			braid_warn("dco-scheduler: path %d's state not published: %s", i, strerror(-e));
+		p->pub_failing = true;
 		return;
 	}
+	if (p->pub_failing)
+		braid_info("dco-scheduler: path %d's state published again", i);
+	p->pub_failing = false;
 	p->pub_up = up;
 	p->pub_rtt_us = rtt;
 }

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dataplane/dco_select.h"
 #include "util/log.h"
 
 static const char *const cap_names[64] = {
@@ -36,9 +37,10 @@ uint64_t braid_privdrop_keep(const struct braid_options *o)
 	if (o->tls != BRAID_TLS_CLIENT)
 		return 0;
 	keep |= BRAID_PRIVDROP_CAP_NET_ADMIN;
-	/* dco-scheduler: the paths' state goes into the program's map at run time; with
-	 * kernel.unprivileged_bpf_disabled (Debian's default) every bpf() call needs CAP_BPF up to 6.4 */
-	if (o->dco_sched_file && o->dco != BRAID_DCO_OFF)
+	/* dco-scheduler on the kernel data plane: the paths' state goes into the program's map at run
+	 * time; with kernel.unprivileged_bpf_disabled (Debian's default) every bpf() call needs CAP_BPF
+	 * up to 6.4 */
+	if (o->dco_sched_file && !strcmp(braid_dco_backend(), "dco"))
 		keep |= BRAID_PRIVDROP_CAP_BPF;
 	/* the TLS client opens its link socket at every (re)connect; it binds lport unless nobind */
 	if (o->lport && o->lport < 1024)
