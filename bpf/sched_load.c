@@ -92,8 +92,8 @@ int braid_sched_step_parse(const char *arg, char *name, size_t cap, struct braid
 int braid_sched_load(const char *path, const char *entry, char *const *steps, int n,
 		     struct bpf_object **out, int *entry_fd, char *err, size_t errlen)
 {
+	struct bpf_program *prog, *ep;
 	struct bpf_map *progs, *chain;
-	struct bpf_program *prog;
 	struct braid_sched_step st;
 	struct bpf_object *obj;
 	char name[64];
@@ -111,8 +111,8 @@ int braid_sched_load(const char *path, const char *entry, char *const *steps, in
 		goto fail;
 	}
 	r = -ENOENT;
-	prog = bpf_object__find_program_by_name(obj, entry);
-	if (!prog) {
+	ep = bpf_object__find_program_by_name(obj, entry);
+	if (!ep) {
 		snprintf(err, errlen, "%s has no program %s", path, entry);
 		goto fail;
 	}
@@ -133,7 +133,7 @@ int braid_sched_load(const char *path, const char *entry, char *const *steps, in
 			goto fail;
 		}
 	}
-	*entry_fd = bpf_program__fd(bpf_object__find_program_by_name(obj, entry));
+	*entry_fd = bpf_program__fd(ep);
 	*out = obj;
 	return 0;
 fail:

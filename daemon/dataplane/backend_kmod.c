@@ -144,6 +144,7 @@ static void km_rx(struct km_dp *k, int path, const uint8_t *pkt, size_t len)
 {
 	uint8_t ans[BRAID_MP_CTL_MAX];
 	struct braid_dco_up up;
+	struct braid_mp_msg m;
 	int r;
 
 	r = braid_dco_up_parse(pkt, len, &up);
@@ -163,14 +164,21 @@ static void km_rx(struct km_dp *k, int path, const uint8_t *pkt, size_t len)
 		k->st.link_rx_pkts++;
 		k->st.link_rx_bytes += len;
 	}
-	if (k->live_on && braid_dco_live_echo(&k->live, path, up.payload, up.len, mono_us()) == 1)
-		return;	/* the answer to one of our probes */
-	r = braid_dco_mpctl_answer(up.payload, up.len, mono_us(), ans, sizeof(ans), &k->mc,
-				   &k->p[path].mp);
-	if (r > 0)
-		send_on(k, path, ans, (size_t)r);
-	if (r != -ENOMSG)
-		return;	/* a multipath control message: answered or counted */
+	r = braid_mp_msg_parse(up.payload, up.len, &m);
+	if (r == -EBADMSG) {	/* the multipath magic, not parsable */
+		k->mc.malformed++;
+		return;
+	}
+	if (!r) {	/* a multipath control message: the answer to one of our probes, or answered or counted */
+		uint64_t now = mono_us();
+
+		if (k->live_on && braid_dco_live_echo_msg(&k->live, path, &m, now) == 1)
+			return;
+		r = braid_dco_mpctl_answer_msg(&m, now, ans, sizeof(ans), &k->mc, &k->p[path].mp);
+		if (r > 0)
+			send_on(k, path, ans, (size_t)r);
+		return;
+	}
 	if (k->role.rx_auth)
 		k->role.rx_auth(k->role.user, NULL, len);
 	if (k->role.activity)

@@ -54,37 +54,39 @@ int braid_dco_live_probe(struct braid_dco_live *l, int i, uint64_t now, bool bus
 	if (!p->unanswered++)
 		p->first_unanswered_us = now;
 	p->next_us = now + iv;
-	p->probes_tx++;
 	return braid_mp_msg_encode(&m, out, cap);
 }
 
 int braid_dco_live_echo(struct braid_dco_live *l, int i, const uint8_t *msg, size_t len,
 			uint64_t now)
 {
-	struct braid_dco_live_path *p;
 	struct braid_mp_msg m;
-	uint64_t rtt, d;
 	int r;
 
 	r = braid_mp_msg_parse(msg, len, &m);
-	if (r)
-		return r;
-	if (m.type != BRAID_MP_MSG_PROBE_ECHO)
+	return r ? r : braid_dco_live_echo_msg(l, i, &m, now);
+}
+
+int braid_dco_live_echo_msg(struct braid_dco_live *l, int i, const struct braid_mp_msg *mp, uint64_t now)
+{
+	struct braid_dco_live_path *p;
+	uint64_t rtt, d;
+
+	if (mp->type != BRAID_MP_MSG_PROBE_ECHO)
 		return -ENOMSG;
 	if (i < 0 || i >= l->n)
 		return 1;
 	p = &l->p[i];
 	/* ours: this path's id, a sequence sent and not older than the last answer, a time not ahead */
-	if (m.path_id != (uint32_t)i || !m.u.echo.seq || (int32_t)(m.u.echo.seq - p->seq) > 0 ||
-	    (int32_t)(m.u.echo.seq - p->answered) <= 0 || m.u.echo.tx_us > now) {
+	if (mp->path_id != (uint32_t)i || !mp->u.echo.seq || (int32_t)(mp->u.echo.seq - p->seq) > 0 ||
+	    (int32_t)(mp->u.echo.seq - p->answered) <= 0 || mp->u.echo.tx_us > now) {
 		p->echoes_bad++;
 		return 1;
 	}
 	p->echoes_rx++;
-	p->last_echo_us = now;
-	rtt = now - m.u.echo.tx_us;
-	if (m.u.echo.hold_us < rtt)
-		rtt -= m.u.echo.hold_us;
+	rtt = now - mp->u.echo.tx_us;
+	if (mp->u.echo.hold_us < rtt)
+		rtt -= mp->u.echo.hold_us;
 	if (!p->srtt_us) {
 		p->srtt_us = rtt ? rtt : 1;
 		p->rttvar_us = rtt / 2;
@@ -95,11 +97,11 @@ int braid_dco_live_echo(struct braid_dco_live *l, int i, const uint8_t *msg, siz
 	}
 	/* the probes sent after this one are still out: the rule counts from the oldest one's departure */
 	if (p->dead)
-		p->streak = m.u.echo.seq == p->answered + 1 ? p->streak + 1 : 1;
-	p->answered = m.u.echo.seq;
-	p->unanswered = p->seq - m.u.echo.seq;
+		p->streak = mp->u.echo.seq == p->answered + 1 ? p->streak + 1 : 1;
+	p->answered = mp->u.echo.seq;
+	p->unanswered = p->seq - mp->u.echo.seq;
 	p->first_unanswered_us = !p->unanswered ? 0 :
-				 p->unanswered < 16 ? p->tx_us[(m.u.echo.seq + 1) % 16] :
+				 p->unanswered < 16 ? p->tx_us[(mp->u.echo.seq + 1) % 16] :
 				 p->tx_us[(p->seq + 1) % 16];
 	return 1;
 }

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct braid_mp_msg;
+
 #define BRAID_DCO_LIVE_PATHS 8
 #define BRAID_DCO_LIVE_BUSY_US 50000u	/* probe interval while the tunnel carries data */
 #define BRAID_DCO_LIVE_IDLE_US 1000000u	/* probe interval while it is idle */
@@ -35,11 +37,10 @@ struct braid_dco_live_path {
 	unsigned int streak;		/* consecutive probes answered while dead */
 	uint64_t next_us;		/* when the next probe is due */
 	uint64_t srtt_us, rttvar_us;	/* from the echoes (0 before the first) */
-	uint64_t last_echo_us;		/* when the last echo arrived (0: never) */
 	bool dead;			/* failed by the rule (marked down) */
 	uint64_t dead_at_us;		/* when it was found dead */
-	uint64_t fails, recoveries;	/* transitions, for the status */
-	uint64_t probes_tx, echoes_rx, echoes_bad;
+	uint64_t fails, recoveries;	/* transitions */
+	uint64_t echoes_rx, echoes_bad;	/* echoes taken; echoes not of this path's probes */
 };
 
 struct braid_dco_live {
@@ -74,6 +75,8 @@ int braid_dco_live_probe(struct braid_dco_live *l, int i, uint64_t now, bool bus
  */
 int braid_dco_live_echo(struct braid_dco_live *l, int i, const uint8_t *msg, size_t len,
 			uint64_t now);
+/* The same for a message its caller parsed already: 1 (a PROBE_ECHO) or -ENOMSG. */
+int braid_dco_live_echo_msg(struct braid_dco_live *l, int i, const struct braid_mp_msg *m, uint64_t now);
 
 /*
  * braid_dco_live_check() - path i's verdict at now: DEAD when it has just

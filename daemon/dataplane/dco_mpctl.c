@@ -55,7 +55,6 @@ int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const struct 
 		}
 		e->probe_seq_hi = pp[i].probe_seq_hi;
 		pp[i].rx_pkts = rx[i].pkts;
-		pp[i].rx_bytes = rx[i].bytes;
 		if (e->span_us) {	/* a sub-microsecond remainder waits for the next report */
 			pp[i].span_bytes = rx[i].span_bytes;
 			pp[i].span_ns = rx[i].span_ns;
@@ -70,7 +69,7 @@ int braid_dco_mpctl_report(struct braid_dco_mpctl_path *pp, int n, const struct 
 int braid_dco_mpctl_answer(const uint8_t *msg, size_t len, uint64_t now_us, uint8_t *out, size_t cap,
 			   struct braid_dco_mpctl_stats *st, struct braid_dco_mpctl_path *pp)
 {
-	struct braid_mp_msg m, a;
+	struct braid_mp_msg m;
 	int r;
 
 	r = braid_mp_msg_parse(msg, len, &m);
@@ -80,32 +79,40 @@ int braid_dco_mpctl_answer(const uint8_t *msg, size_t len, uint64_t now_us, uint
 		st->malformed++;
 		return -EBADMSG;
 	}
+	return braid_dco_mpctl_answer_msg(&m, now_us, out, cap, st, pp);
+}
+
+int braid_dco_mpctl_answer_msg(const struct braid_mp_msg *m, uint64_t now_us, uint8_t *out, size_t cap,
+			       struct braid_dco_mpctl_stats *st, struct braid_dco_mpctl_path *pp)
+{
+	struct braid_mp_msg a;
+
 	memset(&a, 0, sizeof(a));
-	a.path_id = m.path_id;
-	if (pp && (m.type == BRAID_MP_MSG_PATH_CHALLENGE || m.type == BRAID_MP_MSG_PROBE)) {
+	a.path_id = m->path_id;
+	if (pp && (m->type == BRAID_MP_MSG_PATH_CHALLENGE || m->type == BRAID_MP_MSG_PROBE)) {
 		pp->known = true;
-		pp->peer_path_id = m.path_id;
-		if (m.type == BRAID_MP_MSG_PROBE && (int32_t)(m.u.probe.seq - pp->probe_seq_hi) > 0)
-			pp->probe_seq_hi = m.u.probe.seq;
+		pp->peer_path_id = m->path_id;
+		if (m->type == BRAID_MP_MSG_PROBE && (int32_t)(m->u.probe.seq - pp->probe_seq_hi) > 0)
+			pp->probe_seq_hi = m->u.probe.seq;
 	}
-	switch (m.type) {
+	switch (m->type) {
 	case BRAID_MP_MSG_PATH_CHALLENGE:
 		a.type = BRAID_MP_MSG_PATH_RESPONSE;
-		memcpy(a.u.token, m.u.token, sizeof(a.u.token));
+		memcpy(a.u.token, m->u.token, sizeof(a.u.token));
 		st->challenges++;
 		break;
 	case BRAID_MP_MSG_PROBE:
 		a.type = BRAID_MP_MSG_PROBE_ECHO;
-		a.u.echo.seq = m.u.probe.seq;
-		a.u.echo.tx_us = m.u.probe.tx_us;
+		a.u.echo.seq = m->u.probe.seq;
+		a.u.echo.tx_us = m->u.probe.tx_us;
 		a.u.echo.hold_us = 0;
-		a.u.echo.owd_us = (int64_t)(now_us - m.u.probe.tx_us);
+		a.u.echo.owd_us = (int64_t)(now_us - m->u.probe.tx_us);
 		st->probes++;
 		break;
 	case BRAID_MP_MSG_MTU_PROBE:
 		a.type = BRAID_MP_MSG_MTU_ACK;
-		a.u.mtu.seq = m.u.mtu.seq;
-		a.u.mtu.size = m.u.mtu.size;
+		a.u.mtu.seq = m->u.mtu.seq;
+		a.u.mtu.size = m->u.mtu.size;
 		st->mtu_probes++;
 		break;
 	default:

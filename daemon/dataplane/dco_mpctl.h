@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct braid_mp_msg;
+
 struct braid_dco_mpctl_stats {
 	uint64_t challenges, probes, mtu_probes;	/* answered */
 	uint64_t other;		/* understood, no answer needed */
@@ -26,7 +28,7 @@ struct braid_dco_mpctl_path {
 	bool known;		/* a challenge or probe named the peer's path id */
 	uint32_t peer_path_id;
 	uint32_t probe_seq_hi;	/* the highest probe sequence seen on the path */
-	uint64_t rx_pkts, rx_bytes;	/* at the last report */
+	uint64_t rx_pkts;		/* at the last report */
 	uint64_t span_bytes, span_ns;	/* at the last report */
 };
 
@@ -47,6 +49,9 @@ struct braid_dco_mpctl_rx {
  */
 int braid_dco_mpctl_answer(const uint8_t *msg, size_t len, uint64_t now_us, uint8_t *out, size_t cap,
 			   struct braid_dco_mpctl_stats *st, struct braid_dco_mpctl_path *pp);
+/* The same for a message its caller parsed already (braid_mp_msg_parse() returned 0): no -errno. */
+int braid_dco_mpctl_answer_msg(const struct braid_mp_msg *m, uint64_t now_us, uint8_t *out, size_t cap,
+			       struct braid_dco_mpctl_stats *st, struct braid_dco_mpctl_path *pp);
 
 /**
  * braid_dco_mpctl_report() - the REPORT the peer's multipath sender needs to

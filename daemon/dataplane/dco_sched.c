@@ -74,20 +74,6 @@ int braid_dco_sched_publish(unsigned int id, uint32_t weight, uint32_t rtt_us, b
 	return bpf_map_update_elem(paths_fd, &id, &p, 0) ? -errno : 0;
 }
 
-int braid_dco_sched_read(unsigned int id, uint32_t *weight, uint32_t *rtt_us, bool *up)
-{
-	struct braid_sched_path p;
-
-	if (paths_fd < 0)
-		return -ENOENT;
-	if (bpf_map_lookup_elem(paths_fd, &id, &p))
-		return -errno;
-	*weight = p.weight;
-	*rtt_us = p.rtt_us;
-	*up = p.flags & BRAID_SCHED_PATH_UP;
-	return 0;
-}
-
 void braid_dco_sched_unload(void)
 {
 	if (obj)
@@ -121,12 +107,6 @@ int braid_dco_sched_publish(unsigned int id, uint32_t weight, uint32_t rtt_us, b
 {
 	(void)id, (void)weight, (void)rtt_us, (void)up;
 	return 0;
-}
-
-int braid_dco_sched_read(unsigned int id, uint32_t *weight, uint32_t *rtt_us, bool *up)
-{
-	(void)id, (void)weight, (void)rtt_us, (void)up;
-	return -ENOENT;
 }
 
 void braid_dco_sched_unload(void)

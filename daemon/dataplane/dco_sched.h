@@ -22,8 +22,6 @@ int braid_dco_sched_prog_fd(void);
 const char *braid_dco_sched_desc(void);
 /* Path id's state for the program (no-op without a loaded object). 0 or -errno. */
 int braid_dco_sched_publish(unsigned int id, uint32_t weight, uint32_t rtt_us, bool up);
-/* What the program last saw published for path id (tests, status). 0, -ENOENT without an object. */
-int braid_dco_sched_read(unsigned int id, uint32_t *weight, uint32_t *rtt_us, bool *up);
 void braid_dco_sched_unload(void);
 
 #endif /* BRAID_DP_DCO_SCHED_H */
